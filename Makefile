@@ -1,0 +1,151 @@
+# spsweep — the user's one entry point. `make help` lists the targets.
+#
+# Builds bin/spsweep from C11 + OpenMP, plus the CUDA objects when nvcc is
+# found (or CUDA=1); `make CUDA=0` forces a CPU-only build.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+CONFIG ?= configs/default.ini
+DB     ?= results/results.db
+REPORT ?= results/report
+BUILD  ?= build
+
+# ---- packages --------------------------------------------------------------
+# Every Debian package the project needs: build, tests, report, fetcher.
+DEB_PACKAGES := build-essential pkg-config libsqlite3-dev sqlite3 libinih-dev \
+                zlib1g-dev libxxhash-dev libcriterion-dev gnuplot-nox \
+                python3-scipy libcurl4-openssl-dev libarchive-dev
+
+# ---- toolchain -------------------------------------------------------------
+NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+ifeq ($(origin CUDA), undefined)
+  CUDA := $(if $(NVCC_FOUND),1,0)
+endif
+NVCC      ?= $(if $(NVCC_FOUND),$(NVCC_FOUND),nvcc)
+CUDA_HOME ?= $(abspath $(dir $(NVCC))/..)
+# sm_90 machine code for the H100, plus compute_90 PTX the driver can JIT
+# for later GPUs.
+CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+
+OPT      ?= -O3 -march=native
+PKGS     := sqlite3 inih zlib libxxhash
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash)
+WARN     := -Wall -Wextra -Werror
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
+LDLIBS   += $(PKG_LIBS) -fopenmp -lm $(SAN)
+NVFLAGS  ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-Werror,-fPIC -lineinfo
+
+ifeq ($(CUDA),1)
+  CFLAGS  += -DSP_HAVE_CUDA=1
+  NVFLAGS += -DSP_HAVE_CUDA=1
+  LDLIBS  += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
+  CU_SRC  := $(wildcard kernels/*.cu kernels/*/*.cu)
+endif
+
+# Everything but the CLI's main() goes into one library that the binary,
+# the tests and the benchmarks link.
+LIB_SRC  := $(filter-out runner/main.c, \
+              $(wildcard fetch/*.c kernels/*.c kernels/*/*.c runner/*.c db/*.c plots/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o)
+LIB      := $(BUILD)/libspsweep.a
+BIN      := bin/spsweep
+UNIT_SRC := $(wildcard tests/test_*.c) tests/testutil.c
+UNIT_BIN := $(BUILD)/tests/unit
+GPU_SRC  := $(wildcard tests/gpu/*.c) tests/testutil.c
+GPU_BIN  := $(BUILD)/tests/gpu
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all help deps ensure-deps sweep test unit-test gpu-test asan report bench \
+        bench-gpu list clean
+
+all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
+
+help: ## list every target
+	@echo "spsweep — sparse-kernel benchmarking pipeline"
+	@echo
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sort | \
+	  awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@echo
+	@echo "Variables: CONFIG=$(CONFIG) DB=$(DB) REPORT=$(REPORT) CUDA=$(CUDA) (0 forces CPU-only)"
+
+deps: ## install every Debian package the project needs (apt-get; idempotent)
+	@bash .ci/deps.sh install $(DEB_PACKAGES)
+
+ensure-deps:
+	@bash .ci/deps.sh ensure $(DEB_PACKAGES)
+
+sweep: ensure-deps ## run the sweep in CONFIG (default configs/default.ini) into DB
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) sweep $(CONFIG) --db $(DB)
+
+report: ## write charts (PNG + report.pdf) from DB into REPORT
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) report --db $(DB) --out $(REPORT)
+
+list: $(BIN) ## list every registered kernel with its axes
+	$(BIN) list
+
+test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
+	@$(MAKE) --no-print-directory unit-test
+	@$(MAKE) --no-print-directory $(GPU_BIN)
+	$(GPU_BIN)
+
+unit-test: $(UNIT_BIN) $(BIN)
+	$(UNIT_BIN) --jobs 2
+
+gpu-test: ## on a GPU machine: build, run the GPU tests, compute-sanitizer, a GPU sweep
+	@bash tests/gpu/run.sh
+
+asan: ## build CPU-only with AddressSanitizer + UBSan and run the unit tests
+	$(MAKE) --no-print-directory BUILD=build-asan CUDA=0 OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  build-asan/tests/unit build-asan/spsweep
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  SPSWEEP_BIN=build-asan/spsweep build-asan/tests/unit --jobs 2
+
+bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload
+	@bash bench/run.sh
+
+clean: ## remove build outputs (keeps results/ and cache/)
+	rm -rf build build-asan bin
+
+# ---- rules -----------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+# db/store.c embeds the SQL files with .incbin.
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/obj/runner/main.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+# the sanitizer build keeps its binary apart from bin/
+$(BUILD)/spsweep: $(BUILD)/obj/runner/main.o $(LIB)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+$(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ $(LDLIBS) -lcriterion
+
+$(GPU_BIN): $(GPU_SRC:%.c=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ $(LDLIBS) -lcriterion
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,117 @@
+/*
+ * matrix.h — fetch/'s public interface: turn a source string into a CSR
+ * matrix with its features.
+ *
+ * Sources:
+ *   file:path.mtx | file:path.mtx.gz | path.mtx   Matrix Market (fetch/mm_read.c)
+ *   gen:kind?key=value&...                         generators (fetch/gen_*.c)
+ *   suitesparse:Group/Name | suitesparse:Name      parsed here, fetched by the
+ *                                                  dataset manager (later issue)
+ * Every matrix read from text goes through the binary CSR cache
+ * (fetch/csr_cache.c).
+ */
+#ifndef SP_MATRIX_H
+#define SP_MATRIX_H
+
+#include "../kernels/sparse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Features computed at load (fetch/features.c). */
+typedef struct sp_features {
+    int32_t rows, cols, nnz;
+    int32_t row_min, row_max;   /* nonzeros per row */
+    double row_mean, row_std;   /* population standard deviation */
+    int32_t empty_rows;
+    int32_t bandwidth;          /* max |i - j| over stored entries, 0 if nnz = 0 */
+    double pattern_symmetry;    /* fraction of off-diagonal entries (i,j) whose
+                                   mirror (j,i) is stored; 1 when there are none;
+                                   0 for rectangular matrices */
+    const char *size_class;     /* "small" <= 1e4 nnz, "medium" <= 1e6,
+                                   "large" <= 8e6, "xlarge" above */
+} sp_features;
+
+void sp_features_compute(const sp_csr *A, sp_features *f);
+const char *sp_size_class(int64_t nnz);
+/* Print the features as "key: value" lines. */
+void sp_features_print(const sp_features *f, void *file /* FILE* */);
+
+/* What to do with complex values: keep the real part (warning on stderr)
+ * or refuse the file. */
+typedef enum { SP_COMPLEX_REAL_PART = 0, SP_COMPLEX_REFUSE = 1 } sp_complex_policy;
+
+typedef struct sp_mm_opts {
+    sp_complex_policy complex;
+    int quiet;                  /* no warnings on stderr */
+} sp_mm_opts;
+
+/* Matrix Market reader (fetch/mm_read.c). Reads .mtx or .mtx.gz (by magic
+ * bytes, not by name). On success fills A (sorted CSR, duplicates summed,
+ * symmetric kinds expanded) and, when src_hash is not NULL, the XXH3 hash
+ * of the file's bytes as read. Errors read "PATH:LINE: problem". */
+int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A,
+               uint64_t *src_hash, sp_err *err);
+
+/* Matrix Market writer (coordinate real general, %.17g): for tests and
+ * benchmarks. */
+int sp_mm_write(const char *path, const sp_csr *A, sp_err *err);
+
+/* Generators (fetch/gen_*.c). spec is the part after "gen:", e.g.
+ * "laplace2d?n=100". Deterministic for a given spec. */
+int sp_generate(const char *spec, sp_csr *A, sp_err *err);
+
+/* Binary CSR cache (fetch/csr_cache.c). */
+typedef struct sp_cache_info {
+    uint64_t src_size;
+    int64_t src_mtime_ns;
+    uint64_t src_hash;          /* XXH3 of the source bytes */
+    uint64_t data_hash;         /* sp_csr_checksum */
+} sp_cache_info;
+
+/* Write A to path atomically (temp file + rename). */
+int sp_cache_write(const char *path, const sp_csr *A, const sp_cache_info *info,
+                   sp_err *err);
+/* Read a cache file. Returns 0 on success, 1 when the file is absent,
+ * -1 when it is unusable (corrupt, other version, truncated, checksum
+ * mismatch; the reason in err). When expect is not NULL, src_size and
+ * src_mtime_ns must match it or the file is reported stale (-1). */
+int sp_cache_read(const char *path, const sp_cache_info *expect, sp_csr *A,
+                  sp_cache_info *info, sp_err *err);
+
+typedef enum { SP_SRC_FILE, SP_SRC_GEN, SP_SRC_SUITESPARSE } sp_source_kind;
+
+typedef struct sp_source {
+    sp_source_kind kind;
+    char text[1024];    /* the source as written, normalised ("file:..." etc.) */
+    char name[256];     /* short readable name: file stem, "laplace2d_n100", "HB/bcsstk13" */
+    char path[1024];    /* file: the path; suitesparse: "Group/Name" or "Name"; gen: the spec */
+} sp_source;
+
+/* Parse a source string; a bare path is taken as file:. */
+int sp_source_parse(const char *text, sp_source *src, sp_err *err);
+
+typedef struct sp_load_opts {
+    const char *cache_dir;      /* NULL: $SPSWEEP_CACHE_DIR or "cache" */
+    int no_cache;               /* neither read nor write the cache */
+    sp_mm_opts mm;
+} sp_load_opts;
+
+typedef struct sp_matrix {
+    sp_source src;
+    sp_csr A;
+    sp_features feat;
+    uint64_t checksum;          /* sp_csr_checksum(&A) */
+    int from_cache;             /* 1 when read from the binary cache */
+} sp_matrix;
+
+/* Resolve src to a matrix: generate, or read through the cache. */
+int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
+                   sp_err *err);
+void sp_matrix_free(sp_matrix *M);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

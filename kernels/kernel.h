@@ -1,0 +1,135 @@
+/*
+ * kernel.h — the registry: every kernel spsweep measures declares itself
+ * once, as an sp_kernel; every operation (spmv, later transpose and sort)
+ * as an sp_operation.
+ *
+ * The split follows nvbench: a kernel is a few functions plus declared axes;
+ * the runner (runner/) owns the plan, timing, repetitions, checking and the
+ * database. Kernels never touch SQLite or parse configs.
+ *
+ * Life of one combination (matrix x kernel x axis values), driven by the runner:
+ *   op->setup(pb, A)                     once per matrix: inputs (x for spmv)
+ *   op->reference(pb, ref)               once per matrix: serial double reference
+ *   k->prepare(pb, params, &state, ph)   conversion + allocation + upload (phases)
+ *   k->run(state, &s)  x warmup          not recorded
+ *   k->run(state, &s)  x repetitions     each s is one stored sample
+ *   k->result(state, out, ph)            device->host (phase), then
+ *   op->error(pb, out, ref)              relative error; above tolerance = failed
+ *   k->release(state)
+ */
+#ifndef SP_KERNEL_H
+#define SP_KERNEL_H
+
+#include <time.h>
+#include "sparse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SP_MAX_AXES 4
+
+/* A declared axis: its name and default values in config syntax
+ * ("1..nproc", "32,64,128,256"; see runner/axis.c). Values are integers. */
+typedef struct sp_axis {
+    const char *name;
+    const char *defaults;
+} sp_axis;
+
+/* The axis values of one combination. */
+typedef struct sp_params {
+    int n;
+    const char *name[SP_MAX_AXES];
+    long value[SP_MAX_AXES];
+} sp_params;
+
+/* The value of axis `name`, or dflt when the combination has no such axis. */
+long sp_param(const sp_params *p, const char *name, long dflt);
+
+/* Phase timings outside the timed kernel, in seconds (0 where not applicable). */
+typedef struct sp_phases {
+    double convert_s;   /* host-side format conversion */
+    double h2d_s;       /* device allocation + host->device copies */
+    double d2h_s;       /* device->host copy of the result */
+} sp_phases;
+
+/* The inputs of one operation on one matrix, built once by op->setup. */
+typedef struct sp_problem {
+    const sp_csr *A;
+    double *x;          /* spmv: A->cols entries, deterministic, never all zero */
+} sp_problem;
+
+typedef struct sp_operation {
+    const char *name;                   /* "spmv" */
+    const char *rate_unit;              /* "GFLOPS" */
+    int (*setup)(sp_problem *pb, const sp_csr *A, sp_err *err);
+    void (*teardown)(sp_problem *pb);
+    size_t (*output_bytes)(const sp_problem *pb);
+    /* Serial double-precision reference into out (output_bytes bytes). */
+    int (*reference)(const sp_problem *pb, void *out, sp_err *err);
+    /* Norm-wise relative error of out against ref; NaN/Inf in out gives +Inf. */
+    double (*error)(const sp_problem *pb, const void *out, const void *ref);
+    double (*flops)(const sp_csr *A);   /* useful work of one run */
+    double (*bytes)(const sp_csr *A);   /* fewest bytes one run must move */
+} sp_operation;
+
+typedef struct sp_kernel {
+    const char *name;       /* "spmv_csr_omp" */
+    const char *operation;  /* "spmv" */
+    const char *format;     /* "csr" */
+    const char *backend;    /* "serial" | "openmp" | "cuda" | "cusparse" */
+    const char *summary;    /* one line for `spsweep list` */
+    int needs_gpu;
+    int naxes;
+    sp_axis axes[SP_MAX_AXES];
+    /* NULL function pointers mean "not built" (e.g. a CUDA kernel in a
+     * CPU-only build); the runner skips such a kernel with the reason. */
+    int (*prepare)(const sp_problem *pb, const sp_params *p, void **state,
+                   sp_phases *ph, sp_err *err);
+    /* One execution; *seconds = the kernel's own time (CUDA events on the
+     * GPU, CLOCK_MONOTONIC on the CPU). */
+    int (*run)(void *state, double *seconds, sp_err *err);
+    /* Result into host memory out (op->output_bytes bytes); d2h into ph. */
+    int (*result)(void *state, void *out, sp_phases *ph, sp_err *err);
+    void (*release)(void *state);
+} sp_kernel;
+
+/* NULL-terminated list of every registered kernel (kernels/registry.c). */
+extern const sp_kernel *const sp_kernels[];
+const sp_kernel *sp_kernel_find(const char *name);
+const sp_operation *sp_operation_find(const char *name);
+
+/* GPU presence (kernels/gpu_info.cu, or kernels/gpu_none.c in CPU-only
+ * builds). Returns 1 and fills info when a CUDA device is usable; 0 and a
+ * one-line reason otherwise. Safe to call before fork: the probe runs in a
+ * child process so the caller's process holds no CUDA context. */
+typedef struct sp_gpu_info {
+    int count;
+    char name[256];
+    int cc_major, cc_minor;
+    int driver_version, runtime_version;
+    double mem_total_gib;
+} sp_gpu_info;
+int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len);
+/* Same, in the calling process (initialises CUDA here). */
+int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len);
+
+/* Monotonic wall clock in seconds, for CPU kernels and phases. */
+static inline double sp_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* In CPU-only builds the CUDA entry points of a kernel descriptor are NULL. */
+#ifdef SP_HAVE_CUDA
+#define SP_GPU_FN(f) f
+#else
+#define SP_GPU_FN(f) NULL
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

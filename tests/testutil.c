@@ -1,0 +1,56 @@
+/* testutil.c — helpers shared by the Criterion tests. */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+void tu_tempdir(char *buf, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(buf, len, "%s/spsweep-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    cr_assert_not_null(mkdtemp(buf), "mkdtemp %s failed", buf);
+}
+
+void tu_path(char *buf, size_t len, const char *dir, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+void tu_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+const char *tu_datadir(void)
+{
+    static char dir[PATH_MAX];
+    if (!dir[0]) {
+        char cwd[PATH_MAX];
+        cr_assert_not_null(getcwd(cwd, sizeof cwd));
+        snprintf(dir, sizeof dir, "%s/tests/data", cwd);
+    }
+    return dir;
+}
+
+const char *tu_spsweep_bin(void)
+{
+    const char *b = getenv("SPSWEEP_BIN");
+    return b && *b ? b : "bin/spsweep";
+}
+
+double *tu_dense(const sp_csr *A)
+{
+    double *D = calloc((size_t)A->rows * (size_t)A->cols + 1, sizeof(double));
+    cr_assert_not_null(D);
+    for (int32_t i = 0; i < A->rows; i++)
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            D[(size_t)i * (size_t)A->cols + (size_t)A->colidx[k]] += A->val[k];
+    return D;
+}
