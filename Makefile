@@ -33,7 +33,7 @@ PKGS     := sqlite3 inih zlib libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash)
 WARN     := -Wall -Wextra -Werror
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
+CFLAGS   += -DSP_OPT_FLAGS='"$(strip $(OPT) $(SAN))"' -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
 LDLIBS   += $(PKG_LIBS) -fopenmp -lm $(SAN)
 NVFLAGS  ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-Werror,-fPIC -lineinfo
 

@@ -30,7 +30,9 @@ int sp_fail_prefix(sp_err *err, const char *fmt, ...)
         vsnprintf(prefix, sizeof prefix, fmt, ap);
         va_end(ap);
         memcpy(old, err->msg, sizeof old);
-        snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old);
+        /* a message too long for msg is cut, which is fine for one line */
+        if (snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old) < 0)
+            err->msg[0] = 0;
     }
     return -1;
 }

@@ -1,0 +1,170 @@
+/*
+ * axis.c — axis value lists: "1,2,4", "1..8", "1..nproc", "32..1024:*2",
+ * "64..512:+64". The syntax follows nvbench's typed lists and ranges.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+/* Bounds of the axes the runner knows; any other axis takes [1, 2^30]. */
+static void axis_bounds(const char *axis, long *lo, long *hi)
+{
+    *lo = 1;
+    *hi = 1L << 30;
+    if (!strcmp(axis, "threads"))
+        *hi = 4096;
+    else if (!strcmp(axis, "blocksize"))
+        *hi = 1024;             /* CUDA's limit on threads per block */
+}
+
+/* Parse an integer or `nproc` from [s, end). */
+static int parse_bound(const char *axis, const char *s, const char *end, long nproc,
+                       long *v, sp_err *err)
+{
+    while (s < end && isspace((unsigned char)*s))
+        s++;
+    while (end > s && isspace((unsigned char)end[-1]))
+        end--;
+    int len = (int)(end - s);
+    if (len == 5 && !strncmp(s, "nproc", 5)) {
+        *v = nproc;
+        return 0;
+    }
+    char buf[64];
+    if (len <= 0 || len >= (int)sizeof buf)
+        return sp_fail(err, "axis '%s': empty or overlong value '%.*s'", axis, len, s);
+    memcpy(buf, s, (size_t)len);
+    buf[len] = 0;
+    char *stop;
+    errno = 0;
+    long x = strtol(buf, &stop, 10);
+    if (*stop || errno)
+        return sp_fail(err, "axis '%s': '%s' is not an integer (nor nproc)", axis, buf);
+    *v = x;
+    return 0;
+}
+
+static int push_value(sp_axis_values *a, int *cap, long v, sp_err *err)
+{
+    if (a->n == *cap) {
+        int nc = *cap ? *cap * 2 : 16;
+        long *nv = realloc(a->v, (size_t)nc * sizeof(long));
+        if (!nv)
+            return sp_fail(err, "out of memory expanding axis values");
+        a->v = nv;
+        *cap = nc;
+    }
+    a->v[a->n++] = v;
+    return 0;
+}
+
+/* Expand one item ("8", "1..nproc", "1..64:*2") into a. */
+static int parse_item(const char *axis, const char *s, const char *end, long nproc,
+                      sp_axis_values *a, int *cap, sp_err *err)
+{
+    const char *dots = NULL;
+    for (const char *p = s; p + 1 < end; p++)
+        if (p[0] == '.' && p[1] == '.') {
+            dots = p;
+            break;
+        }
+    long lo, hi, step = 1;
+    if (!dots) {
+        if (parse_bound(axis, s, end, nproc, &lo, err))
+            return -1;
+        return push_value(a, cap, lo, err);
+    }
+    const char *colon = memchr(dots, ':', (size_t)(end - dots));
+    const char *hi_end = colon ? colon : end;
+    if (parse_bound(axis, s, dots, nproc, &lo, err) ||
+        parse_bound(axis, dots + 2, hi_end, nproc, &hi, err))
+        return -1;
+    int geometric = 0;
+    if (colon) {
+        const char *st = colon + 1;
+        if (st < end && (*st == '*' || *st == '+')) {
+            geometric = (*st == '*');
+            st++;
+        }
+        if (parse_bound(axis, st, end, nproc, &step, err))
+            return -1;
+        if (step < (geometric ? 2 : 1))
+            return sp_fail(err, "axis '%s': step '%.*s' must be %s", axis,
+                           (int)(end - colon - 1), colon + 1, geometric ? ">= 2" : ">= 1");
+    }
+    if (lo > hi)
+        return sp_fail(err, "axis '%s': empty range %ld..%ld", axis, lo, hi);
+    long min, max;
+    axis_bounds(axis, &min, &max);
+    if (lo < min || hi > max)       /* before expanding a huge range */
+        return sp_fail(err, "axis '%s': range %ld..%ld outside %ld..%ld", axis, lo, hi, min, max);
+    if (lo < 1 && geometric)
+        return sp_fail(err, "axis '%s': a geometric range must start at 1 or more", axis);
+    for (long v = lo; v <= hi; v = geometric ? v * step : v + step) {
+        if (push_value(a, cap, v, err))
+            return -1;
+        if (a->n > 100000)
+            return sp_fail(err, "axis '%s': more than 100000 values", axis);
+    }
+    return 0;
+}
+
+static int cmp_long(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
+}
+
+/* Sort, drop duplicates and check every value against the axis's bounds. */
+static int normalise(const char *axis, sp_axis_values *a, sp_err *err)
+{
+    long lo, hi;
+    axis_bounds(axis, &lo, &hi);
+    qsort(a->v, (size_t)a->n, sizeof(long), cmp_long);
+    int m = 0;
+    for (int i = 0; i < a->n; i++) {
+        if (a->v[i] < lo || a->v[i] > hi)
+            return sp_fail(err, "axis '%s': value %ld outside %ld..%ld", axis, a->v[i], lo, hi);
+        if (m == 0 || a->v[m - 1] != a->v[i])
+            a->v[m++] = a->v[i];
+    }
+    a->n = m;
+    return 0;
+}
+
+int sp_axis_parse(const char *axis, const char *text, long nproc, sp_axis_values *out,
+                  sp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int cap = 0;
+    const char *s = text;
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        const char *end = comma ? comma : s + strlen(s);
+        if (parse_item(axis, s, end, nproc, out, &cap, err))
+            goto fail;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    if (out->n == 0) {
+        sp_fail(err, "axis '%s': no values in '%s'", axis, text);
+        goto fail;
+    }
+    if (normalise(axis, out, err))
+        goto fail;
+    return 0;
+fail:
+    sp_axis_values_free(out);
+    return -1;
+}
+
+void sp_axis_values_free(sp_axis_values *a)
+{
+    free(a->v);
+    a->v = NULL;
+    a->n = 0;
+}

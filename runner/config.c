@@ -1,0 +1,383 @@
+/*
+ * config.c — sweep configs, read with libinih.
+ *
+ * libinih reports the line of the first key its handler rejects but passes
+ * no line to the handler, and never calls it for a section without keys.
+ * So sections are found by a short pre-scan (which knows their lines and
+ * registers [kernel NAME] sections even when they are empty), and every
+ * key is validated inside the handler, so a rejected key's line comes back
+ * from ini_parse_string.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+#define LINE_MAX_CHARS (INI_MAX_LINE - 2)
+
+typedef struct parse_ctx {
+    sp_config *cfg;
+    sp_kernel_list extra;
+    long nproc;
+    int failed;
+    sp_err err;             /* message of the first rejected key, no line */
+} parse_ctx;
+
+static const sp_kernel *find_kernel(sp_kernel_list extra, const char *name)
+{
+    for (int i = 0; extra && extra[i]; i++)
+        if (!strcmp(extra[i]->name, name))
+            return extra[i];
+    return sp_kernel_find(name);
+}
+
+/* Normalise a section title: trimmed, inner whitespace collapsed to one
+ * space. Returns 0 and the kernel name (or "") in *kname. */
+static void section_title(const char *raw, char *out, size_t len, const char **kname)
+{
+    size_t n = 0;
+    int space = 0;
+    for (const char *p = raw; *p && n + 1 < len; p++) {
+        if (isspace((unsigned char)*p)) {
+            space = (n > 0);
+            continue;
+        }
+        if (space && n + 2 < len)
+            out[n++] = ' ';
+        space = 0;
+        out[n++] = *p;
+    }
+    out[n] = 0;
+    *kname = !strncmp(out, "kernel ", 7) ? out + 7 : "";
+}
+
+static sp_kernel_spec *spec_for(sp_config *cfg, const char *kname)
+{
+    for (int i = 0; i < cfg->nkernels; i++)
+        if (!strcmp(cfg->kernels[i].kernel->name, kname))
+            return &cfg->kernels[i];
+    return NULL;
+}
+
+/* Register one section found by the pre-scan. */
+static int prescan_section(parse_ctx *c, const char *raw, const char *path, int line,
+                           sp_err *err)
+{
+    char title[256];
+    const char *kname;
+    section_title(raw, title, sizeof title, &kname);
+    if (!strcmp(title, "sweep") || !strcmp(title, "matrices"))
+        return 0;
+    if (!*kname)
+        return sp_fail(err, "%s:%d: unknown section [%s]; expected [sweep], [matrices] "
+                       "or [kernel NAME]", path, line, title);
+    const sp_kernel *k = find_kernel(c->extra, kname);
+    if (!k)
+        return sp_fail(err, "%s:%d: unknown kernel '%s' (`spsweep list` shows them)",
+                       path, line, kname);
+    if (spec_for(c->cfg, kname))
+        return sp_fail(err, "%s:%d: kernel '%s' appears twice", path, line, kname);
+    sp_kernel_spec *ks = realloc(c->cfg->kernels,
+                                 (size_t)(c->cfg->nkernels + 1) * sizeof *ks);
+    if (!ks)
+        return sp_fail(err, "out of memory reading %s", path);
+    c->cfg->kernels = ks;
+    memset(&ks[c->cfg->nkernels], 0, sizeof *ks);
+    ks[c->cfg->nkernels].kernel = k;
+    ks[c->cfg->nkernels].line = line;
+    c->cfg->nkernels++;
+    return 0;
+}
+
+/* Find sections and check line lengths (inih would split long lines). */
+static int prescan(parse_ctx *c, const char *path, const char *text, sp_err *err)
+{
+    int line = 1;
+    for (const char *s = text; *s; line++) {
+        const char *nl = strchr(s, '\n');
+        const char *end = nl ? nl : s + strlen(s);
+        if (end - s > LINE_MAX_CHARS)
+            return sp_fail(err, "%s:%d: line longer than %d characters", path, line,
+                           LINE_MAX_CHARS);
+        const char *p = s;
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (p < end && *p == '[') {
+            const char *close = memchr(p, ']', (size_t)(end - p));
+            if (!close)
+                return sp_fail(err, "%s:%d: section header without ']'", path, line);
+            char raw[256];
+            snprintf(raw, sizeof raw, "%.*s", (int)(close - p - 1), p + 1);
+            if (prescan_section(c, raw, path, line, err))
+                return -1;
+        }
+        s = nl ? nl + 1 : end;
+    }
+    return 0;
+}
+
+static int parse_int_value(const char *key, const char *v, long lo, long hi, int *out,
+                           sp_err *err)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi)
+        return sp_fail(err, "'%s' must be an integer in %ld..%ld, not '%s'", key, lo, hi, v);
+    *out = (int)x;
+    return 0;
+}
+
+static int replace_str(char **dst, const char *v, sp_err *err)
+{
+    char *s = strdup(v);
+    if (!s)
+        return sp_fail(err, "out of memory");
+    free(*dst);
+    *dst = s;
+    return 0;
+}
+
+static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
+{
+    if (!strcmp(name, "repetitions"))
+        return parse_int_value(name, v, 1, 1000000, &cfg->repetitions, err);
+    if (!strcmp(name, "warmup"))
+        return parse_int_value(name, v, 0, 1000000, &cfg->warmup, err);
+    if (!strcmp(name, "tolerance")) {
+        char *end;
+        double t = strtod(v, &end);
+        if (!*v || *end || !(t > 0) || !isfinite(t))
+            return sp_fail(err, "'tolerance' must be a positive number, not '%s'", v);
+        cfg->tolerance = t;
+        return 0;
+    }
+    if (!strcmp(name, "database"))
+        return *v ? replace_str(&cfg->database, v, err)
+                  : sp_fail(err, "'database' must not be empty");
+    if (!strcmp(name, "cache"))
+        return *v ? replace_str(&cfg->cache_dir, v, err)
+                  : sp_fail(err, "'cache' must not be empty");
+    if (!strcmp(name, "complex")) {
+        if (!strcmp(v, "real") || !strcmp(v, "refuse")) {
+            cfg->complex = !strcmp(v, "refuse") ? SP_COMPLEX_REFUSE : SP_COMPLEX_REAL_PART;
+            return 0;
+        }
+        return sp_fail(err, "'complex' must be 'real' or 'refuse', not '%s'", v);
+    }
+    if (!strcmp(name, "description"))
+        return 0;               /* free text, kept with the config text */
+    return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
+                   "tolerance, database, cache, complex, description)", name);
+}
+
+static int matrices_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
+{
+    if (strcmp(name, "source"))
+        return sp_fail(err, "unknown key '%s' in [matrices] (use: source = gen:... | "
+                       "file:... | suitesparse:...)", name);
+    if (!*v)                    /* first line of a multi-line list */
+        return 0;
+    sp_source src;
+    if (sp_source_parse(v, &src, err))
+        return -1;
+    sp_source *m = realloc(cfg->matrices, (size_t)(cfg->nmatrices + 1) * sizeof *m);
+    if (!m)
+        return sp_fail(err, "out of memory");
+    cfg->matrices = m;
+    cfg->matrices[cfg->nmatrices++] = src;
+    return 0;
+}
+
+static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const char *v,
+                      sp_err *err)
+{
+    const sp_kernel *k = ks->kernel;
+    for (int a = 0; a < k->naxes; a++) {
+        if (strcmp(k->axes[a].name, name))
+            continue;
+        if (ks->axis_text[a])
+            return sp_fail(err, "axis '%s' of kernel '%s' given twice", name, k->name);
+        if (sp_axis_parse(name, v, c->nproc, &ks->axes[a], err))
+            return -1;
+        return replace_str(&ks->axis_text[a], v, err);
+    }
+    char known[256] = "";
+    for (int a = 0; a < k->naxes; a++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                 a ? ", " : "", k->axes[a].name);
+    return sp_fail(err, "kernel '%s' has no axis '%s' (its axes: %s)", k->name, name,
+                   k->naxes ? known : "none");
+}
+
+/* libinih handler: returns 0 to reject the key at the current line. */
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    parse_ctx *c = user;
+    if (c->failed)
+        return 1;               /* keep the first error only */
+    char title[256];
+    const char *kname;
+    section_title(section, title, sizeof title, &kname);
+    int rc;
+    if (!*title)
+        rc = sp_fail(&c->err, "key '%s' outside any section", name);
+    else if (!strcmp(title, "sweep"))
+        rc = sweep_key(c->cfg, name, value, &c->err);
+    else if (!strcmp(title, "matrices"))
+        rc = matrices_key(c->cfg, name, value, &c->err);
+    else if (!spec_for(c->cfg, kname))  /* inih truncates titles over 50 chars */
+        rc = sp_fail(&c->err, "section [%s] not understood", title);
+    else
+        rc = kernel_key(c, spec_for(c->cfg, kname), name, value, &c->err);
+    if (rc)
+        c->failed = 1;
+    return rc == 0;
+}
+
+/* Axes the config left out take the kernel's declared defaults. */
+static int apply_defaults(parse_ctx *c, const char *path, sp_err *err)
+{
+    for (int i = 0; i < c->cfg->nkernels; i++) {
+        sp_kernel_spec *ks = &c->cfg->kernels[i];
+        for (int a = 0; a < ks->kernel->naxes; a++) {
+            if (ks->axis_text[a])
+                continue;
+            const sp_axis *ax = &ks->kernel->axes[a];
+            if (sp_axis_parse(ax->name, ax->defaults, c->nproc, &ks->axes[a], err))
+                return sp_fail_prefix(err, "%s:%d: default of kernel '%s'", path, ks->line,
+                                      ks->kernel->name);
+        }
+    }
+    return 0;
+}
+
+static void config_defaults(sp_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->repetitions = 10;
+    cfg->warmup = 2;
+    cfg->tolerance = 1e-12;
+    cfg->complex = SP_COMPLEX_REAL_PART;
+}
+
+int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
+                    sp_config *cfg, sp_err *err)
+{
+    config_defaults(cfg);
+    parse_ctx c = {.cfg = cfg, .extra = extra, .nproc = omp_get_num_procs()};
+    if (!(cfg->path = strdup(path)) || !(cfg->text = strdup(text)) ||
+        !(cfg->database = strdup("results/results.db"))) {
+        sp_config_free(cfg);
+        return sp_fail(err, "out of memory reading %s", path);
+    }
+    if (prescan(&c, path, text, err))
+        goto fail;
+    int line = ini_parse_string(text, on_key, &c);
+    if (line > 0) {
+        if (c.failed)
+            sp_fail(err, "%s:%d: %s", path, line, c.err.msg);
+        else
+            sp_fail(err, "%s:%d: syntax error (expected 'key = value' or [section])",
+                    path, line);
+        goto fail;
+    }
+    if (line < 0) {
+        sp_fail(err, "%s: cannot parse (out of memory)", path);
+        goto fail;
+    }
+    if (apply_defaults(&c, path, err))
+        goto fail;
+    if (cfg->nmatrices == 0) {
+        sp_fail(err, "%s: no matrices: add a [matrices] section with source = ...", path);
+        goto fail;
+    }
+    if (cfg->nkernels == 0) {
+        sp_fail(err, "%s: no kernels: add [kernel NAME] sections (`spsweep list`)", path);
+        goto fail;
+    }
+    return 0;
+fail:
+    sp_config_free(cfg);
+    return -1;
+}
+
+int sp_config_load(const char *path, sp_kernel_list extra, sp_config *cfg, sp_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sp_fail(err, "%s: cannot open config: %s", path, strerror(errno));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    char buf[65536];
+    size_t n;
+    int bad = !mem;
+    while (!bad && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        bad = fwrite(buf, 1, n, mem) != n || len > (16u << 20);
+    bad |= ferror(f);
+    fclose(f);
+    if (mem)
+        fclose(mem);
+    if (bad || !text) {
+        free(text);
+        return sp_fail(err, "%s: cannot read config (unreadable or over 16 MiB)", path);
+    }
+    if (strlen(text) != len) {
+        free(text);
+        return sp_fail(err, "%s: not a text file (contains NUL bytes)", path);
+    }
+    int rc = sp_config_parse(path, text, extra, cfg, err);
+    free(text);
+    return rc;
+}
+
+int sp_config_override_axis(sp_config *cfg, const char *name, const char *values,
+                            sp_err *err)
+{
+    int hits = 0;
+    long nproc = omp_get_num_procs();
+    for (int i = 0; i < cfg->nkernels; i++) {
+        sp_kernel_spec *ks = &cfg->kernels[i];
+        for (int a = 0; a < ks->kernel->naxes; a++) {
+            if (strcmp(ks->kernel->axes[a].name, name))
+                continue;
+            sp_axis_values v;
+            if (sp_axis_parse(name, values, nproc, &v, err))
+                return sp_fail_prefix(err, "--axis %s=%s", name, values);
+            sp_axis_values_free(&ks->axes[a]);
+            ks->axes[a] = v;
+            if (replace_str(&ks->axis_text[a], values, err))
+                return -1;
+            hits++;
+        }
+    }
+    if (!hits)
+        return sp_fail(err, "--axis %s=%s: no kernel in %s has an axis '%s'", name, values,
+                       cfg->path, name);
+    return 0;
+}
+
+void sp_config_free(sp_config *cfg)
+{
+    if (!cfg)
+        return;
+    for (int i = 0; i < cfg->nkernels; i++)
+        for (int a = 0; a < SP_MAX_AXES; a++) {
+            sp_axis_values_free(&cfg->kernels[i].axes[a]);
+            free(cfg->kernels[i].axis_text[a]);
+        }
+    free(cfg->kernels);
+    free(cfg->matrices);
+    free(cfg->path);
+    free(cfg->text);
+    free(cfg->database);
+    free(cfg->cache_dir);
+    memset(cfg, 0, sizeof *cfg);
+}

@@ -1,0 +1,301 @@
+/*
+ * main.c — the spsweep command line.
+ *
+ *   spsweep sweep CONFIG [--db PATH] [--repetitions N] [--warmup N]
+ *                        [--axis NAME=VALUES]... [--cache-dir DIR] [--complex real|refuse]
+ *   spsweep plan CONFIG [--axis NAME=VALUES]...   print the expanded plan, run nothing
+ *   spsweep list                                  every registered kernel
+ *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
+ *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../db/store.h"
+#include "../plots/report.h"
+#include "runner.h"
+
+static const char usage[] =
+    "usage: spsweep COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  sweep CONFIG   run every matrix x kernel x axis combination of CONFIG\n"
+    "                 --db PATH          results database (default: the config's, or\n"
+    "                                    results/results.db)\n"
+    "                 --repetitions N    timed repetitions per combination (default 10)\n"
+    "                 --warmup N         untimed runs first (default 2)\n"
+    "                 --axis NAME=VALUES override an axis in every kernel that has it,\n"
+    "                                    e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2\n"
+    "                 --cache-dir DIR    binary matrix cache (default $SPSWEEP_CACHE_DIR or cache/)\n"
+    "                 --complex real|refuse   complex Matrix Market files: real part or error\n"
+    "                 --quiet            no progress lines\n"
+    "  plan CONFIG    print the combinations a sweep would run, run nothing\n"
+    "  list           list every registered kernel: operation, format, backend, axes\n"
+    "  info SOURCE    load a matrix (gen:..., file:..., path) and print its features\n"
+    "  report         charts from a results database\n"
+    "                 --db PATH (default results/results.db)  --out DIR (default\n"
+    "                 results/report)  --sweep ID (default: the latest sweep)\n"
+    "  help           this text\n";
+
+enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
+       OPT_OUT, OPT_SWEEP };
+
+static const struct option long_opts[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"repetitions", required_argument, NULL, OPT_REPS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"axis", required_argument, NULL, OPT_AXIS},
+    {"cache-dir", required_argument, NULL, OPT_CACHE},
+    {"complex", required_argument, NULL, OPT_COMPLEX},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"sweep", required_argument, NULL, OPT_SWEEP},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct cli {
+    const char *db, *cache_dir, *out, *complex, *reps, *warmup;
+    const char *axes[16];
+    int naxes, quiet;
+    long sweep;
+    int nargs;
+    char **args;
+} cli;
+
+static int die(const char *msg)
+{
+    fprintf(stderr, "spsweep: %s\n", msg);
+    return 1;
+}
+
+static int parse_cli(int argc, char **argv, cli *c)
+{
+    memset(c, 0, sizeof *c);
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_DB: c->db = optarg; break;
+        case OPT_REPS: c->reps = optarg; break;
+        case OPT_WARMUP: c->warmup = optarg; break;
+        case OPT_CACHE: c->cache_dir = optarg; break;
+        case OPT_COMPLEX: c->complex = optarg; break;
+        case OPT_QUIET: c->quiet = 1; break;
+        case OPT_OUT: c->out = optarg; break;
+        case OPT_SWEEP: c->sweep = strtol(optarg, NULL, 10); break;
+        case OPT_AXIS:
+            if (c->naxes == 16)
+                return die("too many --axis options");
+            c->axes[c->naxes++] = optarg;
+            break;
+        default:
+            fputs(usage, stderr);
+            return 1;
+        }
+    }
+    c->nargs = argc - optind;
+    c->args = argv + optind;
+    return 0;
+}
+
+/* A [sweep]-style key given on the command line, checked like the config's. */
+static int cli_int(const char *opt, const char *v, long lo, long hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < lo || x > hi) {
+        fprintf(stderr, "spsweep: --%s: expected an integer in %ld..%ld, not '%s'\n", opt,
+                lo, hi, v);
+        return 1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+static int parse_complex(const char *v, sp_complex_policy *p)
+{
+    if (!v)
+        return 0;
+    if (strcmp(v, "real") && strcmp(v, "refuse")) {
+        fprintf(stderr, "spsweep: --complex: expected 'real' or 'refuse', not '%s'\n", v);
+        return 1;
+    }
+    *p = strcmp(v, "refuse") ? SP_COMPLEX_REAL_PART : SP_COMPLEX_REFUSE;
+    return 0;
+}
+
+/* Apply command-line overrides to a loaded config. */
+static int apply_cli(const cli *c, sp_config *cfg)
+{
+    sp_err err;
+    if ((c->reps && cli_int("repetitions", c->reps, 1, 1000000, &cfg->repetitions)) ||
+        (c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
+        parse_complex(c->complex, &cfg->complex))
+        return 1;
+    for (int i = 0; i < c->naxes; i++) {
+        char name[64];
+        const char *eq = strchr(c->axes[i], '=');
+        if (!eq || eq == c->axes[i] || eq - c->axes[i] >= (long)sizeof name)
+            return die("--axis expects NAME=VALUES, e.g. --axis threads=1,2,4");
+        snprintf(name, sizeof name, "%.*s", (int)(eq - c->axes[i]), c->axes[i]);
+        if (sp_config_override_axis(cfg, name, eq + 1, &err))
+            return die(err.msg);
+    }
+    char *s;
+    if (c->db && (!(s = strdup(c->db)) || (free(cfg->database), cfg->database = s, 0)))
+        return die("out of memory");
+    if (c->cache_dir && (!(s = strdup(c->cache_dir)) ||
+                         (free(cfg->cache_dir), cfg->cache_dir = s, 0)))
+        return die("out of memory");
+    return 0;
+}
+
+static int load_config(const cli *c, sp_config *cfg)
+{
+    sp_err err;
+    if (c->nargs != 1)
+        return die("expected one CONFIG file (e.g. configs/default.ini)");
+    if (sp_config_load(c->args[0], NULL, cfg, &err))
+        return die(err.msg);
+    if (apply_cli(c, cfg)) {
+        sp_config_free(cfg);
+        return 1;
+    }
+    return 0;
+}
+
+/* Pin OpenMP threads the same way for every run of a sweep. libgomp reads
+ * its environment when it loads, so set it and re-execute once. */
+static void pin_threads(char **argv)
+{
+    if (getenv("OMP_PROC_BIND") || getenv("SPSWEEP_NO_PIN"))
+        return;
+    setenv("OMP_PROC_BIND", "close", 1);
+    if (!getenv("OMP_PLACES"))
+        setenv("OMP_PLACES", "cores", 1);
+    execv("/proc/self/exe", argv);      /* on failure: go on unpinned */
+    unsetenv("OMP_PROC_BIND");
+}
+
+static int cmd_sweep(const cli *c)
+{
+    sp_config cfg;
+    if (load_config(c, &cfg))
+        return 1;
+    sp_sweep_opts o = {.log = c->quiet ? NULL : stdout};
+    sp_sweep_result res;
+    sp_err err;
+    int rc = sp_sweep_run(&cfg, &o, &res, &err);
+    sp_config_free(&cfg);
+    if (rc)
+        return die(err.msg);
+    if (res.failed || res.errors || res.matrix_errors) {
+        fprintf(stderr, "spsweep: %d runs failed their check, %d ended in an error, "
+                "%d matrices could not be loaded (details above and in the database)\n",
+                res.failed, res.errors, res.matrix_errors);
+        return 2;
+    }
+    return 0;
+}
+
+static int cmd_plan(const cli *c)
+{
+    sp_config cfg;
+    sp_plan plan;
+    sp_err err;
+    if (load_config(c, &cfg))
+        return 1;
+    if (sp_plan_expand(&cfg, &plan, &err)) {
+        sp_config_free(&cfg);
+        return die(err.msg);
+    }
+    for (int m = 0; m < cfg.nmatrices; m++)
+        for (int i = 0; i < plan.ncombos; i++) {
+            char axes[256];
+            sp_params_text(&plan.combos[i].params, axes, sizeof axes);
+            printf("%s\t%s\t%s\n", cfg.matrices[m].text, plan.combos[i].kernel->name, axes);
+        }
+    printf("# %d matrices x %d combinations = %d runs, %d repetitions each\n", cfg.nmatrices,
+           plan.ncombos, cfg.nmatrices * plan.ncombos, cfg.repetitions);
+    sp_plan_free(&plan);
+    sp_config_free(&cfg);
+    return 0;
+}
+
+static int cmd_list(void)
+{
+    printf("%-24s %-10s %-7s %-9s %s\n", "kernel", "operation", "format", "backend", "axes");
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        char axes[256] = "-";
+        for (int a = 0, n = 0; a < k->naxes; a++)
+            n += snprintf(axes + n, sizeof axes - (size_t)n, "%s%s=%s", a ? " " : "",
+                          k->axes[a].name, k->axes[a].defaults);
+        printf("%-24s %-10s %-7s %-9s %s%s\n", k->name, k->operation, k->format, k->backend,
+               axes, k->prepare ? "" : "  (not built: no CUDA)");
+    }
+    return 0;
+}
+
+static int cmd_info(const cli *c)
+{
+    sp_source src;
+    sp_matrix M;
+    sp_err err;
+    sp_load_opts lo = {.cache_dir = c->cache_dir};
+    if (c->nargs != 1)
+        return die("expected one SOURCE (gen:..., file:..., or a path)");
+    if (parse_complex(c->complex, &lo.mm.complex))
+        return 1;
+    if (sp_source_parse(c->args[0], &src, &err) || sp_matrix_load(&src, &lo, &M, &err))
+        return die(err.msg);
+    printf("source: %s\nname: %s\n", M.src.text, M.src.name);
+    sp_features_print(&M.feat, stdout);
+    printf("checksum: %016llx\nfrom_cache: %s\n", (unsigned long long)M.checksum,
+           M.from_cache ? "yes" : "no");
+    sp_matrix_free(&M);
+    return 0;
+}
+
+static int cmd_report(const cli *c)
+{
+    sp_err err;
+    const char *db = c->db ? c->db : "results/results.db";
+    const char *out = c->out ? c->out : "results/report";
+    if (c->nargs)
+        return die("report takes no arguments besides --db, --out and --sweep");
+    if (sp_report_sweep(db, c->sweep, out, &err))
+        return die(err.msg);
+    printf("report written to %s/ (report.pdf and one PNG per chart)\n", out);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+        !strcmp(argv[1], "-h")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "sweep"))
+        pin_threads(argv);
+    cli c;
+    if (parse_cli(argc - 1, argv + 1, &c))
+        return 1;
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(&c);
+    if (!strcmp(cmd, "plan"))
+        return cmd_plan(&c);
+    if (!strcmp(cmd, "list"))
+        return cmd_list();
+    if (!strcmp(cmd, "info"))
+        return cmd_info(&c);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(&c);
+    fprintf(stderr, "spsweep: unknown command '%s'\n\n%s", cmd, usage);
+    return 1;
+}

@@ -1,0 +1,132 @@
+/*
+ * runner.h — the sweep runner: config (libinih), axis values, the plan
+ * (matrices x kernels x axis values), the executor and provenance.
+ *
+ * Config format (configs/default.ini is the worked example):
+ *   [sweep]           repetitions, warmup, tolerance, database, cache, complex
+ *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
+ *   [kernel NAME]     one section per kernel; keys are the kernel's axes,
+ *                     values in axis syntax (runner/axis.c); absent axes
+ *                     take the kernel's declared defaults
+ */
+#ifndef SP_RUNNER_H
+#define SP_RUNNER_H
+
+#include <stdio.h>
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- axis values (runner/axis.c) ------------------------------------------
+ * A comma-separated list of items; an item is an integer, `nproc`, or a
+ * range `A..B` (step 1), `A..B:+S` / `A..B:S` (additive) or `A..B:*F`
+ * (geometric), where A and B may be `nproc`. Values come out sorted
+ * ascending without duplicates, each within the axis's bounds. */
+typedef struct sp_axis_values {
+    int n;
+    long *v;
+} sp_axis_values;
+
+int sp_axis_parse(const char *axis, const char *text, long nproc, sp_axis_values *out,
+                  sp_err *err);
+void sp_axis_values_free(sp_axis_values *a);
+
+/* ---- config (runner/config.c) ------------------------------------------- */
+typedef struct sp_kernel_spec {
+    const sp_kernel *kernel;
+    int line;                               /* line of its [kernel NAME] header */
+    sp_axis_values axes[SP_MAX_AXES];       /* index = kernel->axes index */
+    char *axis_text[SP_MAX_AXES];           /* as written; NULL = default */
+} sp_kernel_spec;
+
+typedef struct sp_config {
+    char *path;                 /* as given */
+    char *text;                 /* the whole file, stored with the sweep */
+    int repetitions;            /* default 10 */
+    int warmup;                 /* default 2 */
+    double tolerance;           /* default 1e-12 */
+    char *database;             /* default results/results.db */
+    char *cache_dir;            /* default NULL (fetch/ decides) */
+    sp_complex_policy complex;
+    int nmatrices;
+    sp_source *matrices;
+    int nkernels;
+    sp_kernel_spec *kernels;
+} sp_config;
+
+/* Kernels to look up beside the registry (tests inject deliberately wrong
+ * kernels this way); NULL-terminated, may be NULL. */
+typedef const sp_kernel *const *sp_kernel_list;
+
+/* Parse a config file / text. Errors read "PATH:LINE: problem". */
+int sp_config_load(const char *path, sp_kernel_list extra, sp_config *cfg, sp_err *err);
+int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
+                    sp_config *cfg, sp_err *err);
+void sp_config_free(sp_config *cfg);
+
+/* Replace the values of axis `name` in every kernel that declares it
+ * (command-line --axis NAME=VALUES). Error if no kernel has that axis. */
+int sp_config_override_axis(sp_config *cfg, const char *name, const char *values,
+                            sp_err *err);
+
+/* ---- plan (runner/plan.c) ------------------------------------------------ */
+typedef struct sp_combo {
+    const sp_kernel *kernel;
+    sp_params params;
+} sp_combo;
+
+typedef struct sp_plan {
+    int ncombos;                /* per matrix */
+    sp_combo *combos;
+} sp_plan;
+
+/* Expand every kernel's axes as a Cartesian product, in config order. */
+int sp_plan_expand(const sp_config *cfg, sp_plan *plan, sp_err *err);
+void sp_plan_free(sp_plan *plan);
+/* {"threads":4,"blocksize":128} in axis order; "{}" without axes. */
+void sp_params_json(const sp_params *p, char *buf, size_t len);
+/* "threads=4 blocksize=128"; "-" without axes. */
+void sp_params_text(const sp_params *p, char *buf, size_t len);
+
+/* ---- executor (runner/sweep.c) ------------------------------------------ */
+typedef struct sp_sweep_opts {
+    FILE *log;                  /* progress lines; NULL = silent */
+    int no_summary;             /* skip the closing table */
+} sp_sweep_opts;
+
+typedef struct sp_sweep_result {
+    int64_t sweep_id;
+    int runs, ok, failed, skipped, errors, matrix_errors;
+} sp_sweep_result;
+
+/* Run the whole sweep into cfg->database. Returns 0 when the sweep
+ * completed (individual runs may have failed: see res), -1 when it could
+ * not run at all or was interrupted. */
+int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
+                 sp_err *err);
+
+/* ---- provenance (runner/provenance.c) ----------------------------------- */
+typedef struct sp_provenance {
+    char git_commit[64];
+    char host[256];
+    char cpu[256];
+    int cpu_count;
+    char compiler[128];
+    char cflags[256];
+    char omp_binding[128];
+    int have_gpu;
+    char gpu[256];
+    char gpu_driver[32];
+    char cuda_runtime[32];
+    char gpu_reason[512];       /* why no GPU, when have_gpu is 0 */
+} sp_provenance;
+
+void sp_provenance_collect(sp_provenance *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,106 @@
+/* test_cli.c — the spsweep binary as a user runs it: list, plan, info,
+ * sweep (with a bad config and a good one), report. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* Run "bin/spsweep ARGS" with stderr merged; returns the exit status and
+ * the output in a malloc'd string. */
+static int spsweep(const char *args, char **out)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", tu_spsweep_bin(), args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    int st = pclose(p);
+    *out = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+Test(cli, list_shows_every_first_kernel)
+{
+    char *out;
+    cr_assert_eq(spsweep("list", &out), 0, "%s", out);
+    const char *names[] = {"spmv_csr_serial", "spmv_csr_omp", "spmv_csr_cuda_scalar",
+                           "spmv_csr_cusparse"};
+    for (int i = 0; i < 4; i++)
+        cr_assert(strstr(out, names[i]), "list lacks %s:\n%s", names[i], out);
+    cr_assert(strstr(out, "threads="), "list should show axes:\n%s", out);
+    free(out);
+}
+
+Test(cli, plan_counts_runs)
+{
+    char *out;
+    cr_assert_eq(spsweep("plan configs/smoke.ini --axis threads=1,2,3", &out), 0, "%s", out);
+    /* 2 matrices x (serial + omp x3 + cuda x2 + cusparse) = 14 */
+    cr_assert(strstr(out, "= 14 runs"), "%s", out);
+    free(out);
+}
+
+Test(cli, info_prints_features)
+{
+    char *out;
+    cr_assert_eq(spsweep("info 'gen:laplace2d?n=10'", &out), 0, "%s", out);
+    cr_assert(strstr(out, "rows: 100\n"), "%s", out);
+    cr_assert(strstr(out, "nnz: 460\n"), "%s", out);
+    cr_assert(strstr(out, "size_class: small\n"), "%s", out);
+    free(out);
+    cr_assert_neq(spsweep("info 'gen:laplace2d?n=-1'", &out), 0);
+    cr_assert(strstr(out, "'n'"), "%s", out);
+    free(out);
+}
+
+Test(cli, bad_config_names_the_line_and_stores_nothing)
+{
+    char dir[256], cfg[300], db[300], args[800];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "bad.ini");
+    tu_path(db, sizeof db, dir, "r.db");
+    tu_write_file(cfg, "[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_omp]\n"
+                       "threads = 1,two\n");
+    snprintf(args, sizeof args, "sweep %s --db %s", cfg, db);
+    char *out;
+    cr_assert_eq(spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "bad.ini:4:"), "%s", out);
+    free(out);
+    cr_assert_neq(access(db, F_OK), 0, "a rejected config must not create a database");
+}
+
+Test(cli, sweep_then_report, .timeout = 120)
+{
+    char dir[256], db[300], rep[300], args[800];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "r.db");
+    tu_path(rep, sizeof rep, dir, "report");
+    snprintf(args, sizeof args, "sweep configs/smoke.ini --db %s --repetitions 2", db);
+    char *out;
+    cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "spmv_csr_serial"), "summary missing:\n%s", out);
+    free(out);
+    snprintf(args, sizeof args, "report --db %s --out %s", db, rep);
+    cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+    free(out);
+    char pdf[400];
+    snprintf(pdf, sizeof pdf, "%s/report.pdf", rep);
+    FILE *f = fopen(pdf, "rb");
+    cr_assert_not_null(f, "no %s", pdf);
+    char magic[5] = {0};
+    cr_assert_eq(fread(magic, 1, 4, f), 4);
+    fclose(f);
+    cr_assert_str_eq(magic, "%PDF");
+}

@@ -1,0 +1,167 @@
+/* test_config.c — sweep configs: defaults, sections, axes, and errors that
+ * name the config line. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../runner/runner.h"
+#include "testutil.h"
+
+static void parse_ok(const char *text, sp_config *cfg)
+{
+    sp_err err = {{0}};
+    cr_assert_eq(sp_config_parse("t.ini", text, NULL, cfg, &err), 0, "%s", err.msg);
+}
+
+/* The error must start with "t.ini:LINE:" and contain word. */
+static void parse_err(const char *text, int line, const char *word)
+{
+    sp_config cfg;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_config_parse("t.ini", text, NULL, &cfg, &err), -1, "accepted:\n%s", text);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "t.ini:%d:", line);
+    cr_assert(!strncmp(err.msg, prefix, strlen(prefix)), "'%s' should start with '%s'",
+              err.msg, prefix);
+    cr_assert(strstr(err.msg, word), "'%s' lacks '%s'", err.msg, word);
+}
+
+#define MIN_OK "[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_serial]\n"
+
+Test(config, defaults)
+{
+    sp_config cfg;
+    parse_ok(MIN_OK, &cfg);
+    cr_assert_eq(cfg.repetitions, 10);
+    cr_assert_eq(cfg.warmup, 2);
+    cr_assert_float_eq(cfg.tolerance, 1e-12, 1e-20);
+    cr_assert_str_eq(cfg.database, "results/results.db");
+    cr_assert_eq(cfg.nmatrices, 1);
+    cr_assert_eq(cfg.nkernels, 1);
+    cr_assert_str_eq(cfg.kernels[0].kernel->name, "spmv_csr_serial");
+    cr_assert_eq(cfg.kernels[0].line, 3);
+    cr_assert_str_eq(cfg.text, MIN_OK);
+    sp_config_free(&cfg);
+}
+
+Test(config, full)
+{
+    sp_config cfg;
+    parse_ok("; comment\n[sweep]\nrepetitions = 7\nwarmup = 0\ntolerance = 1e-9\n"
+             "database = /tmp/x.db\ncache = /tmp/c\ncomplex = refuse\n"
+             "[matrices]\nsource = gen:laplace2d?n=10\nsource = gen:banded?n=50&bw=2\n"
+             "source =\n  gen:uniform?rows=10&per_row=2\n  file:tests/data/x.mtx\n"
+             "[kernel spmv_csr_omp]\nthreads = 1..3\n"
+             "[ kernel   spmv_csr_cuda_scalar ]\nblocksize = 32,64\n",
+             &cfg);
+    cr_assert_eq(cfg.repetitions, 7);
+    cr_assert_eq(cfg.warmup, 0);
+    cr_assert_str_eq(cfg.database, "/tmp/x.db");
+    cr_assert_str_eq(cfg.cache_dir, "/tmp/c");
+    cr_assert_eq(cfg.complex, SP_COMPLEX_REFUSE);
+    cr_assert_eq(cfg.nmatrices, 4);
+    cr_assert_eq(cfg.matrices[2].kind, SP_SRC_GEN);
+    cr_assert_eq(cfg.matrices[3].kind, SP_SRC_FILE);
+    cr_assert_eq(cfg.nkernels, 2);
+    cr_assert_eq(cfg.kernels[0].axes[0].n, 3);
+    cr_assert_eq(cfg.kernels[1].axes[0].n, 2);
+    cr_assert_eq(cfg.kernels[1].axes[0].v[1], 64);
+    sp_config_free(&cfg);
+}
+
+Test(config, absent_axes_take_kernel_defaults)
+{
+    sp_config cfg;
+    parse_ok("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_cuda_scalar]\n", &cfg);
+    const sp_axis_values *a = &cfg.kernels[0].axes[0];
+    cr_assert_gt(a->n, 1, "blocksize default should list several values");
+    cr_assert_null(cfg.kernels[0].axis_text[0]);
+    sp_config_free(&cfg);
+}
+
+Test(config, errors_name_the_line)
+{
+    parse_err("[sweep]\nrepetitions = 10\nfoo = 1\n" MIN_OK, 3, "unknown key 'foo'");
+    parse_err("[sweep]\nrepetitions = ten\n" MIN_OK, 2, "repetitions");
+    parse_err("[sweep]\nrepetitions = 0\n" MIN_OK, 2, "repetitions");
+    parse_err("[sweep]\nwarmup = -1\n" MIN_OK, 2, "warmup");
+    parse_err("[sweep]\ntolerance = -3\n" MIN_OK, 2, "tolerance");
+    parse_err("[sweep]\ncomplex = maybe\n" MIN_OK, 2, "complex");
+    parse_err(MIN_OK "[kernel no_such_kernel]\n", 4, "unknown kernel 'no_such_kernel'");
+    parse_err(MIN_OK "[kernel spmv_csr_omp]\nthreads = 1,x\n", 5, "not an integer");
+    parse_err(MIN_OK "[kernel spmv_csr_omp]\nthreads = 0\n", 5, "outside");
+    parse_err(MIN_OK "[kernel spmv_csr_omp]\nblocksize = 32\n", 5, "no axis 'blocksize'");
+    parse_err(MIN_OK "[kernel spmv_csr_omp]\nthreads = 1\nthreads = 2\n", 6, "twice");
+    parse_err(MIN_OK "[kernel spmv_csr_serial]\n", 4, "twice");
+    parse_err(MIN_OK "[weird]\n", 4, "unknown section");
+    parse_err(MIN_OK "[broken\n", 4, "without ']'");
+    parse_err("[matrices]\nmatrix = gen:laplace2d?n=10\n", 2, "unknown key 'matrix'");
+    parse_err("[matrices]\nsource = gen:nosuchgen?n=1\n[kernel spmv_csr_serial]\n", 2,
+              "nosuchgen");
+    parse_err(MIN_OK "this line has no equals sign\n", 4, "syntax");
+    parse_err("key = 1\n" MIN_OK, 1, "outside any section");
+}
+
+Test(config, long_line_is_an_error_not_a_split)
+{
+    char text[1024];
+    char longsrc[400];
+    memset(longsrc, 'a', sizeof longsrc - 1);
+    longsrc[sizeof longsrc - 1] = 0;
+    snprintf(text, sizeof text, MIN_OK "[sweep]\ndescription = %s\n", longsrc);
+    parse_err(text, 5, "longer than");
+}
+
+Test(config, needs_matrices_and_kernels)
+{
+    sp_config cfg;
+    sp_err err;
+    cr_assert_eq(sp_config_parse("t.ini", "[kernel spmv_csr_serial]\n", NULL, &cfg, &err), -1);
+    cr_assert(strstr(err.msg, "no matrices"), "%s", err.msg);
+    cr_assert_eq(sp_config_parse("t.ini", "[matrices]\nsource = gen:laplace2d?n=3\n", NULL,
+                                 &cfg, &err), -1);
+    cr_assert(strstr(err.msg, "no kernels"), "%s", err.msg);
+}
+
+Test(config, load_from_file_and_missing_file)
+{
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "c.ini");
+    tu_write_file(path, MIN_OK);
+    sp_config cfg;
+    sp_err err;
+    cr_assert_eq(sp_config_load(path, NULL, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(cfg.path, path);
+    sp_config_free(&cfg);
+    tu_path(path, sizeof path, dir, "absent.ini");
+    cr_assert_eq(sp_config_load(path, NULL, &cfg, &err), -1);
+    cr_assert(strstr(err.msg, "absent.ini"), "%s", err.msg);
+}
+
+Test(config, axis_override)
+{
+    sp_config cfg;
+    sp_err err;
+    parse_ok("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_omp]\nthreads = 1\n",
+             &cfg);
+    cr_assert_eq(sp_config_override_axis(&cfg, "threads", "2,4", &err), 0, "%s", err.msg);
+    cr_assert_eq(cfg.kernels[0].axes[0].n, 2);
+    cr_assert_eq(cfg.kernels[0].axes[0].v[1], 4);
+    cr_assert_eq(sp_config_override_axis(&cfg, "blocksize", "32", &err), -1);
+    cr_assert(strstr(err.msg, "blocksize"), "%s", err.msg);
+    cr_assert_eq(sp_config_override_axis(&cfg, "threads", "zero", &err), -1);
+    cr_assert_eq(cfg.kernels[0].axes[0].n, 2, "a rejected override must leave values intact");
+    sp_config_free(&cfg);
+}
+
+Test(config, shipped_configs_parse)
+{
+    const char *files[] = {"configs/default.ini", "configs/smoke.ini", "configs/spmv.ini",
+                           "configs/gpu.ini"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        sp_config cfg;
+        sp_err err;
+        cr_assert_eq(sp_config_load(files[i], NULL, &cfg, &err), 0, "%s", err.msg);
+        sp_config_free(&cfg);
+    }
+}

@@ -1,0 +1,181 @@
+/* test_sweep.c — a small sweep end to end into SQLite: exact run and
+ * sample counts, a deliberately wrong kernel stored as failed (without
+ * samples), a kernel whose prepare fails stored as an error, GPU kernels
+ * skipped (or run) according to the machine. */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../db/store.h"
+#include "../runner/runner.h"
+#include "testutil.h"
+
+/* y = A x, then y[0] off by one: must be caught by the check. */
+static int wrong_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                         sp_phases *ph, sp_err *err)
+{
+    (void)p, (void)ph, (void)err;
+    *state = (void *)pb;
+    return 0;
+}
+
+static int wrong_run(void *state, double *seconds, sp_err *err)
+{
+    (void)state, (void)err;
+    *seconds = 1e-6;
+    return 0;
+}
+
+static int wrong_result(void *state, void *out, sp_phases *ph, sp_err *err)
+{
+    const sp_problem *pb = state;
+    const sp_csr *A = pb->A;
+    double *y = out;
+    (void)ph, (void)err;
+    for (int32_t i = 0; i < A->rows; i++) {
+        double s = 0;
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            s += A->val[k] * pb->x[A->colidx[k]];
+        y[i] = s;
+    }
+    if (A->rows)
+        y[0] += 1.0;
+    return 0;
+}
+
+static void noop_release(void *state)
+{
+    (void)state;
+}
+
+static int failing_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                           sp_phases *ph, sp_err *err)
+{
+    (void)pb, (void)p, (void)ph;
+    *state = NULL;
+    return sp_fail(err, "cannot prepare: deliberate");
+}
+
+static const sp_kernel wrong_kernel = {
+    .name = "test_spmv_wrong", .operation = "spmv", .format = "csr", .backend = "serial",
+    .prepare = wrong_prepare, .run = wrong_run, .result = wrong_result,
+    .release = noop_release,
+};
+static const sp_kernel failing_kernel = {
+    .name = "test_spmv_failing", .operation = "spmv", .format = "csr", .backend = "serial",
+    .prepare = failing_prepare, .run = wrong_run, .result = wrong_result,
+    .release = noop_release,
+};
+static const sp_kernel *const extra[] = {&wrong_kernel, &failing_kernel, NULL};
+
+static long query_long(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+                 sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s: no row", sql);
+    long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static void run_sweep(const char *dbpath, sp_config *cfg, sp_sweep_result *res)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "[sweep]\nrepetitions = 3\nwarmup = 1\ndatabase = %s\n"
+             "[matrices]\nsource = gen:laplace2d?n=40\n"
+             "source = gen:uniform?rows=333&cols=100&per_row=7&seed=5\n"
+             "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n"
+             "[kernel test_spmv_wrong]\n[kernel test_spmv_failing]\n"
+             "[kernel spmv_csr_cuda_scalar]\nblocksize = 32,64\n",
+             dbpath);
+    sp_err err;
+    cr_assert_eq(sp_config_parse("sweep.ini", text, extra, cfg, &err), 0, "%s", err.msg);
+    sp_sweep_opts o = {.log = NULL};
+    cr_assert_eq(sp_sweep_run(cfg, &o, res, &err), 0, "%s", err.msg);
+}
+
+Test(sweep, database_holds_exactly_the_plan)
+{
+    char dir[256], dbpath[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(dbpath, sizeof dbpath, dir, "r.db");
+    sp_config cfg;
+    sp_sweep_result res;
+    run_sweep(dbpath, &cfg, &res);
+    sp_gpu_info g;
+    char why[256];
+    int gpu = sp_gpu_probe(&g, why, sizeof why);
+    /* per matrix: serial 1 + omp 2 + wrong 1 + failing 1 + cuda 2 = 7 */
+    cr_assert_eq(res.runs, 14);
+    cr_assert_eq(res.failed, 2);
+    cr_assert_eq(res.errors, 2);
+    cr_assert_eq(res.skipped, gpu ? 0 : 4);
+    cr_assert_eq(res.ok, gpu ? 10 : 6);
+
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 1);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM matrices"), 2);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs"), 14);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM samples"), 3 * res.ok);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE kernel = 'test_spmv_wrong' "
+                                "AND status = 'failed' AND error LIKE '%tolerance%'"), 2);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM samples JOIN runs ON runs.id = run_id "
+                                "WHERE runs.status <> 'ok'"), 0,
+                 "failed runs must store no timings");
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE kernel = 'test_spmv_failing'"
+                                " AND status = 'error' AND error LIKE '%deliberate%'"), 2);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE kernel = 'spmv_csr_omp' AND "
+                                "json_extract(axes, '$.threads') = 2 AND status = 'ok'"), 2);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM run_stats"), res.ok);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE status = 'ok' AND "
+                                "rel_error > 1e-12"), 0);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM speedup WHERE kernel = "
+                                "'spmv_csr_serial' AND abs(speedup - 1) < 1e-9"), 2);
+    sqlite3_close(db);
+    sp_config_free(&cfg);
+}
+
+Test(sweep, second_sweep_appends_and_keeps_the_first)
+{
+    char dir[256], dbpath[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(dbpath, sizeof dbpath, dir, "r.db");
+    sp_config cfg;
+    sp_sweep_result res1, res2;
+    run_sweep(dbpath, &cfg, &res1);
+    sp_config_free(&cfg);
+    run_sweep(dbpath, &cfg, &res2);
+    sp_config_free(&cfg);
+    cr_assert_neq(res1.sweep_id, res2.sweep_id);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM sweeps"), 2);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs"), 28);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM matrices"), 2,
+                 "identical matrices are stored once");
+    sqlite3_close(db);
+}
+
+Test(sweep, unloadable_matrix_is_reported_and_the_rest_runs)
+{
+    char dir[256], dbpath[300], text[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(dbpath, sizeof dbpath, dir, "r.db");
+    snprintf(text, sizeof text,
+             "[sweep]\nrepetitions = 2\nwarmup = 0\ndatabase = %s\n"
+             "[matrices]\nsource = file:%s/does-not-exist.mtx\n"
+             "source = gen:laplace2d?n=8\n[kernel spmv_csr_serial]\n",
+             dbpath, dir);
+    sp_config cfg;
+    sp_sweep_result res;
+    sp_err err;
+    cr_assert_eq(sp_config_parse("s.ini", text, NULL, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_sweep_run(&cfg, &(sp_sweep_opts){0}, &res, &err), 0, "%s", err.msg);
+    cr_assert_eq(res.matrix_errors, 1);
+    cr_assert_eq(res.ok, 1);
+    sp_config_free(&cfg);
+}
