@@ -34,7 +34,8 @@ const char *tu_datadir(void)
     if (!dir[0]) {
         char cwd[PATH_MAX];
         cr_assert_not_null(getcwd(cwd, sizeof cwd));
-        snprintf(dir, sizeof dir, "%s/tests/data", cwd);
+        if (snprintf(dir, sizeof dir, "%s/tests/data", cwd) >= (int)sizeof dir)
+            cr_assert_fail("working directory path too long");
     }
     return dir;
 }

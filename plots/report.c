@@ -1,0 +1,160 @@
+/*
+ * report.c — the report step (see report.h): open the database read-only,
+ * pick the sweep, write every chart's data and script, the title page and
+ * report.gp, run gnuplot, check that every promised file was written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_impl.h"
+
+#define REPORT_SCRIPT "report.gp"
+/* Terminals: PNGs for the web, a landscape letter-sized PDF. Data strings
+ * (kernel names with '_') must not be read as enhanced-text markup. */
+#define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
+#define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
+
+/* mkdir -p dir. */
+static int make_dirs(const char *dir, sp_err *err)
+{
+    char *path = strdup(dir);
+    if (!path)
+        return sp_fail(err, "%s: out of memory", dir);
+    int rc = 0;
+    for (char *p = path + 1; rc == 0; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        struct stat sb;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            rc = sp_fail(err, "%s: cannot create directory %s: %s", dir, path,
+                         strerror(errno));
+        else if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            rc = sp_fail(err, "%s: %s is not a directory", dir, path);
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    free(path);
+    return rc;
+}
+
+/* Open the database read-only; it must exist and hold the spsweep views. */
+static int open_readonly(rp_report *r, sp_err *err)
+{
+    struct stat sb;
+    if (stat(r->db_path, &sb) != 0)
+        return sp_fail(err, "%s: no such database file (run a sweep first)", r->db_path);
+    if (sqlite3_open_v2(r->db_path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "cannot open database");
+    sqlite3_busy_timeout(r->db, 10000);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT COUNT(*) FROM sqlite_master"
+                                  " WHERE type = 'view' AND name = 'run_stats'",
+                           -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "reading the schema");
+    int found = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 1;
+    sqlite3_finalize(s);
+    if (!found)
+        return sp_fail(err, "%s: not an spsweep results database (no run_stats view)",
+                       r->db_path);
+    return 0;
+}
+
+/* Resolve r->sweep_id: the given sweep must have ok runs; 0 means the
+ * latest sweep that has some. */
+static int pick_sweep(rp_report *r, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT MAX(sweep_id) FROM run_stats"
+                                  " WHERE ?1 = 0 OR sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the sweep lookup");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    int rc = 0;
+    if (sqlite3_step(s) != SQLITE_ROW)
+        rc = rp_db_fail(r, err, "looking up the sweep");
+    else if (sqlite3_column_type(s, 0) == SQLITE_NULL && r->sweep_id == 0)
+        rc = sp_fail(err, "%s: no successful runs in DB", r->db_path);
+    else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
+        rc = sp_fail(err, "%s: sweep %lld has no successful runs", r->db_path,
+                     (long long)r->sweep_id);
+    else
+        r->sweep_id = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* report.gp: every chart into its PNG, then the title page and every
+ * chart as pages of report.pdf. */
+static int write_main_script(const rp_report *r, sp_err *err)
+{
+    FILE *f = rp_create(r, REPORT_SCRIPT, err);
+    if (!f)
+        return -1;
+    fprintf(f, "# written by spsweep report for sweep %lld; run in this directory\n",
+            (long long)r->sweep_id);
+    fprintf(f, PNG_TERMINAL);
+    for (int i = 0; i < r->ncharts; i++)
+        fprintf(f, "set output '%s.png'\nload '%s.gp'\nset output\n", r->charts[i],
+                r->charts[i]);
+    fprintf(f, PDF_TERMINAL "set output 'report.pdf'\nload 'title.gp'\n");
+    for (int i = 0; i < r->ncharts; i++)
+        fprintf(f, "load '%s.gp'\n", r->charts[i]);
+    fprintf(f, "set output\n");
+    return rp_finish(f, r, REPORT_SCRIPT, err);
+}
+
+/* Every promised output exists and is not empty. */
+static int check_outputs(const rp_report *r, sp_err *err)
+{
+    char path[4096];
+    struct stat sb;
+    for (int i = 0; i <= r->ncharts; i++) {
+        if (i < r->ncharts)
+            snprintf(path, sizeof path, "%s/%s.png", r->out_dir, r->charts[i]);
+        else
+            snprintf(path, sizeof path, "%s/report.pdf", r->out_dir);
+        if (stat(path, &sb) != 0 || sb.st_size == 0)
+            return sp_fail(err, "%s: gnuplot wrote nothing (see %s/gnuplot.log)", path,
+                           r->out_dir);
+    }
+    return 0;
+}
+
+/* All the steps, in order; the first failure stops the report. */
+static int report_build(rp_report *r, sp_err *err)
+{
+    if (open_readonly(r, err) || pick_sweep(r, err) || make_dirs(r->out_dir, err))
+        return -1;
+    if (rp_speedup_chart(r, err) || rp_rate_charts(r, err) || rp_title_page(r, err) ||
+        write_main_script(r, err))
+        return -1;
+    if (rp_run_gnuplot(r, REPORT_SCRIPT, err) || check_outputs(r, err))
+        return -1;
+    return 0;
+}
+
+/* Report on sweep_id (0 = the latest sweep with successful runs). */
+int sp_report_sweep(const char *db_path, int64_t sweep_id, const char *out_dir, sp_err *err)
+{
+    if (!db_path || !*db_path || !out_dir || !*out_dir)
+        return sp_fail(err, "sp_report: database path and output directory are required");
+    if (sweep_id < 0)
+        return sp_fail(err, "sp_report: invalid sweep id %lld", (long long)sweep_id);
+    rp_report r = {.db_path = db_path, .out_dir = out_dir, .sweep_id = sweep_id};
+    int rc = report_build(&r, err);
+    for (int i = 0; i < r.ncharts; i++)
+        free(r.charts[i]);
+    free(r.charts);
+    sqlite3_close(r.db);
+    return rc;
+}
+
+/* Report on the latest sweep with successful runs. */
+int sp_report(const char *db_path, const char *out_dir, sp_err *err)
+{
+    return sp_report_sweep(db_path, 0, out_dir, err);
+}

@@ -1,0 +1,53 @@
+/*
+ * report_impl.h — what the files of plots/ share: the report being built
+ * and small helpers. Not part of the public interface (see report.h).
+ *
+ * Every chart is a base name ("gflops-laplace-cpu") with three files in
+ * out_dir: BASE.dat (tab-separated data), BASE.gp (the gnuplot commands
+ * that draw it, starting with `reset`) and BASE.png; report.gp draws each
+ * chart once into its PNG and once more as a page of report.pdf.
+ */
+#ifndef SP_REPORT_IMPL_H
+#define SP_REPORT_IMPL_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include "report.h"
+
+typedef struct rp_report {
+    sqlite3 *db;                /* read-only */
+    const char *db_path;
+    const char *out_dir;
+    int64_t sweep_id;
+    int ncharts, cap;
+    char **charts;              /* base names, in page order */
+} rp_report;
+
+/* Record a chart for the PNG pass and the PDF (copies base). */
+int rp_add_chart(rp_report *r, const char *base, sp_err *err);
+/* 1 when base is already a chart of this report. */
+int rp_has_chart(const rp_report *r, const char *base);
+
+/* Open out_dir/name for writing / close it, checking for write errors. */
+FILE *rp_create(const rp_report *r, const char *name, sp_err *err);
+int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err);
+
+/* "DB: what: sqlite message". */
+int rp_db_fail(const rp_report *r, sp_err *err, const char *what);
+/* Copy src keeping [A-Za-z0-9_.-], every other byte becoming '_'. */
+void rp_sanitize(char *dst, size_t len, const char *src);
+/* Write s as a gnuplot single-quoted string (control characters as spaces). */
+void rp_quote(FILE *f, const char *s);
+/* Axis values as text: {"hack":32,"x":1} -> "hack=32 x=1"; "" for {}. */
+void rp_axes_text(char *dst, size_t len, const char *json);
+/* Copy of a column's text ("" for NULL); NULL only when out of memory. */
+char *rp_column_dup(sqlite3_stmt *s, int col);
+
+/* The charts (report_rate.c, report_speedup.c), the title page
+ * (report_title.c, writes title.gp) and the gnuplot run (report_gnuplot.c). */
+int rp_rate_charts(rp_report *r, sp_err *err);
+int rp_speedup_chart(rp_report *r, sp_err *err);
+int rp_title_page(rp_report *r, sp_err *err);
+int rp_run_gnuplot(const rp_report *r, const char *script, sp_err *err);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * report_title.c — title.gp: the first page of report.pdf, the sweep's
+ * provenance (host, CPU, GPU, commit, compiler, dates, run counts) and its
+ * config text, drawn as gnuplot labels on an empty plot.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_impl.h"
+
+#define TITLE_LINE_CHARS 140
+#define TITLE_CONFIG_LINES 15
+
+/* The provenance columns, in the order the query returns them. */
+enum { T_PATH, T_HASH, T_COMMIT, T_STARTED, T_FINISHED, T_STATUS, T_HOST, T_CPU,
+       T_CPUS, T_GPU, T_DRIVER, T_RUNTIME, T_COMPILER, T_CFLAGS, T_OMP, T_REPS,
+       T_WARMUP, T_CONFIG, T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_MATRICES,
+       T_NCOLS };
+
+/* A column's text, "-" when NULL. */
+static const char *col(sqlite3_stmt *s, int i)
+{
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return t && *t ? (const char *)t : "-";
+}
+
+/* One label line at screen height y, cut to TITLE_LINE_CHARS bytes on a
+ * UTF-8 character boundary. */
+static void title_label(FILE *f, int *tag, double y, const char *font, const char *text)
+{
+    char line[TITLE_LINE_CHARS + 8];
+    size_t n = strlen(text);
+    if (n > TITLE_LINE_CHARS) {
+        n = TITLE_LINE_CHARS;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+            n--;
+    }
+    snprintf(line, sizeof line, "%.*s%s", (int)n, text, text[n] ? " ..." : "");
+    fprintf(f, "set label %d ", ++*tag);
+    rp_quote(f, line);
+    fprintf(f, " at screen 0.06, %.3f left font ',%s'\n", y, font);
+}
+
+/* The provenance lines. */
+static void title_provenance(FILE *f, int *tag, sqlite3_stmt *s, int64_t sweep_id)
+{
+    char line[2048];
+    snprintf(line, sizeof line, "spsweep report: sweep %lld", (long long)sweep_id);
+    title_label(f, tag, 0.92, "20", line);
+    const char *fmt[] = {
+        "status: %s   started: %s   finished: %s",
+        "host: %s   cpu: %s (%s logical CPUs)",
+        "gpu: %s   driver: %s   CUDA runtime: %s",
+        "git commit: %s",
+        "compiler: %s   flags: %s",
+        "OpenMP binding: %s   repetitions: %s   warm-up runs: %s",
+        "runs: %s (%s ok, %s failed, %s skipped, %s error) on %s matrices",
+        "config: %s   (XXH3 %s)"};
+    const int args[][6] = {
+        {T_STATUS, T_STARTED, T_FINISHED}, {T_HOST, T_CPU, T_CPUS},
+        {T_GPU, T_DRIVER, T_RUNTIME}, {T_COMMIT}, {T_COMPILER, T_CFLAGS},
+        {T_OMP, T_REPS, T_WARMUP}, {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_MATRICES},
+        {T_PATH, T_HASH}};
+    for (int i = 0; i < (int)(sizeof fmt / sizeof *fmt); i++) {
+        const int *a = args[i];
+        snprintf(line, sizeof line, fmt[i], col(s, a[0]), col(s, a[1]), col(s, a[2]),
+                 col(s, a[3]), col(s, a[4]), col(s, a[5]));
+        title_label(f, tag, 0.82 - 0.045 * i, "11", line);
+    }
+}
+
+/* The first TITLE_CONFIG_LINES lines of the config text, small. */
+static void title_config(FILE *f, int *tag, const char *text)
+{
+    int shown = 0;
+    while (text && *text && shown < TITLE_CONFIG_LINES) {
+        const char *end = strchr(text, '\n');
+        size_t n = end ? (size_t)(end - text) : strlen(text);
+        char line[TITLE_LINE_CHARS * 2];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1),
+                 text);
+        title_label(f, tag, 0.42 - 0.024 * shown, "8", line);
+        shown++;
+        text = end ? end + 1 : NULL;
+    }
+    if (text && *text)
+        title_label(f, tag, 0.42 - 0.024 * shown, "8", "... (the rest is in sweeps.config_text)");
+}
+
+/* Write the page: labels on an empty 0..1 plot. */
+static void title_write(FILE *f, sqlite3_stmt *s, int64_t sweep_id)
+{
+    int tag = 0;
+    fprintf(f, "reset\nunset border\nunset tics\nunset key\n"
+               "set xrange [0:1]\nset yrange [0:1]\n");
+    title_provenance(f, &tag, s, sweep_id);
+    const char *config = (const char *)sqlite3_column_text(s, T_CONFIG);
+    if (config && *config)
+        title_config(f, &tag, config);
+    fprintf(f, "plot -1 notitle\n");
+}
+
+/* Query the sweep's provenance and write title.gp. */
+int rp_title_page(rp_report *r, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db,
+            "SELECT config_path, config_hash, git_commit, started_at, finished_at, status,"
+            " host, cpu, cpu_count, gpu, gpu_driver, cuda_runtime, compiler, cflags,"
+            " omp_binding, repetitions, warmup, config_text,"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1),"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'ok'),"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'failed'),"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'skipped'),"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'error'),"
+            " (SELECT COUNT(DISTINCT matrix_id) FROM runs WHERE sweep_id = ?1)"
+            " FROM sweeps WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the provenance query");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    int rc = 0;
+    if (sqlite3_step(s) != SQLITE_ROW) {
+        rc = sp_fail(err, "%s: sweep %lld has no sweeps row", r->db_path,
+                     (long long)r->sweep_id);
+    } else {
+        FILE *f = rp_create(r, "title.gp", err);
+        if (f)
+            title_write(f, s, r->sweep_id);
+        rc = f ? rp_finish(f, r, "title.gp", err) : -1;
+    }
+    sqlite3_finalize(s);
+    return rc;
+}

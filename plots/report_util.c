@@ -1,0 +1,116 @@
+/*
+ * report_util.c — small helpers of the report: the chart list, output
+ * files, quoting for gnuplot, safe file names.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_impl.h"
+
+/* Record a chart (a copy of base) in page order. */
+int rp_add_chart(rp_report *r, const char *base, sp_err *err)
+{
+    if (r->ncharts == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 16;
+        char **grown = realloc(r->charts, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return sp_fail(err, "report: out of memory for %d charts", cap);
+        r->charts = grown;
+        r->cap = cap;
+    }
+    if (!(r->charts[r->ncharts] = strdup(base)))
+        return sp_fail(err, "report: out of memory");
+    r->ncharts++;
+    return 0;
+}
+
+/* 1 when base names a chart already recorded. */
+int rp_has_chart(const rp_report *r, const char *base)
+{
+    for (int i = 0; i < r->ncharts; i++)
+        if (strcmp(r->charts[i], base) == 0)
+            return 1;
+    return 0;
+}
+
+/* Open out_dir/name for writing. */
+FILE *rp_create(const rp_report *r, const char *name, sp_err *err)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", r->out_dir, name) >= sizeof path) {
+        sp_fail(err, "%s/%s: path too long", r->out_dir, name);
+        return NULL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        sp_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+/* Close a file from rp_create; a write error anywhere in it is reported. */
+int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return sp_fail(err, "%s/%s: write failed: %s", r->out_dir, name,
+                       errno ? strerror(errno) : "I/O error");
+    return 0;
+}
+
+/* Report an SQLite failure on the report's database. */
+int rp_db_fail(const rp_report *r, sp_err *err, const char *what)
+{
+    if (sqlite3_errcode(r->db) == SQLITE_NOTADB)
+        return sp_fail(err, "%s: not an SQLite database (%s)", r->db_path,
+                       sqlite3_errmsg(r->db));
+    return sp_fail(err, "%s: %s: %s", r->db_path, what, sqlite3_errmsg(r->db));
+}
+
+/* File-name-safe copy: [A-Za-z0-9_.-] kept, anything else '_'. */
+void rp_sanitize(char *dst, size_t len, const char *src)
+{
+    size_t n = 0;
+    for (; src && *src && n + 1 < len; src++, n++) {
+        char c = *src;
+        int keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                   (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+        dst[n] = keep ? c : '_';
+    }
+    if (len)
+        dst[n] = '\0';
+}
+
+/* gnuplot single-quoted string: '' is a quote, nothing else is special. */
+void rp_quote(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            fputs("''", f);
+        else
+            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+    }
+    fputc('\'', f);
+}
+
+/* {"hack":32,"x":1} -> "hack=32 x=1": drop braces and quotes. */
+void rp_axes_text(char *dst, size_t len, const char *json)
+{
+    size_t n = 0;
+    for (; json && *json && n + 1 < len; json++) {
+        char c = *json;
+        if (c == '{' || c == '}' || c == '"')
+            continue;
+        dst[n++] = c == ':' ? '=' : c == ',' ? ' ' : c;
+    }
+    if (len)
+        dst[n] = '\0';
+}
+
+/* strdup of a text column; "" for NULL. */
+char *rp_column_dup(sqlite3_stmt *s, int col)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+    return strdup(t ? (const char *)t : "");
+}

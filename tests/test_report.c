@@ -1,0 +1,374 @@
+/* test_report.c — the report step: charts and report.pdf from a database
+ * built through the store API with synthetic runs. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../db/store.h"
+#include "../plots/report.h"
+#include "testutil.h"
+
+static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv",
+                                   .format = "csr", .backend = "serial"};
+static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
+                                .format = "csr", .backend = "openmp"};
+static const sp_kernel k_vector = {.name = "spmv_csr_vector_cuda", .operation = "spmv",
+                                   .format = "csr", .backend = "cuda"};
+static const sp_kernel k_cusparse = {.name = "spmv_csr_cusparse", .operation = "spmv",
+                                     .format = "csr", .backend = "cusparse"};
+
+/* Store a run whose samples scatter around median seconds (n = 5). */
+static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel *k,
+                    const char *axes, double median, double flops)
+{
+    const double s[5] = {median * 0.97, median, median * 1.08, median * 0.99, median * 1.2};
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
+                       .axes_json = axes, .status = "ok", .rel_error = 1e-16,
+                       .flops = flops, .bytes = 6 * flops, .warmup = 1, .nsamples = 5,
+                       .samples = s};
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+}
+
+static int64_t put_matrix(sp_store *st, const char *source, const char *name, int32_t nnz)
+{
+    sp_matrix M;
+    memset(&M, 0, sizeof M);
+    snprintf(M.src.text, sizeof M.src.text, "%s", source);
+    snprintf(M.src.name, sizeof M.src.name, "%s", name);
+    M.feat = (sp_features){.rows = nnz / 5, .cols = nnz / 5, .nnz = nnz, .row_min = 1,
+                           .row_max = 9, .row_mean = 5, .size_class = "small"};
+    M.checksum = (uint64_t)nnz * 2654435761u;
+    int64_t id;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_matrix(st, &M, &id, &err), 0, "%s", err.msg);
+    return id;
+}
+
+static int64_t put_sweep(sp_store *st)
+{
+    sp_sweep_meta m = {.config_path = "configs/report-test.ini",
+                       .config_text = "[sweep]\nrepetitions = 5\n\n[matrices]\n"
+                                      "source = gen:laplace2d?n=100\n",
+                       .git_commit = "0123456789abcdef", .host = "testhost",
+                       .cpu = "Synthetic CPU @ 3 GHz", .cpu_count = 4, .gpu = "Fake H100",
+                       .gpu_driver = "13.0", .cuda_runtime = "13.0", .compiler = "gcc 12",
+                       .cflags = "-O3 -march=native", .omp_binding = "OMP_PROC_BIND=close",
+                       .repetitions = 5, .warmup = 1};
+    int64_t id;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
+    return id;
+}
+
+/* CPU runs on one matrix: serial, OpenMP at 1, 2, 4 threads. */
+static void put_cpu_runs(sp_store *st, int64_t sweep, int64_t m, double scale)
+{
+    double flops = 2e6 * scale;
+    put_run(st, sweep, m, &k_serial, "{}", 4e-3 * scale, flops);
+    put_run(st, sweep, m, &k_omp, "{\"threads\":1}", 4.2e-3 * scale, flops);
+    put_run(st, sweep, m, &k_omp, "{\"threads\":2}", 2.3e-3 * scale, flops);
+    put_run(st, sweep, m, &k_omp, "{\"threads\":4}", 1.4e-3 * scale, flops);
+}
+
+/* GPU runs: a blocksize sweep and a library kernel without that axis. */
+static void put_gpu_runs(sp_store *st, int64_t sweep, int64_t m, double scale)
+{
+    double flops = 2e6 * scale;
+    put_run(st, sweep, m, &k_vector, "{\"blocksize\":64}", 9e-5 * scale, flops);
+    put_run(st, sweep, m, &k_vector, "{\"blocksize\":128}", 6e-5 * scale, flops);
+    put_run(st, sweep, m, &k_vector, "{\"blocksize\":256}", 7e-5 * scale, flops);
+    put_run(st, sweep, m, &k_cusparse, "{}", 5e-5 * scale, flops);
+}
+
+static void put_failed(sp_store *st, int64_t sweep, int64_t m)
+{
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_omp,
+                       .axes_json = "{\"threads\":8}", .status = "failed",
+                       .error = "relative error 1e-3 above tolerance", .rel_error = 1e-3};
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+}
+
+/* A database with two matrices, CPU runs, optionally GPU runs, a failure. */
+static void build_db(const char *path, int with_gpu)
+{
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    int64_t a = put_matrix(st, "gen:laplace2d?n=100", "laplace2d_n100", 49600);
+    int64_t b = put_matrix(st, "suitesparse:HB/bcsstk13", "HB/bcsstk13", 83883);
+    put_cpu_runs(st, sw, a, 1.0);
+    put_cpu_runs(st, sw, b, 1.7);
+    if (with_gpu) {
+        put_gpu_runs(st, sw, a, 1.0);
+        put_gpu_runs(st, sw, b, 1.7);
+    }
+    put_failed(st, sw, a);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+}
+
+/* The whole file in a malloc'd buffer; *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s missing", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void assert_png(const char *dir, const char *name)
+{
+    char path[1024];
+    tu_path(path, sizeof path, dir, name);
+    size_t n;
+    char *buf = slurp(path, &n);
+    cr_assert_gt(n, 1024, "%s is only %zu bytes", name, n);
+    cr_assert(memcmp(buf, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", name);
+    free(buf);
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+    char path[1024];
+    struct stat sb;
+    tu_path(path, sizeof path, dir, name);
+    return stat(path, &sb) == 0;
+}
+
+/* Pages in a PDF: "/Type /Page" objects, not "/Type /Pages". */
+static int pdf_pages(const char *path)
+{
+    size_t n;
+    char *buf = slurp(path, &n);
+    cr_assert(n > 4 && memcmp(buf, "%PDF", 4) == 0, "%s is not a PDF", path);
+    int pages = 0;
+    const char *key = "/Type /Page";
+    for (char *p = memmem(buf, n, key, strlen(key)); p;
+         p = memmem(p + 1, n - (size_t)(p + 1 - buf), key, strlen(key)))
+        if (p[strlen(key)] != 's')
+            pages++;
+    free(buf);
+    return pages;
+}
+
+/* Number of files in dir whose name contains part. */
+static int count_files(const char *dir, const char *part, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name), sl = strlen(suffix);
+        if (strstr(e->d_name, part) && len >= sl && strcmp(e->d_name + len - sl, suffix) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "report/nested");
+    build_db(db, 1);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    static const char *const charts[] = {
+        "speedup.png", "gflops-laplace2d_n100-cpu.png", "gflops-laplace2d_n100-gpu.png",
+        "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png"};
+    int ncharts = (int)(sizeof charts / sizeof *charts);
+    for (int i = 0; i < ncharts; i++)
+        assert_png(out, charts[i]);
+    cr_assert_eq(count_files(out, "", ".png"), ncharts, "unexpected extra charts");
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    int pages = pdf_pages(pdf);
+    cr_assert_geq(pages, ncharts + 1, "report.pdf has %d pages, want >= %d", pages,
+                  ncharts + 1);
+}
+
+Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "out");
+    build_db(db, 1);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    /* threads=4 on laplace: 2e6 flops / 1.4e-3 s median = 1.42857 GFLOP/s */
+    char path[1100];
+    tu_path(path, sizeof path, out, "gflops-laplace2d_n100-cpu.dat");
+    size_t n;
+    char *dat = slurp(path, &n);
+    cr_assert(strstr(dat, "4\t1.42857143\t"), "median rate missing:\n%s", dat);
+    free(dat);
+    tu_path(path, sizeof path, out, "speedup.dat");
+    dat = slurp(path, &n);
+    cr_assert(strstr(dat, "spmv_csr_omp") && !strstr(dat, "spmv_csr_serial"), "%s", dat);
+    cr_assert(strstr(dat, "\t80\t"), "cuSPARSE speedup 4e-3/5e-5 = 80 missing:\n%s", dat);
+    free(dat);
+    DIR *d = opendir(out);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        cr_assert_eq(strspn(e->d_name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                       "0123456789_.-"), strlen(e->d_name),
+                     "unsafe file name %s", e->d_name);
+    closedir(d);
+    tu_path(path, sizeof path, out, "title.gp");
+    dat = slurp(path, &n);
+    cr_assert(strstr(dat, "testhost") && strstr(dat, "Fake H100") &&
+              strstr(dat, "0123456789abcdef") && strstr(dat, "report-test.ini"),
+              "provenance missing from the title page:\n%s", dat);
+    free(dat);
+}
+
+Test(report, cpu_only_database_makes_no_gpu_chart, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "cpu.db");
+    tu_path(out, sizeof out, dir, "out");
+    build_db(db, 0);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    assert_png(out, "gflops-laplace2d_n100-cpu.png");
+    assert_png(out, "speedup.png");
+    cr_assert_eq(count_files(out, "-gpu", ".png"), 0, "a GPU chart without GPU runs");
+    cr_assert_eq(count_files(out, "-cpu", ".png"), 2);
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_geq(pdf_pages(pdf), 4);
+}
+
+Test(report, picks_latest_sweep_or_the_one_asked_for, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024], path[1100];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "two.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t first = put_sweep(st), m1 = put_matrix(st, "gen:first", "first_matrix", 1000);
+    put_cpu_runs(st, first, m1, 1.0);
+    int64_t second = put_sweep(st), m2 = put_matrix(st, "gen:second", "second_matrix", 2000);
+    put_cpu_runs(st, second, m2, 1.0);
+    int64_t third = put_sweep(st);  /* only a failure: not a candidate */
+    put_failed(st, third, m2);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(out, "gflops-second_matrix-cpu.png"));
+    cr_assert(!file_exists(out, "gflops-first_matrix-cpu.png"));
+    tu_path(out, sizeof out, dir, "out1");
+    cr_assert_eq(sp_report_sweep(db, first, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(out, "gflops-first_matrix-cpu.png"));
+    cr_assert(!file_exists(out, "gflops-second_matrix-cpu.png"));
+    tu_path(path, sizeof path, out, "report.gp");
+    size_t n;
+    char *gp = slurp(path, &n);
+    char want[64];
+    snprintf(want, sizeof want, "sweep %lld", (long long)first);
+    cr_assert(strstr(gp, want), "%s", gp);
+    free(gp);
+    cr_assert_eq(sp_report_sweep(db, third, out, &err), -1);
+    cr_assert(strstr(err.msg, "no successful runs"), "%s", err.msg);
+}
+
+Test(report, missing_database_named_in_error)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "absent.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), -1);
+    cr_assert(strstr(err.msg, db) && strstr(err.msg, "no such database"), "%s", err.msg);
+    cr_assert(!file_exists(dir, "absent.db"), "report must not create the database");
+}
+
+Test(report, empty_database_says_no_successful_runs)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "empty.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    put_failed(st, sw, put_matrix(st, "gen:x", "x", 100));
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), -1);
+    cr_assert(strstr(err.msg, "no successful runs in DB"), "%s", err.msg);
+    cr_assert(strstr(err.msg, db), "%s", err.msg);
+}
+
+Test(report, foreign_files_rejected)
+{
+    char dir[512], path[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(out, sizeof out, dir, "out");
+    tu_path(path, sizeof path, dir, "text.db");
+    tu_write_file(path, "not a database at all, just some text that is long enough to "
+                        "cover an SQLite header of one hundred bytes, surely it is.\n");
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(path, out, &err), -1);
+    cr_assert(strstr(err.msg, path) && strstr(err.msg, "not an SQLite database"), "%s",
+              err.msg);
+    tu_path(path, sizeof path, dir, "zero.db");
+    tu_write_file(path, "");
+    cr_assert_eq(sp_report(path, out, &err), -1);
+    cr_assert(strstr(err.msg, "not an spsweep results database"), "%s", err.msg);
+}
+
+Test(report, missing_gnuplot_is_a_clear_error, .timeout = 60)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "out");
+    build_db(db, 0);
+    setenv("PATH", "/nonexistent-spsweep-dir", 1);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), -1);
+    cr_assert_str_eq(err.msg, "gnuplot not found; install gnuplot-nox (make deps)");
+}
+
+Test(report, gnuplot_failure_reports_its_stderr, .timeout = 60)
+{
+    char dir[512], db[1024], out[1024], bin[1024], fake[1100];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "out");
+    tu_path(bin, sizeof bin, dir, "bin");
+    cr_assert_eq(mkdir(bin, 0755), 0);
+    tu_path(fake, sizeof fake, bin, "gnuplot");
+    tu_write_file(fake, "#!/bin/sh\necho 'line 7: unknown terminal type' >&2\nexit 3\n");
+    cr_assert_eq(chmod(fake, 0755), 0);
+    build_db(db, 0);
+    setenv("PATH", bin, 1);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), -1);
+    cr_assert(strstr(err.msg, "exit 3") && strstr(err.msg, "unknown terminal type"), "%s",
+              err.msg);
+}
