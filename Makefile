@@ -51,9 +51,10 @@ LIB_SRC  := $(filter-out runner/main.c, \
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o)
 LIB      := $(BUILD)/libspsweep.a
 BIN      := bin/spsweep
-UNIT_SRC := $(wildcard tests/test_*.c) tests/testutil.c
+TEST_LIB := tests/testutil.c tests/spmv_cases.c
+UNIT_SRC := $(wildcard tests/test_*.c) $(TEST_LIB)
 UNIT_BIN := $(BUILD)/tests/unit
-GPU_SRC  := $(wildcard tests/gpu/*.c) tests/testutil.c
+GPU_SRC  := $(wildcard tests/gpu/*.c) $(TEST_LIB)
 GPU_BIN  := $(BUILD)/tests/gpu
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)

@@ -1,0 +1,30 @@
+/*
+ * gpu_none.c — the GPU probe of a CPU-only build (no nvcc at build time):
+ * there is never a usable device.
+ */
+#ifndef SP_HAVE_CUDA
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel.h"
+
+static int no_gpu(sp_gpu_info *info, char *reason, size_t reason_len)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(reason, reason_len, "spsweep was built without CUDA (nvcc not found at build "
+             "time)");
+    return 0;
+}
+
+int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len)
+{
+    return no_gpu(info, reason, reason_len);
+}
+
+int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len)
+{
+    return no_gpu(info, reason, reason_len);
+}
+#else
+typedef int sp_gpu_none_unused; /* ISO C wants a non-empty translation unit */
+#endif

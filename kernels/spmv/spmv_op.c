@@ -1,0 +1,99 @@
+/*
+ * spmv_op.c — the spmv operation: inputs, the serial double-precision
+ * reference, the error measure and the work model every SpMV kernel shares.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spmv.h"
+
+/* x_j = ±(0.5 .. 1), from a hash of j: deterministic, never zero, no
+ * cancellation-free pattern (random signs). */
+static double x_value(int32_t j)
+{
+    uint64_t z = (uint64_t)j * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    double mag = 0.5 + 0.5 * (double)(z >> 11) * 0x1.0p-53;
+    return (z & 1) ? -mag : mag;
+}
+
+static int spmv_setup(sp_problem *pb, const sp_csr *A, sp_err *err)
+{
+    pb->A = A;
+    pb->x = malloc(((size_t)A->cols + 1) * sizeof(double));
+    if (!pb->x)
+        return sp_fail(err, "out of memory for x (%d entries)", A->cols);
+    for (int32_t j = 0; j < A->cols; j++)
+        pb->x[j] = x_value(j);
+    return 0;
+}
+
+static void spmv_teardown(sp_problem *pb)
+{
+    free(pb->x);
+    pb->x = NULL;
+}
+
+static size_t spmv_output_bytes(const sp_problem *pb)
+{
+    return (size_t)pb->A->rows * sizeof(double);
+}
+
+/* The reference: plain serial CSR in double, row by row. */
+static int spmv_reference(const sp_problem *pb, void *out, sp_err *err)
+{
+    const sp_csr *A = pb->A;
+    double *y = out;
+    (void)err;
+    for (int32_t i = 0; i < A->rows; i++) {
+        double s = 0.0;
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            s += A->val[k] * pb->x[A->colidx[k]];
+        y[i] = s;
+    }
+    return 0;
+}
+
+/* max_i |y_i - ref_i| / max_i |ref_i|; +Inf for NaN/Inf in y, or for any
+ * nonzero y against an all-zero reference. */
+static double spmv_error(const sp_problem *pb, const void *out, const void *ref)
+{
+    const double *y = out, *r = ref;
+    double diff = 0.0, scale = 0.0;
+    for (int32_t i = 0; i < pb->A->rows; i++) {
+        if (!isfinite(y[i]))
+            return INFINITY;
+        diff = fmax(diff, fabs(y[i] - r[i]));
+        scale = fmax(scale, fabs(r[i]));
+    }
+    if (scale == 0.0)
+        return diff == 0.0 ? 0.0 : INFINITY;
+    return diff / scale;
+}
+
+static double spmv_flops(const sp_csr *A)
+{
+    return 2.0 * (double)A->nnz;
+}
+
+/* Values and column indices once, the row pointer once, x once, y once. */
+static double spmv_bytes(const sp_csr *A)
+{
+    return (double)A->nnz * (8 + 4) + ((double)A->rows + 1) * 4 + (double)A->cols * 8 +
+           (double)A->rows * 8;
+}
+
+const sp_operation sp_op_spmv = {
+    .name = "spmv",
+    .rate_unit = "GFLOPS",
+    .setup = spmv_setup,
+    .teardown = spmv_teardown,
+    .output_bytes = spmv_output_bytes,
+    .reference = spmv_reference,
+    .error = spmv_error,
+    .flops = spmv_flops,
+    .bytes = spmv_bytes,
+};
