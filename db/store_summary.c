@@ -171,24 +171,26 @@ static int summary_counts(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
     return rc;
 }
 
-/* Print the first SUMMARY_MAX_FAILURES failure reasons, then how many more. */
+/* Print the first SUMMARY_MAX_FAILURES distinct failure reasons (runs of one
+ * kernel with the same status and error counted together), then how many more. */
 static int summary_failures(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
-            "SELECT status, kernel, axes, matrix, error, COUNT(*) OVER ()"
-            " FROM run_failures WHERE sweep_id = ?1 ORDER BY run_id", -1, &s,
+            "SELECT status, kernel, COUNT(*), error, COUNT(*) OVER ()"
+            " FROM run_failures WHERE sweep_id = ?1"
+            " GROUP BY status, kernel, error ORDER BY MIN(run_id)", -1, &s,
             NULL) != SQLITE_OK)
         return summary_fail(db, err, "preparing the failure list");
     sqlite3_bind_int64(s, 1, sweep_id);
     int shown = 0, step;
     long long total = 0;
     while ((step = sqlite3_step(s)) == SQLITE_ROW && shown < SUMMARY_MAX_FAILURES) {
-        const char *why = (const char *)sqlite3_column_text(s, 4);
-        fprintf(out, "  %-7s %s %s on %s: %s\n", (const char *)sqlite3_column_text(s, 0),
-                (const char *)sqlite3_column_text(s, 1),
-                (const char *)sqlite3_column_text(s, 2),
-                (const char *)sqlite3_column_text(s, 3), why ? why : "(no reason given)");
+        const char *why = (const char *)sqlite3_column_text(s, 3);
+        long long n = sqlite3_column_int64(s, 2);
+        fprintf(out, "  %-7s %s, %lld run%s: %s\n", (const char *)sqlite3_column_text(s, 0),
+                (const char *)sqlite3_column_text(s, 1), n, n == 1 ? "" : "s",
+                why ? why : "(no reason given)");
         total = sqlite3_column_int64(s, 5);
         shown++;
     }
@@ -196,7 +198,7 @@ static int summary_failures(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *er
              : summary_fail(db, err, "reading the failures");
     sqlite3_finalize(s);
     if (rc == 0 && total > shown)
-        fprintf(out, "  ... and %lld more (see the run_failures view)\n", total - shown);
+        fprintf(out, "  ... and %lld more reasons (see the run_failures view)\n", total - shown);
     return rc;
 }
 

@@ -81,7 +81,8 @@ static const char *slow_path(const char *p, const char *end, double *v, int *ran
     double x = strtod(buf, &stop);
     if (stop == buf)
         return NULL;
-    *range = (errno == ERANGE && fabs(x) > 1.0) || !isfinite(x);
+    /* 1: overflow; 2: inf or nan written out (benchmarks need finite values) */
+    *range = errno == ERANGE && fabs(x) > 1.0 ? 1 : !isfinite(x) ? 2 : 0;
     *v = x;
     return p + (stop - buf);
 }
@@ -157,9 +158,11 @@ const char *sp_mm_parse_int(const char *p, const char *end, int64_t *v, int *ran
     const char *digits = p;
     uint64_t x = 0;
     while (p < end && (unsigned)(*p - '0') < 10) {
-        if (x > (UINT64_C(1) << 62))
-            *range = 1;                 /* keeps scanning, value is garbage */
-        x = x * 10 + (uint64_t)(*p - '0');
+        uint64_t d = (uint64_t)(*p - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            *range = 1;                 /* keeps scanning to the token's end */
+        else
+            x = x * 10 + d;
         p++;
     }
     if (p == digits)

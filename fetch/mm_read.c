@@ -40,10 +40,17 @@ typedef struct mm_cursor {
     const char *buf, *p, *end;
 } mm_cursor;
 
+static int is_eol(char ch)
+{
+    return ch == '\n' || ch == '\r';
+}
+
 /* 1-based line number of position at: lines end in \n, \r\n or a lone \r. */
 static long line_of(const mm_cursor *c, const char *at)
 {
     long line = 1;
+    if (at >= c->end && at > c->buf && is_eol(at[-1]))
+        at--;                   /* at the end: the last line, not the empty one after it */
     for (const char *q = c->buf; q < at && q < c->end; q++)
         line += (*q == '\n') || (*q == '\r' && (q + 1 == c->end || q[1] != '\n'));
     return line;
@@ -59,11 +66,6 @@ static int mm_fail(const mm_cursor *c, const char *at, sp_err *err, const char *
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return sp_fail(err, "%s:%ld: %s", c->path, line_of(c, at), msg);
-}
-
-static int is_eol(char ch)
-{
-    return ch == '\n' || ch == '\r';
 }
 
 static const char *skip_blanks(const char *p, const char *end)
@@ -203,9 +205,9 @@ static int parse_size(mm_cursor *c, mm_header *h, sp_err *err)
     if (c->p == c->end)
         return mm_fail(c, c->p, err, "file ends before the size line (truncated?)");
     const char *line = c->p;
-    if (size_number(c, "the row count", &h->rows, err) ||
-        size_number(c, "the column count", &h->cols, err) ||
-        (!h->array && size_number(c, "the entry count", &h->entries, err)))
+    if (size_number(c, "row count", &h->rows, err) ||
+        size_number(c, "column count", &h->cols, err) ||
+        (!h->array && size_number(c, "entry count", &h->entries, err)))
         return -1;
     const char *p = skip_blanks(c->p, c->end);
     if (p < c->end && !is_eol(*p))
@@ -257,7 +259,8 @@ static const char *entry_number(mm_cursor *c, const char *p, int integer, double
         return NULL;
     }
     if (range) {
-        mm_fail(c, p, err, "%s '%.*s' is out of range", what, (int)(q - p), p);
+        mm_fail(c, p, err, "%s '%.*s' is %s", what, (int)(q - p), p,
+                range == 2 ? "not a finite number" : "out of range");
         return NULL;
     }
     return q;

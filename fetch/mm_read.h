@@ -9,7 +9,7 @@
 
 /* Parse a decimal number starting at p (no leading whitespace) within
  * [p, end). Returns the first character after it, or NULL when there is no
- * number. *range is set when the value overflows (or is inf/nan text). */
+ * number. *range is 1 when the value overflows, 2 for inf/nan text. */
 const char *sp_mm_parse_double(const char *p, const char *end, double *v, int *range);
 /* Same for a decimal integer; *range when it does not fit int64. */
 const char *sp_mm_parse_int(const char *p, const char *end, int64_t *v, int *range);

@@ -1,9 +1,14 @@
 /*
  * gpu_info.cu — is there a usable CUDA device, and which. sp_gpu_probe asks
- * in a forked child, so the caller holds no CUDA context (CUDA does not
- * survive fork, and Criterion forks one process per test).
+ * in a forked child, so the caller holds no CUDA context afterwards (CUDA
+ * does not survive fork, and Criterion and the runner fork after probing).
+ * Call it before this process touches CUDA itself: a child forked from a
+ * process that already holds a context cannot use CUDA either.
  */
 #include <cuda_runtime.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -11,28 +16,39 @@
 
 #include "kernel.h"
 
+/* A wedged driver must not hang the caller: the child gets this long. */
+#define SP_PROBE_TIMEOUT_MS 60000
+
+/* Fill reason with "call: CUDA's message"; always returns 0 (no GPU). */
+static int no_gpu(char *reason, size_t reason_len, const char *what, cudaError_t e)
+{
+    snprintf(reason, reason_len, "%s: %s", what, cudaGetErrorString(e));
+    return 0;
+}
+
 extern "C" int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len)
 {
     memset(info, 0, sizeof *info);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        snprintf(reason, reason_len, "no CUDA device: cudaGetDeviceCount: %s",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        return 0;
-    }
+    if (e != cudaSuccess)
+        return no_gpu(reason, reason_len, "no CUDA device: cudaGetDeviceCount", e);
+    if (n == 0)
+        return snprintf(reason, reason_len, "no CUDA device: cudaGetDeviceCount: 0 devices"),
+               0;
     cudaDeviceProp prop;
-    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
-        snprintf(reason, reason_len, "cudaGetDeviceProperties: %s", cudaGetErrorString(e));
-        return 0;
-    }
+    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess)
+        return no_gpu(reason, reason_len, "cudaGetDeviceProperties", e);
+    if ((e = cudaDriverGetVersion(&info->driver_version)) != cudaSuccess)
+        return no_gpu(reason, reason_len, "cudaDriverGetVersion", e);
+    if ((e = cudaRuntimeGetVersion(&info->runtime_version)) != cudaSuccess)
+        return no_gpu(reason, reason_len, "cudaRuntimeGetVersion", e);
     info->count = n;
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     info->cc_major = prop.major;
     info->cc_minor = prop.minor;
     info->mem_total_gib = (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0);
-    cudaDriverGetVersion(&info->driver_version);
-    cudaRuntimeGetVersion(&info->runtime_version);
+    snprintf(reason, reason_len, "%s", "");
     return 1;
 }
 
@@ -43,38 +59,72 @@ struct probe_msg {
     char reason[512];
 };
 
+/* Child side: probe, write the answer, leave without running atexit
+ * handlers or flushing the parent's stdio buffers. */
+static void probe_child(int fd)
+{
+    probe_msg m;
+    memset(&m, 0, sizeof m);
+    m.ok = sp_gpu_probe_here(&m.info, m.reason, sizeof m.reason);
+    ssize_t w = write(fd, &m, sizeof m);
+    _exit(w == (ssize_t)sizeof m ? 0 : 1);
+}
+
+/* Parent side: read the whole message, giving up after the timeout.
+ * Returns the number of bytes read. */
+static size_t read_answer(int fd, probe_msg *m)
+{
+    size_t got = 0;
+    while (got < sizeof *m) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, SP_PROBE_TIMEOUT_MS);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            break;
+        ssize_t r = read(fd, (char *)m + got, sizeof *m - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
 extern "C" int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len)
 {
     int fd[2];
     memset(info, 0, sizeof *info);
     if (pipe(fd))
-        return snprintf(reason, reason_len, "GPU probe: pipe failed"), 0;
-    fflush(NULL);
+        return snprintf(reason, reason_len, "GPU probe: pipe: %s", strerror(errno)), 0;
+    fflush(NULL);       /* or the child's exit could repeat buffered output */
     pid_t pid = fork();
     if (pid < 0) {
+        int e = errno;
         close(fd[0]);
         close(fd[1]);
-        return snprintf(reason, reason_len, "GPU probe: fork failed"), 0;
+        return snprintf(reason, reason_len, "GPU probe: fork: %s", strerror(e)), 0;
     }
     if (pid == 0) {
-        probe_msg m;
-        memset(&m, 0, sizeof m);
         close(fd[0]);
-        m.ok = sp_gpu_probe_here(&m.info, m.reason, sizeof m.reason);
-        ssize_t w = write(fd[1], &m, sizeof m);
-        _exit(w == (ssize_t)sizeof m ? 0 : 1);
+        probe_child(fd[1]);
     }
     close(fd[1]);
     probe_msg m;
-    ssize_t got = 0, r;
-    while (got < (ssize_t)sizeof m &&
-           (r = read(fd[0], (char *)&m + got, sizeof m - (size_t)got)) > 0)
-        got += r;
+    memset(&m, 0, sizeof m);
+    size_t got = read_answer(fd[0], &m);
     close(fd[0]);
+    if (got != sizeof m)
+        kill(pid, SIGKILL);     /* hung or half-written: do not wait on it */
     int status;
-    waitpid(pid, &status, 0);
-    if (got != (ssize_t)sizeof m)
-        return snprintf(reason, reason_len, "GPU probe: the probing process died"), 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (got != sizeof m)
+        return snprintf(reason, reason_len, "GPU probe: the probing process %s",
+                        got ? "answered only in part" : "died or did not answer in 60 s"),
+               0;
+    m.reason[sizeof m.reason - 1] = 0;
     *info = m.info;
     snprintf(reason, reason_len, "%s", m.reason);
     return m.ok;

@@ -1,6 +1,7 @@
 /*
- * gpu_none.c — the GPU probe of a CPU-only build (no nvcc at build time):
- * there is never a usable device.
+ * gpu_none.c — the GPU probe of a CPU-only build (no nvcc at build time,
+ * or `make CUDA=0`): there is never a usable device. In CUDA builds
+ * kernels/gpu_info.cu defines these functions instead.
  */
 #ifndef SP_HAVE_CUDA
 #include <stdio.h>
@@ -8,11 +9,12 @@
 
 #include "kernel.h"
 
+/* No device, with the reason the runner and the GPU tests print. */
 static int no_gpu(sp_gpu_info *info, char *reason, size_t reason_len)
 {
     memset(info, 0, sizeof *info);
-    snprintf(reason, reason_len, "spsweep was built without CUDA (nvcc not found at build "
-             "time)");
+    snprintf(reason, reason_len, "%s",
+             "spsweep was built without CUDA (nvcc not found at build time)");
     return 0;
 }
 

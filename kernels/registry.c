@@ -1,45 +1,63 @@
 /*
  * registry.c — every kernel and operation spsweep knows. Adding a kernel is
- * one file plus one line here.
+ * one file (its sp_kernel descriptor) plus one line in SP_KERNEL_LIST.
  */
 #include <string.h>
 
 #include "kernel.h"
-#include "spmv/spmv.h"
 
-const sp_kernel *const sp_kernels[] = {
-    &sp_spmv_csr_serial,
-    &sp_spmv_csr_omp,
-    &sp_spmv_csr_cuda_scalar,
-    &sp_spmv_csr_cusparse,
-    NULL,
-};
+/* One line per kernel: the name of its const sp_kernel descriptor. The list
+ * both declares the descriptors and fills sp_kernels[], so the two cannot
+ * disagree. */
+#define SP_KERNEL_LIST(X)                                                     \
+    X(sp_spmv_csr_serial)                                                     \
+    X(sp_spmv_csr_omp)                                                        \
+    X(sp_spmv_csr_cuda_scalar)                                                \
+    X(sp_spmv_csr_cusparse)
+
+#define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
+#define SP_LIST_KERNEL(k) &k,
+
+SP_KERNEL_LIST(SP_DECLARE_KERNEL)
+
+const sp_kernel *const sp_kernels[] = {SP_KERNEL_LIST(SP_LIST_KERNEL) NULL};
+
+extern const sp_operation sp_op_spmv;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
     NULL,
 };
 
+/* The registered kernel called `name`, or NULL. */
 const sp_kernel *sp_kernel_find(const char *name)
 {
+    if (!name)
+        return NULL;
     for (int i = 0; sp_kernels[i]; i++)
         if (!strcmp(sp_kernels[i]->name, name))
             return sp_kernels[i];
     return NULL;
 }
 
+/* The operation called `name` ("spmv"), or NULL. */
 const sp_operation *sp_operation_find(const char *name)
 {
+    if (!name)
+        return NULL;
     for (int i = 0; operations[i]; i++)
         if (!strcmp(operations[i]->name, name))
             return operations[i];
     return NULL;
 }
 
+/* The value of axis `name` in p; dflt when p is NULL or lacks that axis. */
 long sp_param(const sp_params *p, const char *name, long dflt)
 {
-    for (int i = 0; p && i < p->n; i++)
-        if (!strcmp(p->name[i], name))
+    if (!p || !name)
+        return dflt;
+    for (int i = 0; i < p->n && i < SP_MAX_AXES; i++)
+        if (p->name[i] && !strcmp(p->name[i], name))
             return p->value[i];
     return dflt;
 }

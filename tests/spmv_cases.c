@@ -1,10 +1,12 @@
 /* spmv_cases.c — awkward SpMV test matrices and the kernel life cycle. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spmv_cases.h"
+#include "../runner/runner.h"
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -14,32 +16,15 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* Uniform in [-1, 1). */
 static double rng_value(uint64_t *s)
 {
     return (double)(rng_next(s) >> 11) * 0x1.0p-53 * 2.0 - 1.0;
 }
 
-/* rows x cols with per_row random entries per row; row `dense` (if >= 0)
- * full; rows with i % empty_every == 0 left empty (if empty_every > 0). */
-static void random_case(sp_csr *A, int32_t rows, int32_t cols, int per_row, int32_t dense,
-                        int empty_every, uint64_t seed)
-{
-    sp_coo T;
-    sp_err err;
-    cr_assert_eq(sp_coo_init(&T, rows, cols, 1024, &err), 0, "%s", err.msg);
-    for (int32_t i = 0; i < rows; i++) {
-        if (empty_every > 0 && i % empty_every == 0)
-            continue;
-        int n = i == dense ? cols : per_row;
-        for (int k = 0; k < n && cols > 0; k++) {
-            int32_t j = i == dense ? k : (int32_t)(rng_next(&seed) % (uint64_t)cols);
-            cr_assert_eq(sp_coo_push(&T, i, j, rng_value(&seed), &err), 0);
-        }
-    }
-    cr_assert_eq(sp_csr_from_coo(A, &T, &err), 0, "%s", err.msg);
-    sp_coo_free(&T);
-}
-
+/* The shapes: rows x cols with per_row random columns per row (duplicates
+ * possible, summed by sp_csr_from_coo); row `dense` (if >= 0) full; rows
+ * with i % empty_every == 0 empty (if empty_every > 0). */
 static const struct {
     const char *name;
     int32_t rows, cols;
@@ -56,6 +41,8 @@ static const struct {
     {"wide 37x1000", 37, 1000, 20, -1, 0},
     {"tall 1000x37", 1000, 37, 4, -1, 0},
     {"nnz = 0", 300, 200, 0, -1, 0},
+    {"no columns 50x0", 50, 0, 0, -1, 0},
+    {"no rows 0x100", 0, 100, 0, -1, 0},
     {"0 x 0", 0, 0, 0, -1, 0},
 };
 
@@ -66,39 +53,130 @@ int spmv_case_count(void)
 
 void spmv_case_build(int i, spmv_case *c)
 {
+    cr_assert(i >= 0 && i < spmv_case_count());
+    uint64_t seed = 1000 + (uint64_t)i;
+    int32_t cols = cases[i].cols;
+    sp_err err;
+    memset(c, 0, sizeof *c);
     c->name = cases[i].name;
-    random_case(&c->A, cases[i].rows, cases[i].cols, cases[i].per_row, cases[i].dense,
-                cases[i].empty_every, 1000 + (uint64_t)i);
+    cr_assert_eq(sp_coo_init(&c->T, cases[i].rows, cols, 1024, &err), 0, "%s", err.msg);
+    for (int32_t r = 0; r < cases[i].rows; r++) {
+        if (cases[i].empty_every > 0 && r % cases[i].empty_every == 0)
+            continue;
+        int n = r == cases[i].dense ? cols : cols > 0 ? cases[i].per_row : 0;
+        for (int k = 0; k < n; k++) {
+            int32_t j = r == cases[i].dense ? k : (int32_t)(rng_next(&seed) % (uint64_t)cols);
+            cr_assert_eq(sp_coo_push(&c->T, r, j, rng_value(&seed), &err), 0, "%s", err.msg);
+        }
+    }
+    cr_assert_eq(sp_csr_from_coo(&c->A, &c->T, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_csr_validate(&c->A, &err), 0, "%s: %s", c->name, err.msg);
 }
 
 void spmv_case_free(spmv_case *c)
 {
+    sp_coo_free(&c->T);
     sp_csr_free(&c->A);
+}
+
+/* The value list of axis a of k: the threads override or its defaults. */
+static void axis_list(const sp_kernel *k, int a, const long *threads, int nthreads,
+                      sp_axis_values *v)
+{
+    sp_err err;
+    memset(v, 0, sizeof *v);
+    if (threads && !strcmp(k->axes[a].name, "threads")) {
+        v->v = malloc((size_t)nthreads * sizeof(long));
+        cr_assert_not_null(v->v);
+        memcpy(v->v, threads, (size_t)nthreads * sizeof(long));
+        v->n = nthreads;
+        return;
+    }
+    cr_assert_eq(sp_axis_parse(k->axes[a].name, k->axes[a].defaults, 4, v, &err), 0,
+                 "%s: %s", k->name, err.msg);
+}
+
+int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
+                       sp_params **out)
+{
+    sp_axis_values v[SP_MAX_AXES];
+    int total = 1;
+    cr_assert(k->naxes >= 0 && k->naxes <= SP_MAX_AXES);
+    for (int a = 0; a < k->naxes; a++) {
+        axis_list(k, a, threads, nthreads, &v[a]);
+        total *= v[a].n;
+    }
+    sp_params *p = calloc((size_t)total + 1, sizeof *p);
+    cr_assert_not_null(p);
+    for (int c = 0; c < total; c++) {     /* mixed-radix count over the axes */
+        int rest = c;
+        p[c].n = k->naxes;
+        for (int a = k->naxes - 1; a >= 0; a--) {
+            p[c].name[a] = k->axes[a].name;
+            p[c].value[a] = v[a].v[rest % v[a].n];
+            rest /= v[a].n;
+        }
+    }
+    for (int a = 0; a < k->naxes; a++)
+        sp_axis_values_free(&v[a]);
+    *out = p;
+    return total;
+}
+
+/* One run: it must succeed and report a sane time. */
+static void run_once(const sp_kernel *k, void *state, const sp_csr *A)
+{
+    sp_err err = {{0}};
+    double s = -1;
+    cr_assert_eq(k->run(state, &s, &err), 0, "%s run: %s", k->name, err.msg);
+    cr_assert(isfinite(s) && (A->rows > 0 ? s > 0 : s >= 0), "%s: time %g s on %d rows",
+              k->name, s, A->rows);
 }
 
 double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A)
 {
     const sp_operation *op = sp_operation_find(k->operation);
+    cr_assert_not_null(op, "%s: no operation '%s'", k->name, k->operation);
+    cr_assert(k->prepare && k->run && k->result && k->release, "%s is not built", k->name);
     sp_problem pb;
     sp_err err = {{0}};
     cr_assert_eq(op->setup(&pb, A, &err), 0, "%s", err.msg);
     size_t bytes = op->output_bytes(&pb);
     double *ref = malloc(bytes + 8), *y = malloc(bytes + 8);
+    cr_assert(ref && y);
     cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
     void *state = NULL;
     sp_phases ph = {0, 0, 0};
-    cr_assert_eq(k->prepare(&pb, p, &state, &ph, &err), 0, "%s prepare: %s", k->name, err.msg);
-    for (int r = 0; r < 2; r++) {
-        double s = -1;
-        cr_assert_eq(k->run(state, &s, &err), 0, "%s run: %s", k->name, err.msg);
-        cr_assert(s > 0 && isfinite(s), "%s: time %g", k->name, s);
-    }
-    memset(y, 0xff, bytes);     /* NaN: an unwritten entry fails the check */
+    cr_assert_eq(k->prepare(&pb, p, &state, &ph, &err), 0, "%s prepare: %s", k->name,
+                 err.msg);
+    run_once(k, state, A);
+    run_once(k, state, A);
+    memset(y, 0xff, bytes);         /* NaN: an unwritten entry fails the check */
     cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s result: %s", k->name, err.msg);
     k->release(state);
+    cr_assert(ph.convert_s >= 0 && ph.h2d_s >= 0 && ph.d2h_s >= 0, "%s: negative phase",
+              k->name);
+    if (k->needs_gpu)
+        cr_assert_gt(ph.h2d_s, 0, "%s: upload not timed", k->name);
     double rel = op->error(&pb, y, ref);
     free(ref);
     free(y);
     op->teardown(&pb);
     return rel;
+}
+
+void spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
+                           const sp_csr *A, const char *what)
+{
+    sp_params *p;
+    int n = spmv_kernel_params(k, threads, nthreads, &p);
+    for (int c = 0; c < n; c++) {
+        char axes[128] = "";
+        for (int a = 0; a < p[c].n; a++)
+            snprintf(axes + strlen(axes), sizeof axes - strlen(axes), " %s=%ld",
+                     p[c].name[a], p[c].value[a]);
+        double rel = spmv_check_kernel(k, &p[c], A);
+        cr_assert_leq(rel, 1e-12, "%s%s on %s: relative error %g", k->name, axes, what, rel);
+    }
+    free(p);
 }

@@ -1,5 +1,6 @@
-/* spmv_cases.h — the awkward matrices every SpMV kernel is checked on,
- * shared by the CPU and the GPU tests (tests/spmv_cases.c). */
+/* spmv_cases.h — the awkward matrices every SpMV kernel is checked on, and
+ * the kernel life cycle as the runner drives it; shared by the CPU tests
+ * (tests/test_spmv.c) and the GPU tests (tests/gpu/test_gpu_spmv.c). */
 #ifndef SP_SPMV_CASES_H
 #define SP_SPMV_CASES_H
 
@@ -7,17 +8,30 @@
 
 typedef struct spmv_case {
     const char *name;
+    sp_coo T;       /* the triplets A was built from (duplicates included) */
     sp_csr A;
 } spmv_case;
 
-/* Build case number i (0 <= i < spmv_case_count()). */
+/* Case i (0 <= i < spmv_case_count()): built with sp_coo + sp_csr_from_coo. */
 int spmv_case_count(void);
 void spmv_case_build(int i, spmv_case *c);
 void spmv_case_free(spmv_case *c);
 
-/* Run kernel k with params p on A through the whole life cycle (prepare,
- * two runs, result, release) and return the relative error against the
- * reference; asserts that every step succeeds and times are positive. */
+/* Every combination of k's axes: the `threads` axis takes threads[0..n-1]
+ * when threads is not NULL, every other axis its declared defaults
+ * (expanded with nproc = 4). Returns the count; free(*out) after use. */
+int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
+                       sp_params **out);
+
+/* Run k with p on A through the whole life cycle (prepare, warm-up run,
+ * timed run, result into a NaN-poisoned buffer, release) and return the
+ * relative error against the reference. Asserts that every step succeeds
+ * and that the times are finite and positive (>= 0 for rows = 0). */
 double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A);
+
+/* spmv_check_kernel at every combination of spmv_kernel_params, asserting
+ * a relative error <= 1e-12; `what` names A in failure messages. */
+void spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
+                           const sp_csr *A, const char *what);
 
 #endif

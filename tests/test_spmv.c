@@ -1,5 +1,6 @@
-/* test_spmv.c — the spmv operation (reference against a dense product,
- * the error measure) and every CPU SpMV kernel on the awkward matrices. */
+/* test_spmv.c — the spmv operation (x, the reference against independent
+ * products, the error measure, the work model) and every CPU SpMV kernel
+ * in the registry on the awkward matrices and on real ones. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,123 +10,258 @@
 #include "../fetch/matrix.h"
 #include "testutil.h"
 
-/* The reference equals an independent dense product (computed in long
- * double) to within rounding, on every case. */
-Test(spmv, reference_matches_dense_product)
+static const sp_operation *spmv_op(void)
 {
     const sp_operation *op = sp_operation_find("spmv");
-    cr_assert_not_null(op);
+    cr_assert_not_null(op, "operation spmv not registered");
+    return op;
+}
+
+/* The reference of A, from op->setup + op->reference; free(*ref) and
+ * op->teardown(pb) after use. */
+static double *reference_of(const sp_csr *A, sp_problem *pb)
+{
+    const sp_operation *op = spmv_op();
+    sp_err err;
+    cr_assert_eq(op->setup(pb, A, &err), 0, "%s", err.msg);
+    double *ref = malloc(op->output_bytes(pb) + 8);
+    cr_assert_not_null(ref);
+    cr_assert_eq(op->reference(pb, ref, &err), 0, "%s", err.msg);
+    return ref;
+}
+
+/* The reference equals a long-double sum over the COO triplets A was built
+ * from (before sp_csr_from_coo merged them), within the rounding bound of
+ * a sum of n terms: n·2^-53·Σ|a·x|. */
+Test(spmv, reference_matches_triplet_sum)
+{
     for (int i = 0; i < spmv_case_count(); i++) {
         spmv_case c;
         spmv_case_build(i, &c);
-        if ((double)c.A.rows * c.A.cols > 5e7) {    /* dense copy too big */
-            spmv_case_free(&c);
-            continue;
-        }
         sp_problem pb;
-        sp_err err;
-        cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
-        double *ref = malloc(op->output_bytes(&pb) + 8);
-        cr_assert_eq(op->reference(&pb, ref, &err), 0);
-        double *D = tu_dense(&c.A);
-        for (int32_t r = 0; r < c.A.rows; r++) {
-            long double s = 0, mag = 0;
-            for (int32_t j = 0; j < c.A.cols; j++) {
-                s += (long double)D[(size_t)r * c.A.cols + j] * pb.x[j];
-                mag += fabsl((long double)D[(size_t)r * c.A.cols + j] * pb.x[j]);
-            }
-            cr_assert_leq(fabsl(ref[r] - s), 1e-14L * (mag + 1e-300L),
-                          "%s row %d: %g vs %Lg", c.name, r, ref[r], s);
+        double *ref = reference_of(&c.A, &pb);
+        size_t n = (size_t)c.A.rows + 1;
+        long double *sum = calloc(n, sizeof *sum), *mag = calloc(n, sizeof *mag);
+        double *cnt = calloc(n, sizeof *cnt);
+        cr_assert(sum && mag && cnt);
+        for (int64_t k = 0; k < c.T.nnz; k++) {
+            long double t = (long double)c.T.val[k] * pb.x[c.T.col[k]];
+            sum[c.T.row[k]] += t;
+            mag[c.T.row[k]] += fabsl(t);
+            cnt[c.T.row[k]] += 1;
         }
-        free(D);
+        for (int32_t r = 0; r < c.A.rows; r++)
+            cr_assert_leq(fabsl(ref[r] - sum[r]), (cnt[r] + 2) * 0x1.0p-53L * mag[r],
+                          "%s row %d: reference %.17g, triplets %.20Lg", c.name, r, ref[r],
+                          sum[r]);
+        free(sum);
+        free(mag);
+        free(cnt);
         free(ref);
-        op->teardown(&pb);
+        spmv_op()->teardown(&pb);
         spmv_case_free(&c);
     }
 }
 
-Test(spmv, x_is_never_zero_and_deterministic)
+/* Reference against the dense product (tests/testutil.c's tu_dense). */
+static void check_against_dense(const sp_csr *A, const char *what)
 {
-    const sp_operation *op = sp_operation_find("spmv");
-    spmv_case c;
-    spmv_case_build(0, &c);
-    sp_problem a, b;
-    sp_err err;
-    cr_assert_eq(op->setup(&a, &c.A, &err), 0);
-    cr_assert_eq(op->setup(&b, &c.A, &err), 0);
-    int neg = 0;
-    for (int32_t j = 0; j < c.A.cols; j++) {
-        cr_assert(fabs(a.x[j]) >= 0.5 && fabs(a.x[j]) <= 1.0, "x[%d] = %g", j, a.x[j]);
-        cr_assert_eq(a.x[j], b.x[j]);
-        neg += a.x[j] < 0;
+    sp_problem pb;
+    double *ref = reference_of(A, &pb);
+    double *D = tu_dense(A);
+    for (int32_t r = 0; r < A->rows; r++) {
+        long double s = 0, mag = 0;
+        for (int32_t j = 0; j < A->cols; j++) {
+            long double t = (long double)D[(size_t)r * (size_t)A->cols + (size_t)j] * pb.x[j];
+            s += t;
+            mag += fabsl(t);
+        }
+        double len = (double)(A->rowptr[r + 1] - A->rowptr[r]) + 2;
+        cr_assert_leq(fabsl(ref[r] - s), len * 0x1.0p-53L * mag,
+                      "%s row %d: reference %.17g, dense %.20Lg", what, r, ref[r], s);
     }
-    cr_assert(neg > c.A.cols / 3 && neg < 2 * c.A.cols / 3, "signs not mixed: %d", neg);
-    op->teardown(&a);
-    op->teardown(&b);
-    spmv_case_free(&c);
+    free(D);
+    free(ref);
+    spmv_op()->teardown(&pb);
 }
 
-Test(spmv, error_flags_wrong_nan_and_nonzero_against_zero)
+Test(spmv, reference_matches_dense_product)
 {
-    const sp_operation *op = sp_operation_find("spmv");
+    int checked = 0;
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        if ((double)c.A.rows * (double)c.A.cols <= 3e7) {  /* dense copy <= 240 MB */
+            check_against_dense(&c.A, c.name);
+            checked++;
+        }
+        spmv_case_free(&c);
+    }
+    cr_assert_geq(checked, spmv_case_count() - 1, "only %d cases checked densely", checked);
+}
+
+Test(spmv, x_is_deterministic_never_zero_with_mixed_signs)
+{
+    const sp_operation *op = spmv_op();
+    sp_csr A = {.rows = 0, .cols = 100000};
+    sp_problem a, b;
+    sp_err err;
+    cr_assert_eq(op->setup(&a, &A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&b, &A, &err), 0, "%s", err.msg);
+    int neg = 0;
+    for (int32_t j = 0; j < A.cols; j++) {
+        cr_assert(fabs(a.x[j]) >= 0.5 && fabs(a.x[j]) <= 1.0, "x[%d] = %g", j, a.x[j]);
+        cr_assert_eq(a.x[j], b.x[j], "x[%d] differs between setups", j);
+        neg += a.x[j] < 0;
+    }
+    cr_assert(neg > 45000 && neg < 55000, "signs not mixed: %d of 100000 negative", neg);
+    cr_assert_neq(a.x[0], a.x[1]);
+    op->teardown(&a);
+    op->teardown(&b);
+    cr_assert_null(a.x, "teardown leaves x dangling");
+}
+
+Test(spmv, error_flags_wrong_results_nan_and_inf)
+{
+    const sp_operation *op = spmv_op();
     sp_csr A = {.rows = 3};
     sp_problem pb = {.A = &A};
     double ref[3] = {1, -2, 4}, y[3] = {1, -2, 4};
     cr_assert_eq(op->error(&pb, y, ref), 0.0);
-    y[1] = -2.004;
+    y[1] = -2.004;                          /* |diff| 0.004 / max|ref| 4 */
     cr_assert_float_eq(op->error(&pb, y, ref), 0.001, 1e-12);
+    y[1] = 2;                               /* a sign error */
+    cr_assert_float_eq(op->error(&pb, y, ref), 1.0, 1e-12);
     y[1] = NAN;
-    cr_assert(isinf(op->error(&pb, y, ref)));
+    cr_assert(isinf(op->error(&pb, y, ref)) && op->error(&pb, y, ref) > 0);
+    y[1] = -INFINITY;
+    cr_assert(isinf(op->error(&pb, y, ref)) && op->error(&pb, y, ref) > 0);
     double z[3] = {0, 0, 0}, w[3] = {0, 1e-300, 0};
-    cr_assert_eq(op->error(&pb, z, z), 0.0);
-    cr_assert(isinf(op->error(&pb, w, z)));
-    cr_assert_float_eq(op->flops(&(sp_csr){.nnz = 10}), 20.0, 0);
+    cr_assert_eq(op->error(&pb, z, z), 0.0, "all-zero reference, all-zero y");
+    cr_assert(isinf(op->error(&pb, w, z)), "nonzero y against an all-zero reference");
+    sp_csr E = {.rows = 0};
+    sp_problem pe = {.A = &E};
+    cr_assert_eq(op->error(&pe, y, ref), 0.0, "no rows: nothing can be wrong");
 }
 
-static void check_cpu_kernel(const char *name, const long *threads, int nthreads)
+Test(spmv, work_model)
 {
-    const sp_kernel *k = sp_kernel_find(name);
-    cr_assert_not_null(k, "%s not registered", name);
+    const sp_operation *op = spmv_op();
+    sp_csr A = {.rows = 10, .cols = 20, .nnz = 50};
+    cr_assert_float_eq(op->flops(&A), 100.0, 0);
+    cr_assert_float_eq(op->bytes(&A), 50 * 12 + 11 * 4 + 20 * 8 + 10 * 8, 0);
+    cr_assert_str_eq(op->rate_unit, "GFLOPS");
+    sp_problem pb = {.A = &A};
+    cr_assert_eq(op->output_bytes(&pb), 80u);
+}
+
+Test(spmv, setup_refuses_a_missing_matrix)
+{
+    sp_problem pb;
+    sp_err err = {{0}};
+    cr_assert_eq(spmv_op()->setup(&pb, NULL, &err), -1);
+    cr_assert_neq(err.msg[0], 0);
+}
+
+/* Every CPU kernel in the registry (so future ones are covered too) at
+ * threads 1, 2, 3 and 7, other axes at their defaults. */
+static const long test_threads[] = {1, 2, 3, 7};
+
+Test(spmv, cpu_kernels_on_awkward_matrices, .timeout = 300)
+{
+    int kernels = 0;
     for (int i = 0; i < spmv_case_count(); i++) {
         spmv_case c;
         spmv_case_build(i, &c);
-        for (int t = 0; t < nthreads; t++) {
-            sp_params p = {.n = k->naxes, .name = {"threads"}, .value = {threads[t]}};
-            double rel = spmv_check_kernel(k, &p, &c.A);
-            cr_assert_leq(rel, 1e-12, "%s threads=%ld on %s: error %g", name, threads[t],
-                          c.name, rel);
-        }
+        for (int k = 0; sp_kernels[k]; k++)
+            if (!sp_kernels[k]->needs_gpu && !strcmp(sp_kernels[k]->operation, "spmv")) {
+                spmv_check_kernel_all(sp_kernels[k], test_threads, 4, &c.A, c.name);
+                kernels += i == 0;
+            }
         spmv_case_free(&c);
     }
+    cr_assert_geq(kernels, 2, "spmv_csr_serial and spmv_csr_omp at least");
 }
 
-Test(spmv, csr_serial_on_awkward_matrices)
+/* A kernel whose answer is wrong must fail the check: corrupt one value of
+ * A between the reference and the kernel run. */
+Test(spmv, check_catches_a_wrong_kernel_result)
 {
-    check_cpu_kernel("spmv_csr_serial", (long[]){1}, 1);
+    const sp_operation *op = spmv_op();
+    const sp_kernel *k = sp_kernel_find("spmv_csr_serial");
+    cr_assert_not_null(k);
+    spmv_case c;
+    spmv_case_build(1, &c);
+    sp_problem pb;
+    double *ref = reference_of(&c.A, &pb), *y = malloc(op->output_bytes(&pb));
+    sp_err err;
+    void *state;
+    sp_phases ph = {0, 0, 0};
+    double s;
+    cr_assert_eq(k->prepare(&pb, NULL, &state, &ph, &err), 0, "%s", err.msg);
+    c.A.val[c.A.nnz / 2] += 0.25;
+    cr_assert_eq(k->run(state, &s, &err), 0, "%s", err.msg);
+    cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s", err.msg);
+    k->release(state);
+    cr_assert_gt(op->error(&pb, y, ref), 1e-6, "a changed value went unnoticed");
+    free(ref);
+    free(y);
+    op->teardown(&pb);
+    spmv_case_free(&c);
 }
 
-Test(spmv, csr_omp_on_awkward_matrices)
+Test(spmv, omp_refuses_bad_thread_counts)
 {
-    check_cpu_kernel("spmv_csr_omp", (long[]){1, 2, 3, 7}, 4);
+    const sp_kernel *k = sp_kernel_find("spmv_csr_omp");
+    cr_assert_not_null(k);
+    spmv_case c;
+    spmv_case_build(1, &c);
+    sp_problem pb;
+    double *ref = reference_of(&c.A, &pb);
+    long bad[] = {0, -3, 100000};
+    for (int i = 0; i < 3; i++) {
+        sp_params p = {.n = 1, .name = {"threads"}, .value = {bad[i]}};
+        sp_err err = {{0}};
+        void *state = (void *)&err;
+        sp_phases ph = {0, 0, 0};
+        cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), -1, "threads=%ld", bad[i]);
+        cr_assert_null(state, "a failed prepare leaves no state");
+        cr_assert_not_null(strstr(err.msg, "threads"), "message: %s", err.msg);
+    }
+    free(ref);
+    spmv_op()->teardown(&pb);
+    spmv_case_free(&c);
 }
 
-Test(spmv, real_matrices)
+Test(spmv, release_accepts_null)
 {
-    const char *files[] = {"tests/data/ss/bcsstk06.mtx.gz", "tests/data/ss/olm1000.mtx.gz"};
+    for (int k = 0; sp_kernels[k]; k++)
+        if (sp_kernels[k]->release && !sp_kernels[k]->needs_gpu)
+            sp_kernels[k]->release(NULL);
+}
+
+/* Two real SuiteSparse matrices (tests/data/ss/README): read, check the
+ * shape, the reference against the dense product, and every CPU kernel. */
+Test(spmv, real_matrices, .timeout = 120)
+{
+    static const struct {
+        const char *file;
+        int32_t rows, cols, nnz;
+    } real[] = {
+        {"tests/data/ss/bcsstk06.mtx.gz", 420, 420, 7860},  /* symmetric, expanded */
+        {"tests/data/ss/olm1000.mtx.gz", 1000, 1000, 3996},
+    };
     for (int f = 0; f < 2; f++) {
         sp_csr A;
         sp_err err;
         sp_mm_opts o = {.quiet = 1};
-        cr_assert_eq(sp_mm_read(files[f], &o, &A, NULL, &err), 0, "%s", err.msg);
-        cr_assert_gt(A.nnz, 0);
-        for (int i = 0; sp_kernels[i]; i++) {
-            const sp_kernel *k = sp_kernels[i];
-            if (k->needs_gpu)
-                continue;
-            sp_params p = {.n = k->naxes, .name = {"threads"}, .value = {2}};
-            double rel = spmv_check_kernel(k, &p, &A);
-            cr_assert_leq(rel, 1e-12, "%s on %s: %g", k->name, files[f], rel);
-        }
+        cr_assert_eq(sp_mm_read(real[f].file, &o, &A, NULL, &err), 0, "%s", err.msg);
+        cr_assert(A.rows == real[f].rows && A.cols == real[f].cols && A.nnz == real[f].nnz,
+                  "%s: %d x %d, %d nonzeros", real[f].file, A.rows, A.cols, A.nnz);
+        check_against_dense(&A, real[f].file);
+        for (int k = 0; sp_kernels[k]; k++)
+            if (!sp_kernels[k]->needs_gpu && !strcmp(sp_kernels[k]->operation, "spmv"))
+                spmv_check_kernel_all(sp_kernels[k], test_threads, 4, &A, real[f].file);
         sp_csr_free(&A);
     }
 }

@@ -1,6 +1,10 @@
 /*
- * spmv.h — the SpMV family (y = A·x, double): the operation and its kernels,
- * and the CUDA entry points the descriptors point to.
+ * spmv.h — the SpMV family (y = A·x, double): the operation, the state the
+ * CPU kernels share, and the CUDA entry points the GPU descriptors point to.
+ *
+ * A GPU kernel is two files: spmv_<name>.c holds its sp_kernel descriptor
+ * (compiled in every build, entry points through SP_GPU_FN) and
+ * spmv_<name>.cu defines the entry points declared here.
  */
 #ifndef SP_SPMV_H
 #define SP_SPMV_H
@@ -13,19 +17,29 @@ extern "C" {
 
 extern const sp_operation sp_op_spmv;
 
-extern const sp_kernel sp_spmv_csr_serial;
-extern const sp_kernel sp_spmv_csr_omp;
-extern const sp_kernel sp_spmv_csr_cuda_scalar;
-extern const sp_kernel sp_spmv_csr_cusparse;
+/* ---- CPU kernels (spmv_cpu.c) ---------------------------------------------
+ * They work in place on the problem's CSR and x (no conversion phase) and
+ * write into their own y, copied out by result. */
+typedef struct sp_spmv_cpu {
+    const sp_csr *A;
+    const double *x;
+    double *y;          /* A->rows entries */
+    int threads;        /* the `threads` axis, 1 when absent */
+} sp_spmv_cpu;
 
-/* CUDA entry points (spmv_csr_cuda.cu, spmv_csr_cusparse.cu). The device
- * CSR and vectors every GPU SpMV kernel shares live in spmv_gpu.cu. */
+int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                        sp_phases *ph, sp_err *err);
+int sp_spmv_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+void sp_spmv_cpu_release(void *state);
+
+/* ---- GPU kernels (spmv_gpu.cu and one .cu per kernel) --------------------- */
 int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                 sp_phases *ph, sp_err *err);
 int sp_spmv_cuda_scalar_run(void *state, double *seconds, sp_err *err);
 int sp_spmv_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
 int sp_spmv_cusparse_run(void *state, double *seconds, sp_err *err);
+/* Shared by every GPU SpMV kernel: y back to the host, and freeing. */
 int sp_spmv_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_spmv_gpu_release(void *state);
 

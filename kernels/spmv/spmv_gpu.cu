@@ -1,46 +1,70 @@
 /*
- * spmv_gpu.cu — upload, result and release shared by every GPU SpMV kernel.
+ * spmv_gpu.cu — upload, timing, result and release shared by every GPU
+ * SpMV kernel.
  */
 #include <stdlib.h>
 
 #include "spmv_gpu.cuh"
 
-/* cudaMalloc that never asks for zero bytes, so nnz = 0 still gives the
- * libraries valid pointers. */
+/* cudaMalloc of n elements that never asks for zero bytes, so nnz = 0 or
+ * rows = 0 still give valid pointers (cuSPARSE refuses NULL arrays). */
 template <typename T> static cudaError_t device_alloc(T **p, size_t n)
 {
     return cudaMalloc((void **)p, (n ? n : 1) * sizeof(T));
 }
 
-int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv **out, sp_phases *ph, sp_err *err)
+sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err)
+{
+    if (!pb || !pb->A || (!pb->x && pb->A->cols > 0)) {
+        sp_fail(err, "spmv (GPU): problem without a matrix or x");
+        return NULL;
+    }
+    sp_gpu_spmv *g = (sp_gpu_spmv *)calloc(1, sizeof *g);
+    if (!g) {
+        sp_fail(err, "spmv (GPU): out of memory for the kernel state");
+        return NULL;
+    }
+    g->rows = pb->A->rows;
+    g->cols = pb->A->cols;
+    g->nnz = pb->A->nnz;
+    return g;
+}
+
+/* The timed part of the upload: allocations, then the four copies. */
+static int upload_arrays(const sp_problem *pb, sp_gpu_spmv *g, sp_err *err)
 {
     const sp_csr *A = pb->A;
-    sp_gpu_spmv *g = (sp_gpu_spmv *)calloc(1, sizeof *g);
-    *out = g;
-    if (!g)
-        return sp_fail(err, "out of memory");
-    g->rows = A->rows;
-    g->cols = A->cols;
-    g->nnz = A->nnz;
+    size_t rp = ((size_t)A->rows + 1) * sizeof(int32_t);
+    size_t nz = (size_t)A->nnz;
+    SP_CUDA(device_alloc(&g->rowptr, (size_t)A->rows + 1), err);
+    SP_CUDA(device_alloc(&g->colidx, nz), err);
+    SP_CUDA(device_alloc(&g->val, nz), err);
+    SP_CUDA(device_alloc(&g->x, (size_t)A->cols), err);
+    SP_CUDA(device_alloc(&g->y, (size_t)A->rows), err);
+    SP_CUDA(cudaMemcpy(g->rowptr, A->rowptr, rp, cudaMemcpyHostToDevice), err);
+    if (nz) {
+        SP_CUDA(cudaMemcpy(g->colidx, A->colidx, nz * sizeof(int32_t),
+                           cudaMemcpyHostToDevice), err);
+        SP_CUDA(cudaMemcpy(g->val, A->val, nz * sizeof(double), cudaMemcpyHostToDevice),
+                err);
+    }
+    if (A->cols)
+        SP_CUDA(cudaMemcpy(g->x, pb->x, (size_t)A->cols * sizeof(double),
+                           cudaMemcpyHostToDevice), err);
+    return 0;
+}
+
+int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err)
+{
+    /* The first CUDA call creates the context; keep that out of h2d. */
     SP_CUDA(cudaEventCreate(&g->start), err);
     SP_CUDA(cudaEventCreate(&g->stop), err);
     SP_CUDA(cudaDeviceSynchronize(), err);
     double t0 = sp_seconds();
-    SP_CUDA(device_alloc(&g->rowptr, (size_t)A->rows + 1), err);
-    SP_CUDA(device_alloc(&g->colidx, (size_t)A->nnz), err);
-    SP_CUDA(device_alloc(&g->val, (size_t)A->nnz), err);
-    SP_CUDA(device_alloc(&g->x, (size_t)A->cols), err);
-    SP_CUDA(device_alloc(&g->y, (size_t)A->rows), err);
-    SP_CUDA(cudaMemcpy(g->rowptr, A->rowptr, ((size_t)A->rows + 1) * sizeof(int32_t),
-                       cudaMemcpyHostToDevice), err);
-    SP_CUDA(cudaMemcpy(g->colidx, A->colidx, (size_t)A->nnz * sizeof(int32_t),
-                       cudaMemcpyHostToDevice), err);
-    SP_CUDA(cudaMemcpy(g->val, A->val, (size_t)A->nnz * sizeof(double),
-                       cudaMemcpyHostToDevice), err);
-    SP_CUDA(cudaMemcpy(g->x, pb->x, (size_t)A->cols * sizeof(double),
-                       cudaMemcpyHostToDevice), err);
+    if (upload_arrays(pb, g, err))
+        return -1;
     SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->h2d_s = sp_seconds() - t0;
+    ph->h2d_s += sp_seconds() - t0;
     return 0;
 }
 
@@ -53,18 +77,23 @@ int sp_spmv_gpu_elapsed(sp_gpu_spmv *g, double *seconds, sp_err *err)
     return 0;
 }
 
+/* y back into out, timed into ph->d2h_s (after the last run has ended). */
 extern "C" int sp_spmv_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g || !out)
+        return sp_fail(err, "spmv (GPU): result without a state or an output buffer");
     SP_CUDA(cudaDeviceSynchronize(), err);
     double t0 = sp_seconds();
-    SP_CUDA(cudaMemcpy(out, g->y, (size_t)g->rows * sizeof(double), cudaMemcpyDeviceToHost),
-            err);
-    ph->d2h_s = sp_seconds() - t0;
+    if (g->rows)
+        SP_CUDA(cudaMemcpy(out, g->y, (size_t)g->rows * sizeof(double),
+                           cudaMemcpyDeviceToHost), err);
+    ph->d2h_s += sp_seconds() - t0;
     return 0;
 }
 
-/* Frees whatever was allocated; safe on a partly prepared state. */
+/* Frees whatever was made; safe on a partly prepared state and on NULL.
+ * Errors are ignored: there is nothing left to report them to. */
 extern "C" void sp_spmv_gpu_release(void *state)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;

@@ -1,32 +1,37 @@
 /*
- * spmv_gpu.cuh — device-side state shared by the GPU SpMV kernels: the CSR
- * and vectors on the device, timing events, and (for cuSPARSE) the library
- * handle and descriptors. Upload, result and release live in spmv_gpu.cu.
+ * spmv_gpu.cuh — the device-side state every GPU SpMV kernel shares: the
+ * CSR and the vectors on the device, the timing events, and (for cuSPARSE)
+ * the library handle, descriptors and work buffer. A kernel's prepare is
+ *   g = sp_spmv_gpu_new(pb, err); sp_spmv_gpu_upload(pb, g, ph, err);
+ *   <its own setup>; on any failure sp_spmv_gpu_release(g).
  */
 #ifndef SP_SPMV_GPU_CUH
 #define SP_SPMV_GPU_CUH
 
-#include <cusparse.h>
 #include "../cuda_check.h"
 #include "spmv.h"
 
 struct sp_gpu_spmv {
     int32_t rows, cols, nnz;
-    int32_t *rowptr, *colidx;
-    double *val, *x, *y;
+    int32_t *rowptr, *colidx;   /* device; never NULL once uploaded */
+    double *val, *x, *y;        /* device; at least one element each */
     cudaEvent_t start, stop;
-    int blocksize;
-    cusparseHandle_t handle;
+    int blocksize;              /* hand-written kernels: the `blocksize` axis */
+    cusparseHandle_t handle;    /* cuSPARSE kernels only */
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
     void *buffer;
 };
 
-/* Allocate the state, upload A and x (timed into ph->h2d_s). On failure
- * *out holds what was allocated, for sp_spmv_gpu_release. */
-int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv **out, sp_phases *ph, sp_err *err);
+/* A zeroed state for pb's matrix, or NULL (err filled). */
+sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err);
 
-/* Time one launch between the state's events. */
+/* Create the events, allocate the device arrays and copy A and x up; the
+ * allocations and copies are timed into ph->h2d_s. */
+int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err);
+
+/* After the stop event was recorded: wait for it and set *seconds to the
+ * time between the events. A failed kernel makes this fail, not time. */
 int sp_spmv_gpu_elapsed(sp_gpu_spmv *g, double *seconds, sp_err *err);
 
 #endif

@@ -8,8 +8,9 @@
 
 #include "spmv.h"
 
-/* x_j = ±(0.5 .. 1), from a hash of j: deterministic, never zero, no
- * cancellation-free pattern (random signs). */
+/* x_j = ±[0.5, 1), from a hash (splitmix64) of j: deterministic across
+ * runs and builds, never zero, and with random signs so that rows sum with
+ * cancellation, as real data does. */
 static double x_value(int32_t j)
 {
     uint64_t z = (uint64_t)j * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
@@ -20,8 +21,11 @@ static double x_value(int32_t j)
     return (z & 1) ? -mag : mag;
 }
 
+/* The inputs for A: x with A->cols entries. */
 static int spmv_setup(sp_problem *pb, const sp_csr *A, sp_err *err)
 {
+    if (!pb || !A)
+        return sp_fail(err, "spmv setup: no problem or no matrix");
     pb->A = A;
     pb->x = malloc(((size_t)A->cols + 1) * sizeof(double));
     if (!pb->x)
@@ -31,12 +35,16 @@ static int spmv_setup(sp_problem *pb, const sp_csr *A, sp_err *err)
     return 0;
 }
 
+/* Free what setup made. */
 static void spmv_teardown(sp_problem *pb)
 {
+    if (!pb)
+        return;
     free(pb->x);
     pb->x = NULL;
 }
 
+/* y: one double per row. */
 static size_t spmv_output_bytes(const sp_problem *pb)
 {
     return (size_t)pb->A->rows * sizeof(double);
@@ -47,7 +55,8 @@ static int spmv_reference(const sp_problem *pb, void *out, sp_err *err)
 {
     const sp_csr *A = pb->A;
     double *y = out;
-    (void)err;
+    if (!A || !y || (!pb->x && A->cols > 0))
+        return sp_fail(err, "spmv reference: problem not set up");
     for (int32_t i = 0; i < A->rows; i++) {
         double s = 0.0;
         for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
@@ -74,6 +83,7 @@ static double spmv_error(const sp_problem *pb, const void *out, const void *ref)
     return diff / scale;
 }
 
+/* One multiply and one add per nonzero. */
 static double spmv_flops(const sp_csr *A)
 {
     return 2.0 * (double)A->nnz;

@@ -1,7 +1,8 @@
-/* main.c — the GPU test binary: without a usable CUDA device it says so in
- * one line and succeeds; with one it runs every GPU test under Criterion.
- * The probe runs in a child process, so Criterion's forked test processes
- * each start without a CUDA context. */
+/* main.c — the GPU test binary. Without a usable CUDA device it prints one
+ * line, "GPU tests skipped: <reason>", and succeeds; with one it runs every
+ * GPU test under Criterion. The probe runs in a child process (see
+ * kernels/gpu_info.cu), so the test processes Criterion forks each start
+ * without a CUDA context. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 
@@ -15,12 +16,16 @@ int main(int argc, char *argv[])
         printf("GPU tests skipped: %s\n", reason);
         return 0;
     }
-    printf("GPU tests on %s (sm_%d%d, %.1f GiB)\n", g.name, g.cc_major, g.cc_minor,
-           g.mem_total_gib);
+    printf("GPU tests on %s (sm_%d%d, %.1f GiB, driver %d, runtime %d)\n", g.name,
+           g.cc_major, g.cc_minor, g.mem_total_gib, g.driver_version, g.runtime_version);
+    fflush(stdout);
     struct criterion_test_set *tests = criterion_initialize();
     int result = 0;
-    if (criterion_handle_args(argc, argv, true))
+    int go = criterion_handle_args(argc, argv, true);
+    if (go > 0)
         result = !criterion_run_all_tests(tests);
+    else if (go < 0)
+        result = 1;
     criterion_finalize(tests);
     return result;
 }

@@ -1,45 +1,80 @@
 #!/usr/bin/env bash
-# run.sh — `make gpu-test`: on a machine with a CUDA GPU, in one go:
-# build with CUDA, run the GPU tests, run them under compute-sanitizer
-# (memcheck, racecheck), run the CPU unit tests, and sweep configs/gpu.ini.
-# Logs go to $OUT when it is set (the device tool), else results/gpu-test/.
+# run.sh — `make gpu-test`, on a machine with a CUDA GPU: build with CUDA,
+# run the GPU tests, run them again under compute-sanitizer (memcheck,
+# racecheck), and sweep configs/gpu.ini when it exists. Each step's output
+# goes to results/gpu-test/<step>.log (copied to $OUT when it is set); the
+# last lines printed are one status line per step. Exits 1 if any step
+# failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${OUT:-results/gpu-test}
-mkdir -p "$out"
-declare -a names=() states=()
-step() {            # step NAME COMMAND...: run, log, remember the outcome
-  local name=$1; shift
+
+logs=results/gpu-test
+mkdir -p "$logs"
+names=()
+states=()
+
+# step NAME COMMAND...: run COMMAND with its output in NAME.log, remember
+# how it went, and show the log's tail when it failed.
+step() {
+  local name=$1 t0=$SECONDS rc=0
+  shift
   echo "=== $name: $*"
-  local t0=$SECONDS
-  if "$@" >"$out/$name.log" 2>&1; then states+=("ok ($((SECONDS - t0)) s)")
-  else states+=("FAILED rc=$? ($((SECONDS - t0)) s), see $name.log"); tail -30 "$out/$name.log"; fi
+  "$@" >"$logs/$name.log" 2>&1 || rc=$?
   names+=("$name")
+  if [ "$rc" -eq 0 ]; then
+    states+=("ok ($((SECONDS - t0)) s)")
+  else
+    states+=("FAILED, exit $rc ($((SECONDS - t0)) s), see $logs/$name.log")
+    tail -40 "$logs/$name.log"
+  fi
+  grep -h -E "Synthesis|skipped|ERROR SUMMARY|RACECHECK SUMMARY" "$logs/$name.log" | tail -3
 }
-nvidia-smi -L || true
-nvcc --version | tail -2 || true
-jobs=$(nproc)
-step build make -j"$jobs" CUDA=1 all build/tests/gpu build/tests/unit
-step gpu-tests build/tests/gpu --verbose
-if command -v compute-sanitizer >/dev/null; then
-  step memcheck compute-sanitizer --tool memcheck --target-processes all --error-exitcode 1 \
-    build/tests/gpu --jobs 1
-  step racecheck compute-sanitizer --tool racecheck --target-processes all --error-exitcode 1 \
-    build/tests/gpu --jobs 1 --filter 'gpu_spmv/awkward_matrices'
+
+# skip NAME WHY: a step that could not run here.
+skip() {
+  names+=("$1")
+  states+=("skipped: $2")
+}
+
+nvidia-smi -L || echo "nvidia-smi not found"
+nvcc --version | tail -2 || echo "nvcc not found"
+
+step build make -j16 CUDA=1 all build/tests/gpu
+if [ -x build/tests/gpu ]; then
+  step gpu-tests build/tests/gpu
+  if command -v compute-sanitizer >/dev/null; then
+    # --target-processes all: Criterion runs each test in a child process.
+    sanitize="compute-sanitizer --target-processes all --error-exitcode 1"
+    step memcheck $sanitize --tool memcheck build/tests/gpu --jobs 1
+    # racecheck reports shared-memory hazards inside cuSPARSE's own CSR
+    # kernels (csrmv_v3_kernel), which we can neither fix nor suppress
+    # otherwise; its results are still checked by the tests.
+    step racecheck $sanitize --tool racecheck --kernel-name-exclude kns=cusparse \
+      build/tests/gpu --jobs 1
+  else
+    skip sanitizer "compute-sanitizer not found"
+  fi
 else
-  names+=("sanitizer"); states+=("skipped: compute-sanitizer not found")
+  skip gpu-tests "build/tests/gpu was not built"
 fi
-step unit-tests build/tests/unit --jobs "$jobs"
-if [ -f configs/gpu.ini ]; then
-  rm -f "$out/gpu.db"
-  step gpu-sweep bin/spsweep sweep configs/gpu.ini --db "$out/gpu.db"
-  tail -25 "$out/gpu-sweep.log"
+
+if [ -f configs/gpu.ini ] && [ -x bin/spsweep ]; then
+  db=${OUT:-results}/gpu.db
+  rm -f "$db"
+  step gpu-sweep bin/spsweep sweep configs/gpu.ini --db "$db"
+  tail -25 "$logs/gpu-sweep.log"
+elif [ -f configs/gpu.ini ]; then
+  skip gpu-sweep "bin/spsweep was not built"
 fi
-grep -h "Synthesis" "$out"/*.log 2>/dev/null | sed 's/^/  /'
+
+if [ -n "${OUT:-}" ]; then
+  cp "$logs"/*.log "$OUT"/ 2>/dev/null || true
+fi
+
 echo "=== summary"
 rc=0
 for i in "${!names[@]}"; do
-  printf '  %-12s %s\n' "${names[$i]}" "${states[$i]}"
-  case ${states[$i]} in FAILED*) rc=1;; esac
+  printf '  %-10s %s\n' "${names[$i]}" "${states[$i]}"
+  case ${states[$i]} in FAILED*) rc=1 ;; esac
 done
 exit $rc

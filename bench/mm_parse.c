@@ -1,0 +1,104 @@
+/*
+ * mm_parse.c — benchmark: Matrix Market parsing (text -> sorted CSR) and
+ * reload from the binary CSR cache.
+ *
+ *   mm_parse --write-random PATH ROWS NNZ SEED   write a coordinate real general
+ *                                                file, values with 17 digits
+ *   mm_parse PATH [CACHE_PATH]                   time sp_mm_read (median of 3) and
+ *                                                sp_cache_read (median of 5)
+ * Prints one "key: value" line per measurement, for bench/run.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../fetch/matrix.h"
+#include "../kernels/kernel.h"
+
+static uint64_t rng(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Values like real-world files: 17 significant digits, magnitudes 1e-3..1e3. */
+static int write_random(const char *path, long rows, long nnz, uint64_t seed)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return perror(path), 1;
+    setvbuf(f, NULL, _IOFBF, 1 << 22);
+    static const double scale[7] = {1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3};
+    fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%ld %ld %ld\n", rows, rows,
+            nnz);
+    for (long k = 0; k < nnz; k++) {
+        uint64_t a = rng(&seed), b = rng(&seed);
+        double v = ((double)(b >> 11) * 0x1.0p-53 * 2 - 1) * scale[b % 7];
+        fprintf(f, "%ld %ld %.17g\n", (long)(a % (uint64_t)rows) + 1,
+                (long)((a >> 32) % (uint64_t)rows) + 1, v);
+    }
+    return fclose(f) != 0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) ? -1 : st.st_size;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 6 && !strcmp(argv[1], "--write-random"))
+        return write_random(argv[2], atol(argv[3]), atol(argv[4]), strtoull(argv[5], 0, 10));
+    if (argc < 2) {
+        fprintf(stderr, "usage: mm_parse PATH [CACHE_PATH] | --write-random PATH ROWS NNZ SEED\n");
+        return 2;
+    }
+    const char *cache = argc > 2 ? argv[2] : "bench-cache.csr";
+    sp_mm_opts o = {.quiet = 1};
+    sp_err err;
+    sp_csr A;
+    uint64_t h = 0;
+    double t[5];
+    for (int r = 0; r < 3; r++) {
+        double t0 = sp_seconds();
+        if (sp_mm_read(argv[1], &o, &A, &h, &err))
+            return fprintf(stderr, "%s\n", err.msg), 1;
+        t[r] = sp_seconds() - t0;
+        if (r < 2)
+            sp_csr_free(&A);
+    }
+    double parse = median(t, 3), mb = (double)file_size(argv[1]) / 1e6;
+    printf("file_mb: %.1f\nnnz: %d\nparse_s: %.3f\nparse_mb_s: %.1f\n", mb, A.nnz, parse,
+           mb / parse);
+    sp_cache_info info = {.src_hash = h, .data_hash = sp_csr_checksum(&A)};
+    if (sp_cache_write(cache, &A, &info, &err))
+        return fprintf(stderr, "%s\n", err.msg), 1;
+    sp_csr_free(&A);
+    for (int r = 0; r < 5; r++) {
+        double t0 = sp_seconds();
+        if (sp_cache_read(cache, NULL, &A, &info, &err) != 0)
+            return fprintf(stderr, "%s\n", err.msg), 1;
+        t[r] = sp_seconds() - t0;
+        sp_csr_free(&A);
+    }
+    double reload = median(t, 5), gb = (double)file_size(cache) / 1e9;
+    printf("cache_gb: %.3f\nreload_s: %.3f\nreload_gb_s: %.2f\n", gb, reload, gb / reload);
+    remove(cache);
+    return 0;
+}

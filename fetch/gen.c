@@ -1,0 +1,383 @@
+/*
+ * gen.c — generator dispatch: parse "kind?key=value&...", look the kind up,
+ * check its keys and values, and call the generator (fetch/gen_*.c).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+typedef struct gen_kind {
+    const char *name;
+    const char *keys[8];        /* accepted keys, NULL-terminated */
+    gen_fn fn;
+} gen_kind;
+
+static const gen_kind KINDS[] = {
+    {"laplace2d", {"n", NULL}, gen_laplace2d},
+    {"laplace3d", {"n", "points", NULL}, gen_laplace3d},
+    {"rmat", {"scale", "ef", "a", "b", "c", "seed", NULL}, gen_rmat},
+    {"uniform", {"rows", "cols", "per_row", "seed", NULL}, gen_uniform},
+    {"banded", {"n", "bw", NULL}, gen_banded},
+    {"denserow", {"rows", "cols", "per_row", "dense", "seed", NULL}, gen_denserow},
+};
+#define NKINDS (sizeof KINDS / sizeof KINDS[0])
+
+/* True when s is a non-empty run of [A-Za-z0-9_]. */
+static int is_word(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+            return 0;
+    return 1;
+}
+
+/* The value given for key, or NULL. */
+static const char *param_find(const gen_params *p, const char *key)
+{
+    for (int i = 0; i < p->count; i++)
+        if (strcmp(p->item[i].key, key) == 0)
+            return p->item[i].value;
+    return NULL;
+}
+
+/* Store one "key=value" segment of length len into p. */
+static int param_add(gen_params *p, const char *seg, size_t len, sp_err *err)
+{
+    const char *eq = memchr(seg, '=', len);
+    if (len == 0)
+        return sp_fail(err, "gen:%s: empty parameter (stray '&')", p->spec);
+    if (!eq)
+        return sp_fail(err, "gen:%s: parameter '%.*s' has no value (expected key=value)",
+                       p->spec, (int)len, seg);
+    size_t klen = (size_t)(eq - seg), vlen = len - klen - 1;
+    if (!is_word(seg, klen) || klen >= sizeof p->item[0].key)
+        return sp_fail(err, "gen:%s: bad parameter name '%.*s'", p->spec, (int)klen, seg);
+    if (vlen == 0 || vlen >= sizeof p->item[0].value)
+        return sp_fail(err, "gen:%s: parameter '%.*s': value %s", p->spec, (int)klen, seg,
+                       vlen ? "too long" : "missing");
+    if (p->count == GEN_MAX_PARAMS)
+        return sp_fail(err, "gen:%s: more than %d parameters", p->spec, GEN_MAX_PARAMS);
+    gen_param *it = &p->item[p->count];
+    memcpy(it->key, seg, klen);
+    it->key[klen] = '\0';
+    memcpy(it->value, eq + 1, vlen);
+    it->value[vlen] = '\0';
+    if (param_find(p, it->key))
+        return sp_fail(err, "gen:%s: parameter '%s' given twice", p->spec, it->key);
+    p->count++;
+    return 0;
+}
+
+/* Split spec into kind and key=value pairs (syntax only). */
+int gen_params_parse(const char *spec, gen_params *p, sp_err *err)
+{
+    memset(p, 0, sizeof *p);
+    p->spec = spec ? spec : "";
+    if (!spec || !*spec)
+        return sp_fail(err, "gen:: empty generator spec (expected kind?key=value&...)");
+    const char *q = strchr(spec, '?');
+    size_t klen = q ? (size_t)(q - spec) : strlen(spec);
+    if (!is_word(spec, klen) || klen >= sizeof p->kind)
+        return sp_fail(err, "gen:%s: bad generator kind '%.*s'", spec, (int)klen, spec);
+    memcpy(p->kind, spec, klen);
+    if (!q)
+        return 0;
+    if (q[1] == '\0')
+        return sp_fail(err, "gen:%s: no parameters after '?'", spec);
+    for (const char *seg = q + 1;;) {
+        const char *amp = strchr(seg, '&');
+        size_t len = amp ? (size_t)(amp - seg) : strlen(seg);
+        if (param_add(p, seg, len, err))
+            return -1;
+        if (!amp)
+            return 0;
+        seg = amp + 1;
+    }
+}
+
+/* Comma-separated list of the known generator kinds into buf. */
+static void list_kinds(char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NKINDS && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", KINDS[i].name);
+}
+
+/* Refuse any key the kind does not accept, listing those it does. */
+static int check_keys(const gen_kind *k, const gen_params *p, sp_err *err)
+{
+    for (int i = 0; i < p->count; i++) {
+        int known = 0;
+        for (int j = 0; k->keys[j]; j++)
+            known |= strcmp(k->keys[j], p->item[i].key) == 0;
+        if (known)
+            continue;
+        char list[256];
+        size_t n = 0;
+        list[0] = '\0';
+        for (int j = 0; k->keys[j] && n < sizeof list; j++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", j ? ", " : "",
+                                  k->keys[j]);
+        return sp_fail(err, "gen:%s: unknown parameter '%s' for %s (known: %s)", p->spec,
+                       p->item[i].key, k->name, list);
+    }
+    return 0;
+}
+
+/* Parse spec and find its generator; unknown kinds and keys are errors. */
+int gen_resolve(const char *spec, gen_params *p, gen_fn *fn, sp_err *err)
+{
+    if (gen_params_parse(spec, p, err))
+        return -1;
+    for (size_t i = 0; i < NKINDS; i++) {
+        if (strcmp(KINDS[i].name, p->kind) == 0) {
+            *fn = KINDS[i].fn;
+            return check_keys(&KINDS[i], p, err);
+        }
+    }
+    char list[256];
+    list_kinds(list, sizeof list);
+    return sp_fail(err, "gen:%s: unknown generator '%s' (known: %s)", spec, p->kind, list);
+}
+
+/* Generate the matrix spec describes; A is left empty on failure. */
+int sp_generate(const char *spec, sp_csr *A, sp_err *err)
+{
+    gen_params p;
+    gen_fn fn;
+    if (!A)
+        return sp_fail(err, "gen:%s: no output matrix given", spec ? spec : "");
+    memset(A, 0, sizeof *A);
+    if (gen_resolve(spec, &p, &fn, err))
+        return -1;
+    if (fn(&p, A, err)) {
+        sp_csr_free(A);
+        return -1;
+    }
+    return 0;
+}
+
+/* Validate spec completely (sizes included) without allocating. */
+int gen_check(const char *spec, sp_err *err)
+{
+    gen_params p;
+    gen_fn fn;
+    if (gen_resolve(spec, &p, &fn, err))
+        return -1;
+    return fn(&p, NULL, err);
+}
+
+/* Append s to name (at *n), mapping characters outside [A-Za-z0-9_.-]
+ * to '_', so the name is safe in file names and chart titles. */
+static void name_append(char *name, size_t len, size_t *n, const char *s)
+{
+    for (; *s && *n + 1 < len; s++) {
+        int ok = isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '-';
+        name[(*n)++] = ok ? *s : '_';
+    }
+    name[*n] = '\0';
+}
+
+/* Readable name: kind, then key and value of each pair, "_"-joined. */
+int gen_name(const char *spec, char *name, size_t len, sp_err *err)
+{
+    gen_params p;
+    size_t n = 0;
+    if (len == 0)
+        return sp_fail(err, "gen:%s: no room for a name", spec ? spec : "");
+    if (gen_params_parse(spec, &p, err))
+        return -1;
+    name_append(name, len, &n, p.kind);
+    for (int i = 0; i < p.count; i++) {
+        name_append(name, len, &n, "_");
+        name_append(name, len, &n, p.item[i].key);
+        name_append(name, len, &n, p.item[i].value);
+    }
+    return 0;
+}
+
+/* Strict decimal integer: optional '-', digits, nothing else. 0 when it
+ * parses, 1 when it is not an integer, 2 when it overflows int64. */
+static int parse_int(const char *s, int64_t *out)
+{
+    const char *d = (*s == '-') ? s + 1 : s;
+    if (!isdigit((unsigned char)*d))
+        return 1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end != '\0')
+        return 1;
+    if (errno == ERANGE)
+        return 2;
+    *out = v;
+    return 0;
+}
+
+/* Integer parameter, range-checked; dflt or GEN_REQUIRED when absent. */
+int gen_param_int(const gen_params *p, const char *key, int64_t dflt, int64_t lo,
+                  int64_t hi, int64_t *out, sp_err *err)
+{
+    const char *v = param_find(p, key);
+    if (!v) {
+        if (dflt == GEN_REQUIRED)
+            return sp_fail(err, "gen:%s: missing required parameter '%s'", p->spec, key);
+        *out = dflt;
+        return 0;
+    }
+    int64_t x = 0;
+    int rc = parse_int(v, &x);
+    if (rc == 1)
+        return sp_fail(err, "gen:%s: parameter '%s': '%s' is not an integer", p->spec, key, v);
+    if (rc == 2 || x < lo || x > hi) {
+        if (hi == INT64_MAX)
+            return sp_fail(err, "gen:%s: parameter '%s': %s is out of range (must be >= %lld)",
+                           p->spec, key, v, (long long)lo);
+        return sp_fail(err, "gen:%s: parameter '%s': %s is out of range (must be %lld..%lld)",
+                       p->spec, key, v, (long long)lo, (long long)hi);
+    }
+    *out = x;
+    return 0;
+}
+
+/* Real parameter, range-checked; dflt when absent. */
+int gen_param_real(const gen_params *p, const char *key, double dflt, double lo,
+                   double hi, double *out, sp_err *err)
+{
+    const char *v = param_find(p, key);
+    if (!v) {
+        *out = dflt;
+        return 0;
+    }
+    char *end;
+    double x = strtod(v, &end);
+    if (isspace((unsigned char)*v) || *end != '\0' || !isfinite(x))
+        return sp_fail(err, "gen:%s: parameter '%s': '%s' is not a number", p->spec, key, v);
+    if (x < lo || x > hi)
+        return sp_fail(err, "gen:%s: parameter '%s': %s is out of range (must be in [%g, %g])",
+                       p->spec, key, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+/* Unsigned 64-bit seed; dflt when absent. */
+int gen_param_seed(const gen_params *p, const char *key, uint64_t dflt, uint64_t *out,
+                   sp_err *err)
+{
+    const char *v = param_find(p, key);
+    if (!v) {
+        *out = dflt;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (!isdigit((unsigned char)*v) || *end != '\0')
+        return sp_fail(err, "gen:%s: parameter '%s': '%s' is not a non-negative integer",
+                       p->spec, key, v);
+    if (errno == ERANGE)
+        return sp_fail(err, "gen:%s: parameter '%s': %s is out of range (must fit in 64 bits)",
+                       p->spec, key, v);
+    *out = x;
+    return 0;
+}
+
+/* Saturating product of two sizes, so limit checks never wrap. */
+int64_t gen_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r))
+        return INT64_MAX;
+    return r;
+}
+
+/* Refuse a shape or nonzero count beyond int32, naming the number. */
+int gen_check_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
+                   sp_err *err)
+{
+    const char *what = rows > INT32_MAX ? "rows" : cols > INT32_MAX ? "columns" : "nonzeros";
+    int64_t n = rows > INT32_MAX ? rows : cols > INT32_MAX ? cols : nnz;
+    if (n <= INT32_MAX)
+        return 0;
+    if (n == INT64_MAX)
+        return sp_fail(err, "gen:%s: the number of %s overflows 64 bits; 32-bit indices "
+                       "hold at most %d", p->spec, what, INT32_MAX);
+    return sp_fail(err, "gen:%s: %lld %s exceed the 32-bit index limit (%d)", p->spec,
+                   (long long)n, what, INT32_MAX);
+}
+
+/* Out-of-memory failure naming the spec. */
+int gen_fail_oom(const gen_params *p, sp_err *err)
+{
+    return sp_fail(err, "gen:%s: out of memory", p->spec);
+}
+
+/* Per-row counts in rowptr[1..rows] become offsets. */
+void gen_prefix_sum(int32_t *rowptr, int32_t rows)
+{
+    rowptr[0] = 0;
+    for (int32_t i = 0; i < rows; i++)
+        rowptr[i + 1] += rowptr[i];
+}
+
+/* Insertion sort: the fastest for the short rows most matrices have. */
+static void insertion_sort(int32_t *col, int32_t k)
+{
+    for (int32_t i = 1; i < k; i++) {
+        int32_t v = col[i], j = i;
+        for (; j > 0 && col[j - 1] > v; j--)
+            col[j] = col[j - 1];
+        col[j] = v;
+    }
+}
+
+/* Median of three, the quicksort pivot: sorted and reversed runs stay
+ * O(n log n). */
+static int32_t median3(int32_t a, int32_t b, int32_t c)
+{
+    if (a > b) {
+        int32_t t = a;
+        a = b;
+        b = t;
+    }
+    return c <= a ? a : c >= b ? b : c;
+}
+
+/* Sort k column indices ascending. */
+void gen_sort_columns(int32_t *col, int32_t k)
+{
+    /* Quicksort with Hoare partitioning (equal keys split evenly, which
+     * matters for R-MAT rows full of repeats); recursion on the smaller
+     * side keeps the stack O(log k). Several times faster than qsort(). */
+    while (k > 32) {
+        int32_t pivot = median3(col[0], col[k / 2], col[k - 1]);
+        int32_t i = -1, j = k;
+        for (;;) {
+            while (col[++i] < pivot) {}
+            while (col[--j] > pivot) {}
+            if (i >= j)
+                break;
+            int32_t t = col[i];
+            col[i] = col[j];
+            col[j] = t;
+        }
+        if (j + 1 < k - j - 1) {
+            gen_sort_columns(col, j + 1);
+            col += j + 1;
+            k -= j + 1;
+        } else {
+            gen_sort_columns(col + j + 1, k - j - 1);
+            k = j + 1;
+        }
+    }
+    insertion_sort(col, k);
+}

@@ -1,0 +1,21 @@
+/*
+ * spmv_csr_cuda_scalar.c — descriptor of the one-thread-per-row CUDA CSR
+ * kernel (spmv_csr_cuda_scalar.cu). In a CPU-only build its entry points
+ * are NULL and the runner skips it with the reason.
+ */
+#include "spmv.h"
+
+const sp_kernel sp_spmv_csr_cuda_scalar = {
+    .name = "spmv_csr_cuda_scalar",
+    .operation = "spmv",
+    .format = "csr",
+    .backend = "cuda",
+    .summary = "CSR, one CUDA thread per row",
+    .needs_gpu = 1,
+    .naxes = 1,
+    .axes = {{"blocksize", "32,64,128,256,512,1024"}},
+    .prepare = SP_GPU_FN(sp_spmv_cuda_scalar_prepare),
+    .run = SP_GPU_FN(sp_spmv_cuda_scalar_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+};

@@ -1,0 +1,59 @@
+/*
+ * spmv_csr_cuda_scalar.cu — CSR SpMV with one CUDA thread per row (the
+ * "scalar" kernel): simple, and its loads coalesce poorly on long rows;
+ * the baseline hand-written GPU design.
+ */
+#include "spmv_gpu.cuh"
+
+/* Thread i computes y[i]. The index is formed in 64 bits: with rows near
+ * INT32_MAX the last block reaches past 2^31. */
+__global__ void csr_scalar_kernel(int32_t rows, const int32_t *__restrict__ rowptr,
+                                  const int32_t *__restrict__ colidx,
+                                  const double *__restrict__ val,
+                                  const double *__restrict__ x, double *__restrict__ y)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows)
+        return;
+    double sum = 0.0;
+    for (int32_t k = rowptr[i]; k < rowptr[i + 1]; k++)
+        sum += val[k] * x[colidx[k]];
+    y[i] = sum;
+}
+
+/* Check the `blocksize` axis, then upload A and x. */
+extern "C" int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p,
+                                           void **state, sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    long bs = sp_param(p, "blocksize", 128);
+    if (bs < 1 || bs > 1024)
+        return sp_fail(err, "spmv_csr_cuda_scalar: blocksize = %ld outside 1..1024", bs);
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    if (!g)
+        return -1;
+    g->blocksize = (int)bs;
+    if (sp_spmv_gpu_upload(pb, g, ph, err)) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+/* One launch between the events; rows = 0 launches nothing. */
+extern "C" int sp_spmv_cuda_scalar_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv_csr_cuda_scalar: run without a state");
+    unsigned blocks = (unsigned)(((long long)g->rows + g->blocksize - 1) / g->blocksize);
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (blocks > 0) {
+        csr_scalar_kernel<<<blocks, g->blocksize>>>(g->rows, g->rowptr, g->colidx, g->val,
+                                                    g->x, g->y);
+        SP_CUDA(cudaGetLastError(), err);
+    }
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_spmv_gpu_elapsed(g, seconds, err);
+}

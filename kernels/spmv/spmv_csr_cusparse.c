@@ -1,0 +1,19 @@
+/*
+ * spmv_csr_cusparse.c — descriptor of the vendor baseline, cusparseSpMV on
+ * CSR (spmv_csr_cusparse.cu). In a CPU-only build its entry points are
+ * NULL and the runner skips it with the reason.
+ */
+#include "spmv.h"
+
+const sp_kernel sp_spmv_csr_cusparse = {
+    .name = "spmv_csr_cusparse",
+    .operation = "spmv",
+    .format = "csr",
+    .backend = "cusparse",
+    .summary = "cusparseSpMV, CSR, CUSPARSE_SPMV_CSR_ALG1",
+    .needs_gpu = 1,
+    .prepare = SP_GPU_FN(sp_spmv_cusparse_prepare),
+    .run = SP_GPU_FN(sp_spmv_cusparse_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+};

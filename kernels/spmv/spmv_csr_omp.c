@@ -1,0 +1,41 @@
+/*
+ * spmv_csr_omp.c — CSR SpMV with `omp parallel for` over rows, static
+ * schedule: equal row counts per thread, so skewed rows show up as
+ * imbalance (which is what the sweep wants to see).
+ */
+#include "spmv.h"
+
+/* y = A·x with s->threads threads; the wall time of the parallel region. */
+static int csr_omp_run(void *state, double *seconds, sp_err *err)
+{
+    const sp_spmv_cpu *s = state;
+    if (!s)
+        return sp_fail(err, "spmv_csr_omp: run without a state");
+    const sp_csr *A = s->A;
+    const double *restrict x = s->x;
+    double *restrict y = s->y;
+    double t0 = sp_seconds();
+#pragma omp parallel for schedule(static) num_threads(s->threads)
+    for (int32_t i = 0; i < A->rows; i++) {
+        double sum = 0.0;
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            sum += A->val[k] * x[A->colidx[k]];
+        y[i] = sum;
+    }
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+const sp_kernel sp_spmv_csr_omp = {
+    .name = "spmv_csr_omp",
+    .operation = "spmv",
+    .format = "csr",
+    .backend = "openmp",
+    .summary = "CSR, omp parallel for over rows, static schedule",
+    .naxes = 1,
+    .axes = {{"threads", "1..nproc:*2,nproc"}},
+    .prepare = sp_spmv_cpu_prepare,
+    .run = csr_omp_run,
+    .result = sp_spmv_cpu_result,
+    .release = sp_spmv_cpu_release,
+};

@@ -1,0 +1,37 @@
+/*
+ * spmv_csr_serial.c — CSR SpMV, one row after another: the baseline every
+ * other SpMV kernel's speedup is measured against.
+ */
+#include "spmv.h"
+
+/* y = A·x row by row; the wall time of the loop. */
+static int csr_serial_run(void *state, double *seconds, sp_err *err)
+{
+    const sp_spmv_cpu *s = state;
+    if (!s)
+        return sp_fail(err, "spmv_csr_serial: run without a state");
+    const sp_csr *A = s->A;
+    const double *restrict x = s->x;
+    double *restrict y = s->y;
+    double t0 = sp_seconds();
+    for (int32_t i = 0; i < A->rows; i++) {
+        double sum = 0.0;
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            sum += A->val[k] * x[A->colidx[k]];
+        y[i] = sum;
+    }
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+const sp_kernel sp_spmv_csr_serial = {
+    .name = "spmv_csr_serial",
+    .operation = "spmv",
+    .format = "csr",
+    .backend = "serial",
+    .summary = "CSR, one row after another (the baseline)",
+    .prepare = sp_spmv_cpu_prepare,
+    .run = csr_serial_run,
+    .result = sp_spmv_cpu_result,
+    .release = sp_spmv_cpu_release,
+};

@@ -1,0 +1,464 @@
+/* test_mm_read.c — the Matrix Market reader.
+ *
+ * Valid files are compared entry by entry with an independent reader,
+ * scipy.io.mmread (tests/mm_scipy_dump.py under /usr/bin/python3): same
+ * shape, bit-identical values wherever either side stores an entry (an
+ * entry absent on one side must be an explicit zero on the other: dense
+ * files list zeros, and skew-symmetric arrays leave the diagonal out).
+ * Files scipy refuses but the format allows (leading blanks, CR line
+ * ends, comments between entries) are compared with a twin scipy reads.
+ * Malformed files must fail with "FILE:LINE: problem".
+ *
+ * Test files come from other parsers' test suites: tests/data/mm/SOURCES.tsv.
+ */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../fetch/matrix.h"
+#include "../fetch/mm_read.h"
+#include "testutil.h"
+
+static const sp_mm_opts quiet = {.complex = SP_COMPLEX_REAL_PART, .quiet = 1};
+
+static void read_ok(const char *path, sp_csr *A)
+{
+    sp_err err = {{0}};
+    cr_assert_eq(sp_mm_read(path, &quiet, A, NULL, &err), 0, "%s: %s", path, err.msg);
+    cr_assert_eq(sp_csr_validate(A, &err), 0, "%s: %s", path, err.msg);
+}
+
+/* scipy's reading of path, as a CSR (duplicates summed). */
+static void read_scipy(const char *path, sp_csr *A)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/mm_scipy_dump.py '%s'", path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    int rows, cols;
+    cr_assert_eq(fscanf(p, "%d %d", &rows, &cols), 2, "scipy could not read %s", path);
+    sp_coo T;
+    sp_err err;
+    cr_assert_eq(sp_coo_init(&T, rows, cols, 64, &err), 0);
+    int i, j;
+    double v;
+    while (fscanf(p, "%d %d %lf", &i, &j, &v) == 3)
+        cr_assert_eq(sp_coo_push(&T, i, j, v, &err), 0);
+    cr_assert_eq(pclose(p), 0, "scipy failed on %s", path);
+    cr_assert_eq(sp_csr_from_coo(A, &T, &err), 0, "%s", err.msg);
+    sp_coo_free(&T);
+}
+
+/* Same shape, and every entry stored by either side equal (absent = 0). */
+static void assert_same(const sp_csr *A, const sp_csr *B, const char *what)
+{
+    cr_assert_eq(A->rows, B->rows, "%s: rows %d vs %d", what, A->rows, B->rows);
+    cr_assert_eq(A->cols, B->cols, "%s: cols %d vs %d", what, A->cols, B->cols);
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t a = A->rowptr[i], b = B->rowptr[i];
+        while (a < A->rowptr[i + 1] || b < B->rowptr[i + 1]) {
+            int32_t ja = a < A->rowptr[i + 1] ? A->colidx[a] : INT32_MAX;
+            int32_t jb = b < B->rowptr[i + 1] ? B->colidx[b] : INT32_MAX;
+            double va = ja <= jb ? A->val[a] : 0.0, vb = jb <= ja ? B->val[b] : 0.0;
+            cr_assert(va == vb, "%s: entry (%d,%d) is %.17g, expected %.17g", what, i + 1,
+                      (ja < jb ? ja : jb) + 1, va, vb);
+            a += ja <= jb;
+            b += jb <= ja;
+        }
+    }
+}
+
+static void compare_with_scipy(const char *name)
+{
+    char path[512];
+    tu_path(path, sizeof path, "tests/data/mm", name);
+    sp_csr A, B;
+    read_ok(path, &A);
+    read_scipy(path, &B);
+    assert_same(&A, &B, name);
+    sp_csr_free(&A);
+    sp_csr_free(&B);
+}
+
+Test(mm_read, valid_files_match_scipy, .timeout = 120)
+{
+    const char *files[] = {
+        "fmm_2col_array.mtx", "fmm_eye3.mtx", "fmm_eye3_array.mtx", "fmm_eye3_complex.mtx",
+        "fmm_eye3_pattern.mtx", "fmm_eye3_str.mtx", "fmm_kepner_gilbert_graph.mtx",
+        "fmm_nist_ex1.mtx", "fmm_nist_ex1_freeformat.mtx",
+        "fmm_overflow__overflow_index_gt_int8.mtx", "fmm_overflow__overflow_value_gt_int32.mtx",
+        "fmm_py_matrix_array_complex_general.mtx",
+        "fmm_py_matrix_coordinate_complex_hermitian.mtx",
+        "fmm_py_matrix_coordinate_real_skew-symmetric.mtx", "fmm_row_3by4.mtx",
+        "ginkgo_dense_complex.mtx", "ginkgo_dense_real.mtx", "ginkgo_sparse_complex.mtx",
+        "ginkgo_sparse_pattern.mtx", "ginkgo_sparse_real.mtx",
+        "ginkgo_sparse_real_skew_symmetric.mtx", "ginkgo_sparse_real_symmetric.mtx",
+        "lagraph_LFAT5_hypersparse.mtx", "lagraph_comments_cover.mtx",
+        "lagraph_comments_full.mtx", "lagraph_complex.mtx", "lagraph_empty.mtx",
+        "lagraph_full.mtx", "lagraph_full_symmetric.mtx", "lagraph_lp_afiro_structure.mtx",
+        "lagraph_mangled14.mtx", "lagraph_mangled_bool.mtx", "lagraph_mangled_int8.mtx",
+        "lagraph_mangled_uint32.mtx", "lagraph_mangled_skew.mtx", "lagraph_skew_int8.mtx",
+        "lagraph_structure.mtx", "lagraph_west0067_jumbled.mtx",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        compare_with_scipy(files[i]);
+}
+
+/* Every symmetry kind, in coordinate and array form, with duplicates and
+ * explicit zeros: the fast_matrix_market symmetry suite. */
+Test(mm_read, symmetry_suite_matches_scipy, .timeout = 120)
+{
+    const char *kinds[] = {"hermitian_real_row", "hermitian_row", "pattern_symmetric_row",
+                           "skew_symmetric_row", "symmetric_row"};
+    const char *variants[] = {"", "_general", "_general_dup", "_general_zero"};
+    char name[256];
+    for (int k = 0; k < 5; k++)
+        for (int v = 0; v < 4; v++) {
+            snprintf(name, sizeof name, "fmm_symmetry__coordinate_%s%s.mtx", kinds[k],
+                     variants[v]);
+            compare_with_scipy(name);
+        }
+    const char *arrays[] = {"hermitian", "skew-symmetric", "symmetric"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(name, sizeof name, "fmm_symmetry_array__array_%s.mtx", arrays[k]);
+        compare_with_scipy(name);
+        snprintf(name, sizeof name, "fmm_symmetry_array__array_%s_general.mtx", arrays[k]);
+        compare_with_scipy(name);
+    }
+}
+
+/* Every object/format/field/symmetry combination of the wamuir suite. */
+Test(mm_read, type_suite_matches_scipy, .timeout = 120)
+{
+    char name[64];
+    for (int i = 1; i <= 22; i++) {
+        snprintf(name, sizeof name, "wamuir_mmtype-%02d.mtx", i);
+        compare_with_scipy(name);
+    }
+}
+
+/* Files scipy refuses although the format (or common practice) allows them
+ * must read like their plain twins. */
+Test(mm_read, permissive_files_equal_their_twins)
+{
+    const char *pairs[][2] = {
+        {"fmm_nist_ex1_more_freeformat.mtx", "fmm_nist_ex1.mtx"},
+        {"fmm_permissive__windows_lineendings_nist_ex1_more_freeformat.mtx", "fmm_nist_ex1.mtx"},
+        {"fmm_permissive__permissive_banner_leading_spaces_eye3.mtx", "fmm_eye3.mtx"},
+        {"fmm_py_misc__windows_newlines.mtx", "fmm_eye3.mtx"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        char a[512], b[512];
+        tu_path(a, sizeof a, "tests/data/mm", pairs[i][0]);
+        tu_path(b, sizeof b, "tests/data/mm", pairs[i][1]);
+        sp_csr A, B;
+        read_ok(a, &A);
+        read_ok(b, &B);
+        assert_same(&A, &B, pairs[i][0]);
+        cr_assert_eq(A.nnz, B.nnz, "%s", pairs[i][0]);
+        sp_csr_free(&A);
+        sp_csr_free(&B);
+    }
+    sp_csr A;
+    read_ok("tests/data/mm/fmm_permissive__permissive_lines_indented.mtx", &A);
+    cr_assert(A.rows == 1 && A.cols == 1 && A.nnz == 1 && A.val[0] == 1.0);
+    sp_csr_free(&A);
+}
+
+Test(mm_read, duplicates_summed_and_explicit_zeros_kept)
+{
+    sp_csr A;
+    read_ok("tests/data/mm/lagraph_mangled14.mtx", &A);   /* 2 2 3.4 and 2 2 7.1 */
+    cr_assert_eq(A.nnz, 2);
+    cr_assert_eq(A.val[1], 3.4 + 7.1);
+    sp_csr_free(&A);
+    read_ok("tests/data/mm/lagraph_mangled_bool.mtx", &A);    /* "4 1 0" etc. */
+    int zeros = 0;
+    for (int32_t k = 0; k < A.nnz; k++)
+        zeros += A.val[k] == 0.0;
+    cr_assert_gt(zeros, 0, "explicit zeros must stay stored entries");
+    sp_csr_free(&A);
+}
+
+typedef struct bad_file {
+    const char *name;
+    int line;
+    const char *word;
+} bad_file;
+
+static const bad_file bad_files[] = {
+    {"fmm_invalid__invalid_bad_banner.mtx", 1, "not a Matrix Market file"},
+    {"fmm_invalid__invalid_bad_banner_2.mtx", 1, "%%MatrixMarket"},
+    {"fmm_invalid__invalid_bad_field.mtx", 1, "unknown field"},
+    {"fmm_invalid__invalid_bad_format.mtx", 1, "unknown format"},
+    {"fmm_invalid__invalid_bad_object.mtx", 1, "unknown object"},
+    {"fmm_invalid__invalid_bad_symmetry.mtx", 1, "unknown symmetry"},
+    {"fmm_invalid__invalid_bad_value.mtx", 3, "not a number"},
+    {"fmm_invalid__invalid_dimensions_out_of_range_1.mtx", 3, "row count"},
+    {"fmm_invalid__invalid_dimensions_out_of_range_2.mtx", 3, "column count"},
+    {"fmm_invalid__invalid_dimensions_out_of_range_3.mtx", 3, "entry count"},
+    {"fmm_invalid__invalid_indices_out_of_range_1.mtx", 5, "row index 5000 out of range"},
+    {"fmm_invalid__invalid_indices_out_of_range_2.mtx", 6, "column index 2000 out of range"},
+    {"fmm_invalid__invalid_indices_out_of_range_3.mtx", 5, "row index 0 out of range"},
+    {"fmm_invalid__invalid_indices_out_of_range_4.mtx", 6, "column index 0 out of range"},
+    {"fmm_invalid__invalid_indices_out_of_range_5.mtx", 5, "row index -1"},
+    {"fmm_invalid__invalid_indices_out_of_range_6.mtx", 6, "column index -2"},
+    {"fmm_invalid__invalid_matrix_coord_too_long.mtx", 7, "more entries"},
+    {"fmm_invalid__invalid_symmetry_vector.mtx", 1, "vector"},
+    {"fmm_invalid__invalid_truncated_header_1.mtx", 2, "before the size line"},
+    {"fmm_invalid__invalid_truncated_header_2.mtx", 1, "banner ends"},
+    {"fmm_invalid__invalid_truncated_line_1.mtx", 5, "before the value"},
+    {"fmm_invalid__invalid_truncated_line_2.mtx", 5, "before the column index"},
+    {"fmm_invalid__invalid_truncated_lines.mtx", 4, "after 2 of 12 entries"},
+    {"fmm_invalid__invalid_vector_coord_too_long.mtx", 1, "vector"},
+    {"fmm_overflow__overflow_dim_gt_int64.mtx", 2, "row count 19223372036854775808 out of range"},
+    {"fmm_overflow__overflow_index_gt_int64.mtx", 6, "out of range"},
+    {"fmm_overflow__overflow_value_gt_float64.mtx", 4, "out of range"},
+    {"fmm_overflow__overflow_value_gt_float128.mtx", 4, "out of range"},
+    {"fmm_overflow__overflow_value_gt_complex128.mtx", 4, "imaginary part"},
+    {"fmm_overflow__overflow_value_gt_int64.mtx", 6, "out of range"},
+    {"fmm_py_scipy_crashes__dim_over_32_bit.mtx", 3, "32-bit"},
+    {"fmm_vector_coordinate.mtx", 1, "vector"},
+    {"fmm_permissive__permissive_banner_one_percent_eye3.mtx", 1, "%%MatrixMarket"},
+    {"ginkgo_dense_integer.mtx", 3, "not an integer"},
+    {"ginkgo_sparse_complex_hermitian.mtx", 2, "must be square"},
+    {"lagraph_comments_west0067.mtx", 6, "not a finite number"},
+    {"lagraph_skew_fp64.mtx", 4, "not a finite number"},
+    {"lagraph_matrix_uint64.mtx", 8, "out of range"},
+    {"lagraph_full_noheader.mtx", 1, "not a Matrix Market file"},
+    {"lagraph_mangled1.mtx", 1, "unknown object"},
+    {"lagraph_mangled2.mtx", 1, "unknown format"},
+    {"lagraph_mangled3.mtx", 1, "unknown field"},
+    {"lagraph_mangled4.mtx", 1, "unknown symmetry"},
+    {"lagraph_mangled5.mtx", 1, "'pattern' cannot be hermitian"},
+    {"lagraph_mangled6.mtx", 5, "after the entry"},
+    {"lagraph_mangled7.mtx", 5, "before the value"},
+    {"lagraph_mangled8.mtx", 4, "column count"},
+    {"lagraph_mangled9.mtx", 4, "must be square"},
+    {"lagraph_mangled10.mtx", 6, "after 2 of 3 entries"},
+    {"lagraph_mangled11.mtx", 5, "not an integer"},
+    {"lagraph_mangled12.mtx", 5, "before the value"},
+    {"lagraph_mangled13.mtx", 7, "column index 9999"},
+    {"lagraph_mangled15.mtx", 5, "after the entry"},
+    {"lagraph_mangled_format.mtx", 1, "'pattern' cannot be combined with 'array'"},
+};
+
+/* Every malformed file: no matrix, and "PATH:LINE: " plus the problem. */
+Test(mm_read, malformed_files_name_file_line_and_problem)
+{
+    for (size_t i = 0; i < sizeof bad_files / sizeof *bad_files; i++) {
+        char path[512], prefix[600];
+        tu_path(path, sizeof path, "tests/data/mm", bad_files[i].name);
+        sp_csr A;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_mm_read(path, &quiet, &A, NULL, &err), -1, "%s was accepted",
+                     bad_files[i].name);
+        cr_assert_null(A.rowptr, "%s: a failed read must leave no matrix", bad_files[i].name);
+        snprintf(prefix, sizeof prefix, "%s:%d: ", path, bad_files[i].line);
+        cr_assert(!strncmp(err.msg, prefix, strlen(prefix)), "'%s' should start with '%s'",
+                  err.msg, prefix);
+        cr_assert(strstr(err.msg, bad_files[i].word), "'%s' lacks '%s'", err.msg,
+                  bad_files[i].word);
+    }
+}
+
+static void expect_error(const char *text, int line, const char *word)
+{
+    char dir[256], path[300], prefix[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "m.mtx");
+    tu_write_file(path, text);
+    sp_csr A;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_mm_read(path, &quiet, &A, NULL, &err), -1, "accepted:\n%s", text);
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    cr_assert(!strncmp(err.msg, prefix, strlen(prefix)), "'%s' should start with '%s'",
+              err.msg, prefix);
+    cr_assert(strstr(err.msg, word), "'%s' lacks '%s'", err.msg, word);
+}
+
+#define BANNER "%%MatrixMarket matrix coordinate real general\n"
+
+Test(mm_read, limits_and_structure_errors)
+{
+    expect_error(BANNER "3000000000 3 0\n", 2, "32-bit");
+    expect_error(BANNER "3 3000000000 0\n", 2, "32-bit");
+    expect_error(BANNER "3 3 3000000000\n", 2, "32-bit");
+    expect_error("%%MatrixMarket matrix array real general\n70000 70000\n", 2, "32-bit");
+    expect_error("%%MatrixMarket matrix coordinate real symmetric\n3 4 0\n", 2, "square");
+    expect_error(BANNER "3 3\n", 2, "entry count");
+    expect_error(BANNER "3 3 1 7\n", 2, "more than 3 numbers");
+    expect_error(BANNER "3 3 x\n", 2, "not an integer");
+    expect_error(BANNER "% c\n\n2 2 1\n1 2 1.5 9\n", 5, "after the entry");
+    expect_error(BANNER "2 2 1\n1 2 1.5e\n", 3, "not a number");
+    expect_error(BANNER "2 2 1\n1 2 --1\n", 3, "not a number");
+    expect_error(BANNER "2 2 1\n1.5 2 1\n", 3, "row index '1.5' is not an integer");
+    expect_error(BANNER "2 2 2\n1 1 1\r\n2 2 1\r\n1 1 1\r\n", 5, "more entries");
+    expect_error(BANNER "2 2 2\r1 1 1\r2 2 1\r1 1 x\r", 5, "more entries");
+    expect_error("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5, "after 3 of 4");
+    expect_error("%%MatrixMarket matrix array real general\n1 1\n1\n2\n", 4, "more values");
+    expect_error("", 1, "empty file");
+    expect_error("%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1,
+                 "unexpected 'extra'");
+    expect_error("%%MatrixMarketmatrix coordinate real general\n1 1 0\n", 1,
+                 "not a Matrix Market file");
+}
+
+Test(mm_read, banner_is_case_insensitive_and_comments_anywhere)
+{
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "m.mtx");
+    tu_write_file(path, "%%matrixmarket MATRIX Coordinate REAL Symmetric\n% c\n\n"
+                        "  3 3 2  \n% between\n\n2 1 -2.5\n\t3 3 4\n% trailing\n\n");
+    sp_csr A;
+    read_ok(path, &A);
+    cr_assert_eq(A.nnz, 3);
+    double *D = tu_dense(&A);
+    cr_assert_eq(D[1 * 3 + 0], -2.5);
+    cr_assert_eq(D[0 * 3 + 1], -2.5);
+    cr_assert_eq(D[2 * 3 + 2], 4.0);
+    free(D);
+    sp_csr_free(&A);
+}
+
+Test(mm_read, complex_policy)
+{
+    const char *path = "tests/data/mm/fmm_eye3_complex.mtx";
+    sp_csr A;
+    sp_err err = {{0}};
+    sp_mm_opts refuse = {.complex = SP_COMPLEX_REFUSE, .quiet = 1};
+    cr_assert_eq(sp_mm_read(path, &refuse, &A, NULL, &err), -1);
+    cr_assert(strstr(err.msg, "--complex=refuse"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "fmm_eye3_complex.mtx:1:"), "%s", err.msg);
+    read_ok(path, &A);
+    cr_assert_eq(A.nnz, 3);
+    sp_csr_free(&A);
+}
+
+/* gzip-compressed files read directly (detected by magic, not by name). */
+Test(mm_read, gzip_files)
+{
+    char dir[256], gz[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(gz, sizeof gz, dir, "nist.mtx");            /* no .gz suffix on purpose */
+    FILE *f = fopen("tests/data/mm/fmm_nist_ex1.mtx", "rb");
+    cr_assert_not_null(f);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    gzFile g = gzopen(gz, "wb");
+    cr_assert_eq(gzwrite(g, buf, (unsigned)n), (int)n);
+    gzclose(g);
+    sp_csr A, B;
+    uint64_t h1, h2;
+    sp_err err;
+    cr_assert_eq(sp_mm_read(gz, &quiet, &A, &h1, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_mm_read("tests/data/mm/fmm_nist_ex1.mtx", &quiet, &B, &h2, &err), 0);
+    assert_same(&A, &B, "gzip");
+    cr_assert_eq(h1, h2, "the source hash covers the inflated text");
+    sp_csr_free(&A);
+    sp_csr_free(&B);
+    read_ok("tests/data/ss/bcsstk06.mtx.gz", &A);
+    cr_assert(A.rows == 420 && A.cols == 420 && A.nnz == 2 * 4140 - 420, "nnz %d", A.nnz);
+    sp_csr_free(&A);
+    /* a gzip stream cut short is an error, not a partial matrix */
+    f = fopen("tests/data/ss/olm1000.mtx.gz", "rb");
+    static char gzbuf[1 << 16];
+    n = fread(gzbuf, 1, sizeof gzbuf, f);
+    fclose(f);
+    tu_path(gz, sizeof gz, dir, "cut.mtx.gz");
+    f = fopen(gz, "wb");
+    fwrite(gzbuf, 1, n / 2, f);
+    fclose(f);
+    cr_assert_eq(sp_mm_read(gz, &quiet, &A, NULL, &err), -1);
+    cr_assert(strstr(err.msg, "cut.mtx.gz"), "%s", err.msg);
+}
+
+Test(mm_read, missing_file_and_directory)
+{
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_mm_read("tests/data/mm/no-such-file.mtx", &quiet, &A, NULL, &err), -1);
+    cr_assert(strstr(err.msg, "no-such-file.mtx"), "%s", err.msg);
+    cr_assert_eq(sp_mm_read("tests/data", &quiet, &A, NULL, &err), -1);
+    cr_assert(strstr(err.msg, "not a regular file"), "%s", err.msg);
+}
+
+static uint64_t rng(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void check_number(const char *text)
+{
+    double fast = 0, ref = strtod(text, NULL);
+    int range;
+    const char *end = text + strlen(text);
+    const char *q = sp_mm_parse_double(text, end, &fast, &range);
+    cr_assert_not_null(q, "'%s' not parsed", text);
+    cr_assert_eq(q, end, "'%s' not consumed", text);
+    cr_assert(memcmp(&fast, &ref, sizeof ref) == 0, "'%s': %a, strtod %a", text, fast, ref);
+}
+
+/* The fast parser is bit-identical to strtod on every format writers use. */
+Test(mm_read, number_parser_rounds_like_strtod)
+{
+    const char *fmts[] = {"%.17g", "%.16g", "%.15g", "%.6e", "%.3f", "%.20e", "%g", "%.19g"};
+    uint64_t s = 42;
+    char buf[128];
+    for (int i = 0; i < 300000; i++) {
+        uint64_t bits = rng(&s);
+        double x;
+        switch (i % 4) {
+        case 0: memcpy(&x, &bits, sizeof x); break;                   /* any double */
+        case 1: x = (double)(bits >> 11) * 0x1.0p-53 * 2 - 1; break;  /* [-1, 1) */
+        case 2: x = ldexp((double)(bits >> 11), (int)(bits % 200) - 150); break;
+        default: x = (double)(int64_t)(bits >> (bits % 64)); break;   /* integers */
+        }
+        if (!isfinite(x))
+            continue;
+        snprintf(buf, sizeof buf, fmts[i % 8], x);
+        check_number(buf);
+    }
+    const char *edge[] = {"0", "-0", "+1", "1.", ".5", "0.000000000000000000000001e24",
+                          "9007199254740993", "9007199254740992.5", "4.9406564584124654e-324",
+                          "2.2250738585072011e-308", "1.7976931348623157e308", "1e-400",
+                          "123456789012345678901234567890", "0x1.8p1", "1e22", "1e23",
+                          "8.98846567431158e307"};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        check_number(edge[i]);
+}
+
+Test(mm_read, write_then_read_round_trips)
+{
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "rt.mtx");
+    sp_coo T;
+    sp_err err;
+    uint64_t s = 7;
+    cr_assert_eq(sp_coo_init(&T, 500, 300, 16, &err), 0);
+    for (int k = 0; k < 4000; k++) {
+        uint64_t b = rng(&s);
+        double v = ldexp((double)(b >> 11) * 0x1.0p-53, (int)(b % 600) - 300);
+        v = (b & 1) ? -v : v;
+        cr_assert_eq(sp_coo_push(&T, (int32_t)(rng(&s) % 500), (int32_t)(rng(&s) % 300), v,
+                                 &err), 0);
+    }
+    sp_csr A, B;
+    cr_assert_eq(sp_csr_from_coo(&A, &T, &err), 0);
+    cr_assert_eq(sp_mm_write(path, &A, &err), 0, "%s", err.msg);
+    read_ok(path, &B);
+    cr_assert_eq(sp_csr_checksum(&A), sp_csr_checksum(&B), "round trip changed the matrix");
+    sp_csr_free(&A);
+    sp_csr_free(&B);
+    sp_coo_free(&T);
+}
