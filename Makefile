@@ -104,7 +104,8 @@ asan: ## build CPU-only with AddressSanitizer + UBSan and run the unit tests
 	$(MAKE) --no-print-directory BUILD=build-asan CUDA=0 OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  build-asan/tests/unit build-asan/spsweep
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  SPSWEEP_BIN=build-asan/spsweep build-asan/tests/unit --jobs 2
 
 bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload

@@ -84,6 +84,16 @@ int main(int argc, char **argv)
             sp_csr_free(&A);
     }
     double parse = median(t, 3), mb = (double)file_size(argv[1]) / 1e6;
+    for (int r = 0; r < 3; r++) {           /* the same, stopping at COO */
+        sp_coo T;
+        double t0 = sp_seconds();
+        if (sp_mm_read_coo(argv[1], &o, &T, NULL, &err))
+            return fprintf(stderr, "%s\n", err.msg), 1;
+        t[r] = sp_seconds() - t0;
+        sp_coo_free(&T);
+    }
+    double coo = median(t, 3);
+    printf("coo_s: %.3f\ncoo_mb_s: %.1f\n", coo, mb / coo);
     printf("file_mb: %.1f\nnnz: %d\nparse_s: %.3f\nparse_mb_s: %.1f\n", mb, A.nnz, parse,
            mb / parse);
     sp_cache_info info = {.src_hash = h, .data_hash = sp_csr_checksum(&A)};

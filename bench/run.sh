@@ -26,9 +26,11 @@ echo
 echo "| what | file MB | nnz | seconds | MB/s | vs fmm 1 thread |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 f1=$(get "$fmm1" fmm_1_s); f2=$(get "$fmm2" fmm_2_s); p=$(get "$ours" parse_s)
-awk -v mb="$mb" -v nnz="$(get "$ours" nnz)" -v f1="$f1" -v f2="$f2" -v p="$p" 'BEGIN {
+c=$(get "$ours" coo_s)
+awk -v mb="$mb" -v nnz="$(get "$ours" nnz)" -v f1="$f1" -v f2="$f2" -v p="$p" -v c="$c" 'BEGIN {
   printf "| fast_matrix_market read_coo, 1 thread | %.0f | %d | %.3f | %.0f | 1.00 |\n", mb, nnz, f1, mb / f1
   printf "| fast_matrix_market read_coo, 2 threads | %.0f | %d | %.3f | %.0f | %.2f |\n", mb, nnz, f2, mb / f2, f1 / f2
+  printf "| spsweep sp_mm_read_coo (same output as read_coo), 1 thread | %.0f | %d | %.3f | %.0f | %.2f |\n", mb, nnz, c, mb / c, f1 / c
   printf "| spsweep sp_mm_read to sorted CSR, 1 thread | %.0f | %d | %.3f | %.0f | %.2f |\n", mb, nnz, p, mb / p, f1 / p
 }'
 echo

@@ -54,6 +54,11 @@ typedef struct sp_mm_opts {
 int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A,
                uint64_t *src_hash, sp_err *err);
 
+/* The same reader stopping at the entries as read (0-based, symmetric kinds
+ * expanded, duplicates not yet summed): what sp_mm_read converts to CSR. */
+int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T,
+                   uint64_t *src_hash, sp_err *err);
+
 /* Matrix Market writer (coordinate real general, %.17g): for tests and
  * benchmarks. */
 int sp_mm_write(const char *path, const sp_csr *A, sp_err *err);

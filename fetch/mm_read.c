@@ -471,10 +471,10 @@ static int parse_all(mm_cursor *c, const sp_mm_opts *o, sp_coo *T, sp_err *err)
     return 0;
 }
 
-int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *src_hash,
-               sp_err *err)
+int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t *src_hash,
+                   sp_err *err)
 {
-    memset(A, 0, sizeof *A);
+    memset(T, 0, sizeof *T);
     mm_bytes b;
     if (load_bytes(path, &b, err))
         return -1;
@@ -482,12 +482,21 @@ int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *sr
     if (src_hash)
         *src_hash = XXH3_64bits(b.data, b.size);
     mm_cursor c = {.path = path, .buf = b.data, .p = b.data, .end = b.data + b.size};
-    sp_coo T;
-    memset(&T, 0, sizeof T);
-    int rc = parse_all(&c, opts, &T, err);
+    int rc = parse_all(&c, opts, T, err);
     free_bytes(&b);
-    if (!rc && sp_csr_from_coo(A, &T, err))
-        rc = sp_fail_prefix(err, "%s", path);
+    if (rc)
+        sp_coo_free(T);
+    return rc;
+}
+
+int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *src_hash,
+               sp_err *err)
+{
+    memset(A, 0, sizeof *A);
+    sp_coo T;
+    if (sp_mm_read_coo(path, opts, &T, src_hash, err))
+        return -1;
+    int rc = sp_csr_from_coo(A, &T, err) ? sp_fail_prefix(err, "%s", path) : 0;
     sp_coo_free(&T);
     return rc;
 }

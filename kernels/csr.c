@@ -153,85 +153,123 @@ void sp_coo_free(sp_coo *T)
     memset(T, 0, sizeof *T);
 }
 
-/* Counting sort of the entries by column into (col, val) buffers, then a
- * stable scatter by row: each row's entries come out sorted by column. */
-static int coo_bucket(const sp_coo *T, int64_t *ptr, int32_t *ccol, double *cval,
-                      sp_err *err)
+/* Stable sort of one row's (col, val) pairs by column: insertion sort for
+ * short rows, merge sort (with scratch space tc/tv) for long ones. Stable,
+ * so duplicates are summed in file order, as other readers do. */
+static void sort_row(int32_t *col, double *val, int64_t n, int32_t *tc, double *tv)
 {
-    int64_t *cptr = calloc((size_t)T->cols + 1, sizeof(int64_t));
-    int64_t *perm = malloc((size_t)(T->nnz ? T->nnz : 1) * sizeof(int64_t));
-    if (!cptr || !perm) {
-        free(cptr);
-        free(perm);
-        return sp_fail(err, "out of memory converting COO to CSR");
+    if (n <= 16) {
+        for (int64_t k = 1; k < n; k++) {
+            int32_t c = col[k];
+            double v = val[k];
+            int64_t m = k;
+            for (; m > 0 && col[m - 1] > c; m--)
+                col[m] = col[m - 1], val[m] = val[m - 1];
+            col[m] = c, val[m] = v;
+        }
+        return;
     }
+    int64_t h = n / 2;
+    sort_row(col, val, h, tc, tv);
+    sort_row(col + h, val + h, n - h, tc, tv);
+    if (col[h - 1] <= col[h])
+        return;                                     /* already in order */
+    memcpy(tc, col, (size_t)h * sizeof *col);
+    memcpy(tv, val, (size_t)h * sizeof *val);
+    int64_t a = 0, b = h, o = 0;
+    while (a < h && b < n) {
+        int take_b = col[b] < tc[a];
+        col[o] = take_b ? col[b] : tc[a];
+        val[o++] = take_b ? val[b++] : tv[a++];
+    }
+    while (a < h)
+        col[o] = tc[a], val[o++] = tv[a++];
+}
+
+/* Scatter the entries into their rows (file order kept within a row). On
+ * return ptr[i] is the start of row i and ptr[rows] = nnz. */
+static void coo_scatter(const sp_coo *T, int64_t *ptr, int32_t *ccol, double *cval)
+{
     for (int64_t k = 0; k < T->nnz; k++)
-        cptr[T->col[k] + 1]++;
-    for (int32_t j = 0; j < T->cols; j++)
-        cptr[j + 1] += cptr[j];
-    for (int64_t k = 0; k < T->nnz; k++)
-        perm[cptr[T->col[k]]++] = k;          /* entries in column order */
-    for (int64_t p = 0; p < T->nnz; p++) {    /* stable scatter into rows */
-        int64_t k = perm[p];
+        ptr[T->row[k] + 1]++;
+    for (int32_t i = 0; i < T->rows; i++)
+        ptr[i + 1] += ptr[i];
+    for (int64_t k = 0; k < T->nnz; k++) {
         int64_t dst = ptr[T->row[k]]++;
         ccol[dst] = T->col[k];
         cval[dst] = T->val[k];
     }
-    free(cptr);
-    free(perm);
-    return 0;
+    memmove(ptr + 1, ptr, (size_t)T->rows * sizeof *ptr);   /* back to starts */
+    ptr[0] = 0;
+}
+
+/* Sort every row, sum duplicates and compact in place; returns the number
+ * of unique entries and leaves the new row starts in ptr. -1: no memory. */
+static int64_t coo_sort_rows(int32_t rows, int64_t *ptr, int32_t *ccol, double *cval)
+{
+    int64_t longest = 0, n = 0;
+    for (int32_t i = 0; i < rows; i++)
+        longest = ptr[i + 1] - ptr[i] > longest ? ptr[i + 1] - ptr[i] : longest;
+    int32_t *tc = malloc((size_t)(longest / 2 + 1) * sizeof *tc);
+    double *tv = malloc((size_t)(longest / 2 + 1) * sizeof *tv);
+    if (!tc || !tv) {
+        free(tc);
+        free(tv);
+        return -1;
+    }
+    for (int32_t i = 0; i < rows; i++) {
+        int64_t b = ptr[i], e = ptr[i + 1];
+        sort_row(ccol + b, cval + b, e - b, tc, tv);
+        ptr[i] = n;
+        for (int64_t k = b; k < e; k++) {
+            if (k > b && ccol[k] == ccol[k - 1]) {
+                cval[n - 1] += cval[k];             /* duplicates are summed */
+            } else {
+                ccol[n] = ccol[k];
+                cval[n++] = cval[k];
+            }
+        }
+    }
+    ptr[rows] = n;
+    free(tc);
+    free(tv);
+    return n;
 }
 
 int sp_csr_from_coo(sp_csr *A, const sp_coo *T, sp_err *err)
 {
     memset(A, 0, sizeof *A);
     int64_t *ptr = calloc((size_t)T->rows + 1, sizeof(int64_t));
-    int32_t *ccol = malloc((size_t)(T->nnz ? T->nnz : 1) * sizeof(int32_t));
-    double *cval = malloc((size_t)(T->nnz ? T->nnz : 1) * sizeof(double));
-    int rc = -1;
-    if (!ptr || !ccol || !cval) {
-        sp_fail(err, "out of memory converting %lld COO entries to CSR", (long long)T->nnz);
-        goto out;
+    int32_t *ccol = alloc_bytes((size_t)T->nnz * sizeof(int32_t));
+    double *cval = alloc_bytes((size_t)T->nnz * sizeof(double));
+    int32_t *rowptr = malloc(((size_t)T->rows + 1) * sizeof(int32_t));
+    int64_t unique = -1;
+    if (ptr && ccol && cval && rowptr) {
+        coo_scatter(T, ptr, ccol, cval);
+        unique = coo_sort_rows(T->rows, ptr, ccol, cval);
     }
-    for (int64_t k = 0; k < T->nnz; k++)
-        ptr[T->row[k] + 1]++;
-    for (int32_t i = 0; i < T->rows; i++)
-        ptr[i + 1] += ptr[i];
-    if (coo_bucket(T, ptr, ccol, cval, err))
-        goto out;
-    /* ptr[i] now holds the end of row i; count unique (row, col) pairs. */
-    int64_t unique = 0;
-    for (int32_t i = 0; i < T->rows; i++) {
-        int64_t b = i ? ptr[i - 1] : 0;
-        for (int64_t k = b; k < ptr[i]; k++)
-            unique += (k == b || ccol[k] != ccol[k - 1]);
+    if (unique < 0 || unique > INT32_MAX) {
+        if (unique < 0)
+            sp_fail(err, "out of memory converting %lld COO entries to CSR",
+                    (long long)T->nnz);
+        else
+            sp_fail(err, "matrix has %lld nonzeros, more than 32-bit indices hold (%d)",
+                    (long long)unique, INT32_MAX);
+        free(ptr), free(ccol), free(cval), free(rowptr);
+        return -1;
     }
-    if (unique > INT32_MAX) {
-        sp_fail(err, "matrix has %lld nonzeros, more than 32-bit indices hold (%d)",
-                (long long)unique, INT32_MAX);
-        goto out;
-    }
-    if (sp_csr_alloc(A, T->rows, T->cols, (int32_t)unique, err))
-        goto out;
-    int32_t n = 0;
-    for (int32_t i = 0; i < T->rows; i++) {
-        int64_t b = i ? ptr[i - 1] : 0;
-        for (int64_t k = b; k < ptr[i]; k++) {
-            if (k > b && ccol[k] == ccol[k - 1]) {
-                A->val[n - 1] += cval[k];     /* duplicates are summed */
-            } else {
-                A->colidx[n] = ccol[k];
-                A->val[n++] = cval[k];
-            }
-        }
-        A->rowptr[i + 1] = n;
-    }
-    rc = 0;
-out:
+    for (int32_t i = 0; i <= T->rows; i++)
+        rowptr[i] = (int32_t)ptr[i];
     free(ptr);
-    free(ccol);
-    free(cval);
-    return rc;
+    /* The scatter buffers become the CSR arrays; shrinking cannot fail
+     * in a way that loses them (realloc keeps the block on failure). */
+    int32_t *c = realloc(ccol, (size_t)(unique ? unique : 1) * sizeof *c);
+    double *v = realloc(cval, (size_t)(unique ? unique : 1) * sizeof *v);
+    A->rows = T->rows, A->cols = T->cols, A->nnz = (int32_t)unique;
+    A->rowptr = rowptr;
+    A->colidx = c ? c : ccol;
+    A->val = v ? v : cval;
+    return 0;
 }
 
 uint64_t sp_csr_checksum(const sp_csr *A)
