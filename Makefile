@@ -115,39 +115,50 @@ clean: ## remove build outputs (keeps results/ and cache/)
 	rm -rf build build-asan bin
 
 # ---- rules -----------------------------------------------------------------
+# One short line per step; `make V=1` shows the full commands.
+Q   := $(if $(V),,@)
+say  = $(if $(V),,@echo "  $(1)	$(2)")
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
 $(BUILD)/obj/db/store.o: db/schema.sql db/views.sql
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/obj/runner/main.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS)
 
 # the sanitizer build keeps its binary apart from bin/
 $(BUILD)/spsweep: $(BUILD)/obj/runner/main.o $(LIB)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS)
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(LDLIBS) -lcriterion
+	$(call say,LINK,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS) -lcriterion
 
 $(GPU_BIN): $(GPU_SRC:%.c=$(BUILD)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(LDLIBS) -lcriterion
+	$(call say,LINK,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS) -lcriterion
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $^ -o $@ $(LDLIBS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
