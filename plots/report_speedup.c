@@ -170,12 +170,11 @@ static void grid_write_script(FILE *f, const speedup_grid *g, const char *dat)
                "set title 'Speedup over spmv_csr_serial (each kernel at its best axis values; "
                "median times)'\n"
                "set ylabel 'speedup (baseline time / kernel time)'\n"
-               "set xlabel 'matrix'\n"
                "set style data histograms\nset style histogram clustered gap 1\n"
                "set style fill solid 0.85 border -1\nset boxwidth 0.9 relative\n"
                "set grid ytics lc rgb '#dddddd'\nset key below horizontal\n"
                "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "
-               "'black' front\nset xtics nomirror rotate by -20\nset xtics (");
+               "'black' front\nset xtics nomirror rotate by 30 right\nset xtics (");
     for (int i = 0; i < g->ngroups; i++) {
         fprintf(f, "%s", i ? ", " : "");
         rp_quote(f, g->group[i]);

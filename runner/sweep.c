@@ -177,10 +177,14 @@ static void count_status(sp_sweep_result *res, const char *status)
         res->errors++;
 }
 
+/* One progress line per run. Skipped runs stay quiet: the reason was said
+ * once up front and the summary counts them. */
 static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c, const char *status,
                     const sp_err *e, double flops)
 {
     char axes[256];
+    if (!strcmp(status, "skipped"))
+        return;
     sp_params_text(&c->params, axes, sizeof axes);
     say(rc, "[%*d/%d] %-24s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
         M->src.name, c->kernel->name, axes);
@@ -188,10 +192,8 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c, const ch
         double *scratch = rc->samples + rc->cfg->repetitions;
         double med = median_of(rc->samples, rc->cfg->repetitions, scratch);
         say(rc, "%10.4f ms %9.3f GFLOPS\n", med * 1e3, flops / med * 1e-9);
-    } else if (strcmp(status, "skipped")) {
-        say(rc, "%s: %s\n", status, e->msg);
     } else {
-        say(rc, "skipped\n");
+        say(rc, "%s: %s\n", status, e->msg);
     }
 }
 
