@@ -35,7 +35,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -l
 WARN     := -Wall -Wextra -Werror
 CFLAGS   += -DSP_OPT_FLAGS='"$(strip $(OPT) $(SAN))"' -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
 LDLIBS   += $(PKG_LIBS) -fopenmp -lm $(SAN)
-NVFLAGS  ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-Werror,-fPIC -lineinfo
+NVFLAGS  ?= -O3 -std=c++17 -MMD -MP $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-Werror,-fPIC -lineinfo
 
 ifeq ($(CUDA),1)
   CFLAGS  += -DSP_HAVE_CUDA=1

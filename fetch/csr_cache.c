@@ -21,7 +21,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "csr_alloc.h"
 #include "matrix.h"
 
 #define CACHE_MAGIC "SPSWCSR"           /* 7 characters + NUL = 8 bytes */
@@ -225,7 +224,7 @@ static int read_parallel(int fd, void *buf, size_t n, int64_t off)
 /* Read the three arrays into a freshly allocated A and verify them. */
 static int read_arrays(int fd, const cache_header *h, sp_csr *A, sp_err *err)
 {
-    if (fetch_csr_alloc(A, h->rows, h->cols, h->nnz, err))
+    if (sp_csr_alloc(A, h->rows, h->cols, h->nnz, err))
         return -1;
     size_t nr = ((size_t)h->rows + 1) * sizeof *A->rowptr;
     size_t nc = (size_t)h->nnz * sizeof *A->colidx, nv = (size_t)h->nnz * sizeof *A->val;

@@ -5,7 +5,6 @@
  */
 #include <limits.h>
 
-#include "csr_alloc.h"
 #include "gen.h"
 
 /* Parameters n, bw; with A NULL only validates them. */
@@ -22,7 +21,7 @@ int gen_banded(const gen_params *p, sp_csr *A, sp_err *err)
         return -1;
     if (!A)
         return 0;
-    if (fetch_csr_alloc(A, (int32_t)n, (int32_t)n, (int32_t)nnz, err))
+    if (sp_csr_alloc(A, (int32_t)n, (int32_t)n, (int32_t)nnz, err))
         return gen_fail_oom(p, err);
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++) {

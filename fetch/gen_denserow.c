@@ -6,7 +6,6 @@
  */
 #include <limits.h>
 
-#include "csr_alloc.h"
 #include "gen.h"
 
 /* Parameters rows, cols, per_row, dense, seed; with A NULL only validates. */
@@ -26,7 +25,7 @@ int gen_denserow(const gen_params *p, sp_csr *A, sp_err *err)
         return -1;
     if (!A)
         return 0;
-    if (fetch_csr_alloc(A, (int32_t)rows, (int32_t)cols, (int32_t)nnz, err))
+    if (sp_csr_alloc(A, (int32_t)rows, (int32_t)cols, (int32_t)nnz, err))
         return gen_fail_oom(p, err);
     int64_t mid = rows / 2;
 #pragma omp parallel for schedule(static)

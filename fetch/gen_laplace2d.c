@@ -5,7 +5,6 @@
  */
 #include <limits.h>
 
-#include "csr_alloc.h"
 #include "gen.h"
 
 /* Entries of row r = y*n + x, written in ascending column order. */
@@ -44,7 +43,7 @@ int gen_laplace2d(const gen_params *p, sp_csr *A, sp_err *err)
         return -1;
     if (!A)
         return 0;
-    if (fetch_csr_alloc(A, (int32_t)rows, (int32_t)rows, (int32_t)nnz, err))
+    if (sp_csr_alloc(A, (int32_t)rows, (int32_t)rows, (int32_t)nnz, err))
         return gen_fail_oom(p, err);
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < rows; r++)

@@ -5,7 +5,6 @@
  */
 #include <limits.h>
 
-#include "csr_alloc.h"
 #include "gen.h"
 
 /* The in-grid offsets of coordinate v along one axis: lo..hi in -1..1. */
@@ -74,7 +73,7 @@ int gen_laplace3d(const gen_params *p, sp_csr *A, sp_err *err)
         return -1;
     if (!A)
         return 0;
-    if (fetch_csr_alloc(A, (int32_t)rows, (int32_t)rows, (int32_t)laplace3d_nnz(n, (int)points),
+    if (sp_csr_alloc(A, (int32_t)rows, (int32_t)rows, (int32_t)laplace3d_nnz(n, (int)points),
                      err))
         return gen_fail_oom(p, err);
 #pragma omp parallel for schedule(static)

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csr_alloc.h"
 #include "gen.h"
 
 #define RMAT_BLOCK 65536                /* edges per random stream */
@@ -122,11 +121,11 @@ static int rmat_build(const gen_params *p, const rmat_cfg *c, sp_csr *A, sp_err 
 {
     int32_t rows = (int32_t)1 << c->scale;
     size_t ne = (size_t)c->edges + 1;
-    int32_t *src = fetch_alloc_large(ne * sizeof *src);
-    int32_t *dst = fetch_alloc_large(ne * sizeof *dst);
+    int32_t *src = sp_alloc_large(ne * sizeof *src);
+    int32_t *dst = sp_alloc_large(ne * sizeof *dst);
     int32_t *ptr = calloc((size_t)rows + 1, sizeof *ptr);
-    int32_t *next = fetch_alloc_large((size_t)rows * sizeof *next);
-    int32_t *bucket = fetch_alloc_large(ne * sizeof *bucket);
+    int32_t *next = sp_alloc_large((size_t)rows * sizeof *next);
+    int32_t *bucket = sp_alloc_large(ne * sizeof *bucket);
     int rc = -1;
     if (!src || !dst || !ptr || !next || !bucket) {
         gen_fail_oom(p, err);
@@ -143,7 +142,7 @@ static int rmat_build(const gen_params *p, const rmat_cfg *c, sp_csr *A, sp_err 
     int64_t nnz = 0;
     for (int32_t i = 0; i < rows; i++)
         nnz += next[i];
-    if (fetch_csr_alloc(A, rows, rows, (int32_t)nnz, err)) {
+    if (sp_csr_alloc(A, rows, rows, (int32_t)nnz, err)) {
         gen_fail_oom(p, err);
         goto out;
     }

@@ -6,7 +6,6 @@
  */
 #include <limits.h>
 
-#include "csr_alloc.h"
 #include "gen.h"
 
 /* Knuth's selection sampling (Algorithm S): scan the columns once and take
@@ -78,7 +77,7 @@ int gen_uniform(const gen_params *p, sp_csr *A, sp_err *err)
         return -1;
     if (!A)
         return 0;
-    if (fetch_csr_alloc(A, (int32_t)rows, (int32_t)cols, (int32_t)nnz, err))
+    if (sp_csr_alloc(A, (int32_t)rows, (int32_t)cols, (int32_t)nnz, err))
         return gen_fail_oom(p, err);
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < rows; i++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <xxhash.h>
 
 #include "sparse.h"
@@ -44,14 +45,30 @@ static void *alloc_bytes(size_t n)
     return malloc(n ? n : 1);
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *sp_alloc_large(size_t n)
+{
+    if (n < 2 * HUGE_PAGE)
+        return alloc_bytes(n);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE_PAGE, n))
+        return NULL;
+    (void)madvise(p, n, MADV_HUGEPAGE);     /* a hint: failure changes nothing */
+    return p;
+}
+
 int sp_csr_alloc(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz, sp_err *err)
 {
     memset(A, 0, sizeof *A);
     if (rows < 0 || cols < 0 || nnz < 0)
         return sp_fail(err, "invalid CSR shape %d x %d with %d nonzeros", rows, cols, nnz);
-    A->rowptr = calloc((size_t)rows + 1, sizeof(int32_t));
-    A->colidx = alloc_bytes((size_t)nnz * sizeof(int32_t));
-    A->val = alloc_bytes((size_t)nnz * sizeof(double));
+    size_t nr = ((size_t)rows + 1) * sizeof(int32_t);
+    A->rowptr = sp_alloc_large(nr);
+    A->colidx = sp_alloc_large((size_t)nnz * sizeof(int32_t));
+    A->val = sp_alloc_large((size_t)nnz * sizeof(double));
+    if (A->rowptr)
+        memset(A->rowptr, 0, nr);
     if (!A->rowptr || !A->colidx || !A->val) {
         sp_csr_free(A);
         return sp_fail(err, "out of memory allocating a %d x %d CSR with %d nonzeros",
@@ -101,9 +118,9 @@ int sp_coo_init(sp_coo *T, int32_t rows, int32_t cols, int64_t cap, sp_err *err)
         return sp_fail(err, "invalid COO shape %d x %d", rows, cols);
     if (cap < 16)
         cap = 16;
-    T->row = malloc((size_t)cap * sizeof(int32_t));
-    T->col = malloc((size_t)cap * sizeof(int32_t));
-    T->val = malloc((size_t)cap * sizeof(double));
+    T->row = sp_alloc_large((size_t)cap * sizeof(int32_t));
+    T->col = sp_alloc_large((size_t)cap * sizeof(int32_t));
+    T->val = sp_alloc_large((size_t)cap * sizeof(double));
     if (!T->row || !T->col || !T->val) {
         sp_coo_free(T);
         return sp_fail(err, "out of memory allocating %lld COO entries", (long long)cap);
@@ -240,8 +257,8 @@ int sp_csr_from_coo(sp_csr *A, const sp_coo *T, sp_err *err)
 {
     memset(A, 0, sizeof *A);
     int64_t *ptr = calloc((size_t)T->rows + 1, sizeof(int64_t));
-    int32_t *ccol = alloc_bytes((size_t)T->nnz * sizeof(int32_t));
-    double *cval = alloc_bytes((size_t)T->nnz * sizeof(double));
+    int32_t *ccol = sp_alloc_large((size_t)T->nnz * sizeof(int32_t));
+    double *cval = sp_alloc_large((size_t)T->nnz * sizeof(double));
     int32_t *rowptr = malloc(((size_t)T->rows + 1) * sizeof(int32_t));
     int64_t unique = -1;
     if (ptr && ccol && cval && rowptr) {

@@ -46,7 +46,13 @@ typedef struct sp_coo {
     double *val;
 } sp_coo;
 
-/* Allocate a CSR of the given shape (rowptr zeroed). -1 on failure. */
+/* malloc for big arrays: from 4 MiB up, 2 MiB aligned and advised to use
+ * transparent huge pages, since first-touch page faults otherwise dominate
+ * filling them. Never NULL for n = 0 unless out of memory; free() frees. */
+void *sp_alloc_large(size_t n);
+
+/* Allocate a CSR of the given shape (rowptr zeroed), arrays from
+ * sp_alloc_large. -1 on failure. */
 int sp_csr_alloc(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz, sp_err *err);
 void sp_csr_free(sp_csr *A);
 

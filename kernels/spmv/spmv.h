@@ -27,6 +27,15 @@ typedef struct sp_spmv_cpu {
     int threads;        /* the `threads` axis, 1 when absent */
 } sp_spmv_cpu;
 
+/* Row i of A times x: the inner loop every CPU CSR kernel shares. */
+static inline double sp_spmv_csr_row(const sp_csr *A, const double *x, int32_t i)
+{
+    double sum = 0.0;
+    for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+        sum += A->val[k] * x[A->colidx[k]];
+    return sum;
+}
+
 int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
                         sp_phases *ph, sp_err *err);
 int sp_spmv_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);

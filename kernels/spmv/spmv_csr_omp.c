@@ -16,12 +16,8 @@ static int csr_omp_run(void *state, double *seconds, sp_err *err)
     double *restrict y = s->y;
     double t0 = sp_seconds();
 #pragma omp parallel for schedule(static) num_threads(s->threads)
-    for (int32_t i = 0; i < A->rows; i++) {
-        double sum = 0.0;
-        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
-            sum += A->val[k] * x[A->colidx[k]];
-        y[i] = sum;
-    }
+    for (int32_t i = 0; i < A->rows; i++)
+        y[i] = sp_spmv_csr_row(A, x, i);
     *seconds = sp_seconds() - t0;
     return 0;
 }
