@@ -34,6 +34,7 @@ typedef struct run_ctx {
     sp_sweep_result *res;
     double *samples;
     int done, total;
+    int name_width;             /* of the matrix column in progress lines */
     op_state ops[MAX_OPS];
     int nops;
 } run_ctx;
@@ -186,8 +187,8 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c, const ch
     if (!strcmp(status, "skipped"))
         return;
     sp_params_text(&c->params, axes, sizeof axes);
-    say(rc, "[%*d/%d] %-24s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
-        M->src.name, c->kernel->name, axes);
+    say(rc, "[%*d/%d] %-*s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
+        rc->name_width, M->src.name, c->kernel->name, axes);
     if (!strcmp(status, "ok")) {
         double *scratch = rc->samples + rc->cfg->repetitions;
         double med = median_of(rc->samples, rc->cfg->repetitions, scratch);
@@ -294,6 +295,11 @@ static void announce_gpu(run_ctx *rc, const sp_plan *plan)
 static int sweep_all(run_ctx *rc, const sp_plan *plan, sp_err *err)
 {
     rc->total = plan->ncombos * rc->cfg->nmatrices;
+    rc->name_width = 12;
+    for (int m = 0; m < rc->cfg->nmatrices; m++) {
+        int w = (int)strlen(rc->cfg->matrices[m].name);
+        rc->name_width = w > rc->name_width ? (w < 64 ? w : 64) : rc->name_width;
+    }
     say(rc, "sweep %s: %d matrices x %d combinations, %d repetitions + %d warm-up -> %s\n",
         rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, rc->cfg->repetitions,
         rc->cfg->warmup, rc->cfg->database);
