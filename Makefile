@@ -15,7 +15,7 @@ BUILD  ?= build
 # Every Debian package the project needs: build, tests, report, fetcher.
 DEB_PACKAGES := build-essential pkg-config libsqlite3-dev sqlite3 libinih-dev \
                 zlib1g-dev libxxhash-dev libcriterion-dev gnuplot-nox \
-                python3-scipy libcurl4-openssl-dev libarchive-dev
+                python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev
 
 # ---- toolchain -------------------------------------------------------------
 NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)

@@ -1,15 +1,106 @@
 /*
  * mm_read.h — internals of the Matrix Market reader shared by its files
- * (the public interface is sp_mm_read in matrix.h).
+ * (the public interface is sp_mm_read in matrix.h):
+ *
+ *   mm_read.c    the file's bytes (mapped or inflated), sp_mm_read(_coo)
+ *   mm_banner.c  banner and size line
+ *   mm_count.c   the count pass: entries per row
+ *   mm_body.c    the fill pass: entries into their CSR slots
+ *   mm_fast.h    the inline scanning and number parsing of both passes
+ *   mm_entry.c   one entry parsed carefully, with the precise error
+ *   mm_rows.c    rows sorted, duplicates summed: the finished CSR
+ *   mm_number.c  decimal text to double / int64, correctly rounded
+ *
+ * Every text buffer ends with at least MM_PAD zero bytes after its last
+ * byte (end[0] == 0), so the fast loops stop at a sentinel instead of
+ * testing the bound at every byte; careful code still honours end.
  */
 #ifndef SP_MM_READ_H
 #define SP_MM_READ_H
 
 #include <stdint.h>
 
-/* Parse a decimal number starting at p (no leading whitespace) within
- * [p, end). Returns the first character after it, or NULL when there is no
- * number. *range is 1 when the value overflows, 2 for inf/nan text. */
+#include "matrix.h"
+
+#define MM_PAD 64
+
+typedef enum { MM_REAL, MM_INTEGER, MM_PATTERN, MM_COMPLEX } mm_field;
+typedef enum { MM_GENERAL, MM_SYMMETRIC, MM_SKEW, MM_HERMITIAN } mm_symmetry;
+
+typedef struct mm_header {
+    int array;                  /* 1: dense column-major, 0: coordinate */
+    mm_field field;
+    mm_symmetry sym;
+    int64_t rows, cols;
+    int64_t entries;            /* entry lines (values, for array) that follow */
+} mm_header;
+
+/* A whole file's text. */
+typedef struct mm_text {
+    const char *path;
+    const char *buf, *end;      /* end[0] .. end[MM_PAD-1] are 0 */
+    int has_cr;                 /* some '\r': lines may end in \r\n or \r */
+} mm_text;
+
+/* Where entries go: CSR slots (next[i] is row i's next free slot, below
+ * nnz) or, when coo is set, appended to a COO. Rows are random, so cache
+ * misses, not parsing, would set the pace of CSR stores: each entry waits
+ * in a ring while next[i] is prefetched, then while its slot is. */
+#define MM_AHEAD 16             /* a power of two */
+typedef struct mm_sink {
+    int32_t *next;
+    int32_t *col;
+    double *val;
+    int64_t nnz;
+    sp_coo *coo;
+    uint64_t queued;            /* entries put so far */
+    int32_t qi[MM_AHEAD], qj[MM_AHEAD], qat[MM_AHEAD];
+    double qv[MM_AHEAD];
+} mm_sink;
+
+static inline int mm_is_eol(char ch)
+{
+    return ch == '\n' || ch == '\r';
+}
+
+static inline int mm_is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t';
+}
+
+/* mm_read.c: "PATH:LINE: message" for a position in the text. */
+int mm_fail(const mm_text *t, const char *at, sp_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* 1-based line of a position: lines end in \n, \r\n or a lone \r. */
+long mm_line_of(const mm_text *t, const char *at);
+
+/* mm_banner.c: banner and size line; *body is where the entries start. */
+int mm_parse_header(const mm_text *t, mm_header *h, const char **body, sp_err *err);
+
+/* mm_body.c: line helpers and the fill pass. */
+const char *mm_skip_blanks(const char *p, const char *end);
+const char *mm_next_line(const char *p, const char *end);
+/* Skip blank lines and % comment lines: the first other character. */
+const char *mm_skip_comments(const char *p, const char *end);
+/* mm_count.c: entries per row as the fill pass will store them (symmetric kinds
+ * mirrored); lines the fill pass will reject are simply not counted. */
+void mm_count_rows(const mm_text *t, const mm_header *h, const char *body, uint32_t *count);
+/* Parse every entry into the sink; checks the trailing content. */
+int mm_read_entries(const mm_text *t, const mm_header *h, const char *body, mm_sink *s,
+                    sp_err *err);
+
+/* mm_entry.c: the coordinate entry (or array value) at line, parsed with
+ * every check; returns the start of the next line, or NULL with err. */
+const char *mm_entry_careful(const mm_text *t, const mm_header *h, const char *line,
+                             int64_t *i, int64_t *j, double *v, sp_err *err);
+
+/* mm_rows.c: sort each row's columns (stably: duplicates are summed in
+ * file order), sum duplicates, compact; A->nnz and the arrays shrink. */
+int mm_finish_rows(sp_csr *A, sp_err *err);
+
+/* mm_number.c. Parse a decimal number at p (no leading blanks) within
+ * [p, end). Returns the first character after it, or NULL when there is
+ * no number. *range is 1 when the value overflows, 2 for inf/nan text. */
 const char *sp_mm_parse_double(const char *p, const char *end, double *v, int *range);
 /* Same for a decimal integer; *range when it does not fit int64. */
 const char *sp_mm_parse_int(const char *p, const char *end, int64_t *v, int *range);

@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """mm_scipy_dump.py FILE — an independent reading of a Matrix Market file
-(scipy.io.mmread), printed for tests/test_mm_read.c: "rows cols" on the first
-line, then one "row col value" line (0-based, repr-exact value, real part)
-per stored entry, duplicates summed; dense files list every entry."""
+(scipy.io.mmread, which already expands the symmetric kinds), printed for
+tests/test_mm_read.c: "rows cols nnz" on the first line, then one
+"row col value" line per stored entry (0-based, sorted by row then column,
+duplicates summed, the real part of complex values, %.17g so the double
+comes back bit-exact). Dense files list every entry, zeros included.
+Runs under /usr/bin/python3 (Debian's python3-scipy)."""
 import sys
 import warnings
 
@@ -12,15 +15,16 @@ import scipy.sparse
 
 warnings.simplefilter("ignore")
 m = scipy.io.mmread(sys.argv[1])
-out = sys.stdout
 if scipy.sparse.issparse(m):
     m = scipy.sparse.coo_matrix(m)
     m.sum_duplicates()
-    rows, cols, vals = m.row, m.col, np.real(m.data)
+    order = np.lexsort((m.col, m.row))  # by row, then column
+    rows, cols, vals = m.row[order], m.col[order], np.real(m.data[order])
 else:
     m = np.asarray(m)
-    r, c = np.indices(m.shape)
+    r, c = np.indices(m.shape)      # row-major: sorted by row, then column
     rows, cols, vals = r.ravel(), c.ravel(), np.real(m).ravel()
-out.write("%d %d\n" % m.shape)
+out = sys.stdout
+out.write("%d %d %d\n" % (m.shape[0], m.shape[1], len(vals)))
 for i, j, v in zip(rows, cols, vals):
-    out.write("%d %d %r\n" % (i, j, float(v)))
+    out.write("%d %d %.17g\n" % (i, j, float(v)))

@@ -1,0 +1,123 @@
+/*
+ * mm_rows.c — finish the CSR the fill pass left: each row's entries in
+ * file order, to be sorted by column with duplicates summed.
+ *
+ * Rows of files written in column or row order arrive sorted, so a row
+ * is first checked and only sorted when it must be. The sort is stable,
+ * so duplicates are summed in the order the file lists them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm_read.h"
+
+/* 1 when the columns strictly increase (sorted, no duplicates). */
+static int strictly_increasing(const int32_t *col, int64_t n)
+{
+    for (int64_t k = 1; k < n; k++)
+        if (col[k - 1] >= col[k])
+            return 0;
+    return 1;
+}
+
+static inline void insertion_sort(int32_t *col, double *val, int64_t n)
+{
+    for (int64_t k = 1; k < n; k++) {
+        int32_t c = col[k];
+        double v = val[k];
+        int64_t m = k;
+        for (; m > 0 && col[m - 1] > c; m--)
+            col[m] = col[m - 1], val[m] = val[m - 1];
+        col[m] = c, val[m] = v;
+    }
+}
+
+/* Stable merge sort by column; tc/tv hold at least n/2 + 1 entries. */
+static void merge_sort(int32_t *col, double *val, int64_t n, int32_t *tc, double *tv)
+{
+    if (n <= 32) {
+        insertion_sort(col, val, n);
+        return;
+    }
+    int64_t h = n / 2;
+    merge_sort(col, val, h, tc, tv);
+    merge_sort(col + h, val + h, n - h, tc, tv);
+    if (col[h - 1] <= col[h])
+        return;
+    memcpy(tc, col, (size_t)h * sizeof *tc);
+    memcpy(tv, val, (size_t)h * sizeof *tv);
+    int64_t a = 0, b = h, o = 0;
+    while (a < h && b < n) {
+        if (col[b] < tc[a])             /* ties take the left: stable */
+            col[o] = col[b], val[o++] = val[b++];
+        else
+            col[o] = tc[a], val[o++] = tv[a++];
+    }
+    while (a < h)
+        col[o] = tc[a], val[o++] = tv[a++];
+}
+
+/* Scratch space for sorting the longest row. */
+static int scratch_for(const sp_csr *A, int32_t **tc, double **tv, sp_err *err)
+{
+    int64_t longest = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        if (A->rowptr[i + 1] - A->rowptr[i] > longest)
+            longest = A->rowptr[i + 1] - A->rowptr[i];
+    *tc = malloc((size_t)(longest / 2 + 1) * sizeof **tc);
+    *tv = malloc((size_t)(longest / 2 + 1) * sizeof **tv);
+    if (*tc && *tv)
+        return 0;
+    free(*tc), free(*tv);
+    *tc = NULL, *tv = NULL;
+    return sp_fail(err, "out of memory sorting a row of %lld entries", (long long)longest);
+}
+
+/* Sort row [b, e), sum duplicates and move it to start at n; the new n. */
+static int32_t pack_row(sp_csr *A, int32_t b, int32_t e, int32_t n, int32_t *tc, double *tv)
+{
+    int32_t *col = A->colidx;
+    double *val = A->val;
+    if (e - b <= 32)
+        insertion_sort(col + b, val + b, e - b);   /* most rows: no call chain */
+    else
+        merge_sort(col + b, val + b, e - b, tc, tv);
+    int32_t start = n;
+    for (int32_t k = b; k < e; k++) {
+        if (n > start && col[n - 1] == col[k]) {
+            val[n - 1] += val[k];       /* duplicates are summed */
+        } else {
+            col[n] = col[k];
+            val[n++] = val[k];
+        }
+    }
+    return n;
+}
+
+int mm_finish_rows(sp_csr *A, sp_err *err)
+{
+    int32_t *tc = NULL, n = 0, b = 0;
+    double *tv = NULL;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t e = A->rowptr[i + 1];
+        if (n == b && strictly_increasing(A->colidx + b, e - b)) {
+            n = e;                      /* in place and in order already */
+        } else {
+            if (!tc && scratch_for(A, &tc, &tv, err))
+                return -1;
+            n = pack_row(A, b, e, n, tc, tv);
+        }
+        A->rowptr[i + 1] = n;
+        b = e;
+    }
+    free(tc);
+    free(tv);
+    if (n < A->nnz) {                   /* shrinking keeps the block on failure */
+        int32_t *c = realloc(A->colidx, (size_t)(n ? n : 1) * sizeof *c);
+        double *v = realloc(A->val, (size_t)(n ? n : 1) * sizeof *v);
+        A->colidx = c ? c : A->colidx;
+        A->val = v ? v : A->val;
+        A->nnz = n;
+    }
+    return 0;
+}
