@@ -20,43 +20,6 @@ static int strictly_increasing(const int32_t *col, int64_t n)
     return 1;
 }
 
-static inline void insertion_sort(int32_t *col, double *val, int64_t n)
-{
-    for (int64_t k = 1; k < n; k++) {
-        int32_t c = col[k];
-        double v = val[k];
-        int64_t m = k;
-        for (; m > 0 && col[m - 1] > c; m--)
-            col[m] = col[m - 1], val[m] = val[m - 1];
-        col[m] = c, val[m] = v;
-    }
-}
-
-/* Stable merge sort by column; tc/tv hold at least n/2 + 1 entries. */
-static void merge_sort(int32_t *col, double *val, int64_t n, int32_t *tc, double *tv)
-{
-    if (n <= 32) {
-        insertion_sort(col, val, n);
-        return;
-    }
-    int64_t h = n / 2;
-    merge_sort(col, val, h, tc, tv);
-    merge_sort(col + h, val + h, n - h, tc, tv);
-    if (col[h - 1] <= col[h])
-        return;
-    memcpy(tc, col, (size_t)h * sizeof *tc);
-    memcpy(tv, val, (size_t)h * sizeof *tv);
-    int64_t a = 0, b = h, o = 0;
-    while (a < h && b < n) {
-        if (col[b] < tc[a])             /* ties take the left: stable */
-            col[o] = col[b], val[o++] = val[b++];
-        else
-            col[o] = tc[a], val[o++] = tv[a++];
-    }
-    while (a < h)
-        col[o] = tc[a], val[o++] = tv[a++];
-}
-
 /* Scratch space for sorting the longest row. */
 static int scratch_for(const sp_csr *A, int32_t **tc, double **tv, sp_err *err)
 {
@@ -78,10 +41,7 @@ static int32_t pack_row(sp_csr *A, int32_t b, int32_t e, int32_t n, int32_t *tc,
 {
     int32_t *col = A->colidx;
     double *val = A->val;
-    if (e - b <= 32)
-        insertion_sort(col + b, val + b, e - b);   /* most rows: no call chain */
-    else
-        merge_sort(col + b, val + b, e - b, tc, tv);
+    sp_sort_pairs(col + b, val + b, e - b, tc, tv);
     int32_t start = n;
     for (int32_t k = b; k < e; k++) {
         if (n > start && col[n - 1] == col[k]) {

@@ -170,10 +170,8 @@ void sp_coo_free(sp_coo *T)
     memset(T, 0, sizeof *T);
 }
 
-/* Stable sort of one row's (col, val) pairs by column: insertion sort for
- * short rows, merge sort (with scratch space tc/tv) for long ones. Stable,
- * so duplicates are summed in file order, as other readers do. */
-static void sort_row(int32_t *col, double *val, int64_t n, int32_t *tc, double *tv)
+/* Insertion sort for short rows, merge sort for long ones. */
+void sp_sort_pairs(int32_t *col, double *val, int64_t n, int32_t *tc, double *tv)
 {
     if (n <= 16) {
         for (int64_t k = 1; k < n; k++) {
@@ -187,8 +185,8 @@ static void sort_row(int32_t *col, double *val, int64_t n, int32_t *tc, double *
         return;
     }
     int64_t h = n / 2;
-    sort_row(col, val, h, tc, tv);
-    sort_row(col + h, val + h, n - h, tc, tv);
+    sp_sort_pairs(col, val, h, tc, tv);
+    sp_sort_pairs(col + h, val + h, n - h, tc, tv);
     if (col[h - 1] <= col[h])
         return;                                     /* already in order */
     memcpy(tc, col, (size_t)h * sizeof *col);
@@ -236,7 +234,7 @@ static int64_t coo_sort_rows(int32_t rows, int64_t *ptr, int32_t *ccol, double *
     }
     for (int32_t i = 0; i < rows; i++) {
         int64_t b = ptr[i], e = ptr[i + 1];
-        sort_row(ccol + b, cval + b, e - b, tc, tv);
+        sp_sort_pairs(ccol + b, cval + b, e - b, tc, tv);
         ptr[i] = n;
         for (int64_t k = b; k < e; k++) {
             if (k > b && ccol[k] == ccol[k - 1]) {

@@ -70,6 +70,11 @@ void sp_coo_free(sp_coo *T);
  * T is left unchanged. */
 int sp_csr_from_coo(sp_csr *A, const sp_coo *T, sp_err *err);
 
+/* Stable sort of n (col, val) pairs by column, in place; tc and tv are
+ * scratch for at least n/2 + 1 entries. Stable, so duplicates keep their
+ * order and are summed in file order by the callers. */
+void sp_sort_pairs(int32_t *col, double *val, int64_t n, int32_t *tc, double *tv);
+
 /* 64-bit checksum of the CSR's shape and arrays (XXH3). */
 uint64_t sp_csr_checksum(const sp_csr *A);
 
