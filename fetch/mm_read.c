@@ -228,20 +228,34 @@ static int fill_csr(const mm_text *t, const mm_header *h, const char *body, sp_c
     return rc;
 }
 
+/* The steps both entry points share: map (or inflate) the file, hash it,
+ * read banner and size line. On failure nothing stays allocated. */
+static int open_text(const char *path, const sp_mm_opts *opts, uint64_t *src_hash,
+                     mm_bytes *b, mm_text *t, mm_header *h, const char **body, sp_err *err)
+{
+    if (load_bytes(path, b, err))
+        return -1;
+    /* The hash covers the bytes parsed: the inflated text for .gz files. */
+    *t = (mm_text){.path = path, .buf = b->data, .end = b->data + b->size};
+    scan_text(t, src_hash);
+    if (read_header(t, opts, h, body, err)) {
+        free_bytes(b);
+        return -1;
+    }
+    return 0;
+}
+
 int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *src_hash,
                sp_err *err)
 {
     memset(A, 0, sizeof *A);
     mm_bytes b;
-    if (load_bytes(path, &b, err))
-        return -1;
-    /* The hash covers the bytes parsed: the inflated text for .gz files. */
-    mm_text t = {.path = path, .buf = b.data, .end = b.data + b.size};
-    scan_text(&t, src_hash);
+    mm_text t;
     mm_header h;
     const char *body;
-    int rc = read_header(&t, opts, &h, &body, err) || fill_csr(&t, &h, body, A, err) ||
-             mm_finish_rows(A, err) ? -1 : 0;
+    if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
+        return -1;
+    int rc = fill_csr(&t, &h, body, A, err) || mm_finish_rows(A, err) ? -1 : 0;
     if (!rc)
         warn_complex(&t, &h, opts);
     else
@@ -255,16 +269,14 @@ int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t
 {
     memset(T, 0, sizeof *T);
     mm_bytes b;
-    if (load_bytes(path, &b, err))
-        return -1;
-    mm_text t = {.path = path, .buf = b.data, .end = b.data + b.size};
-    scan_text(&t, src_hash);
+    mm_text t;
     mm_header h;
     const char *body;
-    int rc = read_header(&t, opts, &h, &body, err);
+    if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
+        return -1;
     int64_t cap = h.sym == MM_GENERAL ? h.entries : 2 * h.entries;
-    if (!rc && sp_coo_init(T, (int32_t)h.rows, (int32_t)h.cols, cap, err))
-        rc = sp_fail_prefix(err, "%s", path);
+    int rc = sp_coo_init(T, (int32_t)h.rows, (int32_t)h.cols, cap, err)
+                 ? sp_fail_prefix(err, "%s", path) : 0;
     mm_sink s = {.coo = T};
     if (!rc)
         rc = mm_read_entries(&t, &h, body, &s, err);
