@@ -15,7 +15,7 @@ BUILD  ?= build
 # Every Debian package the project needs: build, tests, report, fetcher.
 DEB_PACKAGES := build-essential pkg-config libsqlite3-dev sqlite3 libinih-dev \
                 zlib1g-dev libxxhash-dev libcriterion-dev gnuplot-nox \
-                python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev
+                python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev libssl-dev
 
 # ---- toolchain -------------------------------------------------------------
 NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -29,9 +29,9 @@ CUDA_HOME ?= $(abspath $(dir $(NVCC))/..)
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 
 OPT      ?= -O3 -march=native
-PKGS     := sqlite3 inih zlib libxxhash
+PKGS     := sqlite3 inih zlib libxxhash libcurl libarchive libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash -lcurl -larchive -lcrypto)
 WARN     := -Wall -Wextra -Werror
 CFLAGS   += -DSP_OPT_FLAGS='"$(strip $(OPT) $(SAN))"' -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
 LDLIBS   += $(PKG_LIBS) -fopenmp -lm $(SAN)
@@ -51,7 +51,7 @@ LIB_SRC  := $(filter-out runner/main.c, \
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o)
 LIB      := $(BUILD)/libspsweep.a
 BIN      := bin/spsweep
-TEST_LIB := tests/testutil.c tests/spmv_cases.c
+TEST_LIB := tests/testutil.c tests/spmv_cases.c $(wildcard tests/util_*.c)
 UNIT_SRC := $(wildcard tests/test_*.c) $(TEST_LIB)
 UNIT_BIN := $(BUILD)/tests/unit
 GPU_SRC  := $(wildcard tests/gpu/*.c) $(TEST_LIB)

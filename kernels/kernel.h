@@ -10,6 +10,8 @@
  * Life of one combination (matrix x kernel x axis values), driven by the runner:
  *   op->setup(pb, A)                     once per matrix: inputs (x for spmv)
  *   op->reference(pb, ref)               once per matrix: serial double reference
+ *   k->need(pb, params, &need)           memory the combination will allocate,
+ *                                        checked against what is free first
  *   k->prepare(pb, params, &state, ph)   conversion + allocation + upload (phases)
  *   k->run(state, &s)  x warmup          not recorded
  *   k->run(state, &s)  x repetitions     each s is one stored sample
@@ -73,6 +75,16 @@ typedef struct sp_operation {
     double (*bytes)(const sp_csr *A);   /* fewest bytes one run must move */
 } sp_operation;
 
+/* Memory one combination will allocate beyond the problem's own inputs
+ * (the CSR matrix, x and the reference), stated before prepare runs:
+ * converted formats with their padding, output vectors, work buffers,
+ * vendor-library buffers. The runner compares it with free host / device
+ * memory and records a skip instead of running out. */
+typedef struct sp_need {
+    uint64_t host_bytes;
+    uint64_t device_bytes;
+} sp_need;
+
 typedef struct sp_kernel {
     const char *name;       /* "spmv_csr_omp" */
     const char *operation;  /* "spmv" */
@@ -92,6 +104,11 @@ typedef struct sp_kernel {
     /* Result into host memory out (op->output_bytes bytes); d2h into ph. */
     int (*result)(void *state, void *out, sp_phases *ph, sp_err *err);
     void (*release)(void *state);
+    /* Fill *need for this problem and these axis values without allocating.
+     * Returns -1 with the reason when the combination cannot be built at all
+     * (e.g. an ELLPACK whose padding overflows). NULL: nothing beyond the
+     * output vector. */
+    int (*need)(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 } sp_kernel;
 
 /* NULL-terminated list of every registered kernel (kernels/registry.c). */
