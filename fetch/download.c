@@ -238,19 +238,20 @@ static void drain_finished(dl_run *r)
     }
 }
 
-/* Milliseconds curl_multi_poll may wait: until the next retry is due or
- * the next progress redraw, whichever is sooner. */
+/* Milliseconds curl_multi_poll may wait: with a slot free, until the next
+ * retry is due; at most until the next progress redraw. (With every slot
+ * busy a due retry waits for a transfer to end, which wakes the poll.) */
 static int poll_timeout_ms(dl_run *r)
 {
-    double now = dl_now(), wait = 0.1;
-    if (r->active < r->o.jobs && r->next_fresh < r->n)
+    if (r->active >= r->o.jobs)
+        return 100;
+    if (r->next_fresh < r->n)
         return 0;
+    double now = dl_now(), wait = 0.1;
     for (int i = 0; i < r->n; i++)
         if (r->x[i].state == DL_WAITING && r->x[i].next_at - now < wait)
             wait = r->x[i].next_at - now;
-    if (r->active < r->o.jobs && wait <= 0)
-        return 0;
-    return wait <= 0 ? 1 : (int)(wait * 1000) + 1;
+    return wait <= 0 ? 0 : (int)(wait * 1000) + 1;
 }
 
 /* libcurl's multi handle itself failed: nothing more can run. */

@@ -41,7 +41,8 @@ extern "C" {
 typedef struct sp_dl_item {
     /* in */
     const char *url;   /* full URL: https://, http://, file:// */
-    const char *dest;  /* final path; data goes to "<dest>.part", renamed when complete */
+    const char *dest;  /* final path (its directory must exist); data goes to
+                          "<dest>.part", renamed to dest when complete; unused for head_only */
     const char *label; /* e.g. "HB/bcsstk13", in every message and the progress display */
     int head_only;     /* 1: HEAD request only, fill size (for `fetch --list`), no file */
     void *user;        /* caller's pointer, untouched */
@@ -74,8 +75,11 @@ typedef struct sp_dl_opts {
 } sp_dl_opts;
 
 /* A zero numeric field takes the default above, so a zero-initialised
- * sp_dl_opts (or opts == NULL) means every default; retries = -1 (any
- * negative value) means no retry at all. */
+ * sp_dl_opts means every default but progress (0: plain lines; opts == NULL
+ * means auto). retries = -1 (any negative value) means no retry at all.
+ * While the progress bar is up, other output to the same terminal
+ * (another thread's messages) would be drawn over: route it through the
+ * caller until sp_download_all returns, or use plain lines. */
 
 /* Run every item (up to jobs at once) to completion or final failure.
  * Returns the number of failed items (0 = all ok); -1 with err only when

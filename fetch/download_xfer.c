@@ -112,6 +112,7 @@ static int set_common(dl_run *r, dl_xfer *x, CURL *e)
     SETOPT(CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
     SETOPT(CURLOPT_FAILONERROR, 0L);
+    SETOPT(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L); /* a proxy's CONNECT reply is not ours */
     SETOPT(CURLOPT_CONNECTTIMEOUT, r->o.connect_timeout_s);
     SETOPT(CURLOPT_LOW_SPEED_LIMIT, r->o.stall_bytes);
     SETOPT(CURLOPT_LOW_SPEED_TIME, r->o.stall_time_s);

@@ -4,6 +4,7 @@
  * requests the server saw. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <ftw.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -74,6 +75,20 @@ static void assert_same(const env *e, const char *name, const char *dest)
     free(b);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* Stop the server and remove the test's directories. */
+static void finish(env *e)
+{
+    sp_test_server_stop(&e->srv);
+    nftw(e->root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    nftw(e->out, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static int exists(const char *path)
 {
     struct stat st;
@@ -86,11 +101,20 @@ static long size_of(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* Keep a proxy from the environment out of the way of the local server
+ * (libcurl honours http_proxy; each test runs in its own process). */
+static void no_proxy_for_localhost(void)
+{
+    setenv("no_proxy", "127.0.0.1,localhost", 1);
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+}
+
 /* Temp dirs, one served file "/d/NAME" of size bytes, and the server with
  * faults (JSON, may be NULL). Skips the test when the server cannot run. */
 static void setup(env *e, const char *name, size_t size, const char *faults)
 {
     char dir[512], reason[1024];
+    no_proxy_for_localhost();
     memset(e, 0, sizeof *e);
     tu_tempdir(e->root, sizeof e->root);
     tu_tempdir(e->out, sizeof e->out);
@@ -164,7 +188,7 @@ Test(download, plain_get)
     assert_same(&e, "d/a.bin", e.dest);
     cr_assert(!exists(e.part), ".part left behind");
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 1);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 /* Eight files of assorted sizes (one empty) through `jobs` transfers. */
@@ -205,7 +229,7 @@ static void many_files(int jobs)
         cr_assert_eq(items[i].size, (int64_t)sizes[i]);
         assert_same(&e, names[i], dests[i]);
     }
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, many_files_one_job) { many_files(1); }
@@ -222,7 +246,7 @@ Test(download, head_fills_size_writes_nothing)
     cr_assert_eq(it.size, BIG);
     cr_assert(!exists(e.dest) && !exists(e.part));
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 1);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, not_found_is_not_retried)
@@ -240,7 +264,7 @@ Test(download, not_found_is_not_retried)
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/missing.bin", NULL), 1);
     cr_assert(strstr(it.error, "HB/test: not in the collection (HTTP 404"), "%s", it.error);
     cr_assert(!exists(e.dest) && !exists(e.part));
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, retries_503_then_succeeds)
@@ -253,7 +277,7 @@ Test(download, retries_503_then_succeeds)
     cr_assert_eq(it.attempts, 3);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 3);
     assert_same(&e, "d/a.bin", e.dest); /* the 503 bodies never reached the file */
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, persistent_503_fails_after_retries)
@@ -270,7 +294,7 @@ Test(download, persistent_503_fails_after_retries)
     cr_assert_str_eq(it.error, "HB/test: HTTP 503 after 3 attempts");
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 3);
     cr_assert(!exists(e.dest) && !exists(e.part));
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 /* Read back a tmpfile log. */
@@ -302,7 +326,7 @@ Test(download, backoff_doubles_up_to_the_cap)
     cr_assert(strstr(text, "HB/test: HTTP 500; retry 2/3 in 0.2 s\n"), "%s", text);
     cr_assert(strstr(text, "HB/test: HTTP 500; retry 3/3 in 0.3 s\n"), "%s", text);
     cr_assert(strstr(text, "HB/test: HTTP 500 after 4 attempts\n"), "%s", text);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, negative_retries_means_one_attempt)
@@ -315,7 +339,7 @@ Test(download, negative_retries_means_one_attempt)
     cr_assert_eq(fetch_one(&e, &it, &o), 1);
     cr_assert_eq(it.attempts, 1);
     cr_assert_str_eq(it.error, "HB/test: HTTP 503");
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, unwritable_dest_fails_before_any_request)
@@ -330,7 +354,7 @@ Test(download, unwritable_dest_fails_before_any_request)
     cr_assert(strstr(it.error, "HB/test: cannot open "), "%s", it.error);
     cr_assert(strstr(it.error, "a.bin.part: No such file or directory"), "%s", it.error);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 0);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, status_429_is_retried)
@@ -342,7 +366,7 @@ Test(download, status_429_is_retried)
     cr_assert_eq(fetch_one(&e, &it, &o), 0, "%s", it.error);
     cr_assert_eq(it.attempts, 2);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, other_4xx_is_not_retried)
@@ -356,7 +380,7 @@ Test(download, other_4xx_is_not_retried)
     cr_assert_eq(it.not_found, 0);
     cr_assert(strstr(it.error, "HB/test: HTTP 403 for http://"), "%s", it.error);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 1);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, cut_body_resumes_with_range)
@@ -371,7 +395,7 @@ Test(download, cut_body_resumes_with_range)
     cr_assert_eq(it.http_code, 206);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=100000-"), 1);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, two_cuts_resume_twice)
@@ -386,7 +410,7 @@ Test(download, two_cuts_resume_twice)
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=1000-"), 1);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=51000-"), 1);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, part_from_previous_run_resumes)
@@ -403,7 +427,7 @@ Test(download, part_from_previous_run_resumes)
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=123456-"), 1);
     assert_same(&e, "d/a.bin", e.dest);
     cr_assert(!exists(e.part));
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, server_ignoring_range_restarts_from_zero)
@@ -419,7 +443,7 @@ Test(download, server_ignoring_range_restarts_from_zero)
     cr_assert_eq(it.http_code, 200);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=77777-"), 1);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 /* A .part as long as the file but holding other bytes, and a server that
@@ -435,7 +459,7 @@ Test(download, full_length_junk_part_is_replaced)
     cr_assert_eq(fetch_one(&e, &it, &o), 0, "%s", it.error);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=300000-"), 1);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, range_416_discards_part_and_restarts)
@@ -452,7 +476,7 @@ Test(download, range_416_discards_part_and_restarts)
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 2);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", "bytes=300010-"), 1);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, repeated_416_fails_once_restarted)
@@ -465,7 +489,7 @@ Test(download, repeated_416_fails_once_restarted)
     cr_assert_eq(fetch_one(&e, &it, &o), 1);
     cr_assert(strstr(it.error, "HB/test: HTTP 416"), "%s", it.error);
     cr_assert(!exists(e.dest));
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, reset_is_retried)
@@ -477,7 +501,7 @@ Test(download, reset_is_retried)
     cr_assert_eq(fetch_one(&e, &it, &o), 0, "%s", it.error);
     cr_assert_eq(it.attempts, 3);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, persistent_reset_fails_clearly)
@@ -492,7 +516,7 @@ Test(download, persistent_reset_fails_clearly)
     cr_assert(strncmp(it.error, "HB/test: connection", 19) == 0, "%s", it.error);
     cr_assert(strstr(it.error, "after 2 attempts"), "%s", it.error);
     cr_assert(!exists(e.dest) && !exists(e.part));
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, stall_is_detected_and_resumed)
@@ -512,7 +536,7 @@ Test(download, stall_is_detected_and_resumed)
     read_log(o.log, text, sizeof text);
     cr_assert(strstr(text, "HB/test: transfer stalled: less than 50000 bytes/s for 1 s; retry 1/4"),
               "%s", text);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, redirect_is_followed)
@@ -527,13 +551,32 @@ Test(download, redirect_is_followed)
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/alias.bin", NULL), 1);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 1);
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
+}
+
+/* http_proxy is honoured: the request for an unresolvable host goes to
+ * the local server as a proxy (which serves the URL's path). */
+Test(download, proxy_environment_is_honoured)
+{
+    env e;
+    setup(&e, "a.bin", 5000, NULL);
+    unsetenv("no_proxy");
+    unsetenv("NO_PROXY");
+    setenv("http_proxy", e.srv.base_url, 1);
+    snprintf(e.url, sizeof e.url, "http://spsweep-proxy-test.invalid/d/a.bin");
+    sp_dl_opts o = quick_opts();
+    sp_dl_item it = {0};
+    cr_assert_eq(fetch_one(&e, &it, &o), 0, "%s", it.error);
+    cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 1);
+    assert_same(&e, "d/a.bin", e.dest);
+    finish(&e);
 }
 
 /* file:// needs no server: e's root and output dirs only. */
 static void file_env(env *e)
 {
     char dir[600];
+    no_proxy_for_localhost();
     memset(e, 0, sizeof *e);
     tu_tempdir(e->root, sizeof e->root);
     tu_tempdir(e->out, sizeof e->out);
@@ -556,6 +599,7 @@ Test(download, file_url)
     cr_assert_eq(it.http_code, 0);
     assert_same(&e, "d/a.bin", e.dest);
     cr_assert(!exists(e.part));
+    finish(&e);
 }
 
 Test(download, file_url_resumes_part)
@@ -568,6 +612,7 @@ Test(download, file_url_resumes_part)
     cr_assert_eq(fetch_one(&e, &it, &o), 0, "%s", it.error);
     cr_assert_eq(it.resumed, 1);
     assert_same(&e, "d/a.bin", e.dest);
+    finish(&e);
 }
 
 Test(download, file_url_head)
@@ -579,6 +624,7 @@ Test(download, file_url_head)
     cr_assert_eq(fetch_one(&e, &it, &o), 0, "%s", it.error);
     cr_assert_eq(it.size, BIG);
     cr_assert(!exists(e.dest) && !exists(e.part));
+    finish(&e);
 }
 
 Test(download, file_url_missing_is_not_found)
@@ -593,6 +639,7 @@ Test(download, file_url_missing_is_not_found)
     cr_assert_eq(it.attempts, 1);
     cr_assert(strstr(it.error, "HB/test: not in the collection"), "%s", it.error);
     cr_assert(!exists(e.dest) && !exists(e.part));
+    finish(&e);
 }
 
 /* Disk full: a child with a 64 KiB file size limit (and SIGXFSZ ignored,
@@ -632,7 +679,7 @@ Test(download, disk_full_fails_cleanly_and_keeps_part)
     long kept = size_of(e.part);
     cr_assert(kept > 0 && kept <= 65536, ".part holds %ld bytes", kept);
     cr_assert_eq(sp_test_server_count(&e.srv, "/d/a.bin", NULL), 1, "write errors are final");
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 /* A port nobody listens on: bind an ephemeral one, then close it. */
@@ -662,6 +709,7 @@ Test(download, unreachable_port_fails_after_retries)
     cr_assert(strncmp(it.error, "HB/test: cannot connect (", 25) == 0, "%s", it.error);
     cr_assert(strstr(it.error, "after 3 attempts"), "%s", it.error);
     cr_assert(!exists(e.dest) && !exists(e.part));
+    finish(&e);
 }
 
 /* A waiting retry must not hold up the other transfers: with one job, the
@@ -695,7 +743,7 @@ Test(download, waiting_retry_does_not_block_others)
     cr_assert_str_eq(done_order[1], "A");
     assert_same(&e, "d/a.bin", e.dest);
     assert_same(&e, "d/b.bin", dest_b);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, failures_are_counted_per_item)
@@ -715,7 +763,7 @@ Test(download, failures_are_counted_per_item)
     cr_assert_eq(sp_download_all(items, 3, &o, &err), 2);
     cr_assert(items[0].ok && !items[1].ok && !items[2].ok);
     cr_assert(items[1].not_found && !items[2].not_found);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, plain_log_lines)
@@ -737,7 +785,7 @@ Test(download, plain_log_lines)
     cr_assert(strstr(text, want), "%s", text);
     cr_assert(strstr(text, "HB/test: 300.0 kB in "), "%s", text);
     cr_assert(!strchr(text, '\033'), "escape codes in a plain log");
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, progress_bar_draws_and_clears)
@@ -759,7 +807,7 @@ Test(download, progress_bar_draws_and_clears)
     cr_assert(!strstr(text, "fetch HB/test: GET"), "start lines belong to plain mode");
     cr_assert(strstr(text, "HB/test: 100.0 kB in "), "no done line");
     assert_same(&e, "d/a.bin", e.dest);
-    sp_test_server_stop(&e.srv);
+    finish(&e);
 }
 
 Test(download, bad_arguments)
