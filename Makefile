@@ -59,7 +59,7 @@ GPU_BIN  := $(BUILD)/tests/gpu
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all help deps ensure-deps sweep test unit-test gpu-test asan report bench \
+.PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
         bench-gpu list clean
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
@@ -81,6 +81,13 @@ ensure-deps:
 sweep: ensure-deps ## run the sweep in CONFIG (default configs/default.ini) into DB
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) sweep $(CONFIG) --db $(DB)
+
+# `make fetch` alone fetches the matrices of configs/spmv.ini (the default
+# sweep config uses generated matrices only).
+FETCH_CONFIG := $(if $(filter command line environment,$(origin CONFIG)),$(CONFIG),configs/spmv.ini)
+fetch: ensure-deps ## fetch the SuiteSparse matrices of CONFIG (default configs/spmv.ini) into the cache
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) fetch --config $(FETCH_CONFIG) --db $(DB)
 
 report: ## write charts (PNG + report.pdf) from DB into REPORT
 	@$(MAKE) --no-print-directory $(BIN)
@@ -110,6 +117,9 @@ asan: ## build CPU-only with AddressSanitizer + UBSan and run the unit tests
 
 bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload
 	@bash bench/run.sh
+
+bench-fetch: all ## fetch + unpack + parse of a >= 500 MB mirror over loopback, --jobs 1 vs 4
+	@bash bench/fetch.sh
 
 clean: ## remove build outputs (keeps results/ and cache/)
 	rm -rf build build-asan bin

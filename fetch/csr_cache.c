@@ -91,29 +91,6 @@ static ssize_t read_all(int fd, void *buf, size_t n)
     return (ssize_t)got;
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parent_dirs(const char *path, sp_err *err)
-{
-    char dir[PATH_MAX];
-    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
-        return sp_fail(err, "cache path too long: %s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return 0;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) && errno != EEXIST)
-            return sp_fail(err, "cannot create %s: %s", dir, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(dir, 0777) && errno != EEXIST)
-        return sp_fail(err, "cannot create %s: %s", dir, strerror(errno));
-    return 0;
-}
-
 /* Header, then the three arrays, to fd. */
 static int write_body(int fd, const sp_csr *A, const sp_cache_info *info)
 {
@@ -148,7 +125,7 @@ int sp_cache_write(const char *path, const sp_csr *A, const sp_cache_info *info,
     if (!path || !*path || !A || !A->rowptr || A->rows < 0 || A->nnz < 0 ||
         (A->nnz > 0 && (!A->colidx || !A->val)))
         return sp_fail(err, "cache write: invalid arguments");
-    if (make_parent_dirs(path, err))
+    if (sp_mkdir_parent(path, err))
         return -1;
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)

@@ -5,8 +5,8 @@
  * Sources:
  *   file:path.mtx | file:path.mtx.gz | path.mtx   Matrix Market (fetch/mm_read.c)
  *   gen:kind?key=value&...                         generators (fetch/gen_*.c)
- *   suitesparse:Group/Name | suitesparse:Name      parsed here, fetched by the
- *                                                  dataset manager (later issue)
+ *   suitesparse:Group/Name | suitesparse:Name      read from the cache that
+ *                                                  `spsweep fetch` fills (fetch.h)
  * Every matrix read from text goes through the binary CSR cache
  * (fetch/csr_cache.c).
  */
@@ -92,13 +92,16 @@ typedef struct sp_source {
     char text[1024];    /* the source as written, normalised ("file:..." etc.) */
     char name[256];     /* short readable name: file stem, "laplace2d_n100", "HB/bcsstk13" */
     char path[1024];    /* file: the path; suitesparse: "Group/Name" or "Name"; gen: the spec */
+    char unavailable[512]; /* set when the source cannot be had (e.g. a failed
+                              fetch): loading it fails with this reason */
 } sp_source;
 
 /* Parse a source string; a bare path is taken as file:. */
 int sp_source_parse(const char *text, sp_source *src, sp_err *err);
 
 typedef struct sp_load_opts {
-    const char *cache_dir;      /* NULL: $SPSWEEP_CACHE_DIR or "cache" */
+    const char *cache_dir;      /* NULL: the cache root (fetch/fetch.h: --cache-dir,
+                                   $SPSWEEP_CACHE, ~/.cache/spsweep) */
     int no_cache;               /* neither read nor write the cache */
     sp_mm_opts mm;
 } sp_load_opts;
@@ -110,6 +113,10 @@ typedef struct sp_matrix {
     uint64_t checksum;          /* sp_csr_checksum(&A) */
     int from_cache;             /* 1 when read from the binary cache */
 } sp_matrix;
+
+/* Read the Matrix Market file mtx and write its binary CSR cache to csr
+ * (what the fetcher does once per downloaded matrix). */
+int sp_csr_cache_build(const char *mtx, const char *csr, const sp_mm_opts *mm, sp_err *err);
 
 /* Resolve src to a matrix: generate, or read through the cache. */
 int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "fetch.h"
 #include "gen.h"
 #include "matrix.h"
 
@@ -86,24 +87,13 @@ static int parse_gen(const char *spec, sp_source *src, sp_err *err)
     return set_text(src, "gen:", spec, err);
 }
 
-/* True when s is a non-empty SuiteSparse group or matrix name. */
-static int is_collection_name(const char *s, size_t len)
-{
-    if (len == 0 || (len <= 2 && strncmp(s, "..", len) == 0))
-        return 0;                   /* also refuses "." and ".." */
-    for (size_t i = 0; i < len; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
-            return 0;
-    return 1;
-}
-
 /* suitesparse:Group/Name or suitesparse:Name */
 static int parse_suitesparse(const char *rest, sp_source *src, sp_err *err)
 {
     const char *slash = strchr(rest, '/');
-    int ok = slash ? is_collection_name(rest, (size_t)(slash - rest)) &&
-                         is_collection_name(slash + 1, strlen(slash + 1))
-                   : is_collection_name(rest, strlen(rest));
+    int ok = slash ? sp_ss_name_ok(rest, (size_t)(slash - rest)) &&
+                         sp_ss_name_ok(slash + 1, strlen(slash + 1))
+                   : sp_ss_name_ok(rest, strlen(rest));
     if (!ok)
         return sp_fail(err, "suitesparse:%s: expected suitesparse:Group/Name or "
                        "suitesparse:Name (letters, digits, '_', '-', '.')", rest);
@@ -133,13 +123,10 @@ int sp_source_parse(const char *text, sp_source *src, sp_err *err)
     return parse_file(text, src, err);
 }
 
-/* The cache directory: opts, else $SPSWEEP_CACHE_DIR, else "cache". */
-static const char *cache_dir(const sp_load_opts *opts)
+/* The cache root (fetch/cache_root.c: opts, the environment, ~/.cache). */
+static int cache_dir(const sp_load_opts *opts, char *dir, size_t len, sp_err *err)
 {
-    if (opts->cache_dir && *opts->cache_dir)
-        return opts->cache_dir;
-    const char *env = getenv("SPSWEEP_CACHE_DIR");
-    return env && *env ? env : "cache";
+    return sp_cache_root(opts->cache_dir, dir, len, err);
 }
 
 /* <dir>/<stem>-<16 hex of XXH3(realpath)>.csr: one entry per source file,
@@ -162,18 +149,18 @@ static int64_t mtime_ns(const struct stat *st)
     return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 }
 
-/* Save A for next time; a failure costs speed only, so it only warns. */
-static void cache_save(const char *cpath, const sp_csr *A, const struct stat *st,
-                       uint64_t src_hash)
+/* The cache stamp of the source file st describes. */
+static sp_cache_info stamp(const struct stat *st, uint64_t src_hash)
 {
     sp_cache_info info = {(uint64_t)st->st_size, mtime_ns(st), src_hash, 0};
-    sp_err cerr;
-    if (sp_cache_write(cpath, A, &info, &cerr))
-        fprintf(stderr, "spsweep: warning: cache not written: %s\n", cerr.msg);
+    return info;
 }
 
-/* A Matrix Market file, through the binary cache unless opts->no_cache. */
-static int load_file(const char *path, const sp_load_opts *opts, sp_matrix *M, sp_err *err)
+/* The Matrix Market file at path through its binary cache file cpath:
+ * read the cache when it matches the file's size and time, else parse the
+ * file and save the cache (a failed save costs speed only: a warning). */
+static int load_via_cache(const char *path, const char *cpath, const sp_load_opts *opts,
+                          sp_matrix *M, sp_err *err)
 {
     struct stat st;
     if (stat(path, &st))
@@ -182,10 +169,7 @@ static int load_file(const char *path, const sp_load_opts *opts, sp_matrix *M, s
         return sp_fail(err, "%s: not a regular file", path);
     if (opts->no_cache)
         return sp_mm_read(path, &opts->mm, &M->A, NULL, err);
-    char cpath[PATH_MAX];
-    if (cache_path(path, cache_dir(opts), cpath, sizeof cpath, err))
-        return -1;
-    sp_cache_info expect = {(uint64_t)st.st_size, mtime_ns(&st), 0, 0}, got;
+    sp_cache_info expect = stamp(&st, 0), got;
     sp_err cerr;
     int rc = sp_cache_read(cpath, &expect, &M->A, &got, &cerr);
     if (rc == 0) {
@@ -198,47 +182,77 @@ static int load_file(const char *path, const sp_load_opts *opts, sp_matrix *M, s
     uint64_t src_hash = 0;
     if (sp_mm_read(path, &opts->mm, &M->A, &src_hash, err))
         return -1;
-    cache_save(cpath, &M->A, &st, src_hash);
+    sp_cache_info info = stamp(&st, src_hash);
+    if (sp_cache_write(cpath, &M->A, &info, &cerr))
+        fprintf(stderr, "spsweep: warning: cache not written: %s\n", cerr.msg);
     return 0;
 }
 
-/* <dir>/suitesparse/<Group>/<Name>/<Name>.mtx[.gz]; a group-less name
- * matches any group. Fills found (the first match) or, when none, shown
- * (the place looked at, for the message). Returns 1 when found. */
-static int find_suitesparse(const char *dir, const char *gname, char *found, char *shown,
+/* A Matrix Market file, through the cache under the cache root. */
+static int load_file(const char *path, const sp_load_opts *opts, sp_matrix *M, sp_err *err)
+{
+    char dir[PATH_MAX], cpath[PATH_MAX + 200];
+    if (opts->no_cache)
+        return load_via_cache(path, "", opts, M, err);
+    if (access(path, F_OK) != 0)
+        return sp_fail(err, "%s: %s", path, strerror(errno));
+    if (cache_dir(opts, dir, sizeof dir, err) ||
+        cache_path(path, dir, cpath, sizeof cpath, err))
+        return -1;
+    return load_via_cache(path, cpath, opts, M, err);
+}
+
+int sp_csr_cache_build(const char *mtx, const char *csr, const sp_mm_opts *mm, sp_err *err)
+{
+    struct stat st;
+    sp_csr A = {0};
+    uint64_t src_hash = 0;
+    if (stat(mtx, &st))
+        return sp_fail(err, "%s: %s", mtx, strerror(errno));
+    if (sp_mm_read(mtx, mm, &A, &src_hash, err))
+        return -1;
+    sp_cache_info info = stamp(&st, src_hash);
+    int rc = sp_cache_write(csr, &A, &info, err);
+    sp_csr_free(&A);
+    return rc;
+}
+
+/* <root>/suitesparse/<Group>/<Name>.mtx; a group-less name matches any
+ * group. Fills found (the first match) or, when none, shown (the place
+ * looked at, for the message). Returns 1 when found. */
+static int find_suitesparse(const char *root, const char *gname, char *found, char *shown,
                             size_t len)
 {
     const char *slash = strchr(gname, '/');
     const char *name = slash ? slash + 1 : gname;
-    char group[256];
-    snprintf(group, sizeof group, "%.*s", slash ? (int)(slash - gname) : 1,
-             slash ? gname : "*");
-    snprintf(shown, len, "%s/suitesparse/%s/%s/%s.mtx", dir, group, name, name);
-    static const char *const ext[] = {".mtx", ".mtx.gz"};
-    for (int e = 0; e < 2; e++) {
-        char pattern[PATH_MAX];
-        glob_t g;
-        snprintf(pattern, sizeof pattern, "%s/suitesparse/%s/%s/%s%s", dir, group, name,
-                 name, ext[e]);
-        int hit = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-        if (hit)
-            snprintf(found, len, "%s", g.gl_pathv[0]);
-        globfree(&g);
-        if (hit)
-            return 1;
-    }
-    return 0;
+    char pattern[PATH_MAX];
+    if (snprintf(pattern, sizeof pattern, "%s/suitesparse/%.*s/%s.mtx", root,
+                 slash ? (int)(slash - gname) : 1, slash ? gname : "*", name) >=
+        (int)sizeof pattern)
+        return 0;
+    snprintf(shown, len, "%s", pattern);
+    glob_t g;
+    int hit = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    if (hit)
+        snprintf(found, len, "%s", g.gl_pathv[0]);
+    globfree(&g);
+    return hit;
 }
 
-/* A SuiteSparse matrix already in the local cache, read like a file. */
+/* A SuiteSparse matrix in the cache, read through the CSR cache beside it. */
 static int load_suitesparse(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
                             sp_err *err)
 {
-    char found[PATH_MAX], shown[PATH_MAX];
-    if (!find_suitesparse(cache_dir(opts), src->path, found, shown, sizeof found))
-        return sp_fail(err, "suitesparse:%s: not in the local cache (%s); downloading "
-                       "comes with `spsweep fetch`", src->path, shown);
-    return load_file(found, opts, M, err);
+    char root[PATH_MAX], found[PATH_MAX], shown[PATH_MAX], csr[PATH_MAX + 8];
+    if (src->unavailable[0])
+        return sp_fail(err, "%s: %s", src->text, src->unavailable);
+    if (cache_dir(opts, root, sizeof root, err))
+        return -1;
+    if (!find_suitesparse(root, src->path, found, shown, sizeof found))
+        return sp_fail(err, "%s: not in the local cache (%s); `spsweep fetch %s` brings it in",
+                       src->text, shown, src->path);
+    snprintf(csr, sizeof csr, "%.*s.csr", (int)strlen(found) - 4, found);
+    return load_via_cache(found, csr, opts, M, err);
 }
 
 /* Resolve src to a matrix with its features and checksum. */

@@ -31,6 +31,10 @@ int sp_fail(sp_err *err, const char *fmt, ...)
 int sp_fail_prefix(sp_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* mkdir -p dir / of the directory holding path (kernels/fsutil.c). */
+int sp_mkdir_p(const char *dir, sp_err *err);
+int sp_mkdir_parent(const char *path, sp_err *err);
+
 typedef struct sp_csr {
     int32_t rows, cols, nnz;
     int32_t *rowptr; /* rows + 1 */

@@ -16,32 +16,6 @@
 #define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
 #define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
 
-/* mkdir -p dir. */
-static int make_dirs(const char *dir, sp_err *err)
-{
-    char *path = strdup(dir);
-    if (!path)
-        return sp_fail(err, "%s: out of memory", dir);
-    int rc = 0;
-    for (char *p = path + 1; rc == 0; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        struct stat sb;
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            rc = sp_fail(err, "%s: cannot create directory %s: %s", dir, path,
-                         strerror(errno));
-        else if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-            rc = sp_fail(err, "%s: %s is not a directory", dir, path);
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    free(path);
-    return rc;
-}
-
 /* Open the database read-only; it must exist and hold the spsweep views. */
 static int open_readonly(rp_report *r, sp_err *err)
 {
@@ -127,7 +101,7 @@ static int check_outputs(const rp_report *r, sp_err *err)
 /* All the steps, in order; the first failure stops the report. */
 static int report_build(rp_report *r, sp_err *err)
 {
-    if (open_readonly(r, err) || pick_sweep(r, err) || make_dirs(r->out_dir, err))
+    if (open_readonly(r, err) || pick_sweep(r, err) || sp_mkdir_p(r->out_dir, err))
         return -1;
     if (rp_speedup_chart(r, err) || rp_rate_charts(r, err) || rp_title_page(r, err) ||
         write_main_script(r, err))

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fetch/fetch.h"
 #include "runner.h"
 
 #define LINE_MAX_CHARS (INI_MAX_LINE - 2)
@@ -72,11 +73,11 @@ static int prescan_section(parse_ctx *c, const char *raw, const char *path, int 
     char title[256];
     const char *kname;
     section_title(raw, title, sizeof title, &kname);
-    if (!strcmp(title, "sweep") || !strcmp(title, "matrices"))
+    if (!strcmp(title, "sweep") || !strcmp(title, "matrices") || !strcmp(title, "fetch"))
         return 0;
     if (!*kname)
-        return sp_fail(err, "%s:%d: unknown section [%s]; expected [sweep], [matrices] "
-                       "or [kernel NAME]", path, line, title);
+        return sp_fail(err, "%s:%d: unknown section [%s]; expected [sweep], [matrices], "
+                       "[fetch] or [kernel NAME]", path, line, title);
     const sp_kernel *k = find_kernel(c->extra, kname);
     if (!k)
         return sp_fail(err, "%s:%d: unknown kernel '%s' (`spsweep list` shows them)",
@@ -177,11 +178,45 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                    "tolerance, database, cache, complex, description)", name);
 }
 
+/* select = EXPR over the SuiteSparse index (checked now, evaluated at
+ * fetch time); limit = N. */
+static int selection_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
+{
+    if (!strcmp(name, "limit")) {
+        int limit = 0;
+        if (parse_int_value(name, v, 1, 1000000, &limit, err))
+            return -1;
+        cfg->fetch.limit = limit;
+        return 0;
+    }
+    if (cfg->fetch.select)
+        return sp_fail(err, "'select' given twice (combine them with 'or')");
+    char sql[4096];
+    sp_sql_param params[64];
+    int np;
+    if (sp_ss_select_compile(v, sql, sizeof sql, params, 64, &np, err))
+        return -1;
+    return replace_str(&cfg->fetch.select, v, err);
+}
+
+/* [fetch]: where and how matrices are downloaded. */
+static int fetch_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
+{
+    if (!strcmp(name, "base_url"))
+        return *v ? replace_str(&cfg->fetch.base_url, v, err)
+                  : sp_fail(err, "'base_url' must not be empty");
+    if (!strcmp(name, "jobs"))
+        return parse_int_value(name, v, 1, 64, &cfg->fetch.jobs, err);
+    return sp_fail(err, "unknown key '%s' in [fetch] (known: base_url, jobs)", name);
+}
+
 static int matrices_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
 {
+    if (!strcmp(name, "select") || !strcmp(name, "limit"))
+        return selection_key(cfg, name, v, err);
     if (strcmp(name, "source"))
         return sp_fail(err, "unknown key '%s' in [matrices] (use: source = gen:... | "
-                       "file:... | suitesparse:...)", name);
+                       "file:... | suitesparse:...; select = EXPR; limit = N)", name);
     if (!*v)                    /* first line of a multi-line list */
         return 0;
     sp_source src;
@@ -232,6 +267,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
         rc = sweep_key(c->cfg, name, value, &c->err);
     else if (!strcmp(title, "matrices"))
         rc = matrices_key(c->cfg, name, value, &c->err);
+    else if (!strcmp(title, "fetch"))
+        rc = fetch_key(c->cfg, name, value, &c->err);
     else if (!spec_for(c->cfg, kname))  /* inih truncates titles over 50 chars */
         rc = sp_fail(&c->err, "section [%s] not understood", title);
     else
@@ -294,8 +331,9 @@ int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
     }
     if (apply_defaults(&c, path, err))
         goto fail;
-    if (cfg->nmatrices == 0) {
-        sp_fail(err, "%s: no matrices: add a [matrices] section with source = ...", path);
+    if (cfg->nmatrices == 0 && !cfg->fetch.select) {
+        sp_fail(err, "%s: no matrices: add a [matrices] section with source = ... or "
+                "select = ...", path);
         goto fail;
     }
     if (cfg->nkernels == 0) {
@@ -379,5 +417,7 @@ void sp_config_free(sp_config *cfg)
     free(cfg->text);
     free(cfg->database);
     free(cfg->cache_dir);
+    free(cfg->fetch.select);
+    free(cfg->fetch.base_url);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -4,6 +4,8 @@
  *   spsweep sweep CONFIG [--db PATH] [--repetitions N] [--warmup N]
  *                        [--axis NAME=VALUES]... [--cache-dir DIR] [--complex real|refuse]
  *   spsweep plan CONFIG [--axis NAME=VALUES]...   print the expanded plan, run nothing
+ *   spsweep fetch NAME... | --select EXPR ...      SuiteSparse matrices into the cache
+ *   spsweep cache list|verify|clean
  *   spsweep list                                  every registered kernel
  *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
  *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
@@ -29,10 +31,15 @@ static const char usage[] =
     "                 --warmup N         untimed runs first (default 2)\n"
     "                 --axis NAME=VALUES override an axis in every kernel that has it,\n"
     "                                    e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2\n"
-    "                 --cache-dir DIR    binary matrix cache (default $SPSWEEP_CACHE_DIR or cache/)\n"
+    "                 --cache-dir DIR    matrix cache (default $SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep\n"
+    "                                    or ~/.cache/spsweep); SuiteSparse matrices the\n"
+    "                                    config names are fetched into it first\n"
     "                 --complex real|refuse   complex Matrix Market files: real part or error\n"
     "                 --quiet            no progress lines\n"
     "  plan CONFIG    print the combinations a sweep would run, run nothing\n"
+    "  fetch NAME...  bring SuiteSparse matrices into the cache (`spsweep fetch --help`):\n"
+    "                 HB/bcsstk13, --select EXPR --limit N, --config FILE, --list\n"
+    "  cache list|verify|clean   what the cache holds; re-hash it; remove leftovers\n"
     "  list           list every registered kernel: operation, format, backend, axes\n"
     "  info SOURCE    load a matrix (gen:..., file:..., path) and print its features\n"
     "  report         charts from a results database\n"
@@ -188,7 +195,8 @@ static int cmd_sweep(const cli *c)
     sp_sweep_opts o = {.log = c->quiet ? NULL : stdout};
     sp_sweep_result res;
     sp_err err;
-    int rc = sp_sweep_run(&cfg, &o, &res, &err);
+    sp_prefetch_opts po = {.quiet = c->quiet};
+    int rc = sp_sweep_prefetch(&cfg, &po, &err) || sp_sweep_run(&cfg, &o, &res, &err);
     sp_config_free(&cfg);
     if (rc)
         return die(err.msg);
@@ -208,7 +216,8 @@ static int cmd_plan(const cli *c)
     sp_err err;
     if (load_config(c, &cfg))
         return 1;
-    if (sp_plan_expand(&cfg, &plan, &err)) {
+    sp_prefetch_opts po = {.resolve_only = 1, .quiet = 1};
+    if (sp_sweep_prefetch(&cfg, &po, &err) || sp_plan_expand(&cfg, &plan, &err)) {
         sp_config_free(&cfg);
         return die(err.msg);
     }
@@ -284,6 +293,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "sweep"))
         pin_threads(argv);
     cli c;
+    if (!strcmp(cmd, "fetch"))
+        return sp_cmd_fetch(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cache"))
+        return sp_cmd_cache(argc - 1, argv + 1);
     if (parse_cli(argc - 1, argv + 1, &c))
         return 1;
     if (!strcmp(cmd, "sweep"))

@@ -5,6 +5,8 @@
  * Config format (configs/default.ini is the worked example):
  *   [sweep]           repetitions, warmup, tolerance, database, cache, complex
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
+ *                     select = EXPR, limit = N   (SuiteSparse index, fetch/fetch.h)
+ *   [fetch]           base_url, jobs
  *   [kernel NAME]     one section per kernel; keys are the kernel's axes,
  *                     values in axis syntax (runner/axis.c); absent axes
  *                     take the kernel's declared defaults
@@ -42,6 +44,14 @@ typedef struct sp_kernel_spec {
     char *axis_text[SP_MAX_AXES];           /* as written; NULL = default */
 } sp_kernel_spec;
 
+/* What the dataset manager needs from a config ([fetch], select/limit). */
+typedef struct sp_fetch_config {
+    char *select;               /* [matrices] select = EXPR, or NULL */
+    int limit;                  /* [matrices] limit = N; 0 = all */
+    char *base_url;             /* [fetch] base_url, or NULL */
+    int jobs;                   /* [fetch] jobs; 0 = default */
+} sp_fetch_config;
+
 typedef struct sp_config {
     char *path;                 /* as given */
     char *text;                 /* the whole file, stored with the sweep */
@@ -55,6 +65,7 @@ typedef struct sp_config {
     sp_source *matrices;
     int nkernels;
     sp_kernel_spec *kernels;
+    sp_fetch_config fetch;
 } sp_config;
 
 /* Kernels to look up beside the registry (tests inject deliberately wrong
@@ -107,6 +118,25 @@ typedef struct sp_sweep_result {
  * not run at all or was interrupted. */
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err);
+
+/* ---- fetch step (runner/prefetch.c) ------------------------------------- */
+typedef struct sp_prefetch_opts {
+    int resolve_only;           /* expand select and resolve names, fetch nothing */
+    int quiet;
+    FILE *log;                  /* NULL: stderr */
+} sp_prefetch_opts;
+
+/* Before a sweep: turn the config's select into suitesparse: sources,
+ * resolve group-less names against the index, fetch every missing
+ * SuiteSparse matrix. A source that cannot be had gets its reason in
+ * src->unavailable (the sweep records it as skipped and goes on). -1 only
+ * when the step itself cannot run (e.g. out of memory). */
+int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err);
+
+/* `spsweep fetch ...` and `spsweep cache ...` (runner/cmd_fetch.c, cmd_cache.c):
+ * argv[0] is the command name; return the exit status. */
+int sp_cmd_fetch(int argc, char **argv);
+int sp_cmd_cache(int argc, char **argv);
 
 /* ---- provenance (runner/provenance.c) ----------------------------------- */
 typedef struct sp_provenance {

@@ -149,12 +149,12 @@ Test(source, suitesparse_not_cached)
     sp_err err = {{0}};
     cr_assert_eq(load_text("suitesparse:HB/bcsstk13", "/tmp/nocache", &M, &err), -1);
     cr_assert_str_eq(err.msg, "suitesparse:HB/bcsstk13: not in the local cache "
-                              "(/tmp/nocache/suitesparse/HB/bcsstk13/bcsstk13.mtx); "
-                              "downloading comes with `spsweep fetch`");
+                              "(/tmp/nocache/suitesparse/HB/bcsstk13.mtx); "
+                              "`spsweep fetch HB/bcsstk13` brings it in");
     cr_assert_eq(load_text("suitesparse:bcsstk13", "/tmp/nocache", &M, &err), -1);
     cr_assert_str_eq(err.msg, "suitesparse:bcsstk13: not in the local cache "
-                              "(/tmp/nocache/suitesparse/*/bcsstk13/bcsstk13.mtx); "
-                              "downloading comes with `spsweep fetch`");
+                              "(/tmp/nocache/suitesparse/*/bcsstk13.mtx); "
+                              "`spsweep fetch bcsstk13` brings it in");
 }
 
 Test(source, suitesparse_from_the_local_cache)
@@ -167,9 +167,7 @@ Test(source, suitesparse_from_the_local_cache)
     cr_assert_eq(mkdir(path, 0777), 0);
     snprintf(path, sizeof path, "%s/suitesparse/Grp", dir);
     cr_assert_eq(mkdir(path, 0777), 0);
-    snprintf(path, sizeof path, "%s/suitesparse/Grp/tiny", dir);
-    cr_assert_eq(mkdir(path, 0777), 0);
-    snprintf(path, sizeof path, "%s/suitesparse/Grp/tiny/tiny.mtx", dir);
+    snprintf(path, sizeof path, "%s/suitesparse/Grp/tiny.mtx", dir);
     tu_write_file(path, "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 3\n2 2 4\n");
     cr_assert_eq(load_text("suitesparse:Grp/tiny", dir, &M, &err), 0, "%s", err.msg);
     cr_assert_eq(M.A.nnz, 2);

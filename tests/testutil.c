@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "testutil.h"
 
@@ -54,4 +57,40 @@ double *tu_dense(const sp_csr *A)
         for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
             D[(size_t)i * (size_t)A->cols + (size_t)A->colidx[k]] += A->val[k];
     return D;
+}
+
+void tu_gunzip(const char *gz, const char *out)
+{
+    gzFile in = gzopen(gz, "rb");
+    cr_assert_not_null(in, "cannot open %s", gz);
+    FILE *f = fopen(out, "wb");
+    cr_assert_not_null(f, "cannot create %s", out);
+    char buf[65536];
+    int n;
+    while ((n = gzread(in, buf, sizeof buf)) > 0)
+        cr_assert_eq(fwrite(buf, 1, (size_t)n, f), (size_t)n);
+    cr_assert_eq(n, 0, "%s: inflate error", gz);
+    gzclose(in);
+    cr_assert_eq(fclose(f), 0);
+}
+
+int tu_run_spsweep(const char *args, char **out)
+{
+    char *cmd = NULL;
+    cr_assert_gt(asprintf(&cmd, "%s %s 2>&1", tu_spsweep_bin(), args), 0);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    cr_assert_not_null(p);
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    int st = pclose(p);
+    *out = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }

@@ -1,0 +1,191 @@
+/*
+ * cmd_cache.c — `spsweep cache list|verify|clean [--cache-dir DIR] [--all]`:
+ * what the cache holds, whether every fetched matrix still has the bytes
+ * its manifest recorded, and removing what is left over (partial
+ * downloads, temporary files, orphaned conversions) or everything.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../fetch/fetch.h"
+#include "runner.h"
+
+static const char cache_usage[] =
+    "usage: spsweep cache list|verify|clean [--cache-dir DIR] [--all]\n"
+    "  list     every fetched matrix: size, fetch date, converted or not\n"
+    "  verify   re-hash every fetched matrix against its manifest (exit 1 on a mismatch)\n"
+    "  clean    remove partial downloads, temporary files, leftover archives and\n"
+    "           conversions without their matrix; --all removes the whole cache\n";
+
+/* Size of the file at path, 0 when absent. */
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (int64_t)st.st_size : 0;
+}
+
+/* Paths matching pattern under root (glob, sorted). */
+static int find(const char *root, const char *pattern, glob_t *g)
+{
+    char full[1400];
+    snprintf(full, sizeof full, "%s/%s", root, pattern);
+    return glob(full, GLOB_PERIOD, NULL, g);
+}
+
+/* "<root>/suitesparse/G/N.manifest" -> "G/N". */
+static void label_of(const char *manifest, char *label, size_t len)
+{
+    const char *end = strrchr(manifest, '.');
+    const char *name = strrchr(manifest, '/');
+    const char *group = name;
+    while (group > manifest && group[-1] != '/')
+        group--;
+    snprintf(label, len, "%.*s", (int)(end - group), group);
+}
+
+static int cache_list(const char *root)
+{
+    glob_t g;
+    int64_t total = 0;
+    int n = 0;
+    printf("%-40s %12s  %-20s %s\n", "matrix", "mtx bytes", "fetched", "csr cache");
+    if (find(root, "suitesparse/*/*.manifest", &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++, n++) {
+            sp_manifest m;
+            sp_err e;
+            char label[300], csr[1400];
+            label_of(g.gl_pathv[i], label, sizeof label);
+            snprintf(csr, sizeof csr, "%.*s.csr", (int)strlen(g.gl_pathv[i]) - 9,
+                     g.gl_pathv[i]);
+            if (sp_manifest_read(g.gl_pathv[i], &m, &e)) {
+                printf("%-40s unreadable manifest: %s\n", label, e.msg);
+                continue;
+            }
+            int64_t cs = file_size(csr);
+            printf("%-40s %12lld  %-20s %s\n", label, (long long)m.mtx_bytes, m.fetched_at,
+                   cs ? "yes" : "no");
+            total += m.mtx_bytes + cs;
+        }
+    }
+    globfree(&g);
+    printf("%d matri%s, %.1f MB (with conversions) in %s/suitesparse\n", n,
+           n == 1 ? "x" : "ces", total / 1e6, root);
+    return 0;
+}
+
+static int cache_verify(const char *root)
+{
+    glob_t g;
+    int bad = 0, n = 0;
+    if (find(root, "suitesparse/*/*.manifest", &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++, n++) {
+            sp_manifest m;
+            sp_err e;
+            char label[300], mtx[1400];
+            label_of(g.gl_pathv[i], label, sizeof label);
+            snprintf(mtx, sizeof mtx, "%.*s.mtx", (int)strlen(g.gl_pathv[i]) - 9,
+                     g.gl_pathv[i]);
+            int rc = sp_manifest_read(g.gl_pathv[i], &m, &e);
+            if (rc == 0)
+                rc = sp_manifest_verify(&m, mtx, &e);
+            printf("%-8s %-40s %s\n", rc ? "BAD" : "ok", label, rc ? e.msg : m.mtx_sha256);
+            bad += rc != 0;
+        }
+    }
+    globfree(&g);
+    printf("%d checked, %d bad%s\n", n, bad,
+           bad ? " (a fetch of those matrices downloads them again)" : "");
+    return bad ? 1 : 0;
+}
+
+/* Remove every path matching pattern; add the bytes freed. */
+static void remove_matching(const char *root, const char *pattern, int *count, int64_t *bytes,
+                            int (*keep)(const char *path))
+{
+    glob_t g;
+    if (find(root, pattern, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            if (keep && keep(g.gl_pathv[i]))
+                continue;
+            int64_t sz = file_size(g.gl_pathv[i]);
+            if (unlink(g.gl_pathv[i]) == 0) {
+                printf("removed %s\n", g.gl_pathv[i]);
+                (*count)++;
+                *bytes += sz;
+            }
+        }
+    globfree(&g);
+}
+
+/* A conversion is kept while its matrix is there. */
+static int has_matrix(const char *csr)
+{
+    char mtx[1400];
+    snprintf(mtx, sizeof mtx, "%.*s.mtx", (int)strlen(csr) - 4, csr);
+    return access(mtx, F_OK) == 0;
+}
+
+static int cache_clean(const char *root, int all)
+{
+    int n = 0;
+    int64_t bytes = 0;
+    static const char *const leftovers[] = {
+        "suitesparse/*/*.part", "suitesparse/*/.*.mtx.*", "suitesparse/*/*.tmp.*",
+        "suitesparse/*/*.tar.gz", "suitesparse/ssstats.csv.new*", NULL};
+    static const char *const everything[] = {
+        "suitesparse/*/*.mtx", "suitesparse/*/*.csr", "suitesparse/*/*.manifest",
+        "suitesparse/*/*.files/*", "suitesparse/ssstats.csv", "*.csr", NULL};
+    for (int i = 0; leftovers[i]; i++)
+        remove_matching(root, leftovers[i], &n, &bytes, NULL);
+    remove_matching(root, "suitesparse/*/*.csr", &n, &bytes, has_matrix);
+    for (int i = 0; all && everything[i]; i++)
+        remove_matching(root, everything[i], &n, &bytes, NULL);
+    printf("%d file%s removed, %.1f MB freed from %s\n", n, n == 1 ? "" : "s", bytes / 1e6,
+           root);
+    return 0;
+}
+
+int sp_cmd_cache(int argc, char **argv)
+{
+    static const struct option opts[] = {{"cache-dir", required_argument, NULL, 'c'},
+                                         {"all", no_argument, NULL, 'a'},
+                                         {NULL, 0, NULL, 0}};
+    const char *dir = NULL;
+    int all = 0, opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (opt == 'c')
+            dir = optarg;
+        else if (opt == 'a')
+            all = 1;
+        else {
+            fputs(cache_usage, stderr);
+            return 2;
+        }
+    }
+    const char *what = optind < argc ? argv[optind] : "";
+    char root[1024];
+    sp_err err;
+    if (sp_cache_root(dir, root, sizeof root, &err)) {
+        fprintf(stderr, "spsweep cache: %s\n", err.msg);
+        return 2;
+    }
+    if (optind + 1 != argc || (all && strcmp(what, "clean"))) {
+        fputs(cache_usage, stderr);
+        return 2;
+    }
+    if (!strcmp(what, "list"))
+        return cache_list(root);
+    if (!strcmp(what, "verify"))
+        return cache_verify(root);
+    if (!strcmp(what, "clean"))
+        return cache_clean(root, all);
+    fprintf(stderr, "spsweep cache: unknown action '%s'\n%s", what, cache_usage);
+    return 2;
+}

@@ -1,0 +1,270 @@
+/*
+ * cmd_fetch.c — `spsweep fetch` and the fetch step of a sweep: names and
+ * selections (command line or config) resolved against the SuiteSparse
+ * index, then brought into the cache by fetch/fetch.c.
+ *
+ *   spsweep fetch [Group/Name | Name]... [--select EXPR] [--limit N]
+ *                 [--config FILE] [--list] [--jobs N] [--base-url URL]
+ *                 [--cache-dir DIR] [--db PATH] [--refresh] [--all-files]
+ *                 [--keep-archives] [--no-verify] [--no-convert]
+ *                 [--max-size SIZE] [--retries N] [--retry-delay S]
+ *                 [--stall-timeout S] [--quiet]
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../fetch/fetch.h"
+#include "runner.h"
+
+static const char fetch_usage[] =
+    "usage: spsweep fetch [NAME...] [options]\n"
+    "  NAME               Group/Name or Name (unique in the index), with or without\n"
+    "                     the suitesparse: prefix, e.g. HB/bcsstk13 Bai/olm1000\n"
+    "  --select EXPR      matrices of the index for which EXPR holds, e.g.\n"
+    "                     \"nnz >= 1e6 and nnz <= 1e7 and real and rows = cols\"\n"
+    "                     fields: group name rows cols nnz real binary nd posdef psym\n"
+    "                     nsym kind id; and or not, = != < <= > >=, like, between, in\n"
+    "  --limit N          at most N selected matrices (smallest nnz first)\n"
+    "  --config FILE      the suitesparse: sources, select and limit of a sweep config\n"
+    "  --list             print what would be fetched, with sizes; fetch nothing\n"
+    "  --jobs N           downloads at once (default 4)\n"
+    "  --base-url URL     collection mirror (default $SPSWEEP_SUITESPARSE_URL or\n"
+    "                     https://sparse.tamu.edu; file:// works)\n"
+    "  --cache-dir DIR    cache root (default $SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep\n"
+    "                     or ~/.cache/spsweep)\n"
+    "  --db PATH          record hashes in PATH's datasets table (default\n"
+    "                     results/results.db; --db '' records nothing)\n"
+    "  --refresh          download the index now (else when older than 30 days)\n"
+    "  --all-files        keep every file of the archive (rhs, coordinates, ...)\n"
+    "  --keep-archives    keep the .tar.gz after unpacking\n"
+    "  --no-verify        trust cached matrices without re-hashing them\n"
+    "  --no-convert       skip building the binary CSR cache\n"
+    "  --max-size SIZE    refuse archives expanding past SIZE (default 64G)\n"
+    "  --retries N, --retry-delay S, --stall-timeout S   download robustness\n"
+    "  --quiet            errors only\n";
+
+enum { F_SELECT = 1, F_LIMIT, F_CONFIG, F_LIST, F_JOBS, F_BASE, F_CACHE, F_DB, F_REFRESH,
+       F_ALL, F_KEEP, F_NOVERIFY, F_NOCONVERT, F_MAXSIZE, F_RETRIES, F_DELAY, F_STALL,
+       F_QUIET, F_HELP };
+
+static const struct option fetch_opts[] = {
+    {"select", required_argument, NULL, F_SELECT}, {"limit", required_argument, NULL, F_LIMIT},
+    {"config", required_argument, NULL, F_CONFIG}, {"list", no_argument, NULL, F_LIST},
+    {"jobs", required_argument, NULL, F_JOBS},     {"base-url", required_argument, NULL, F_BASE},
+    {"cache-dir", required_argument, NULL, F_CACHE}, {"db", required_argument, NULL, F_DB},
+    {"refresh", no_argument, NULL, F_REFRESH},     {"all-files", no_argument, NULL, F_ALL},
+    {"keep-archives", no_argument, NULL, F_KEEP},  {"no-verify", no_argument, NULL, F_NOVERIFY},
+    {"no-convert", no_argument, NULL, F_NOCONVERT},
+    {"max-size", required_argument, NULL, F_MAXSIZE},
+    {"retries", required_argument, NULL, F_RETRIES},
+    {"retry-delay", required_argument, NULL, F_DELAY},
+    {"stall-timeout", required_argument, NULL, F_STALL},
+    {"quiet", no_argument, NULL, F_QUIET},         {"help", no_argument, NULL, F_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct fetch_cli {
+    sp_fetch_opts o;
+    const char *select, *config;
+    long limit;
+    int list;
+    int nnames;
+    char **names;
+} fetch_cli;
+
+/* A number in [lo, hi] for option opt; -1 with a message otherwise. */
+static int num_arg(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "spsweep fetch: --%s: expected a number in %g..%g, not '%s'\n", opt,
+                lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* "64G", "500M", "1.5T", "123456" into bytes. */
+int sp_parse_size(const char *v, uint64_t *bytes);
+int sp_parse_size(const char *v, uint64_t *bytes)
+{
+    char *end;
+    double x = strtod(v, &end);
+    static const char units[] = "KMGT";
+    double mult = 1;
+    if (*end) {
+        const char *u = strchr(units, *end & ~0x20);
+        if (!u || (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB")))
+            return -1;
+        for (const char *p = units; p <= u; p++)
+            mult *= 1024;
+    }
+    if (end == v || !(x > 0) || x * mult > 1e18)
+        return -1;
+    *bytes = (uint64_t)(x * mult);
+    return 0;
+}
+
+/* One option into c; -1 on a bad value. */
+static int fetch_option(fetch_cli *c, int opt, const char *v)
+{
+    double x;
+    switch (opt) {
+    case F_SELECT: c->select = v; return 0;
+    case F_CONFIG: c->config = v; return 0;
+    case F_LIST: c->list = 1; return 0;
+    case F_BASE: c->o.base_url = v; return 0;
+    case F_CACHE: c->o.cache_dir = v; return 0;
+    case F_DB: c->o.db_path = *v ? v : NULL; return 0;
+    case F_REFRESH: c->o.refresh = 1; return 0;
+    case F_ALL: c->o.all_files = 1; return 0;
+    case F_KEEP: c->o.keep_archives = 1; return 0;
+    case F_NOVERIFY: c->o.no_verify = 1; return 0;
+    case F_NOCONVERT: c->o.no_convert = 1; return 0;
+    case F_QUIET: c->o.quiet = 1; return 0;
+    case F_LIMIT: return num_arg("limit", v, 1, 1e6, &x) ? -1 : (c->limit = (long)x, 0);
+    case F_JOBS: return num_arg("jobs", v, 1, 64, &x) ? -1 : (c->o.jobs = (int)x, 0);
+    case F_RETRIES:         /* the engine reads 0 as "default", < 0 as "none" */
+        return num_arg("retries", v, 0, 100, &x) ? -1 : (c->o.retries = x ? (int)x : -1, 0);
+    case F_DELAY: return num_arg("retry-delay", v, 0, 3600, &x) ? -1 : (c->o.retry_delay_s = x, 0);
+    case F_STALL:
+        return num_arg("stall-timeout", v, 1, 86400, &x) ? -1 : (c->o.stall_time_s = (long)x, 0);
+    case F_MAXSIZE:
+        if (sp_parse_size(v, &c->o.max_bytes) == 0)
+            return 0;
+        fprintf(stderr, "spsweep fetch: --max-size: expected a size such as 64G or 500M, "
+                "not '%s'\n", v);
+        return -1;
+    default:
+        fputs(fetch_usage, stderr);
+        return -1;
+    }
+}
+
+static int parse_fetch_cli(int argc, char **argv, fetch_cli *c)
+{
+    memset(c, 0, sizeof *c);
+    c->o.retries = 0;           /* the download default */
+    c->o.progress = -1;
+    c->o.db_path = "results/results.db";
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", fetch_opts, NULL)) != -1) {
+        if (opt == F_HELP) {
+            fputs(fetch_usage, stdout);
+            exit(0);
+        }
+        if (fetch_option(c, opt, optarg))
+            return -1;
+    }
+    c->nnames = argc - optind;
+    c->names = argv + optind;
+    return 0;
+}
+
+/* Does this name need the index (no group given)? */
+static int needs_index(const char *name)
+{
+    const char *gname = strncmp(name, "suitesparse:", 12) ? name : name + 12;
+    return strchr(gname, '/') == NULL;
+}
+
+/* Names, select and limit from the config at path, merged into c. The
+ * names are kept in *owned (freed by the caller). */
+static int merge_config(fetch_cli *c, char ***owned, int *nowned, sp_config *cfg)
+{
+    sp_err err;
+    if (sp_config_load(c->config, NULL, cfg, &err)) {
+        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+        return -1;
+    }
+    char **names = calloc((size_t)(c->nnames + cfg->nmatrices + 1), sizeof *names);
+    if (!names)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < c->nnames; i++)
+        names[n++] = c->names[i];
+    for (int i = 0; i < cfg->nmatrices; i++)
+        if (cfg->matrices[i].kind == SP_SRC_SUITESPARSE)
+            names[n++] = cfg->matrices[i].path;
+    *owned = names;
+    *nowned = n;
+    c->names = names;
+    c->nnames = n;
+    if (!c->select)
+        c->select = cfg->fetch.select;
+    if (!c->limit)
+        c->limit = cfg->fetch.limit;
+    if (!c->o.base_url)
+        c->o.base_url = cfg->fetch.base_url;
+    if (!c->o.jobs)
+        c->o.jobs = cfg->fetch.jobs;
+    if (!c->o.cache_dir)
+        c->o.cache_dir = cfg->cache_dir;
+    return 0;
+}
+
+/* Resolve c's names and selection into items (index loaded when needed). */
+static int resolve_items(fetch_cli *c, sp_fetch_item **items, int *n)
+{
+    sp_err err;
+    sp_ss_index *ix = NULL;
+    int want_index = c->select != NULL || c->list;
+    for (int i = 0; i < c->nnames; i++)
+        want_index |= needs_index(c->names[i]);
+    if (want_index && sp_fetch_index(&c->o, &ix, &err)) {
+        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+        if (c->select || !c->list)
+            return -1;
+    }
+    int rc = sp_fetch_resolve(ix, (const char *const *)c->names, c->nnames, c->select,
+                              c->limit, items, n, &err);
+    sp_ss_index_free(ix);
+    if (rc)
+        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    return rc;
+}
+
+int sp_cmd_fetch(int argc, char **argv)
+{
+    fetch_cli c;
+    sp_config cfg = {0};
+    char **owned = NULL;
+    int nowned = 0, rc = 2;
+    if (parse_fetch_cli(argc, argv, &c) || (c.config && merge_config(&c, &owned, &nowned, &cfg)))
+        goto out;
+    if (c.nnames == 0 && !c.select) {
+        fprintf(stderr, "spsweep fetch: name matrices (HB/bcsstk13 ...), --select EXPR or "
+                "--config FILE\n%s", fetch_usage);
+        goto out;
+    }
+    sp_fetch_item *items = NULL;
+    int n = 0;
+    if (resolve_items(&c, &items, &n))
+        goto out;
+    sp_err err;
+    if (c.list) {
+        rc = sp_fetch_list(items, n, &c.o, 1, stdout, &err) ? 1 : 0;
+    } else {
+        int failed = sp_fetch_run(items, n, &c.o, &err);
+        if (failed < 0)
+            fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+        else if (failed > 0)
+            fprintf(stderr, "spsweep fetch: %d of %d matri%s failed\n", failed, n,
+                    n == 1 ? "x" : "ces");
+        rc = failed != 0;
+    }
+    if (rc && c.list)
+        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    free(items);
+out:
+    free(owned);
+    (void)nowned;
+    sp_config_free(&cfg);
+    return rc;
+}

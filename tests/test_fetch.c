@@ -1,0 +1,601 @@
+/* test_fetch.c — the dataset manager end to end (fetch/fetch.c with the
+ * real download engine and unpacker) against tests/fetch_server.py serving
+ * a mirror built here from tests/data, with fault injection: every bad
+ * case of the issue ends in a clear error naming the matrix and the cause,
+ * nothing partial in the cache, and the other matrices still fetched. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "../fetch/fetch.h"
+#include "../fetch/sha256.h"
+#include "testutil.h"
+#include "util_archive.h"
+#include "util_server.h"
+
+typedef struct fixture {
+    char dir[512];          /* temp root */
+    char mirror[700];       /* what the server serves */
+    char cache[700];        /* the cache root */
+    char db[700];
+    char olm[700];          /* olm1000.mtx, inflated: the expected bytes */
+    char bcs[700];
+    sp_test_server srv;
+} fixture;
+
+/* The mirror's index: the two real matrices plus one entry per fault. */
+static const char INDEX[] =
+    "14\n21-Nov-2026 12:00:00\n"
+    "HB,bcsstk06,420,420,4140,1,0,0,1,1,1,structural problem,4140\n"
+    "Bai,olm1000,1000,1000,3996,1,0,1,0,0.67,0.33,computational fluid dynamics problem,3996\n"
+    "Fault,e404,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,e503,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,flaky,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,cut,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,reset,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,corrupt,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,nomtx,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,dotdot,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,abspath,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,link,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,bomb,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "Fault,stall,1000,1000,3996,1,0,0,0,0,0,x,3996\n"
+    "this line is not an index entry\n";
+
+/* One archive of the mirror: MM/<group>/<name>.tar.gz. */
+static ua_writer *mirror_archive(fixture *fx, const char *group, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/MM/%s", fx->mirror, group);
+    sp_err err;
+    cr_assert_eq(sp_mkdir_p(path, &err), 0, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/MM/%s/%s.tar.gz", fx->mirror, group, name);
+    return ua_open(path, UA_TAR_GZ);
+}
+
+/* A well-formed archive of name holding olm1000's matrix. */
+static void olm_archive(fixture *fx, const char *group, const char *name)
+{
+    char member[256];
+    ua_writer *w = mirror_archive(fx, group, name);
+    snprintf(member, sizeof member, "%s/%s.mtx", name, name);
+    ua_add_file(w, member, fx->olm);
+    ua_close(w);
+}
+
+static void build_mirror(fixture *fx)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/files", fx->mirror);
+    sp_err err;
+    cr_assert_eq(sp_mkdir_p(path, &err), 0, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/files/ssstats.csv", fx->mirror);
+    tu_write_file(path, INDEX);
+    snprintf(path, sizeof path, "%s/MM/HB", fx->mirror);
+    cr_assert_eq(sp_mkdir_p(path, &err), 0);
+    snprintf(path, sizeof path, "%s/MM/HB/bcsstk06.tar.gz", fx->mirror);
+    ua_suitesparse(path, "bcsstk06", fx->bcs);
+    snprintf(path, sizeof path, "%s/MM/Bai", fx->mirror);
+    cr_assert_eq(sp_mkdir_p(path, &err), 0);
+    snprintf(path, sizeof path, "%s/MM/Bai/olm1000.tar.gz", fx->mirror);
+    ua_suitesparse(path, "olm1000", fx->olm);
+    static const char *const plain[] = {"e503", "flaky", "cut", "reset", "stall", NULL};
+    for (int i = 0; plain[i]; i++)
+        olm_archive(fx, "Fault", plain[i]);
+    olm_archive(fx, "Fault", "corrupt");
+    snprintf(path, sizeof path, "%s/MM/Fault/corrupt.tar.gz", fx->mirror);
+    ua_flip_bytes(path, ua_file_size(path) / 2, 64);
+    ua_writer *w = mirror_archive(fx, "Fault", "nomtx");
+    ua_add_text(w, "nomtx/README.txt", "no matrix here\n");
+    ua_close(w);
+    w = mirror_archive(fx, "Fault", "dotdot");
+    ua_add_file(w, "dotdot/dotdot.mtx", fx->olm);
+    ua_add_text(w, "dotdot/../../evil.txt", "escape\n");
+    ua_close(w);
+    w = mirror_archive(fx, "Fault", "abspath");
+    ua_add_file(w, "abspath/abspath.mtx", fx->olm);
+    ua_add_text(w, "/tmp/spsweep-evil.txt", "escape\n");
+    ua_close(w);
+    w = mirror_archive(fx, "Fault", "link");
+    ua_add_file(w, "link/link.mtx", fx->olm);
+    ua_add_symlink(w, "link/passwd", "/etc/passwd");
+    ua_close(w);
+    w = mirror_archive(fx, "Fault", "bomb");
+    ua_add_zeros(w, "bomb/bomb.mtx", 64u << 20);
+    ua_close(w);
+}
+
+/* Faults of the server, by URL path. */
+static const char FAULTS[] =
+    "{\"/MM/Fault/e503.tar.gz\": [\"status:503\"],"
+    " \"/MM/Fault/flaky.tar.gz\": [\"status:503\", \"status:502\", \"ok\"],"
+    " \"/MM/Fault/cut.tar.gz\": [\"cut:5000\", \"ok\"],"
+    " \"/MM/Fault/reset.tar.gz\": [\"reset\", \"ok\"],"
+    " \"/MM/Fault/stall.tar.gz\": [\"stall:30\"]}";
+
+static void setup_with(fixture *fx, const char *faults)
+{
+    memset(fx, 0, sizeof *fx);
+    tu_tempdir(fx->dir, sizeof fx->dir);
+    snprintf(fx->mirror, sizeof fx->mirror, "%s/mirror", fx->dir);
+    snprintf(fx->cache, sizeof fx->cache, "%s/cache", fx->dir);
+    snprintf(fx->db, sizeof fx->db, "%s/results.db", fx->dir);
+    snprintf(fx->olm, sizeof fx->olm, "%s/olm1000.mtx", fx->dir);
+    snprintf(fx->bcs, sizeof fx->bcs, "%s/bcsstk06.mtx", fx->dir);
+    char gz[1024];
+    snprintf(gz, sizeof gz, "%s/ss/olm1000.mtx.gz", tu_datadir());
+    tu_gunzip(gz, fx->olm);
+    snprintf(gz, sizeof gz, "%s/ss/bcsstk06.mtx.gz", tu_datadir());
+    tu_gunzip(gz, fx->bcs);
+    build_mirror(fx);
+    char reason[512];
+    if (sp_test_server_start(&fx->srv, fx->mirror, faults, reason, sizeof reason))
+        cr_skip_test("fetch tests skipped: %s", reason);
+}
+
+static void teardown(fixture *fx) { sp_test_server_stop(&fx->srv); }
+
+/* Options for a quick, quiet fetch from the fixture's server. */
+static sp_fetch_opts quick_opts(const fixture *fx)
+{
+    sp_fetch_opts o = {.cache_dir = fx->cache, .base_url = fx->srv.base_url,
+                       .db_path = fx->db, .jobs = 4, .retries = 3, .retry_delay_s = 0.02,
+                       .stall_time_s = 1, .connect_timeout_s = 5, .progress = 0, .quiet = 1};
+    return o;
+}
+
+/* Resolve names against the mirror's index. */
+static void resolve(fixture *fx, const char *const *names, int n, sp_fetch_item **items,
+                    int *count)
+{
+    sp_fetch_opts o = quick_opts(fx);
+    sp_ss_index *ix;
+    sp_err err;
+    FILE *devnull = fopen("/dev/null", "w");
+    o.log = devnull;
+    cr_assert_eq(sp_fetch_index(&o, &ix, &err), 0, "%s", err.msg);
+    fclose(devnull);
+    cr_assert_eq(sp_ss_index_size(ix), 14, "the malformed line is skipped");
+    cr_assert_eq(sp_fetch_resolve(ix, names, n, NULL, 0, items, count, &err), 0, "%s",
+                 err.msg);
+    sp_ss_index_free(ix);
+}
+
+/* The cached matrix of Group/Name must be byte-identical to expect. */
+static void assert_cached_identical(const fixture *fx, const char *gname, const char *expect)
+{
+    char path[1024], h1[65], h2[65];
+    snprintf(path, sizeof path, "%s/suitesparse/%s.mtx", fx->cache, gname);
+    sp_err err;
+    cr_assert_eq(sp_sha256_file(path, h1, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_sha256_file(expect, h2, NULL, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(h1, h2, "%s differs from %s", path, expect);
+}
+
+/* No .mtx, no temp file, no archive for Group/Name. */
+static void assert_nothing_cached(const fixture *fx, const char *group, const char *name)
+{
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd,
+             "ls -a %s/suitesparse/%s 2>/dev/null | grep -E '^\\.?%s\\.(mtx|csr|manifest)|"
+             "^\\.%s\\.mtx\\.|^%s\\.tar\\.gz$' | grep -q .",
+             fx->cache, group, name, name, name);
+    cr_assert_neq(system(cmd), 0, "%s/%s left files in the cache", group, name);
+}
+
+static sp_fetch_item *find_item(sp_fetch_item *items, int n, const char *label)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(items[i].label, label))
+            return &items[i];
+    cr_assert_fail("no item %s", label);
+    return NULL;
+}
+
+Test(fetch, fetches_verifies_records_and_reuses)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    const char *names[] = {"HB/bcsstk06", "olm1000"};
+    sp_fetch_item *items;
+    int n;
+    resolve(&fx, names, 2, &items, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(items[1].label, "Bai/olm1000", "a group-less name resolves");
+    sp_fetch_opts o = quick_opts(&fx);
+    sp_err err;
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 0, "%s %s", items[0].error, items[1].error);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(items[i].state, SP_FETCH_DONE, "%s", items[i].label);
+    assert_cached_identical(&fx, "HB/bcsstk06", fx.bcs);
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    char csr[1024], archive[1024];
+    snprintf(csr, sizeof csr, "%s/suitesparse/Bai/olm1000.csr", fx.cache);
+    snprintf(archive, sizeof archive, "%s/suitesparse/Bai/olm1000.tar.gz", fx.cache);
+    cr_assert_eq(access(csr, F_OK), 0, "the binary CSR cache is built at fetch time");
+    cr_assert_neq(access(archive, F_OK), 0, "the archive is removed after unpacking");
+    /* the datasets table holds both, with the hashes of the manifest */
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(fx.db, &db), SQLITE_OK);
+    sqlite3_stmt *s;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT source, mtx_sha256, archive_bytes FROM datasets "
+                                        "ORDER BY source", -1, &s, NULL), SQLITE_OK,
+                 "%s", sqlite3_errmsg(db));
+    int rows = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *src = (const char *)sqlite3_column_text(s, 0);
+        sp_fetch_item *it = find_item(items, n, src + strlen("suitesparse:"));
+        cr_assert_str_eq((const char *)sqlite3_column_text(s, 1), it->manifest.mtx_sha256);
+        cr_assert_gt(sqlite3_column_int64(s, 2), 1000);
+        rows++;
+    }
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    cr_assert_eq(rows, 2);
+    /* a second fetch finds both, verifies them, downloads nothing */
+    int gets = sp_test_server_count(&fx.srv, "/MM/Bai/olm1000.tar.gz", NULL);
+    cr_assert_eq(gets, 1);
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 0);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(items[i].state, SP_FETCH_CACHED);
+        cr_assert_neq(items[i].verified_at[0], 0, "re-hashed on reuse");
+    }
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Bai/olm1000.tar.gz", NULL), gets);
+    free(items);
+    teardown(&fx);
+}
+
+Test(fetch, a_damaged_cached_copy_is_fetched_again)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    const char *names[] = {"Bai/olm1000"};
+    sp_fetch_item *items;
+    int n;
+    resolve(&fx, names, 1, &items, &n);
+    sp_fetch_opts o = quick_opts(&fx);
+    sp_err err;
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 0, "%s", items[0].error);
+    char mtx[1024];
+    snprintf(mtx, sizeof mtx, "%s/suitesparse/Bai/olm1000.mtx", fx.cache);
+    ua_flip_bytes(mtx, 200, 1);     /* same size, one byte different */
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 0, "%s", items[0].error);
+    cr_assert_eq(items[0].state, SP_FETCH_DONE, "refetched, not reused");
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Bai/olm1000.tar.gz", NULL), 2);
+    free(items);
+    teardown(&fx);
+}
+
+Test(fetch, every_fault_fails_alone_with_its_cause, .timeout = 60)
+{
+    fixture fx;
+    setup_with(&fx, FAULTS);
+    const char *names[] = {"HB/bcsstk06", "Fault/e404", "Fault/e503",    "Fault/flaky",
+                           "Fault/cut",   "Fault/reset", "Fault/corrupt", "Fault/nomtx",
+                           "Fault/dotdot", "Fault/abspath", "Fault/link", "Fault/bomb",
+                           "Fault/stall", "Bai/olm1000"};
+    int count = (int)(sizeof names / sizeof names[0]);
+    sp_fetch_item *items;
+    int n;
+    resolve(&fx, names, count, &items, &n);
+    cr_assert_eq(n, count);
+    sp_fetch_opts o = quick_opts(&fx);
+    o.max_bytes = 1u << 20;
+    o.retries = 2;
+    sp_err err;
+    int failed = sp_fetch_run(items, n, &o, &err);
+    static const struct {
+        const char *label, *cause;  /* cause NULL: must succeed */
+    } expect[] = {
+        {"HB/bcsstk06", NULL},   {"Bai/olm1000", NULL},  {"Fault/flaky", NULL},
+        {"Fault/cut", NULL},     {"Fault/reset", NULL},
+        {"Fault/e404", "not in the collection"},
+        {"Fault/e503", "503"},
+        {"Fault/corrupt", "corrupt.tar.gz"},
+        {"Fault/nomtx", "holds no nomtx/nomtx.mtx"},
+        {"Fault/dotdot", ".."},
+        {"Fault/abspath", "absolute"},
+        {"Fault/link", "link"},
+        {"Fault/bomb", "cap"},
+        {"Fault/stall", "stall"},
+    };
+    int want_failed = 0;
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        sp_fetch_item *it = find_item(items, n, expect[i].label);
+        const char *slash = strchr(it->label, '/');
+        char group[64];
+        snprintf(group, sizeof group, "%.*s", (int)(slash - it->label), it->label);
+        if (!expect[i].cause) {
+            cr_assert_eq(it->state, SP_FETCH_DONE, "%s: %s", it->label, it->error);
+            assert_cached_identical(&fx, it->label,
+                                    !strcmp(it->label, "HB/bcsstk06") ? fx.bcs : fx.olm);
+            continue;
+        }
+        want_failed++;
+        cr_assert_eq(it->state, SP_FETCH_FAILED, "%s should fail", it->label);
+        cr_assert(!strncmp(it->error, it->label, strlen(it->label)),
+                  "the error names the matrix: %s", it->error);
+        cr_assert(strstr(it->error, expect[i].cause), "%s: expected '%s' in: %s", it->label,
+                  expect[i].cause, it->error);
+        assert_nothing_cached(&fx, group, slash + 1);
+    }
+    cr_assert_eq(failed, want_failed);
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Fault/e404.tar.gz", NULL), 1,
+                 "404 is never retried");
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Fault/e503.tar.gz", NULL), 3,
+                 "5xx retried: 1 + 2 retries");
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Fault/cut.tar.gz", "bytes=5000-"), 1,
+                 "the cut body is resumed with a range request");
+    cr_assert_neq(access("/tmp/spsweep-evil.txt", F_OK), 0);
+    free(items);
+    teardown(&fx);
+}
+
+Test(fetch, a_partial_download_resumes_in_the_next_fetch)
+{
+    fixture fx;
+    setup_with(&fx, "{\"/MM/Bai/olm1000.tar.gz\": [\"cut:3000\", \"ok\"]}");
+    const char *names[] = {"Bai/olm1000"};
+    sp_fetch_item *items;
+    int n;
+    resolve(&fx, names, 1, &items, &n);
+    sp_fetch_opts o = quick_opts(&fx);
+    o.retries = -1;             /* no retries */
+    sp_err err;
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 1);
+    cr_assert_eq(items[0].state, SP_FETCH_FAILED);
+    char part[1024];
+    snprintf(part, sizeof part, "%s/suitesparse/Bai/olm1000.tar.gz.part", fx.cache);
+    struct stat st;
+    cr_assert_eq(stat(part, &st), 0, "the partial download is kept");
+    cr_assert_eq(st.st_size, 3000);
+    assert_nothing_cached(&fx, "Bai", "olm1000");
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 0, "%s", items[0].error);
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Bai/olm1000.tar.gz", "bytes=3000-"), 1);
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    cr_assert_neq(access(part, F_OK), 0);
+    free(items);
+    teardown(&fx);
+}
+
+/* Fetch names in a child process; its exit status is the failure count. */
+static pid_t fetch_in_child(fixture *fx, const char *gname, rlim_t fsize)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid)
+        return pid;
+    if (fsize) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {fsize, fsize};
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    const char *names[] = {gname};
+    sp_fetch_item *items;
+    int n;
+    sp_err err;
+    if (sp_fetch_resolve(NULL, names, 1, NULL, 0, &items, &n, &err))
+        _exit(100);
+    sp_fetch_opts o = quick_opts(fx);
+    o.db_path = NULL;
+    int failed = sp_fetch_run(items, n, &o, &err);
+    if (fsize && failed == 1) {
+        /* report the message to the parent through a file */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/child-error", fx->dir);
+        struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        FILE *f = fopen(path, "w");
+        if (f)
+            fputs(items[0].error, f), fclose(f);
+    }
+    _exit(failed < 0 ? 101 : failed);
+}
+
+Test(fetch, two_fetchers_download_once, .timeout = 60)
+{
+    fixture fx;
+    /* slow enough that the second fetcher starts while the first downloads */
+    setup_with(&fx, "{\"/MM/Bai/olm1000.tar.gz\": [\"slow:40000\"]}");
+    pid_t a = fetch_in_child(&fx, "Bai/olm1000", 0);
+    usleep(100 * 1000);
+    pid_t b = fetch_in_child(&fx, "Bai/olm1000", 0);
+    int sa, sb;
+    waitpid(a, &sa, 0);
+    waitpid(b, &sb, 0);
+    cr_assert(WIFEXITED(sa) && WEXITSTATUS(sa) == 0, "first fetcher: %d", sa);
+    cr_assert(WIFEXITED(sb) && WEXITSTATUS(sb) == 0, "second fetcher: %d", sb);
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Bai/olm1000.tar.gz", NULL), 1,
+                 "downloaded once, reused by the second");
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    teardown(&fx);
+}
+
+Test(fetch, a_full_disk_is_a_clear_error_and_leaves_nothing, .timeout = 60)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    /* room for the archive (~13 kB) but not for the 100 kB matrix */
+    pid_t pid = fetch_in_child(&fx, "Bai/olm1000", 40000);
+    int st;
+    waitpid(pid, &st, 0);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+    char path[1024], msg[1024] = "";
+    snprintf(path, sizeof path, "%s/child-error", fx.dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(msg, sizeof msg, f));
+    fclose(f);
+    cr_assert(strstr(msg, "Bai/olm1000") && (strstr(msg, "disk full") ||
+                                             strstr(msg, "File too large")), "%s", msg);
+    assert_nothing_cached(&fx, "Bai", "olm1000");
+    teardown(&fx);
+}
+
+/* Set the index file's age to days. */
+static void age_index(const fixture *fx, int days)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/suitesparse/ssstats.csv", fx->cache);
+    struct utimbuf t = {time(NULL) - days * 86400L, time(NULL) - days * 86400L};
+    cr_assert_eq(utime(path, &t), 0);
+}
+
+Test(fetch, the_index_is_refreshed_after_30_days_and_kept_when_the_refresh_fails)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    sp_fetch_opts o = quick_opts(&fx);
+    FILE *log = tmpfile();
+    o.log = log;
+    sp_ss_index *ix;
+    sp_err err;
+    const char *idx = "/files/ssstats.csv";
+    cr_assert_eq(sp_fetch_index(&o, &ix, &err), 0, "%s", err.msg);
+    sp_ss_index_free(ix);
+    cr_assert_eq(sp_test_server_count(&fx.srv, idx, NULL), 1);
+    age_index(&fx, 29);
+    cr_assert_eq(sp_fetch_index(&o, &ix, &err), 0, "%s", err.msg);
+    sp_ss_index_free(ix);
+    cr_assert_eq(sp_test_server_count(&fx.srv, idx, NULL), 1, "fresh: not downloaded");
+    age_index(&fx, 31);
+    cr_assert_eq(sp_fetch_index(&o, &ix, &err), 0, "%s", err.msg);
+    sp_ss_index_free(ix);
+    cr_assert_eq(sp_test_server_count(&fx.srv, idx, NULL), 2, "stale: downloaded again");
+    /* the mirror goes away: the cached index is used, with a warning */
+    sp_test_server_stop(&fx.srv);
+    o.refresh = 1;
+    o.retries = -1;
+    cr_assert_eq(sp_fetch_index(&o, &ix, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_ss_index_size(ix), 14);
+    sp_ss_index_free(ix);
+    rewind(log);
+    char text[8192] = "";
+    text[fread(text, 1, sizeof text - 1, log)] = 0;
+    fclose(log);
+    cr_assert(strstr(text, "index not refreshed") && strstr(text, "using the cached"), "%s",
+              text);
+    cr_assert(strstr(text, "ssstats.csv:17:"), "the malformed line is named: %s", text);
+}
+
+/* ---- the command line ----------------------------------------------------- */
+
+/* "spsweep fetch ARGS" against the fixture's mirror and cache. */
+static int fetch_cli(const fixture *fx, const char *args, char **out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "fetch --base-url %s --cache-dir %s --db %s --retries 1 "
+             "--retry-delay 0.02 --stall-timeout 1 %s", fx->srv.base_url, fx->cache, fx->db,
+             args);
+    return tu_run_spsweep(cmd, out);
+}
+
+Test(fetch_cli, list_select_and_fetch_by_name, .timeout = 60)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    char *out;
+    int rc = fetch_cli(&fx, "--select \"group = 'Fault' and name like 'c%'\" --list", &out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "Fault/corrupt") && strstr(out, "Fault/cut"), "%s", out);
+    cr_assert(!strstr(out, "Bai/olm1000"), "%s", out);
+    cr_assert(strstr(out, "2 matrices, archives"), "%s", out);
+    cr_assert(strstr(out, " kB"), "archive sizes from HEAD requests: %s", out);
+    cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Fault/cut.tar.gz", NULL), 1, "HEAD only");
+    char mtx[1024];
+    snprintf(mtx, sizeof mtx, "%s/suitesparse/Fault/cut.mtx", fx.cache);
+    cr_assert_neq(access(mtx, F_OK), 0, "--list fetches nothing");
+    free(out);
+    rc = fetch_cli(&fx, "HB/bcsstk06 olm1000", &out);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "fetched  HB/bcsstk06") && strstr(out, "fetched  Bai/olm1000"), "%s",
+              out);
+    free(out);
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    cr_assert_eq(tu_run_spsweep("cache list --cache-dir nonexistent-dir", &out), 0, "%s", out);
+    cr_assert(strstr(out, "0 matrices"), "%s", out);
+    free(out);
+    char args[1024];
+    snprintf(args, sizeof args, "cache verify --cache-dir %s", fx.cache);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "2 checked, 0 bad"), "%s", out);
+    free(out);
+    snprintf(mtx, sizeof mtx, "%s/suitesparse/Bai/olm1000.mtx", fx.cache);
+    ua_flip_bytes(mtx, 100, 1);
+    cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "BAD      Bai/olm1000") && strstr(out, "differs from the manifest"),
+              "%s", out);
+    free(out);
+    teardown(&fx);
+}
+
+Test(fetch_cli, bad_names_and_expressions_exit_nonzero_with_the_cause)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    char *out;
+    cr_assert_eq(fetch_cli(&fx, "--select 'nnz >> 3'", &out), 2, "%s", out);
+    cr_assert(strstr(out, "column 6"), "%s", out);
+    free(out);
+    cr_assert_eq(fetch_cli(&fx, "no_such_matrix", &out), 2, "%s", out);
+    cr_assert(strstr(out, "no_such_matrix: not in the SuiteSparse index"), "%s", out);
+    free(out);
+    cr_assert_eq(fetch_cli(&fx, "HB/bcsstk06 Fault/e404", &out), 1, "%s", out);
+    cr_assert(strstr(out, "fetched  HB/bcsstk06"), "the good one still completes: %s", out);
+    cr_assert(strstr(out, "Fault/e404") && strstr(out, "not in the collection"), "%s", out);
+    free(out);
+    cr_assert_eq(fetch_cli(&fx, "--max-size lots HB/bcsstk06", &out), 2, "%s", out);
+    cr_assert(strstr(out, "--max-size"), "%s", out);
+    free(out);
+    teardown(&fx);
+}
+
+Test(fetch_cli, a_sweep_fetches_what_it_lacks_and_skips_what_it_cannot_have, .timeout = 120)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    char cfg[1024], text[2048], args[3000];
+    tu_path(cfg, sizeof cfg, fx.dir, "sweep.ini");
+    snprintf(text, sizeof text,
+             "[sweep]\nrepetitions = 2\nwarmup = 0\n"
+             "[fetch]\nbase_url = %s\n"
+             "[matrices]\nsource = suitesparse:olm1000\nsource = suitesparse:Fault/e404\n"
+             "select = group = 'HB'\n"
+             "[kernel spmv_csr_serial]\n", fx.srv.base_url);
+    tu_write_file(cfg, text);
+    snprintf(args, sizeof args, "sweep %s --db %s --cache-dir %s", cfg, fx.db, fx.cache);
+    char *out;
+    int rc = tu_run_spsweep(args, &out);
+    cr_assert_neq(rc, 0, "a matrix could not be had: %s", out);
+    cr_assert(strstr(out, "Fault/e404") && strstr(out, "not in the collection"), "%s", out);
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    assert_cached_identical(&fx, "HB/bcsstk06", fx.bcs);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(fx.db, &db), SQLITE_OK);
+    sqlite3_stmt *s;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT m.source, count(*) FROM runs r JOIN matrices m "
+                                        "ON m.id = r.matrix_id WHERE r.status = 'ok' GROUP BY "
+                                        "m.source ORDER BY m.source", -1, &s, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+    cr_assert_str_eq((const char *)sqlite3_column_text(s, 0), "suitesparse:Bai/olm1000",
+                     "stored under its full name");
+    cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+    cr_assert_str_eq((const char *)sqlite3_column_text(s, 0), "suitesparse:HB/bcsstk06",
+                     "added by the config's select");
+    cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    free(out);
+    teardown(&fx);
+}
