@@ -116,13 +116,12 @@ static void finish_item(fetch_run *R, sp_fetch_item *it, const sp_dl_item *dl)
     memset(m, 0, sizeof *m);
     snprintf(m->source, sizeof m->source, "suitesparse:%s", it->label);
     snprintf(m->url, sizeof m->url, "%s", dl->url);
-    uint64_t abytes = 0;
-    if (sp_sha256_file(p.archive, m->archive_sha256, &abytes, &e) ||
-        sp_unpack_suitesparse(p.archive, it->name, it->label, p.dir, &uo, &ur, &e)) {
+    if (sp_unpack_suitesparse(p.archive, it->name, it->label, p.dir, &uo, &ur, &e)) {
         unlink(p.archive);      /* damaged: the next fetch downloads it afresh */
         goto failed;
     }
-    m->archive_bytes = (int64_t)abytes;
+    snprintf(m->archive_sha256, sizeof m->archive_sha256, "%s", ur.archive_sha256);
+    m->archive_bytes = (int64_t)ur.archive_bytes;
     m->mtx_bytes = (int64_t)ur.mtx_bytes;
     snprintf(m->mtx_sha256, sizeof m->mtx_sha256, "%s", ur.mtx_sha256);
     sp_utc_now(m->fetched_at, sizeof m->fetched_at);

@@ -214,6 +214,8 @@ static int finish(unpack_job *j, sp_err *err)
         return sp_fail(err, "%s: %s holds no %s/%s.mtx (members: %s)", j->label, j->archive,
                        j->name, j->name, j->members[0] ? j->members : "none");
     mtx_last(j);
+    if (unpack_src_raw_hash(&j->src, j->res.archive_sha256, &j->res.archive_bytes))
+        return archive_failure(j, err);
     if (unpack_outs_commit(&j->outs, j->dest, j->label, err))
         return -1;
     sp_sha256_final(&j->hash, j->res.mtx_sha256);

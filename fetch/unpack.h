@@ -48,6 +48,8 @@ typedef struct sp_unpack_result {
     uint64_t mtx_bytes;
     int nfiles;             /* files written, the .mtx included */
     uint64_t total_bytes;   /* bytes written, the .mtx included */
+    char archive_sha256[65]; /* of the archive file, every byte, hashed as it was read */
+    uint64_t archive_bytes;
 } sp_unpack_result;
 
 #define SP_UNPACK_DEFAULT_MAX ((uint64_t)64 << 30)

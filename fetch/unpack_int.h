@@ -37,6 +37,9 @@ typedef struct unpack_src {
     int member_end;         /* a gzip member ended; another may follow */
     int done;               /* everything delivered */
     char msg[256];          /* why the last read failed; "" when none did */
+    sp_sha256 raw;          /* of the file's bytes as read: the archive's hash */
+    int raw_live;
+    uint64_t raw_bytes;
 } unpack_src;
 
 /* Open path (refusing an empty file). -1 with "<label>: <path>: why". */
@@ -48,6 +51,9 @@ ssize_t unpack_src_read(unpack_src *s, const void **p);
  * -1 with s->msg set when that fails or more than limit bytes remain. */
 int unpack_src_drain(unpack_src *s, uint64_t limit);
 void unpack_src_close(unpack_src *s);
+/* Read whatever of the file the tar reader left unread and finish the
+ * SHA-256 of all its bytes (so the archive is read once, not twice). */
+int unpack_src_raw_hash(unpack_src *s, char hex[65], uint64_t *bytes);
 
 /* What a (normalised) member path is to the matrix <Name>. */
 typedef enum unpack_role {

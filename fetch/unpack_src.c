@@ -40,6 +40,17 @@ static ssize_t read_some(int fd, void *buf, size_t n)
     return r;
 }
 
+/* read_some that also hashes what it read (the archive's SHA-256). */
+static ssize_t read_hashed(unpack_src *s, void *buf, size_t n)
+{
+    ssize_t r = read_some(s->fd, buf, n);
+    if (r > 0 && s->raw_live) {
+        sp_sha256_update(&s->raw, buf, (size_t)r);
+        s->raw_bytes += (uint64_t)r;
+    }
+    return r;
+}
+
 /* True when the file starts with the gzip magic (1f 8b). */
 static int starts_gzip(int fd)
 {
@@ -79,6 +90,9 @@ int unpack_src_open(unpack_src *s, const char *path, const char *label, sp_err *
         return sp_fail(err, "%s: %s is empty (0 bytes)", label, path);
     (void)posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     s->gzip = starts_gzip(s->fd);
+    if (sp_sha256_init(&s->raw, err))
+        return sp_fail_prefix(err, "%s", label);
+    s->raw_live = 1;
     if (src_setup(s))
         return sp_fail(err, "%s: %s: %s", label, path, s->msg);
     return 0;
@@ -89,7 +103,7 @@ static int fill(unpack_src *s)
 {
     if (s->z.avail_in > 0 || s->in_eof)
         return 0;
-    ssize_t r = read_some(s->fd, s->in, IN_CHUNK);
+    ssize_t r = read_hashed(s, s->in, IN_CHUNK);
     if (r < 0)
         return src_fail(s, "read error: %s", strerror(errno));
     if (r == 0)
@@ -145,7 +159,7 @@ ssize_t unpack_src_read(unpack_src *s, const void **p)
         return -1;      /* a failed stream stays failed */
     if (s->gzip)
         return inflate_some(s, p);
-    ssize_t r = read_some(s->fd, s->in, IN_CHUNK);
+    ssize_t r = read_hashed(s, s->in, IN_CHUNK);
     if (r < 0)
         return src_fail(s, "read error: %s", strerror(errno));
     *p = s->in;
@@ -173,8 +187,24 @@ int unpack_src_drain(unpack_src *s, uint64_t limit)
     }
 }
 
+int unpack_src_raw_hash(unpack_src *s, char hex[65], uint64_t *bytes)
+{
+    ssize_t r;
+    while ((r = read_hashed(s, s->in, IN_CHUNK)) > 0)
+        ;
+    if (r < 0)
+        return src_fail(s, "read error: %s", strerror(errno));
+    sp_sha256_final(&s->raw, hex);
+    s->raw_live = 0;
+    *bytes = s->raw_bytes;
+    return 0;
+}
+
 void unpack_src_close(unpack_src *s)
 {
+    if (s->raw_live)
+        sp_sha256_abort(&s->raw);
+    s->raw_live = 0;
     if (s->z_live)
         inflateEnd(&s->z);
     if (s->fd >= 0)

@@ -235,7 +235,12 @@ Test(fetch, fetches_verifies_records_and_reuses)
         const char *src = (const char *)sqlite3_column_text(s, 0);
         sp_fetch_item *it = find_item(items, n, src + strlen("suitesparse:"));
         cr_assert_str_eq((const char *)sqlite3_column_text(s, 1), it->manifest.mtx_sha256);
-        cr_assert_gt(sqlite3_column_int64(s, 2), 1000);
+        char served[1024], hex[65];
+        uint64_t size;
+        snprintf(served, sizeof served, "%s/MM/%s.tar.gz", fx.mirror, it->label);
+        cr_assert_eq(sp_sha256_file(served, hex, &size, &err), 0, "%s", err.msg);
+        cr_assert_str_eq(it->manifest.archive_sha256, hex, "the archive as served");
+        cr_assert_eq(sqlite3_column_int64(s, 2), (sqlite3_int64)size);
         rows++;
     }
     sqlite3_finalize(s);

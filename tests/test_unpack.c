@@ -124,6 +124,9 @@ Test(unpack, good_archive_byte_identical_and_hashed)
     cr_assert_eq(size, len);
     cr_assert_eq(res.nfiles, 1);
     cr_assert_eq(res.total_bytes, len);
+    cr_assert_eq(sp_sha256_file(f.archive, hex, &size, &err), 0, "%s", err.msg);
+    cr_assert_str_eq(res.archive_sha256, hex, "the archive is hashed as it is read");
+    cr_assert_eq(res.archive_bytes, size);
     struct stat st;
     cr_assert_eq(stat(out, &st), 0);
     cr_assert_eq(st.st_mode & 0777, 0644, "mode %o", st.st_mode & 0777);
@@ -147,6 +150,13 @@ Test(unpack, xz_and_plain_tar_and_dot_prefix)
         size_t len;
         free(ua_load(f.mtx_src, &len));
         cr_assert_eq(res.mtx_bytes, len, "format %d", i);
+        /* the tar reader stops at the end marker; the hash covers every byte */
+        char hex[65];
+        uint64_t size;
+        sp_err err;
+        cr_assert_eq(sp_sha256_file(f.archive, hex, &size, &err), 0, "%s", err.msg);
+        cr_assert_str_eq(res.archive_sha256, hex, "format %d", i);
+        cr_assert_eq(res.archive_bytes, size);
     }
 }
 

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # carry-deps.sh — gather the headers and shared libraries of the Debian
-# packages the build needs (SQLite, libinih, xxHash, Criterion and what they
+# packages the build needs (SQLite, libinih, xxHash, Criterion, libcurl,
+# libarchive, OpenSSL's libcrypto and what they
 # link) into .gpu-deps/, for a GPU machine that has the CUDA toolkit but no
 # package mirror. tests/gpu/run.sh uses .gpu-deps/ when it is there.
-# Carry it with the device tool: carry=[".gpu-deps"].
+# It is packed as .gpu-deps.tar.xz (about a third of the size: the device
+# tool carries at most 64 MiB); carry that: carry=[".gpu-deps.tar.xz"].
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 d=.gpu-deps
 rm -rf "$d"; mkdir -p "$d/include" "$d/lib"
 cp -r /usr/include/sqlite3.h /usr/include/sqlite3ext.h /usr/include/ini.h \
       /usr/include/xxhash.h /usr/include/criterion /usr/include/zlib.h \
-      /usr/include/zconf.h "$d/include/"
-libs="libsqlite3.so libinih.so libxxhash.so libcriterion.so libz.so"
+      /usr/include/zconf.h /usr/include/archive.h /usr/include/archive_entry.h \
+      /usr/include/openssl "$d/include/"
+# multiarch headers: curl's, and OpenSSL's configuration headers
+cp -r /usr/include/x86_64-linux-gnu/curl "$d/include/"
+cp /usr/include/x86_64-linux-gnu/openssl/*.h "$d/include/openssl/"
+libs="libsqlite3.so libinih.so libxxhash.so libcriterion.so libz.so libcurl.so libarchive.so libcrypto.so"
 for l in $libs; do
   real=$(readlink -f /usr/lib/x86_64-linux-gnu/$l)
   cp "$real" "$d/lib/"
@@ -24,3 +30,5 @@ ldd "$d"/lib/*.so | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+|libgomp)\.so' |
   while read -r f; do cp -L "$f" "$d/lib/$(basename "$f")"; done
 du -sh "$d"
+tar -cJf .gpu-deps.tar.xz .gpu-deps
+du -sh .gpu-deps.tar.xz
