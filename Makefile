@@ -139,7 +139,7 @@ $(BUILD)/obj/%.cu.o: %.cu
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
-$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

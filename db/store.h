@@ -26,7 +26,9 @@ void sp_store_close(sp_store *st);
 /* The raw handle, for tests and the report. */
 struct sqlite3 *sp_store_db(sp_store *st);
 
-/* Provenance of one sweep. NULL strings are stored as NULL. */
+/* Provenance of one sweep. NULL strings are stored as NULL, and so are the
+ * version-2 numbers at 0 (doubles also when negative or NaN): unknown.
+ * git_dirty is 0 or 1, -1 when unknown. */
 typedef struct sp_sweep_meta {
     const char *config_path;
     const char *config_text;
@@ -41,7 +43,27 @@ typedef struct sp_sweep_meta {
     const char *cflags;
     const char *omp_binding;    /* "OMP_PROC_BIND=close OMP_PLACES=cores" */
     int repetitions, warmup;
+    /* schema version 2 */
+    const char *plan_hash;      /* identity of the plan and its settings */
+    const char *binary_hash;    /* identity of the executable */
+    int shard_index, shard_count;   /* 0, 0: not sharded */
+    double timeout_s;
+    int repetitions_auto;
+    double max_noise, max_time_s;
+    int git_dirty;
+    const char *os, *kernel_release;
+    int cpu_sockets, cpu_cores, cpu_threads;
+    double mem_total_gib;
+    int gpu_sm_count;
+    double gpu_mem_gib;
+    int gpu_clock_mhz, gpu_mem_clock_mhz;
+    double host_triad_gbs;
+    int host_triad_threads;
+    double device_copy_gbs;
 } sp_sweep_meta;
+
+/* A zeroed meta with git_dirty = -1: every version-2 field unknown. */
+void sp_sweep_meta_init(sp_sweep_meta *m);
 
 /* Insert a sweep row (config_hash = XXH3 hex of config_text, started_at =
  * now, status 'running'). */
@@ -49,6 +71,23 @@ int sp_store_begin_sweep(sp_store *st, const sp_sweep_meta *m, int64_t *sweep_id
                          sp_err *err);
 /* Set finished_at = now and the final status ('done', 'failed', 'interrupted'). */
 int sp_store_end_sweep(sp_store *st, int64_t sweep_id, const char *status, sp_err *err);
+
+/* Resume (runner/resume.c): the latest sweep with this plan hash, binary
+ * hash and shard (0/0 = none); *sweep_id = 0 when there is none. */
+int sp_store_find_sweep(sp_store *st, const char *plan_hash, const char *binary_hash,
+                        int shard_index, int shard_count, int64_t *sweep_id, sp_err *err);
+/* Mark a sweep running again (finished_at NULL) before it continues. */
+int sp_store_reopen_sweep(sp_store *st, int64_t sweep_id, sp_err *err);
+/* Call fn(source, kernel, axes_json) for every run stored in sweep_id. */
+typedef int (*sp_run_key_fn)(void *user, const char *source, const char *kernel,
+                             const char *axes, sp_err *err);
+int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void *user,
+                          sp_err *err);
+
+/* Record a matrix the sweep could not load or fetch: status "skipped" or
+ * "error", with the reason. */
+int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
+                            const char *status, const char *reason, sp_err *err);
 
 /* Insert the matrix (source, name, features, checksum) or return the id of
  * the identical row already there (same source and checksum). */
@@ -58,7 +97,7 @@ typedef struct sp_run_record {
     int64_t sweep_id, matrix_id;
     const sp_kernel *kernel;
     const char *axes_json;      /* {"threads":4} — canonical, keys in axis order */
-    const char *status;         /* "ok" | "failed" | "skipped" | "error" */
+    const char *status;         /* ok failed skipped error crashed timeout */
     const char *error;          /* NULL when ok */
     double rel_error;           /* NAN when not checked */
     double flops, bytes;        /* op->flops / op->bytes for this matrix */
@@ -66,14 +105,27 @@ typedef struct sp_run_record {
     int warmup;
     int nsamples;               /* 0 unless status is "ok" */
     const double *samples;      /* seconds per timed repetition */
+    const char *stop_reason;    /* ok runs: "count" | "noise" | "time"; NULL = "count" */
+    const char *rate_unit;      /* NULL: the operation's (sp_operation_find) */
+    sp_need need;               /* what kernel->need stated; 0 = not stated */
 } sp_run_record;
 
-/* Insert a run and its samples in one transaction. */
+/* Insert a run and its samples in one transaction. A run with the same
+ * sweep, matrix, kernel and axes already stored is not stored again:
+ * returns 1 with *run_id = the stored run's id (resume and merge rely on
+ * this; it makes a duplicate impossible even with two writers). */
 int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err);
 
+/* Merge shard databases (db/merge.c): see runner/main.c `spsweep merge`. */
+typedef struct sp_merge_result {
+    int sweeps, runs, duplicates, matrices, matrix_failures;
+} sp_merge_result;
+int sp_store_merge(const char *out_path, const char *const *in_paths, int nin, int force,
+                   sp_merge_result *res, sp_err *err);
+
 /* Print the end-of-sweep table: per matrix, the best kernel and its axes,
- * GFLOPS (from the median) and speedup against spmv_csr_serial; then
- * counts of failed and skipped runs. */
+ * its rate (from the median) and speedup against the serial baseline; then
+ * counts of runs by status, failure reasons and unloadable matrices. */
 int sp_store_print_summary(sp_store *st, int64_t sweep_id, FILE *out, sp_err *err);
 
 #ifdef __cplusplus

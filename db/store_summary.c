@@ -1,7 +1,8 @@
 /*
  * store_summary.c — the end-of-sweep table printed by `spsweep sweep`:
  * per matrix the best kernel (from the best_runs view), then the run
- * counts and the first failure reasons (run_failures).
+ * counts, the first failure reasons (run_failures) and the matrices that
+ * could not be loaded (matrix_failures).
  */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ typedef struct summary_table {
 } summary_table;
 
 static const char *const summary_header[SUMMARY_COLS] = {
-    "matrix", "size", "nnz", "op", "best kernel", "axes", "GFLOPS", "speedup"};
+    "matrix", "size", "nnz", "op", "best kernel", "axes", "rate", "speedup"};
 /* Numbers are right-aligned. */
 static const int summary_right[SUMMARY_COLS] = {0, 0, 1, 0, 0, 0, 1, 1};
 
@@ -107,9 +108,11 @@ static void format_rate(char *buf, size_t len, double v)
 /* Turn one result row of the best-kernel query into table cells. */
 static int summary_row(sqlite3_stmt *s, summary_table *t, sp_err *err)
 {
-    char nnz[32], gflops[32], speedup[32];
+    char nnz[32], rate[32], gflops[64], speedup[32];
     snprintf(nnz, sizeof nnz, "%lld", (long long)sqlite3_column_int64(s, 2));
-    format_rate(gflops, sizeof gflops, sqlite3_column_double(s, 6));
+    format_rate(rate, sizeof rate, sqlite3_column_double(s, 6));
+    const unsigned char *unit = sqlite3_column_text(s, 8);
+    snprintf(gflops, sizeof gflops, "%s %s", rate, unit ? (const char *)unit : "");
     snprintf(speedup, sizeof speedup, "%.2fx", sqlite3_column_double(s, 7));
     int have_best = sqlite3_column_type(s, 4) != SQLITE_NULL;
     const char *cells[SUMMARY_COLS] = {
@@ -128,7 +131,7 @@ static int summary_best(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
             "SELECT m.name, m.size_class, m.nnz, r.operation, b.kernel, b.axes,"
-            " b.gflops, b.speedup"
+            " b.rate, b.speedup, b.rate_unit"
             " FROM (SELECT DISTINCT matrix_id, operation FROM runs WHERE sweep_id = ?1) r"
             " JOIN matrices m ON m.id = r.matrix_id"
             " LEFT JOIN best_runs b ON b.sweep_id = ?1 AND b.matrix_id = r.matrix_id"
@@ -149,22 +152,25 @@ static int summary_best(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
     return rc;
 }
 
-/* Print "runs: N ok, N failed, N skipped, N error". */
+/* Print "runs: N (N ok, N failed, N skipped, N error, N crashed, N timeout)". */
 static int summary_counts(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
             "SELECT COUNT(*), TOTAL(status = 'ok'), TOTAL(status = 'failed'),"
-            " TOTAL(status = 'skipped'), TOTAL(status = 'error')"
+            " TOTAL(status = 'skipped'), TOTAL(status = 'error'),"
+            " TOTAL(status = 'crashed'), TOTAL(status = 'timeout')"
             " FROM runs WHERE sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
         return summary_fail(db, err, "preparing the run counts");
     sqlite3_bind_int64(s, 1, sweep_id);
     int rc = 0;
     if (sqlite3_step(s) == SQLITE_ROW)
-        fprintf(out, "runs: %lld (%lld ok, %lld failed, %lld skipped, %lld error)\n",
+        fprintf(out, "runs: %lld (%lld ok, %lld failed, %lld skipped, %lld error, "
+                "%lld crashed, %lld timeout)\n",
                 (long long)sqlite3_column_int64(s, 0), (long long)sqlite3_column_int64(s, 1),
                 (long long)sqlite3_column_int64(s, 2), (long long)sqlite3_column_int64(s, 3),
-                (long long)sqlite3_column_int64(s, 4));
+                (long long)sqlite3_column_int64(s, 4), (long long)sqlite3_column_int64(s, 5),
+                (long long)sqlite3_column_int64(s, 6));
     else
         rc = summary_fail(db, err, "counting runs");
     sqlite3_finalize(s);
@@ -202,6 +208,25 @@ static int summary_failures(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *er
     return rc;
 }
 
+/* Print every matrix the sweep could not load, with the reason. */
+static int summary_matrix_failures(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT status, source, reason FROM matrix_failures"
+                               " WHERE sweep_id = ?1 ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+        return summary_fail(db, err, "preparing the matrix failure list");
+    sqlite3_bind_int64(s, 1, sweep_id);
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *why = (const char *)sqlite3_column_text(s, 2);
+        fprintf(out, "  matrix %s %s: %s\n", (const char *)sqlite3_column_text(s, 1),
+                (const char *)sqlite3_column_text(s, 0), why ? why : "(no reason given)");
+    }
+    int rc = step == SQLITE_DONE ? 0 : summary_fail(db, err, "reading the matrix failures");
+    sqlite3_finalize(s);
+    return rc;
+}
+
 /* Print the end-of-sweep table, the run counts and the failure reasons. */
 int sp_store_print_summary(sp_store *st, int64_t sweep_id, FILE *out, sp_err *err)
 {
@@ -218,10 +243,11 @@ int sp_store_print_summary(sp_store *st, int64_t sweep_id, FILE *out, sp_err *er
     if (!found)
         return sp_fail(err, "%s: sweep %lld not found", sqlite3_db_filename(db, "main"),
                        (long long)sweep_id);
-    fprintf(out, "sweep %lld: best kernel per matrix (GFLOPS from the median time; "
-            "speedup against spmv_csr_serial)\n", (long long)sweep_id);
+    fprintf(out, "sweep %lld: best kernel per matrix (rate from the median time; "
+            "speedup against the serial kernel)\n", (long long)sweep_id);
     if (summary_best(db, sweep_id, out, err) || summary_counts(db, sweep_id, out, err) ||
-        summary_failures(db, sweep_id, out, err))
+        summary_failures(db, sweep_id, out, err) ||
+        summary_matrix_failures(db, sweep_id, out, err))
         return -1;
     return 0;
 }

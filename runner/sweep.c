@@ -234,7 +234,7 @@ static int run_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const s
     count_status(rc->res, status);
     log_run(rc, M, c, status, &e, r.flops);
     int64_t run_id;
-    return sp_store_run(rc->st, &r, &run_id, err);
+    return sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
 }
 
 /* Load one matrix, run the whole plan on it, release it. */

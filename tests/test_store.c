@@ -157,7 +157,7 @@ Test(store, open_creates_tables_views_and_directories)
                  views[i]);
         cr_assert_eq(q_int(st, sql, 0), 1, "view %s missing", views[i]);
     }
-    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 1);
+    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 2);
     cr_assert_eq(q_int(st, "PRAGMA foreign_keys", 0), 1);
     char mode[32];
     q_text(st, "PRAGMA journal_mode", 0, mode, sizeof mode);
@@ -347,7 +347,7 @@ Test(store, speedup_against_fastest_serial_baseline)
     int64_t m2 = add_matrix(st, "gen:b", "b", 2);
     const double slow[3] = {5e-3, 5e-3, 5e-3}, base[3] = {4e-3, 4e-3, 4e-3};
     const double fast[3] = {1e-3, 1e-3, 1e-3}, mid[3] = {2e-3, 2e-3, 2e-3};
-    add_run(st, sw, m, &k_serial, "{}", slow, 3);
+    add_run(st, sw, m, &k_serial, "{\"variant\":1}", slow, 3);
     int64_t b = add_run(st, sw, m, &k_serial, "{}", base, 3);
     int64_t f = add_run(st, sw, m, &k_omp, "{\"threads\":4}", fast, 3);
     add_run(st, sw, m, &k_omp, "{\"threads\":2}", mid, 3);
@@ -548,8 +548,10 @@ Test(store, two_connections_write_the_same_database)
     cr_assert_eq(ma, mb, "both connections must see one matrix row");
     const double s[2] = {1e-3, 2e-3};
     for (int i = 0; i < 5; i++) {
-        add_run(a, sa, ma, &k_serial, "{}", s, 2);
-        add_run(b, sb, mb, &k_omp, "{\"threads\":2}", s, 2);
+        char axes[32];
+        snprintf(axes, sizeof axes, "{\"threads\":%d}", i + 1);
+        add_run(a, sa, ma, &k_serial, axes, s, 2);
+        add_run(b, sb, mb, &k_omp, axes, s, 2);
     }
     cr_assert_eq(q_int(a, "SELECT COUNT(*) FROM runs", 0), 10);
     cr_assert_eq(q_int(b, "SELECT COUNT(*) FROM samples", 0), 20);

@@ -1,0 +1,37 @@
+/*
+ * store_impl.h — what the db/store_*.c files share and nobody else sees:
+ * the handle and the small SQLite helpers (every failure reported as
+ * "PATH: what: sqlite message").
+ */
+#ifndef SP_STORE_IMPL_H
+#define SP_STORE_IMPL_H
+
+#include <sqlite3.h>
+#include "store.h"
+
+/* Current time as ISO-8601 UTC text, evaluated by SQLite. */
+#define SQL_NOW "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+struct sp_store {
+    sqlite3 *db;
+    char *path;
+};
+
+int store_fail(const sp_store *st, sp_err *err, const char *what);
+/* Run SQL text with no parameters (pragmas, the embedded files). */
+int store_exec(sp_store *st, const char *sql, const char *what, sp_err *err);
+/* Prepare one statement, reporting failure with its purpose. */
+int store_prepare(sp_store *st, const char *sql, sqlite3_stmt **s, const char *what,
+                  sp_err *err);
+/* Step a statement that returns no rows to completion, then finalize it. */
+int store_step_done(sp_store *st, sqlite3_stmt *s, const char *what, sp_err *err);
+/* Bind text, or NULL when s is NULL. */
+int bind_text(sqlite3_stmt *stmt, int i, const char *s);
+/* Bind a double; NaN (unknown) becomes NULL. */
+int bind_real(sqlite3_stmt *stmt, int i, double v);
+/* Bind an integer; the value `null_if` becomes NULL. */
+int bind_int_or_null(sqlite3_stmt *stmt, int i, int64_t v, int64_t null_if);
+/* The single integer a one-row query returns. */
+int store_query_int(sp_store *st, const char *sql, int64_t *v, sp_err *err);
+
+#endif

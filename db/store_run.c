@@ -1,0 +1,226 @@
+/*
+ * store_run.c — matrices and runs: a run and its samples go in one
+ * transaction, all of it or nothing, and never twice. See store.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+/* Bind the matrix's identity and features to the matrix insert. */
+static int bind_matrix(sqlite3_stmt *s, const sp_matrix *M, const char *checksum)
+{
+    const sp_features *f = &M->feat;
+    return bind_text(s, 1, M->src.text) | bind_text(s, 2, M->src.name) |
+           sqlite3_bind_int(s, 3, f->rows) | sqlite3_bind_int(s, 4, f->cols) |
+           sqlite3_bind_int(s, 5, f->nnz) | sqlite3_bind_int(s, 6, f->row_min) |
+           sqlite3_bind_int(s, 7, f->row_max) | bind_real(s, 8, f->row_mean) |
+           bind_real(s, 9, f->row_std) | sqlite3_bind_int(s, 10, f->empty_rows) |
+           sqlite3_bind_int(s, 11, f->bandwidth) | bind_real(s, 12, f->pattern_symmetry) |
+           bind_text(s, 13, f->size_class) | bind_text(s, 14, checksum);
+}
+
+/* Look up the id of the matrix with this source and checksum. */
+static int find_matrix(sp_store *st, const char *source, const char *checksum,
+                       int64_t *id, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT id FROM matrices WHERE source = ?1 AND checksum = ?2",
+                      &s, "preparing the matrix lookup", err))
+        return -1;
+    int rc = bind_text(s, 1, source) | bind_text(s, 2, checksum);
+    if (rc == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+        *id = sqlite3_column_int64(s, 0);
+        rc = 0;
+    } else {
+        rc = store_fail(st, err, "looking up the matrix just stored");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Insert the matrix, or find the identical one (same source and checksum). */
+int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err *err)
+{
+    if (!st || !M || !matrix_id)
+        return sp_fail(err, "sp_store_matrix: NULL argument");
+    if (!M->src.text[0])
+        return sp_fail(err, "sp_store_matrix: matrix '%s' has no source text", M->src.name);
+    char checksum[17];
+    snprintf(checksum, sizeof checksum, "%016llx", (unsigned long long)M->checksum);
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "INSERT INTO matrices (source, name, rows, cols, nnz, row_min, row_max,"
+                      " row_mean, row_std, empty_rows, bandwidth, pattern_symmetry,"
+                      " size_class, checksum) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+                      " ?10, ?11, ?12, ?13, ?14) ON CONFLICT (source, checksum) DO NOTHING",
+                      &s, "preparing the matrix insert", err))
+        return -1;
+    if (bind_matrix(s, M, checksum) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the matrix");
+    }
+    if (store_step_done(st, s, "inserting the matrix", err))
+        return sp_fail_prefix(err, "matrix %s", M->src.text);
+    return find_matrix(st, M->src.text, checksum, matrix_id, err);
+}
+
+/* 'gpu' when the kernel runs on the device: it says so, or its backend is
+ * a CUDA library. */
+static const char *kernel_device(const sp_kernel *k)
+{
+    static const char *const gpu_backends[] = {"cuda", "cusparse", "cub", "thrust", "gpu"};
+    if (k->needs_gpu)
+        return "gpu";
+    for (size_t i = 0; k->backend && i < sizeof gpu_backends / sizeof *gpu_backends; i++)
+        if (strcmp(k->backend, gpu_backends[i]) == 0)
+            return "gpu";
+    return "cpu";
+}
+
+/* Is status one of the six a run may have? */
+static int known_status(const char *s)
+{
+    static const char *const statuses[] = {"ok", "failed", "skipped", "error", "crashed",
+                                           "timeout"};
+    for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++)
+        if (strcmp(s, statuses[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Check a run record before anything is written. */
+static int check_run(const sp_run_record *r, sp_err *err)
+{
+    if (!r->kernel || !r->kernel->name || !r->kernel->operation)
+        return sp_fail(err, "sp_store_run: run without a kernel name and operation");
+    const char *k = r->kernel->name;
+    if (!r->status)
+        return sp_fail(err, "sp_store_run: kernel %s: no status", k);
+    int ok = strcmp(r->status, "ok") == 0;
+    if (!known_status(r->status))
+        return sp_fail(err, "sp_store_run: kernel %s: status '%s' is not ok, failed, "
+                       "skipped, error, crashed or timeout", k, r->status);
+    if (ok && (r->nsamples < 1 || !r->samples))
+        return sp_fail(err, "sp_store_run: kernel %s: status ok without samples", k);
+    if (r->nsamples < 0)
+        return sp_fail(err, "sp_store_run: kernel %s: negative sample count %d", k,
+                       r->nsamples);
+    return 0;
+}
+
+/* The rate unit to store: the record's, else its operation's. */
+static const char *run_rate_unit(const sp_run_record *r)
+{
+    if (r->rate_unit)
+        return r->rate_unit;
+    const sp_operation *op = sp_operation_find(r->kernel->operation);
+    return op ? op->rate_unit : NULL;
+}
+
+/* The id of the run already stored for this sweep, matrix, kernel and
+ * axes, or 0. */
+static int find_run(sp_store *st, const sp_run_record *r, int64_t *id, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT id FROM runs WHERE sweep_id = ?1 AND matrix_id = ?2"
+                          " AND kernel = ?3 AND axes = ?4", &s,
+                      "preparing the run lookup", err))
+        return -1;
+    int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
+             bind_text(s, 3, r->kernel->name) |
+             bind_text(s, 4, r->axes_json ? r->axes_json : "{}");
+    int step = rc == SQLITE_OK ? sqlite3_step(s) : SQLITE_ERROR;
+    *id = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    sqlite3_finalize(s);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? 0
+           : store_fail(st, err, "looking up the run");
+}
+
+/* Insert the runs row; *run_id receives its id. nstored is the number of
+ * samples that will follow. */
+static int insert_run_row(sp_store *st, const sp_run_record *r, int nstored,
+                          int64_t *run_id, sp_err *err)
+{
+    const sp_kernel *k = r->kernel;
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "INSERT INTO runs (sweep_id, matrix_id, kernel, operation, format,"
+                      " backend, device, axes, status, error, rel_error, flops, bytes,"
+                      " convert_s, h2d_s, d2h_s, warmup, repetitions, created_at,"
+                      " stop_reason, rate_unit, need_host_bytes, need_device_bytes) VALUES"
+                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22)",
+                      &s, "preparing the run insert", err))
+        return -1;
+    int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
+             bind_text(s, 3, k->name) | bind_text(s, 4, k->operation) |
+             bind_text(s, 5, k->format) | bind_text(s, 6, k->backend) |
+             bind_text(s, 7, kernel_device(k)) |
+             bind_text(s, 8, r->axes_json ? r->axes_json : "{}") |
+             bind_text(s, 9, r->status) | bind_text(s, 10, r->error) |
+             bind_real(s, 11, r->rel_error) | bind_real(s, 12, r->flops) |
+             bind_real(s, 13, r->bytes) | bind_real(s, 14, r->phases.convert_s) |
+             bind_real(s, 15, r->phases.h2d_s) | bind_real(s, 16, r->phases.d2h_s) |
+             sqlite3_bind_int(s, 17, r->warmup) | sqlite3_bind_int(s, 18, nstored) |
+             bind_text(s, 19, nstored ? (r->stop_reason ? r->stop_reason : "count") : NULL) |
+             bind_text(s, 20, run_rate_unit(r)) |
+             bind_int_or_null(s, 21, (int64_t)r->need.host_bytes, 0) |
+             bind_int_or_null(s, 22, (int64_t)r->need.device_bytes, 0);
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the run");
+    }
+    if (store_step_done(st, s, "inserting the run", err))
+        return -1;
+    *run_id = sqlite3_last_insert_rowid(st->db);
+    return 0;
+}
+
+/* Insert samples[0..n) of run_id, rep = index. */
+static int insert_samples(sp_store *st, int64_t run_id, const double *samples, int n,
+                          sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (store_prepare(st, "INSERT INTO samples (run_id, rep, seconds) VALUES (?1, ?2, ?3)",
+                      &s, "preparing the sample insert", err))
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        sqlite3_reset(s);
+        if ((sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, i) |
+             bind_real(s, 3, samples[i])) != SQLITE_OK || sqlite3_step(s) != SQLITE_DONE) {
+            store_fail(st, err, "inserting a sample");
+            rc = sp_fail_prefix(err, "sample %d (%g s)", i, samples[i]);
+        }
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Insert a run and its samples in one transaction: all of it or nothing.
+ * Samples are stored for 'ok' runs only; other statuses carry none. The
+ * duplicate check runs inside the (IMMEDIATE, so exclusive) transaction. */
+int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err)
+{
+    if (!st || !r)
+        return sp_fail(err, "sp_store_run: NULL argument");
+    if (check_run(r, err))
+        return -1;
+    int nstored = strcmp(r->status, "ok") == 0 ? r->nsamples : 0;
+    int64_t id = 0, old = 0;
+    if (store_exec(st, "BEGIN IMMEDIATE", "starting the run transaction", err))
+        return sp_fail_prefix(err, "kernel %s", r->kernel->name);
+    if (find_run(st, r, &old, err) ||
+        (!old && (insert_run_row(st, r, nstored, &id, err) ||
+                  insert_samples(st, id, r->samples, nstored, err))) ||
+        store_exec(st, "COMMIT", "committing the run", err)) {
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+        return sp_fail_prefix(err, "kernel %s %s", r->kernel->name,
+                              r->axes_json ? r->axes_json : "{}");
+    }
+    if (run_id)
+        *run_id = old ? old : id;
+    return old ? 1 : 0;
+}

@@ -1,0 +1,207 @@
+/*
+ * store_sweep.c — sweeps: begin (with provenance), end, find and reopen
+ * for resume, the keys of the runs a sweep holds, and matrices a sweep
+ * could not load. See store.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "store_impl.h"
+
+/* A meta with every version-2 field unknown. */
+void sp_sweep_meta_init(sp_sweep_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->git_dirty = -1;
+}
+
+#define SWEEP_INSERT                                                                     \
+    "INSERT INTO sweeps (config_path, config_text, config_hash, git_commit, started_at,"  \
+    " status, host, cpu, cpu_count, gpu, gpu_driver, cuda_runtime, compiler, cflags,"    \
+    " omp_binding, repetitions, warmup, plan_hash, binary_hash, shard_index,"            \
+    " shard_count, timeout_s, repetitions_auto, max_noise, max_time_s, git_dirty, os,"   \
+    " kernel_release, cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count," \
+    " gpu_mem_gib, gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs,"                    \
+    " host_triad_threads, device_copy_gbs) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ","        \
+    " 'running', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"  \
+    " ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,"   \
+    " ?36, ?37)"
+
+/* Bind the version-1 columns (?1..?15). */
+static int bind_sweep_v1(sqlite3_stmt *s, const sp_sweep_meta *m, const char *hash)
+{
+    return bind_text(s, 1, m->config_path) | bind_text(s, 2, m->config_text) |
+           bind_text(s, 3, hash) | bind_text(s, 4, m->git_commit) |
+           bind_text(s, 5, m->host) | bind_text(s, 6, m->cpu) |
+           sqlite3_bind_int(s, 7, m->cpu_count) | bind_text(s, 8, m->gpu) |
+           bind_text(s, 9, m->gpu_driver) | bind_text(s, 10, m->cuda_runtime) |
+           bind_text(s, 11, m->compiler) | bind_text(s, 12, m->cflags) |
+           bind_text(s, 13, m->omp_binding) | sqlite3_bind_int(s, 14, m->repetitions) |
+           sqlite3_bind_int(s, 15, m->warmup);
+}
+
+/* A measured quantity: 0, negative or NaN means unknown (NULL). */
+static int bind_measure(sqlite3_stmt *s, int i, double v)
+{
+    return bind_real(s, i, v > 0 ? v : NAN);
+}
+
+/* Bind the version-2 columns (?16..?37). */
+static int bind_sweep_v2(sqlite3_stmt *s, const sp_sweep_meta *m)
+{
+    return bind_text(s, 16, m->plan_hash) | bind_text(s, 17, m->binary_hash) |
+           bind_int_or_null(s, 18, m->shard_index, 0) |
+           bind_int_or_null(s, 19, m->shard_count, 0) | bind_measure(s, 20, m->timeout_s) |
+           sqlite3_bind_int(s, 21, m->repetitions_auto != 0) |
+           bind_measure(s, 22, m->max_noise) | bind_measure(s, 23, m->max_time_s) |
+           bind_int_or_null(s, 24, m->git_dirty, -1) | bind_text(s, 25, m->os) |
+           bind_text(s, 26, m->kernel_release) |
+           bind_int_or_null(s, 27, m->cpu_sockets, 0) |
+           bind_int_or_null(s, 28, m->cpu_cores, 0) |
+           bind_int_or_null(s, 29, m->cpu_threads, 0) |
+           bind_measure(s, 30, m->mem_total_gib) |
+           bind_int_or_null(s, 31, m->gpu_sm_count, 0) | bind_measure(s, 32, m->gpu_mem_gib) |
+           bind_int_or_null(s, 33, m->gpu_clock_mhz, 0) |
+           bind_int_or_null(s, 34, m->gpu_mem_clock_mhz, 0) |
+           bind_measure(s, 35, m->host_triad_gbs) |
+           bind_int_or_null(s, 36, m->host_triad_threads, 0) |
+           bind_measure(s, 37, m->device_copy_gbs);
+}
+
+/* Insert a sweep row with status 'running'. */
+int sp_store_begin_sweep(sp_store *st, const sp_sweep_meta *m, int64_t *sweep_id,
+                         sp_err *err)
+{
+    if (!st || !m || !sweep_id)
+        return sp_fail(err, "sp_store_begin_sweep: NULL argument");
+    char hash[17];
+    if (m->config_text)
+        snprintf(hash, sizeof hash, "%016llx",
+                 (unsigned long long)XXH3_64bits(m->config_text, strlen(m->config_text)));
+    sqlite3_stmt *s;
+    if (store_prepare(st, SWEEP_INSERT, &s, "preparing the sweep insert", err))
+        return -1;
+    if ((bind_sweep_v1(s, m, m->config_text ? hash : NULL) | bind_sweep_v2(s, m)) !=
+        SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the sweep");
+    }
+    if (store_step_done(st, s, "inserting the sweep", err))
+        return -1;
+    *sweep_id = sqlite3_last_insert_rowid(st->db);
+    return 0;
+}
+
+/* Run "UPDATE sweeps SET ... WHERE id = ?2" with ?1 = status (or NULL);
+ * the sweep must exist. */
+static int update_sweep(sp_store *st, const char *sql, int64_t sweep_id, const char *status,
+                        sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (store_prepare(st, sql, &s, "preparing the sweep update", err))
+        return -1;
+    if ((bind_text(s, 1, status) | sqlite3_bind_int64(s, 2, sweep_id)) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the sweep update");
+    }
+    if (store_step_done(st, s, "updating the sweep", err))
+        return -1;
+    if (sqlite3_changes(st->db) != 1)
+        return sp_fail(err, "%s: sweep %lld not found", st->path, (long long)sweep_id);
+    return 0;
+}
+
+/* Close a sweep: finished_at = now and its final status. */
+int sp_store_end_sweep(sp_store *st, int64_t sweep_id, const char *status, sp_err *err)
+{
+    if (!st || !status)
+        return sp_fail(err, "sp_store_end_sweep: NULL argument");
+    if (strcmp(status, "done") != 0 && strcmp(status, "failed") != 0 &&
+        strcmp(status, "interrupted") != 0)
+        return sp_fail(err, "sp_store_end_sweep: status '%s' is not done, failed or "
+                       "interrupted", status);
+    return update_sweep(st, "UPDATE sweeps SET finished_at = " SQL_NOW ", status = ?1"
+                            " WHERE id = ?2", sweep_id, status, err);
+}
+
+/* Mark a sweep running again before it continues. */
+int sp_store_reopen_sweep(sp_store *st, int64_t sweep_id, sp_err *err)
+{
+    if (!st)
+        return sp_fail(err, "sp_store_reopen_sweep: NULL argument");
+    return update_sweep(st, "UPDATE sweeps SET finished_at = NULL,"
+                            " status = coalesce(?1, 'running') WHERE id = ?2",
+                        sweep_id, NULL, err);
+}
+
+/* The latest sweep of this plan, binary and shard; 0 when none. */
+int sp_store_find_sweep(sp_store *st, const char *plan_hash, const char *binary_hash,
+                        int shard_index, int shard_count, int64_t *sweep_id, sp_err *err)
+{
+    if (!st || !plan_hash || !binary_hash || !sweep_id)
+        return sp_fail(err, "sp_store_find_sweep: NULL argument");
+    *sweep_id = 0;
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT MAX(id) FROM sweeps WHERE plan_hash = ?1 AND"
+                          " binary_hash = ?2 AND coalesce(shard_index, 0) = ?3 AND"
+                          " coalesce(shard_count, 0) = ?4", &s,
+                      "preparing the sweep lookup", err))
+        return -1;
+    int rc = bind_text(s, 1, plan_hash) | bind_text(s, 2, binary_hash) |
+             sqlite3_bind_int(s, 3, shard_index) | sqlite3_bind_int(s, 4, shard_count);
+    if (rc == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+        *sweep_id = sqlite3_column_int64(s, 0);     /* NULL reads as 0 */
+        rc = 0;
+    } else {
+        rc = store_fail(st, err, "looking up the sweep to resume");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Call fn for the (source, kernel, axes) of every run of sweep_id. */
+int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void *user,
+                          sp_err *err)
+{
+    if (!st || !fn)
+        return sp_fail(err, "sp_store_each_run_key: NULL argument");
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT m.source, r.kernel, r.axes FROM runs r"
+                          " JOIN matrices m ON m.id = r.matrix_id WHERE r.sweep_id = ?1",
+                      &s, "preparing the run listing", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, sweep_id);
+    int rc = 0, step;
+    while (rc == 0 && (step = sqlite3_step(s)) == SQLITE_ROW)
+        rc = fn(user, (const char *)sqlite3_column_text(s, 0),
+                (const char *)sqlite3_column_text(s, 1),
+                (const char *)sqlite3_column_text(s, 2), err);
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = store_fail(st, err, "listing the stored runs");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Record a matrix the sweep could not load or fetch. */
+int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
+                            const char *status, const char *reason, sp_err *err)
+{
+    if (!st || !source || !status)
+        return sp_fail(err, "sp_store_matrix_failure: NULL argument");
+    if (strcmp(status, "skipped") != 0 && strcmp(status, "error") != 0)
+        return sp_fail(err, "sp_store_matrix_failure: status '%s' is not skipped or error",
+                       status);
+    sqlite3_stmt *s;
+    if (store_prepare(st, "INSERT INTO matrix_failures (sweep_id, source, status, reason,"
+                          " created_at) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ")", &s,
+                      "preparing the matrix failure insert", err))
+        return -1;
+    if ((sqlite3_bind_int64(s, 1, sweep_id) | bind_text(s, 2, source) |
+         bind_text(s, 3, status) | bind_text(s, 4, reason)) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the matrix failure");
+    }
+    return store_step_done(st, s, "recording the matrix failure", err);
+}

@@ -1,0 +1,454 @@
+/* test_views.c — the statistics views (db/views.sql) against values
+ * computed by hand for fixed samples, and the migration of a schema
+ * version-1 database to version 2.
+ *
+ * Samples are small whole numbers of seconds so the arithmetic in the
+ * comments is exact; every run does flops = 4e9 work units (rate GFLOPS =
+ * 4 / seconds) unless said otherwise. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../db/store.h"
+#include "testutil.h"
+#include "util_db.h"
+
+static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv",
+                                   .format = "csr", .backend = "serial"};
+static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
+                                .format = "csr", .backend = "openmp"};
+static const sp_kernel k_cusparse = {.name = "spmv_csr_cusparse", .operation = "spmv",
+                                     .format = "csr", .backend = "cusparse"};
+static const sp_kernel k_sort = {.name = "sort_test", .operation = "sort",
+                                 .format = "keys", .backend = "serial"};
+
+typedef struct fixture {
+    sp_store *st;
+    sqlite3 *db;
+    int64_t sweep, matrix;
+} fixture;
+
+static void fixture_open(fixture *f)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "v.db");
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &f->st, &err), 0, "%s", err.msg);
+    f->db = sp_store_db(f->st);
+    sp_sweep_meta m;
+    sp_sweep_meta_init(&m);
+    m.config_text = "[sweep]\n";
+    cr_assert_eq(sp_store_begin_sweep(f->st, &m, &f->sweep, &err), 0, "%s", err.msg);
+    sp_matrix M;
+    memset(&M, 0, sizeof M);
+    snprintf(M.src.text, sizeof M.src.text, "gen:views");
+    snprintf(M.src.name, sizeof M.src.name, "views");
+    M.feat = (sp_features){.rows = 10, .cols = 10, .nnz = 20, .size_class = "small"};
+    M.checksum = 42;
+    cr_assert_eq(sp_store_matrix(f->st, &M, &f->matrix, &err), 0, "%s", err.msg);
+}
+
+/* Store an ok run of kernel k with the samples; returns its id. */
+static int64_t ok_run(fixture *f, const sp_kernel *k, const char *axes, const double *s,
+                      int n, double flops, sp_phases ph)
+{
+    sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = k,
+                       .axes_json = axes, .status = "ok", .rel_error = 0, .flops = flops,
+                       .bytes = 8e9, .phases = ph, .nsamples = n, .samples = s};
+    int64_t id = 0;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_run(f->st, &r, &id, &err), 0, "%s", err.msg);
+    return id;
+}
+
+/* The run_stats column col of run id. */
+static double stat(fixture *f, const char *col, int64_t id)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT %s FROM run_stats WHERE run_id = ?1", col);
+    return ud_real(f->db, sql, id);
+}
+
+/* Expected statistics of one run. */
+typedef struct expect {
+    int n;
+    double median, mean, min, max, stddev, ci_lo, ci_hi, ci_level, mad;
+    int outliers;
+} expect;
+
+static void check(fixture *f, int64_t id, const expect *e, const char *what)
+{
+    char w[128];
+    cr_assert_eq(ud_int(f->db, "SELECT n FROM run_stats WHERE run_id = ?1", id), e->n, "%s",
+                 what);
+    const char *cols[] = {"median", "mean", "min", "max", "stddev", "ci_lo", "ci_hi",
+                          "ci_level", "mad"};
+    const double want[] = {e->median, e->mean, e->min, e->max, e->stddev, e->ci_lo,
+                           e->ci_hi, e->ci_level, e->mad};
+    for (int i = 0; i < 9; i++) {
+        snprintf(w, sizeof w, "%s: %s", what, cols[i]);
+        ud_close(stat(f, cols[i], id), want[i], w);
+    }
+    cr_assert_eq(ud_int(f->db, "SELECT outliers FROM run_stats WHERE run_id = ?1", id),
+                 e->outliers, "%s: outliers", what);
+    snprintf(w, sizeof w, "%s: rate", what);
+    ud_close(stat(f, "rate", id), 4.0 / e->median, w);
+    snprintf(w, sizeof w, "%s: rate_best", what);
+    ud_close(stat(f, "rate_best", id), 4.0 / e->min, w);
+}
+
+static const sp_phases no_phases = {0, 0, 0};
+
+Test(views, n1_single_sample)
+{
+    fixture f;
+    fixture_open(&f);
+    /* {5}: median = mean = min = max = 5; stddev 0 by definition (n = 1);
+     * |5 - 5| = 0 so mad = 0 and no sample is off the median: 0 outliers;
+     * n <= 5: no 95 % interval (NULL). rate 4e9 / 5 / 1e9 = 0.8. */
+    const double s[] = {5};
+    int64_t id = ok_run(&f, &k_omp, "{\"threads\":1}", s, 1, 4e9, no_phases);
+    expect e = {1, 5, 5, 5, 5, 0, NAN, NAN, NAN, 0, 0};
+    check(&f, id, &e, "n=1");
+    ud_close(stat(&f, "rate", id), 0.8, "rate 0.8");
+    sp_store_close(f.st);
+}
+
+Test(views, n2_mean_of_both)
+{
+    fixture f;
+    fixture_open(&f);
+    /* {3, 1}: sorted 1, 3; median (1 + 3) / 2 = 2; mean 2;
+     * stddev sqrt(((1-2)^2 + (3-2)^2) / 1) = sqrt(2);
+     * deviations |1-2| = 1, |3-2| = 1: mad = (1 + 1) / 2 = 1;
+     * scores 0.6745·1/1 = 0.6745 <= 3.5: 0 outliers; no interval. */
+    const double s[] = {3, 1};
+    int64_t id = ok_run(&f, &k_omp, "{\"threads\":2}", s, 2, 4e9, no_phases);
+    expect e = {2, 2, 2, 1, 3, sqrt(2.0), NAN, NAN, NAN, 1, 0};
+    check(&f, id, &e, "n=2");
+    sp_store_close(f.st);
+}
+
+Test(views, n5_has_no_interval_n6_has_one_and_mad_zero)
+{
+    fixture f;
+    fixture_open(&f);
+    /* {5,4,3,2,1}: median 3, mean 3; stddev sqrt((4+1+0+1+4)/4) = sqrt(2.5);
+     * deviations 2,1,0,1,2 sorted 0,1,1,2,2: mad = 1; max score
+     * 0.6745·2 = 1.349: 0 outliers. n = 5: P(B <= 0) = 1/32 = 0.03125 >
+     * 0.025, so no rank reaches 95 %: NULL. */
+    const double five[] = {5, 4, 3, 2, 1};
+    int64_t a = ok_run(&f, &k_omp, "{\"threads\":3}", five, 5, 4e9, no_phases);
+    expect ea = {5, 3, 3, 1, 5, sqrt(2.5), NAN, NAN, NAN, 1, 0};
+    check(&f, a, &ea, "n=5");
+    /* {2,2,2,2,7,2}: sorted 2,2,2,2,2,7; median (x3 + x4)/2 = 2;
+     * mean 17/6; squared deviations 5·(2 - 17/6)^2 = 125/36 and
+     * (7 - 17/6)^2 = 625/36, sum 750/36, / 5 = 25/6: stddev sqrt(25/6).
+     * deviations 0,0,0,0,0,5: mad = (0 + 0)/2 = 0 → the 7 (off the median)
+     * is an outlier, the five 2s are not: 1 outlier.
+     * n = 6: P(B <= 0) = 1/64 <= 0.025, P(B <= 1) = 7/64 > 0.025: l = 1,
+     * interval [x1, x6] = [2, 7], level 1 - 2/64 = 0.96875. */
+    const double six[] = {2, 2, 2, 2, 7, 2};
+    int64_t b = ok_run(&f, &k_omp, "{\"threads\":4}", six, 6, 4e9, no_phases);
+    expect eb = {6, 2, 17.0 / 6, 2, 7, sqrt(25.0 / 6), 2, 7, 0.96875, 0, 1};
+    check(&f, b, &eb, "n=6, mad=0");
+    /* {4,4,4}: everything 4, mad 0, nobody off the median: 0 outliers. */
+    const double same[] = {4, 4, 4};
+    int64_t c = ok_run(&f, &k_omp, "{\"threads\":5}", same, 3, 4e9, no_phases);
+    expect ec = {3, 4, 4, 4, 4, 0, NAN, NAN, NAN, 0, 0};
+    check(&f, c, &ec, "all equal");
+    sp_store_close(f.st);
+}
+
+Test(views, n7_odd_with_an_outlier)
+{
+    fixture f;
+    fixture_open(&f);
+    /* {10,11,12,13,14,15,100}: median x4 = 13; mean 175/7 = 25;
+     * squared deviations from 25: 225,196,169,144,121,100,5625, sum 6580,
+     * stddev sqrt(6580/6); deviations from 13: 3,2,1,0,1,2,87, sorted
+     * 0,1,1,2,2,3,87: mad = x4 = 2; scores 0.6745·87/2 = 29.3 > 3.5 (the
+     * 100), 0.6745·3/2 = 1.01: 1 outlier. n = 7: P(B <= 0) = 1/128,
+     * P(B <= 1) = 8/128 = 0.0625: l = 1, [x1, x7] = [10, 100],
+     * level 1 - 2/128 = 0.984375. Samples stored out of order. */
+    const double s[] = {14, 100, 10, 12, 15, 11, 13};
+    int64_t id = ok_run(&f, &k_omp, "{\"threads\":7}", s, 7, 4e9, no_phases);
+    expect e = {7, 13, 25, 10, 100, sqrt(6580.0 / 6), 10, 100, 0.984375, 2, 1};
+    check(&f, id, &e, "n=7");
+    sp_store_close(f.st);
+}
+
+Test(views, n10_even_with_ties)
+{
+    fixture f;
+    fixture_open(&f);
+    /* {4,1,3,3,2,5,3,9,3,6}: sorted 1,2,3,3,3,3,4,5,6,9; median (x5 + x6)/2
+     * = 3; mean 39/10 = 3.9; squared deviations 8.41, 3.61, 4·0.81, 0.01,
+     * 1.21, 4.41, 26.01 sum 46.9: stddev sqrt(46.9/9). Deviations from 3:
+     * 2,1,0,0,0,0,1,2,3,6 sorted 0,0,0,0,1,1,2,2,3,6: mad (1 + 1)/2 = 1;
+     * scores 0.6745·6 = 4.047 > 3.5 (the 9), 0.6745·3 = 2.02: 1 outlier.
+     * n = 10: P(B <= 1) = 11/1024 = 0.0107, P(B <= 2) = 56/1024 = 0.0547:
+     * l = 2, [x2, x9] = [2, 6], level 1 - 22/1024 = 0.978515625. */
+    const double s[] = {4, 1, 3, 3, 2, 5, 3, 9, 3, 6};
+    int64_t id = ok_run(&f, &k_omp, "{\"threads\":10}", s, 10, 4e9, no_phases);
+    expect e = {10, 3, 3.9, 1, 9, sqrt(46.9 / 9), 2, 6, 1 - 22.0 / 1024, 1, 1};
+    check(&f, id, &e, "n=10");
+    sp_store_close(f.st);
+}
+
+Test(views, n20_interval_ranks_6_and_15)
+{
+    fixture f;
+    fixture_open(&f);
+    /* 20, 19, ..., 1: median (10 + 11)/2 = 10.5; mean 10.5; stddev
+     * sqrt(sum (i - 10.5)^2 / 19) = sqrt(665/19) = sqrt(35) (sum of squares
+     * 2·(0.25 + 2.25 + ... + 90.25) = 665). Deviations 0.5,0.5,1.5,1.5,...:
+     * x10 = 4.5, x11 = 5.5, mad = 5; top score 0.6745·9.5/5 = 1.28: none.
+     * n = 20: P(B <= 5) = (1+20+190+1140+4845+15504)/2^20 = 21700/1048576
+     * = 0.0207, P(B <= 6) = 0.0577: l = 6, [x6, x15] = [6, 15],
+     * level 1 - 43400/1048576. */
+    double s[20];
+    for (int i = 0; i < 20; i++)
+        s[i] = 20 - i;
+    int64_t id = ok_run(&f, &k_omp, "{\"threads\":20}", s, 20, 4e9, no_phases);
+    expect e = {20, 10.5, 10.5, 1, 20, sqrt(35.0), 6, 15, 1 - 43400.0 / 1048576, 5, 0};
+    check(&f, id, &e, "n=20");
+    sp_store_close(f.st);
+}
+
+Test(views, timing_modes_and_other_rate_units)
+{
+    fixture f;
+    fixture_open(&f);
+    /* median 5; phases convert 0.5, h2d 0.25, d2h 0.125:
+     * kernel 5, with transfers 5 + 0.25 + 0.125 = 5.375, end to end
+     * 5.375 + 0.5 = 5.875; rates 4/5 = 0.8, 4/5.375, 4/5.875. */
+    const double s[] = {6, 5, 4};
+    int64_t id = ok_run(&f, &k_omp, "{\"threads\":1}", s, 3, 4e9,
+                        (sp_phases){.convert_s = 0.5, .h2d_s = 0.25, .d2h_s = 0.125});
+    ud_close(stat(&f, "kernel_s", id), 5, "kernel_s");
+    ud_close(stat(&f, "with_transfers_s", id), 5.375, "with_transfers_s");
+    ud_close(stat(&f, "end_to_end_s", id), 5.875, "end_to_end_s");
+    const char *q = "SELECT rate FROM run_modes WHERE run_id = ?1 AND mode = '%s'";
+    const char *modes[] = {"kernel", "transfers", "end_to_end"};
+    const double want[] = {0.8, 4 / 5.375, 4 / 5.875};
+    for (int i = 0; i < 3; i++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, q, modes[i]);
+        ud_close(ud_real(f.db, sql, id), want[i], modes[i]);
+    }
+    /* gbps = bytes / median / 1e9 = 8e9 / 5 / 1e9 = 1.6 */
+    ud_close(stat(&f, "gbps", id), 1.6, "gbps");
+    /* A sort run in Mkeys/s: 4e6 keys, median 2 s → 4e6 / 2 / 1e6 = 2;
+     * no GFLOPS column for it. */
+    const double t[] = {2, 2, 3};
+    sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_sort,
+                       .axes_json = "{}", .status = "ok", .flops = 4e6, .bytes = 1,
+                       .nsamples = 3, .samples = t, .rate_unit = "Mkeys/s"};
+    int64_t sid;
+    sp_err err;
+    cr_assert_eq(sp_store_run(f.st, &r, &sid, &err), 0, "%s", err.msg);
+    ud_close(stat(&f, "rate", sid), 2, "Mkeys/s rate");
+    cr_assert(isnan(stat(&f, "gflops", sid)), "gflops of a sort run must be NULL");
+    char unit[32];
+    ud_text(f.db, "SELECT rate_unit FROM run_stats WHERE run_id = ?1", sid, unit,
+            sizeof unit);
+    cr_assert_str_eq(unit, "Mkeys/s");
+    ud_text(f.db, "SELECT rate_unit FROM run_stats WHERE run_id = ?1", id, unit, sizeof unit);
+    cr_assert_str_eq(unit, "GFLOPS", "the operation's unit when the record has none");
+    sp_store_close(f.st);
+}
+
+Test(views, speedup_against_serial_and_vendor_per_operation)
+{
+    fixture f;
+    fixture_open(&f);
+    /* serial median 5, omp 2, cusparse 4 (all spmv); a serial sort 3. */
+    const double t5[] = {5}, t2[] = {2}, t4[] = {4}, t3[] = {3};
+    int64_t ser = ok_run(&f, &k_serial, "{}", t5, 1, 4e9, no_phases);
+    int64_t omp = ok_run(&f, &k_omp, "{\"threads\":2}", t2, 1, 4e9, no_phases);
+    int64_t cus = ok_run(&f, &k_cusparse, "{}", t4, 1, 4e9, no_phases);
+    int64_t srt = ok_run(&f, &k_sort, "{}", t3, 1, 4e6, no_phases);
+    const char *sp = "SELECT speedup FROM speedup WHERE run_id = ?1";
+    const char *vs = "SELECT vendor_speedup FROM speedup WHERE run_id = ?1";
+    ud_close(ud_real(f.db, sp, omp), 5.0 / 2, "omp vs serial: 5/2");
+    ud_close(ud_real(f.db, sp, cus), 5.0 / 4, "cusparse vs serial: 5/4");
+    ud_close(ud_real(f.db, sp, ser), 1, "serial vs itself");
+    ud_close(ud_real(f.db, vs, omp), 4.0 / 2, "omp vs cusparse: 4/2");
+    ud_close(ud_real(f.db, vs, ser), 4.0 / 5, "serial vs cusparse: 4/5");
+    ud_close(ud_real(f.db, vs, cus), 1, "cusparse vs itself");
+    /* The sort run has its own serial baseline (itself) and no vendor. */
+    ud_close(ud_real(f.db, sp, srt), 1, "sort baseline is per operation");
+    cr_assert(isnan(ud_real(f.db, vs, srt)), "no vendor sort kernel: NULL");
+    char k[64];
+    ud_text(f.db, "SELECT baseline_kernel FROM speedup WHERE run_id = ?1", omp, k, sizeof k);
+    cr_assert_str_eq(k, "spmv_csr_serial");
+    ud_text(f.db, "SELECT kernel FROM best_runs WHERE operation = 'spmv' AND sweep_id = ?1",
+            f.sweep, k, sizeof k);
+    cr_assert_str_eq(k, "spmv_csr_omp");
+    ud_close(ud_real(f.db, "SELECT vendor_speedup FROM best_runs WHERE operation = 'spmv' "
+                           "AND sweep_id = ?1", f.sweep), 2, "best run vendor speedup");
+    sp_store_close(f.st);
+}
+
+Test(views, failures_list_runs_and_matrices)
+{
+    fixture f;
+    fixture_open(&f);
+    sp_err err;
+    const char *st[] = {"crashed", "timeout", "skipped"};
+    for (int i = 0; i < 3; i++) {
+        char axes[32];
+        snprintf(axes, sizeof axes, "{\"threads\":%d}", i + 1);
+        sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
+                           .axes_json = axes, .status = st[i], .error = "why",
+                           .rel_error = NAN};
+        cr_assert_eq(sp_store_run(f.st, &r, NULL, &err), 0, "%s", err.msg);
+    }
+    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "suitesparse:HB/none", "skipped",
+                                         "could not be fetched: 404", &err), 0, "%s",
+                 err.msg);
+    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "x", "bogus", "r", &err), -1);
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_failures WHERE sweep_id = ?1",
+                        f.sweep), 3);
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM failures WHERE sweep_id = ?1", f.sweep), 4);
+    char buf[256];
+    ud_text(f.db, "SELECT status || '|' || matrix || '|' || reason FROM failures"
+                  " WHERE what = 'matrix' AND sweep_id = ?1", f.sweep, buf, sizeof buf);
+    cr_assert_str_eq(buf, "skipped|suitesparse:HB/none|could not be fetched: 404");
+    FILE *out = tmpfile();
+    cr_assert_eq(sp_store_print_summary(f.st, f.sweep, out, &err), 0, "%s", err.msg);
+    rewind(out);
+    char text[4096];
+    text[fread(text, 1, sizeof text - 1, out)] = 0;
+    fclose(out);
+    cr_assert(strstr(text, "1 crashed, 1 timeout"), "%s", text);
+    cr_assert(strstr(text, "matrix suitesparse:HB/none skipped: could not be fetched: 404"),
+              "%s", text);
+    sp_store_close(f.st);
+}
+
+Test(views, duplicate_run_is_not_stored_twice)
+{
+    fixture f;
+    fixture_open(&f);
+    const double s[] = {1, 2};
+    int64_t a = ok_run(&f, &k_omp, "{\"threads\":1}", s, 2, 4e9, no_phases);
+    sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
+                       .axes_json = "{\"threads\":1}", .status = "ok", .nsamples = 2,
+                       .samples = s, .flops = 1};
+    int64_t b = 0;
+    sp_err err;
+    cr_assert_eq(sp_store_run(f.st, &r, &b, &err), 1, "a duplicate must be refused with 1");
+    cr_assert_eq(a, b, "the stored run's id comes back");
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM samples", 0), 2);
+    char reason[16];
+    ud_text(f.db, "SELECT stop_reason FROM runs WHERE id = ?1", a, reason, sizeof reason);
+    cr_assert_str_eq(reason, "count");
+    sp_store_close(f.st);
+}
+
+/* Read a file of tests/data into a malloc'd string. */
+static char *slurp_data(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tu_datadir(), name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    char *buf = calloc(1, 1 << 20);
+    cr_assert_not_null(buf);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* A version-1 database (the schema and views of commit 7fe969b) with one
+ * sweep, a matrix, an ok run with 3 samples and a failed run. */
+static void make_v1_database(const char *path)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    char *schema = slurp_data("schema-v1/schema.sql"), *views = slurp_data("schema-v1/views.sql");
+    ud_exec(db, "PRAGMA journal_mode = WAL");
+    ud_exec(db, schema);
+    ud_exec(db, views);
+    free(schema);
+    free(views);
+    ud_exec(db, "INSERT INTO sweeps (id, config_text, started_at, status, repetitions)"
+                " VALUES (7, 'old', '2024-01-01T00:00:00.000Z', 'done', 3);"
+                "INSERT INTO matrices (id, source, name, rows, cols, nnz, checksum)"
+                " VALUES (3, 'gen:old', 'old', 2, 2, 2, '0123456789abcdef');"
+                "INSERT INTO runs (id, sweep_id, matrix_id, kernel, operation, backend,"
+                " axes, status, flops, h2d_s, warmup, repetitions, created_at) VALUES"
+                " (11, 7, 3, 'spmv_csr_serial', 'spmv', 'serial', '{}', 'ok', 4e9, 0.5, 1,"
+                " 3, 'now'), (12, 7, 3, 'spmv_csr_omp', 'spmv', 'openmp', '{\"threads\":2}',"
+                " 'failed', 4e9, NULL, 1, 0, 'now');"
+                "INSERT INTO samples VALUES (11, 0, 3.0), (11, 1, 1.0), (11, 2, 2.0);");
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 1);
+    sqlite3_close(db);
+}
+
+Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "v1.db");
+    make_v1_database(path);
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
+    sqlite3 *db = sp_store_db(st);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 2);
+    cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM samples WHERE run_id = 11", 0), 3,
+                 "rebuilding runs must not cascade into samples");
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM runs", 0), 2);
+    char buf[256];
+    ud_text(db, "SELECT kernel || '|' || status || '|' || stop_reason || '|' || rate_unit"
+                " || '|' || h2d_s FROM runs WHERE id = 11", 0, buf, sizeof buf);
+    cr_assert_str_eq(buf, "spmv_csr_serial|ok|count|GFLOPS|0.5");
+    cr_assert_eq(ud_int(db, "SELECT stop_reason IS NULL FROM runs WHERE id = 12", 0), 1);
+    ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 2,
+             "median of 3,1,2 after migration");
+    ud_close(ud_real(db, "SELECT rate FROM run_stats WHERE run_id = 11", 0), 2, "rate 4/2");
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+                            " ('runs_by_sweep', 'runs_by_status', 'matrix_failures',"
+                            " 'failures', 'run_modes')", 0), 5);
+    /* New statuses and columns work on the migrated database. */
+    static const sp_kernel k = {.name = "spmv_csr_cuda_scalar", .operation = "spmv",
+                                .backend = "cuda", .needs_gpu = 1};
+    sp_run_record r = {.sweep_id = 7, .matrix_id = 3, .kernel = &k, .axes_json = "{}",
+                       .status = "crashed", .error = "killed by SIGSEGV", .rel_error = NAN};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    r.status = "timeout";
+    r.axes_json = "{\"blocksize\":64}";
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_failures WHERE sweep_id = 7", 0), 3);
+    /* Deleting the sweep still cascades through the rebuilt runs table. */
+    ud_exec(db, "DELETE FROM sweeps WHERE id = 7");
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM samples", 0), 0);
+    sp_store_close(st);
+    /* Opening again is a no-op. */
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 2);
+    sp_store_close(st);
+}
+
+Test(views, newer_schema_refused)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "v9.db");
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ud_exec(db, "PRAGMA user_version = 9");
+    sqlite3_close(db);
+    sp_store *st;
+    sp_err err;
+    cr_assert_eq(sp_store_open(path, &st, &err), -1);
+    cr_assert(strstr(err.msg, "version 9 is newer"), "%s", err.msg);
+}
