@@ -244,7 +244,12 @@ static int sweep_matrix(run_ctx *rc, const sp_source *src, const sp_plan *plan, 
     sp_matrix M;
     sp_err e;
     if (sp_matrix_load(src, &lo, &M, &e)) {
-        say(rc, "matrix %s: %s\n", src->text, e.msg);
+        /* could not be had (fetch failed): skipped; could not be read: error */
+        const char *status = src->unavailable[0] ? "skipped" : "error";
+        sp_err se;
+        say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
+        if (sp_store_matrix_failure(rc->st, rc->sweep_id, src->text, status, e.msg, &se))
+            say(rc, "matrix %s: not recorded: %s\n", src->text, se.msg);
         rc->res->matrix_errors++;
         rc->done += plan->ncombos;
         return 0;               /* the other matrices still run */

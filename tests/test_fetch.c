@@ -600,6 +600,14 @@ Test(fetch_cli, a_sweep_fetches_what_it_lacks_and_skips_what_it_cannot_have, .ti
                      "added by the config's select");
     cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
     sqlite3_finalize(s);
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT source, status, reason FROM matrix_failures",
+                                    -1, &s, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(s), SQLITE_ROW, "the unavailable matrix is recorded");
+    cr_assert_str_eq((const char *)sqlite3_column_text(s, 0), "suitesparse:Fault/e404");
+    cr_assert_str_eq((const char *)sqlite3_column_text(s, 1), "skipped");
+    cr_assert(strstr((const char *)sqlite3_column_text(s, 2), "not in the collection"));
+    cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
     sqlite3_close(db);
     free(out);
     teardown(&fx);
