@@ -612,3 +612,65 @@ Test(fetch_cli, a_sweep_fetches_what_it_lacks_and_skips_what_it_cannot_have, .ti
     free(out);
     teardown(&fx);
 }
+
+Test(fetch, a_file_url_mirror_works_without_a_server)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    sp_test_server_stop(&fx.srv);           /* no HTTP from here on */
+    char base[1024];
+    snprintf(base, sizeof base, "file://%s", fx.mirror);
+    sp_fetch_opts o = quick_opts(&fx);
+    o.base_url = base;
+    FILE *devnull = fopen("/dev/null", "w");
+    o.log = devnull;
+    sp_ss_index *ix;
+    sp_err err;
+    cr_assert_eq(sp_fetch_index(&o, &ix, &err), 0, "%s", err.msg);
+    const char *names[] = {"olm1000", "Fault/e404"};
+    sp_fetch_item *items;
+    int n;
+    cr_assert_eq(sp_fetch_resolve(ix, names, 2, NULL, 0, &items, &n, &err), 0, "%s", err.msg);
+    sp_ss_index_free(ix);
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 1);
+    fclose(devnull);
+    cr_assert_eq(items[0].state, SP_FETCH_DONE, "%s", items[0].error);
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+    cr_assert(items[1].not_found && strstr(items[1].error, "not in the collection"), "%s",
+              items[1].error);
+    free(items);
+}
+
+Test(fetch_cli, cache_clean_removes_leftovers_and_keeps_matrices)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    char *out;
+    cr_assert_eq(fetch_cli(&fx, "Bai/olm1000 --keep-archives", &out), 0, "%s", out);
+    free(out);
+    char part[1024], tmp[1024], orphan[1024], mtx[1024], args[1024];
+    snprintf(part, sizeof part, "%s/suitesparse/HB/x.tar.gz.part", fx.cache);
+    snprintf(tmp, sizeof tmp, "%s/suitesparse/Bai/.olm1000.mtx.AbC123", fx.cache);
+    snprintf(orphan, sizeof orphan, "%s/suitesparse/Bai/gone.csr", fx.cache);
+    snprintf(mtx, sizeof mtx, "%s/suitesparse/Bai/olm1000.mtx", fx.cache);
+    snprintf(args, sizeof args, "%s/suitesparse/HB", fx.cache);
+    sp_err err;
+    cr_assert_eq(sp_mkdir_p(args, &err), 0);
+    tu_write_file(part, "partial");
+    tu_write_file(tmp, "half an unpack");
+    tu_write_file(orphan, "a conversion without its matrix");
+    snprintf(args, sizeof args, "cache clean --cache-dir %s", fx.cache);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "4 files removed"), "part, temp, orphan and the kept archive: %s",
+              out);
+    free(out);
+    cr_assert(access(part, F_OK) && access(tmp, F_OK) && access(orphan, F_OK));
+    cr_assert_eq(access(mtx, F_OK), 0, "the matrix stays");
+    snprintf(args, sizeof args, "%s/suitesparse/Bai/olm1000.csr", fx.cache);
+    cr_assert_eq(access(args, F_OK), 0, "its conversion stays");
+    snprintf(args, sizeof args, "cache clean --all --cache-dir %s", fx.cache);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    free(out);
+    cr_assert_neq(access(mtx, F_OK), 0, "--all removes the matrices too");
+    teardown(&fx);
+}
