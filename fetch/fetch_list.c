@@ -37,8 +37,9 @@ static void head_sizes(sp_fetch_item *items, int n, const sp_fetch_opts *o, int6
     if (!urls || !dl)
         goto out;
     for (int i = 0; i < n; i++) {
-        snprintf(urls[i], sizeof urls[i], "%s/MM/%s/%s.tar.gz", base, items[i].group,
-                 items[i].name);
+        if (snprintf(urls[i], sizeof urls[i], "%s/MM/%s/%s.tar.gz", base, items[i].group,
+                     items[i].name) >= (int)sizeof urls[i])
+            goto out;           /* sizes stay unknown */
         dl[i] = (sp_dl_item){.url = urls[i], .dest = NULL, .label = items[i].label,
                              .head_only = 1};
     }

@@ -123,7 +123,7 @@ int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err)
         for (int k = 0; k < n && failed > 0; k++)
             if (items[k].state == SP_FETCH_FAILED)
                 snprintf(cfg->matrices[map[k]].unavailable,
-                         sizeof cfg->matrices[0].unavailable, "could not be fetched: %s",
+                         sizeof cfg->matrices[0].unavailable, "could not be fetched: %.480s",
                          items[k].error);
     }
     free(items);
