@@ -49,56 +49,74 @@ static void label_of(const char *manifest, char *label, size_t len)
     snprintf(label, len, "%.*s", (int)(end - group), group);
 }
 
-static int cache_list(const char *root)
+/* One fetched matrix: its label ("Group/Name"), manifest path, and the
+ * paths of its matrix and conversion beside it. */
+typedef struct cache_entry {
+    char label[300];
+    const char *manifest;
+    char mtx[1400], csr[1400];
+} cache_entry;
+
+/* Call fn for every manifest under root; the count of entries. */
+static int each_entry(const char *root, void (*fn)(const cache_entry *e, void *user),
+                      void *user)
 {
     glob_t g;
-    int64_t total = 0;
     int n = 0;
-    printf("%-40s %12s  %-20s %s\n", "matrix", "mtx bytes", "fetched", "csr cache");
-    if (find(root, "suitesparse/*/*.manifest", &g) == 0) {
+    if (find(root, "suitesparse/*/*.manifest", &g) == 0)
         for (size_t i = 0; i < g.gl_pathc; i++, n++) {
-            sp_manifest m;
-            sp_err e;
-            char label[300], csr[1400];
-            label_of(g.gl_pathv[i], label, sizeof label);
-            snprintf(csr, sizeof csr, "%.*s.csr", (int)strlen(g.gl_pathv[i]) - 9,
-                     g.gl_pathv[i]);
-            if (sp_manifest_read(g.gl_pathv[i], &m, &e)) {
-                printf("%-40s unreadable manifest: %s\n", label, e.msg);
-                continue;
-            }
-            int64_t cs = file_size(csr);
-            printf("%-40s %12lld  %-20s %s\n", label, (long long)m.mtx_bytes, m.fetched_at,
-                   cs ? "yes" : "no");
-            total += m.mtx_bytes + cs;
+            cache_entry e = {.manifest = g.gl_pathv[i]};
+            int stem = (int)strlen(e.manifest) - (int)strlen(".manifest");
+            label_of(e.manifest, e.label, sizeof e.label);
+            snprintf(e.mtx, sizeof e.mtx, "%.*s.mtx", stem, e.manifest);
+            snprintf(e.csr, sizeof e.csr, "%.*s.csr", stem, e.manifest);
+            fn(&e, user);
         }
-    }
     globfree(&g);
+    return n;
+}
+
+/* `cache list`: one line per matrix; total bytes into *(int64_t *)user. */
+static void list_entry(const cache_entry *e, void *user)
+{
+    sp_manifest m;
+    sp_err err;
+    if (sp_manifest_read(e->manifest, &m, &err)) {
+        printf("%-40s unreadable manifest: %s\n", e->label, err.msg);
+        return;
+    }
+    int64_t cs = file_size(e->csr);
+    printf("%-40s %12lld  %-20s %s\n", e->label, (long long)m.mtx_bytes, m.fetched_at,
+           cs ? "yes" : "no");
+    *(int64_t *)user += m.mtx_bytes + cs;
+}
+
+static int cache_list(const char *root)
+{
+    int64_t total = 0;
+    printf("%-40s %12s  %-20s %s\n", "matrix", "mtx bytes", "fetched", "csr cache");
+    int n = each_entry(root, list_entry, &total);
     printf("%d matri%s, %.1f MB (with conversions) in %s/suitesparse\n", n,
            n == 1 ? "x" : "ces", total / 1e6, root);
     return 0;
 }
 
+/* `cache verify`: re-hash one matrix; bad ones counted in *(int *)user. */
+static void verify_entry(const cache_entry *e, void *user)
+{
+    sp_manifest m;
+    sp_err err;
+    int rc = sp_manifest_read(e->manifest, &m, &err);
+    if (rc == 0)
+        rc = sp_manifest_verify(&m, e->mtx, &err);
+    printf("%-8s %-40s %s\n", rc ? "BAD" : "ok", e->label, rc ? err.msg : m.mtx_sha256);
+    *(int *)user += rc != 0;
+}
+
 static int cache_verify(const char *root)
 {
-    glob_t g;
-    int bad = 0, n = 0;
-    if (find(root, "suitesparse/*/*.manifest", &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++, n++) {
-            sp_manifest m;
-            sp_err e;
-            char label[300], mtx[1400];
-            label_of(g.gl_pathv[i], label, sizeof label);
-            snprintf(mtx, sizeof mtx, "%.*s.mtx", (int)strlen(g.gl_pathv[i]) - 9,
-                     g.gl_pathv[i]);
-            int rc = sp_manifest_read(g.gl_pathv[i], &m, &e);
-            if (rc == 0)
-                rc = sp_manifest_verify(&m, mtx, &e);
-            printf("%-8s %-40s %s\n", rc ? "BAD" : "ok", label, rc ? e.msg : m.mtx_sha256);
-            bad += rc != 0;
-        }
-    }
-    globfree(&g);
+    int bad = 0;
+    int n = each_entry(root, verify_entry, &bad);
     printf("%d checked, %d bad%s\n", n, bad,
            bad ? " (a fetch of those matrices downloads them again)" : "");
     return bad ? 1 : 0;

@@ -13,22 +13,7 @@
  * the output in a malloc'd string. */
 static int spsweep(const char *args, char **out)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", tu_spsweep_bin(), args);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t len = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += n;
-        if (len + 1 == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    buf[len] = 0;
-    int st = pclose(p);
-    *out = buf;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return tu_run_spsweep(args, out);
 }
 
 Test(cli, list_shows_every_first_kernel)
