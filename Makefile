@@ -89,9 +89,9 @@ fetch: ensure-deps ## fetch the SuiteSparse matrices of CONFIG (default configs/
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) fetch --config $(FETCH_CONFIG) --db $(DB)
 
-report: ## write charts (PNG + report.pdf) from DB into REPORT
+report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a change table
 	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) report --db $(DB) --out $(REPORT)
+	$(BIN) report --db $(DB) --out $(REPORT)$(if $(BASE), --base $(BASE))
 
 list: $(BIN) ## list every registered kernel with its axes
 	$(BIN) list

@@ -22,7 +22,8 @@ static int open_readonly(rp_report *r, sp_err *err)
     struct stat sb;
     if (stat(r->db_path, &sb) != 0)
         return sp_fail(err, "%s: no such database file (run a sweep first)", r->db_path);
-    if (sqlite3_open_v2(r->db_path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(r->db_path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) !=
+        SQLITE_OK)
         return rp_db_fail(r, err, "cannot open database");
     sqlite3_busy_timeout(r->db, 10000);
     sqlite3_stmt *s;
@@ -103,7 +104,8 @@ static int report_build(rp_report *r, sp_err *err)
 {
     if (open_readonly(r, err) || pick_sweep(r, err) || sp_mkdir_p(r->out_dir, err))
         return -1;
-    if (rp_speedup_chart(r, err) || rp_rate_charts(r, err) || rp_title_page(r, err) ||
+    if (rp_summary_tables(r, err) || rp_compare_table(r, err) || rp_speedup_chart(r, err) ||
+        rp_rate_charts(r, err) || rp_failure_table(r, err) || rp_title_page(r, err) ||
         write_main_script(r, err))
         return -1;
     if (rp_run_gnuplot(r, REPORT_SCRIPT, err) || check_outputs(r, err))
@@ -114,11 +116,21 @@ static int report_build(rp_report *r, sp_err *err)
 /* Report on sweep_id (0 = the latest sweep with successful runs). */
 int sp_report_sweep(const char *db_path, int64_t sweep_id, const char *out_dir, sp_err *err)
 {
+    sp_report_opts o = {.sweep_id = sweep_id};
+    return sp_report_run(db_path, out_dir, &o, err);
+}
+
+/* The report with its options (sweep, comparison base). */
+int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts *o,
+                  sp_err *err)
+{
     if (!db_path || !*db_path || !out_dir || !*out_dir)
         return sp_fail(err, "sp_report: database path and output directory are required");
-    if (sweep_id < 0)
-        return sp_fail(err, "sp_report: invalid sweep id %lld", (long long)sweep_id);
-    rp_report r = {.db_path = db_path, .out_dir = out_dir, .sweep_id = sweep_id};
+    if (o->sweep_id < 0 || o->base_sweep_id < 0)
+        return sp_fail(err, "sp_report: invalid sweep id");
+    rp_report r = {.db_path = db_path, .out_dir = out_dir, .sweep_id = o->sweep_id,
+                   .base_db = o->base_db && *o->base_db ? o->base_db : NULL,
+                   .base_sweep_id = o->base_sweep_id};
     int rc = report_build(&r, err);
     for (int i = 0; i < r.ncharts; i++)
         free(r.charts[i]);

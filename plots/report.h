@@ -6,6 +6,10 @@
  *   gflops-<matrix>-cpu.png   rate against threads, one line per CPU kernel
  *   gflops-<matrix>-gpu.png   rate against blocksize, one line per GPU kernel
  *   speedup.png               best speedup of each kernel over spmv_csr_serial
+ *   summary-best-N.png        best kernel and axes per matrix (table pages; .tsv too)
+ *   summary-geomean-N.png     geomean speedup of each kernel over its baselines
+ *   compare-N.png             with a base database: faster/slower/same per combination
+ *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart
  * (operations other than spmv add "-<operation>" after the matrix name).
  */
@@ -18,6 +22,16 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+typedef struct sp_report_opts {
+    int64_t sweep_id;           /* 0: the latest sweep with successful runs */
+    const char *base_db;        /* compare with this database (NULL: no comparison) */
+    int64_t base_sweep_id;      /* its sweep (0: the latest with successful runs) */
+} sp_report_opts;
+
+/* The report with a change table against o->base_db when given. */
+int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts *o,
+                  sp_err *err);
 
 /* Report on the latest sweep with successful runs. */
 int sp_report(const char *db_path, const char *out_dir, sp_err *err);

@@ -19,6 +19,8 @@ typedef struct rp_report {
     const char *db_path;
     const char *out_dir;
     int64_t sweep_id;
+    const char *base_db;        /* comparison database (ATTACHed as "base"), or NULL */
+    int64_t base_sweep_id;      /* its sweep (0 = latest with ok runs) */
     int ncharts, cap;
     char **charts;              /* base names, in page order */
 } rp_report;
@@ -42,6 +44,26 @@ void rp_quote(FILE *f, const char *s);
 void rp_axes_text(char *dst, size_t len, const char *json);
 /* Copy of a column's text ("" for NULL); NULL only when out of memory. */
 char *rp_column_dup(sqlite3_stmt *s, int col);
+
+/* A table (report_table.c): BASE.tsv plus text pages BASE-1, BASE-2, ... */
+typedef struct rp_table {
+    const char *base, *title;
+    int ncols;
+    const char *const *head;
+    int nrows, cap;
+    char **cell;                /* nrows x ncols, row-major */
+} rp_table;
+int rp_table_init(rp_table *t, const char *base, const char *title, int ncols,
+                  const char *const *head);
+int rp_table_add(rp_table *t, const char *const *cells, sp_err *err);
+int rp_table_query(rp_table *t, sqlite3_stmt *s, const rp_report *r, sp_err *err);
+int rp_table_emit(rp_report *r, const rp_table *t, sp_err *err);
+void rp_table_free(rp_table *t);
+
+/* Summary, failure and comparison tables (report_summary.c, report_compare.c). */
+int rp_summary_tables(rp_report *r, sp_err *err);
+int rp_failure_table(rp_report *r, sp_err *err);
+int rp_compare_table(rp_report *r, sp_err *err);
 
 /* The charts (report_rate.c, report_speedup.c), the title page
  * (report_title.c, writes title.gp) and the gnuplot run (report_gnuplot.c). */

@@ -45,10 +45,12 @@ static const char usage[] =
     "  report         charts from a results database\n"
     "                 --db PATH (default results/results.db)  --out DIR (default\n"
     "                 results/report)  --sweep ID (default: the latest sweep)\n"
+    "                 --base OLD.db [--base-sweep ID]  add a change table: each\n"
+    "                 combination faster, slower or same, from the confidence intervals\n"
     "  help           this text\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
-       OPT_OUT, OPT_SWEEP };
+       OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -60,6 +62,8 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"out", required_argument, NULL, OPT_OUT},
     {"sweep", required_argument, NULL, OPT_SWEEP},
+    {"base", required_argument, NULL, OPT_BASE},
+    {"base-sweep", required_argument, NULL, OPT_BASE_SWEEP},
     {NULL, 0, NULL, 0},
 };
 
@@ -67,7 +71,8 @@ typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
     const char *axes[16];
     int naxes, quiet;
-    long sweep;
+    long sweep, base_sweep;
+    const char *base;
     int nargs;
     char **args;
 } cli;
@@ -93,6 +98,8 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_QUIET: c->quiet = 1; break;
         case OPT_OUT: c->out = optarg; break;
         case OPT_SWEEP: c->sweep = strtol(optarg, NULL, 10); break;
+        case OPT_BASE: c->base = optarg; break;
+        case OPT_BASE_SWEEP: c->base_sweep = strtol(optarg, NULL, 10); break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -275,8 +282,10 @@ static int cmd_report(const cli *c)
     const char *db = c->db ? c->db : "results/results.db";
     const char *out = c->out ? c->out : "results/report";
     if (c->nargs)
-        return die("report takes no arguments besides --db, --out and --sweep");
-    if (sp_report_sweep(db, c->sweep, out, &err))
+        return die("report takes no arguments besides --db, --out, --sweep, --base and "
+                   "--base-sweep");
+    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep};
+    if (sp_report_run(db, out, &ro, &err))
         return die(err.msg);
     printf("report written to %s/ (report.pdf and one PNG per chart)\n", out);
     return 0;

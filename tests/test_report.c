@@ -21,10 +21,15 @@ static const sp_kernel k_vector = {.name = "spmv_csr_vector_cuda", .operation = 
 static const sp_kernel k_cusparse = {.name = "spmv_csr_cusparse", .operation = "spmv",
                                      .format = "csr", .backend = "cusparse"};
 
+/* Every stored time is multiplied by this (a "slower build" for the
+ * comparison tests); 1 elsewhere. Each test runs in its own process. */
+static double time_factor = 1.0;
+
 /* Store a run whose samples scatter around median seconds (n = 5). */
 static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel *k,
                     const char *axes, double median, double flops)
 {
+    median *= time_factor;
     const double s[5] = {median * 0.97, median, median * 1.08, median * 0.99, median * 1.2};
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
                        .axes_json = axes, .status = "ok", .rel_error = 1e-16,
@@ -193,7 +198,8 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
     static const char *const charts[] = {
         "speedup.png", "gflops-laplace2d_n100-cpu.png", "gflops-laplace2d_n100-gpu.png",
-        "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png"};
+        "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png", "summary-best-1.png",
+        "summary-geomean-1.png", "failures-1.png"};
     int ncharts = (int)(sizeof charts / sizeof *charts);
     for (int i = 0; i < ncharts; i++)
         assert_png(out, charts[i]);
@@ -201,8 +207,86 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     char pdf[1100];
     tu_path(pdf, sizeof pdf, out, "report.pdf");
     int pages = pdf_pages(pdf);
-    cr_assert_geq(pages, ncharts + 1, "report.pdf has %d pages, want >= %d", pages,
-                  ncharts + 1);
+    cr_assert_eq(pages, ncharts + 1, "report.pdf has %d pages, want the title + %d", pages,
+                 ncharts);
+}
+
+/* The text of out/name (NUL-terminated). */
+static char *read_out(const char *out, const char *name)
+{
+    char path[1200];
+    size_t n;
+    tu_path(path, sizeof path, out, name);
+    return slurp(path, &n);
+}
+
+Test(report, summary_and_failure_tables, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "report");
+    build_db(db, 1);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    char *t = read_out(out, "failures.tsv");
+    cr_assert(strstr(t, "failed\trun\tlaplace2d_n100\tspmv_csr_omp\tthreads=8\t"
+                        "relative error 1e-3 above tolerance\n"), "%s", t);
+    free(t);
+    t = read_out(out, "summary-best.tsv");
+    /* laplace2d: cusparse at 5e-5 s is the fastest; serial 4e-3 s -> 80x */
+    cr_assert(strstr(t, "laplace2d_n100\tsmall\t49600\tspmv\tspmv_csr_cusparse\t\t"
+                        "0.05 ms\t40.000 GFLOPS\t80.00x\tspmv_csr_cusparse\t1.00x\n"),
+              "%s", t);
+    free(t);
+    t = read_out(out, "summary-geomean.tsv");
+    /* omp's best is threads=4 on both matrices: 4e-3/1.4e-3 = 2.857 each */
+    cr_assert(strstr(t, "spmv_csr_omp\tspmv\t2\t2.86x\t2\t0.04x\t2\n"), "%s", t);
+    free(t);
+}
+
+/* The verdict column of compare.tsv, every row. */
+static void assert_all_verdicts(const char *out, const char *verdict, int rows)
+{
+    char *t = read_out(out, "compare.tsv");
+    int n = 0;
+    for (char *line = strchr(t, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        cr_assert(!strncmp(line + 1, verdict, strlen(verdict)), "expected %s: %s", verdict,
+                  line + 1);
+        n++;
+    }
+    cr_assert_eq(n, rows, "%s", t);
+    free(t);
+}
+
+Test(report, comparison_marks_same_slower_and_faster, .timeout = 120)
+{
+    char dir[512], db[1024], slow[1024], fast[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(slow, sizeof slow, dir, "slow.db");
+    tu_path(fast, sizeof fast, dir, "fast.db");
+    tu_path(out, sizeof out, dir, "report");
+    build_db(db, 1);
+    time_factor = 2.0;
+    build_db(slow, 1);
+    time_factor = 0.5;
+    build_db(fast, 1);
+    sp_err err = {{0}};
+    sp_report_opts o = {.base_db = db};
+    cr_assert_eq(sp_report_run(db, out, &o, &err), 0, "%s", err.msg);
+    assert_all_verdicts(out, "same", 16);
+    assert_png(out, "compare-1.png");
+    cr_assert_eq(sp_report_run(slow, out, &o, &err), 0, "%s", err.msg);
+    assert_all_verdicts(out, "slower", 16);
+    char *t = read_out(out, "compare.tsv");
+    cr_assert(strstr(t, "\t0.500x\n"), "%s", t);
+    free(t);
+    cr_assert_eq(sp_report_run(fast, out, &o, &err), 0, "%s", err.msg);
+    assert_all_verdicts(out, "faster", 16);
+    o.base_db = "/nonexistent/base.db";
+    cr_assert_eq(sp_report_run(db, out, &o, &err), -1);
+    cr_assert(strstr(err.msg, "/nonexistent/base.db"), "%s", err.msg);
 }
 
 Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
@@ -371,4 +455,35 @@ Test(report, gnuplot_failure_reports_its_stderr, .timeout = 60)
     cr_assert_eq(sp_report(db, out, &err), -1);
     cr_assert(strstr(err.msg, "exit 3") && strstr(err.msg, "unknown terminal type"), "%s",
               err.msg);
+}
+
+Test(report, long_tables_paginate, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "report");
+    build_db(db, 0);
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    for (int i = 0; i < 80; i++) {     /* 80 more failures: 81 rows, 3 pages of 38 */
+        char axes[64];
+        snprintf(axes, sizeof axes, "{\"threads\":%d}", 100 + i);
+        sp_run_record r = {.sweep_id = 1, .matrix_id = 1, .kernel = &k_omp,
+                           .axes_json = axes, .status = "skipped", .error = "too many threads"};
+        cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    }
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    assert_png(out, "failures-1.png");
+    assert_png(out, "failures-2.png");
+    assert_png(out, "failures-3.png");
+    cr_assert_not(file_exists(out, "failures-4.png"));
+    char *t = read_out(out, "failures.tsv");
+    int lines = 0;
+    for (char *p = t; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 82, "header + 81 rows");
+    free(t);
 }
