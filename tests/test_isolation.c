@@ -66,6 +66,16 @@ static int greedy_need(const sp_problem *pb, const sp_params *p, sp_need *need, 
     return 0;
 }
 
+/* 1 PiB of device memory: refused in the child, before prepare. */
+static int greedy_device_need(const sp_problem *pb, const sp_params *p, sp_need *need,
+                              sp_err *err)
+{
+    (void)pb, (void)p, (void)err;
+    need->host_bytes = 0;
+    need->device_bytes = 1ull << 50;
+    return 0;
+}
+
 static int impossible_need(const sp_problem *pb, const sp_params *p, sp_need *need,
                            sp_err *err)
 {
@@ -97,9 +107,15 @@ TEST_KERNEL(test_stubborn, stubborn_run, NULL, sp_spmv_cpu_prepare);
 TEST_KERNEL(test_greedy, segv_run, greedy_need, sp_spmv_cpu_prepare);
 TEST_KERNEL(test_impossible, segv_run, impossible_need, sp_spmv_cpu_prepare);
 
+static const sp_kernel test_greedy_gpu = {
+    .name = "test_greedy_gpu", .operation = "spmv", .format = "csr", .backend = "test",
+    .needs_gpu = 1, .prepare = sp_spmv_cpu_prepare, .run = segv_run,
+    .result = sp_spmv_cpu_result, .release = sp_spmv_cpu_release,
+    .need = greedy_device_need};
+
 static const sp_kernel *const extra[] = {&test_segv, &test_abort, &test_exit, &test_hang,
                                          &test_stubborn, &test_greedy, &test_impossible,
-                                         NULL};
+                                         &test_greedy_gpu, NULL};
 
 /* Sweep text into dir/r.db; returns 0 or -1 as sp_sweep_run does. */
 static int sweep(const char *dir, const char *body, sp_kernel_list kernels,
@@ -134,11 +150,12 @@ Test(isolation, crashes_are_recorded_and_the_rest_runs, .timeout = 60)
     int rc = sweep(dir, "[matrices]\nsource = gen:laplace2d?n=20\n"
                         "[kernel test_segv]\n[kernel test_abort]\n[kernel test_exit]\n"
                         "[kernel test_greedy]\n[kernel test_impossible]\n"
+                        "[kernel test_greedy_gpu]\n"
                         "[kernel spmv_csr_omp]\nthreads = 1,2\n[kernel spmv_csr_serial]\n",
                    extra, &res, &err, db, sizeof db);
     cr_assert_eq(rc, 0, "%s", err.msg);
     cr_assert_eq(res.crashed, 3);
-    cr_assert_eq(res.skipped, 2);
+    cr_assert_eq(res.skipped, 3);
     cr_assert_eq(res.ok, 3);
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
@@ -154,6 +171,14 @@ Test(isolation, crashes_are_recorded_and_the_rest_runs, .timeout = 60)
     error_of(h, "test_greedy", e, sizeof e);
     cr_assert(strstr(e, "skipped: needs 1048576.00 GiB of host memory, ") &&
               strstr(e, " GiB free"), "%s", e);
+    /* With a GPU the child refuses it; without, it is skipped for that. */
+    error_of(h, "test_greedy_gpu", e, sizeof e);
+    sp_gpu_info g;
+    char why[256];
+    if (sp_gpu_probe(&g, why, sizeof why))
+        cr_assert(strstr(e, "skipped: needs 1048576.00 GiB of device memory, "), "%s", e);
+    else
+        cr_assert(strstr(e, "skipped: ") && strstr(e, why), "%s", e);
     error_of(h, "test_impossible", e, sizeof e);
     cr_assert_str_eq(e, "skipped: padding would overflow");
     cr_assert_eq(ud_int(h, "SELECT need_host_bytes FROM runs WHERE kernel = 'test_greedy'",
