@@ -52,6 +52,22 @@ extern "C" int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_
     return 1;
 }
 
+extern "C" int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
+                               size_t reason_len)
+{
+    size_t f = 0, t = 0;
+    *free_bytes = *total_bytes = 0;
+    cudaError_t e = cudaMemGetInfo(&f, &t);
+    if (e != cudaSuccess) {
+        snprintf(reason, reason_len, "device memory: cudaMemGetInfo: %s",
+                 cudaGetErrorString(e));
+        return -1;
+    }
+    *free_bytes = f;
+    *total_bytes = t;
+    return 0;
+}
+
 /* The child's answer travels as one fixed-size message over a pipe. */
 struct probe_msg {
     int ok;

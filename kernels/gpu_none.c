@@ -27,6 +27,15 @@ int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len)
 {
     return no_gpu(info, reason, reason_len);
 }
+
+int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
+                    size_t reason_len)
+{
+    sp_gpu_info info;
+    *free_bytes = *total_bytes = 0;
+    no_gpu(&info, reason, reason_len);
+    return -1;
+}
 #else
 typedef int sp_gpu_none_unused; /* ISO C wants a non-empty translation unit */
 #endif

@@ -130,6 +130,11 @@ typedef struct sp_gpu_info {
 int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len);
 /* Same, in the calling process (initialises CUDA here). */
 int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len);
+/* Free and total memory of device 0 in bytes, asked in the calling process
+ * (creates its CUDA context: the runner asks in a combination's child,
+ * before prepare). -1 and a one-line reason without a device. */
+int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
+                    size_t reason_len);
 
 /* Monotonic wall clock in seconds, for CPU kernels and phases. */
 static inline double sp_seconds(void)

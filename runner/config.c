@@ -145,10 +145,33 @@ static int replace_str(char **dst, const char *v, sp_err *err)
     return 0;
 }
 
+/* A positive finite number of key `name`. */
+static int parse_positive(const char *name, const char *v, double *out, sp_err *err)
+{
+    char *end;
+    double t = strtod(v, &end);
+    if (!*v || *end || !(t > 0) || !isfinite(t))
+        return sp_fail(err, "'%s' must be a positive number, not '%s'", name, v);
+    *out = t;
+    return 0;
+}
+
 static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
 {
+    if (!strcmp(name, "repetitions") && !strcmp(v, "auto")) {
+        cfg->auto_reps = 1;
+        cfg->repetitions = 10;
+        return 0;
+    }
     if (!strcmp(name, "repetitions"))
-        return parse_int_value(name, v, 1, 1000000, &cfg->repetitions, err);
+        return cfg->auto_reps = 0,
+               parse_int_value(name, v, 1, 1000000, &cfg->repetitions, err);
+    if (!strcmp(name, "timeout"))
+        return parse_positive(name, v, &cfg->timeout_s, err);
+    if (!strcmp(name, "max_noise"))
+        return parse_positive(name, v, &cfg->max_noise, err);
+    if (!strcmp(name, "max_time"))
+        return parse_positive(name, v, &cfg->max_time_s, err);
     if (!strcmp(name, "warmup"))
         return parse_int_value(name, v, 0, 1000000, &cfg->warmup, err);
     if (!strcmp(name, "tolerance")) {
@@ -175,7 +198,8 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     if (!strcmp(name, "description"))
         return 0;               /* free text, kept with the config text */
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
-                   "tolerance, database, cache, complex, description)", name);
+                   "tolerance, database, cache, complex, description, timeout, "
+                   "max_noise, max_time)", name);
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at
@@ -301,6 +325,9 @@ static void config_defaults(sp_config *cfg)
     cfg->repetitions = 10;
     cfg->warmup = 2;
     cfg->tolerance = 1e-12;
+    cfg->timeout_s = 600;
+    cfg->max_noise = 0.01;
+    cfg->max_time_s = 2;
     cfg->complex = SP_COMPLEX_REAL_PART;
 }
 

@@ -27,7 +27,10 @@ static const char usage[] =
     "  sweep CONFIG   run every matrix x kernel x axis combination of CONFIG\n"
     "                 --db PATH          results database (default: the config's, or\n"
     "                                    results/results.db)\n"
-    "                 --repetitions N    timed repetitions per combination (default 10)\n"
+    "                 --repetitions N|auto  timed repetitions per combination (default 10;\n"
+    "                                    auto: until max_noise or max_time, at least 10)\n"
+    "                 --timeout S        seconds per combination before it is killed\n"
+    "                                    and stored as 'timeout' (default 600)\n"
     "                 --warmup N         untimed runs first (default 2)\n"
     "                 --axis NAME=VALUES override an axis in every kernel that has it,\n"
     "                                    e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2\n"
@@ -50,7 +53,7 @@ static const char usage[] =
     "  help           this text\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
-       OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP };
+       OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -64,11 +67,13 @@ static const struct option long_opts[] = {
     {"sweep", required_argument, NULL, OPT_SWEEP},
     {"base", required_argument, NULL, OPT_BASE},
     {"base-sweep", required_argument, NULL, OPT_BASE_SWEEP},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
+    const char *timeout;
     const char *axes[16];
     int naxes, quiet;
     long sweep, base_sweep;
@@ -100,6 +105,7 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_SWEEP: c->sweep = strtol(optarg, NULL, 10); break;
         case OPT_BASE: c->base = optarg; break;
         case OPT_BASE_SWEEP: c->base_sweep = strtol(optarg, NULL, 10); break;
+        case OPT_TIMEOUT: c->timeout = optarg; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -145,8 +151,19 @@ static int parse_complex(const char *v, sp_complex_policy *p)
 static int apply_cli(const cli *c, sp_config *cfg)
 {
     sp_err err;
-    if ((c->reps && cli_int("repetitions", c->reps, 1, 1000000, &cfg->repetitions)) ||
-        (c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
+    if (c->reps && !strcmp(c->reps, "auto"))
+        cfg->auto_reps = 1, cfg->repetitions = 10;
+    else if (c->reps && !(cfg->auto_reps = 0) &&
+             cli_int("repetitions", c->reps, 1, 1000000, &cfg->repetitions))
+        return 1;
+    if (c->timeout) {
+        char *end;
+        double t = strtod(c->timeout, &end);
+        if (!*c->timeout || *end || !(t > 0) || t > 1e9)
+            return die("--timeout: expected a positive number of seconds");
+        cfg->timeout_s = t;
+    }
+    if ((c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
         parse_complex(c->complex, &cfg->complex))
         return 1;
     for (int i = 0; i < c->naxes; i++) {
@@ -207,10 +224,11 @@ static int cmd_sweep(const cli *c)
     sp_config_free(&cfg);
     if (rc)
         return die(err.msg);
-    if (res.failed || res.errors || res.matrix_errors) {
+    if (res.failed || res.errors || res.matrix_errors || res.crashed || res.timeouts) {
         fprintf(stderr, "spsweep: %d runs failed their check, %d ended in an error, "
-                "%d matrices could not be loaded (details above and in the database)\n",
-                res.failed, res.errors, res.matrix_errors);
+                "%d crashed, %d timed out, %d matrices could not be loaded (details "
+                "above and in the database)\n", res.failed, res.errors, res.crashed,
+                res.timeouts, res.matrix_errors);
         return 2;
     }
     return 0;

@@ -3,7 +3,8 @@
  * (matrices x kernels x axis values), the executor and provenance.
  *
  * Config format (configs/default.ini is the worked example):
- *   [sweep]           repetitions, warmup, tolerance, database, cache, complex
+ *   [sweep]           repetitions (N | auto), warmup, tolerance, database, cache,
+ *                     complex, timeout, max_noise, max_time
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
  *                     select = EXPR, limit = N   (SuiteSparse index, fetch/fetch.h)
  *   [fetch]           base_url, jobs
@@ -58,6 +59,10 @@ typedef struct sp_config {
     int repetitions;            /* default 10 */
     int warmup;                 /* default 2 */
     double tolerance;           /* default 1e-12 */
+    double timeout_s;           /* per combination, default 600 (isolation) */
+    int auto_reps;              /* repetitions = auto: stop on max_noise/max_time */
+    double max_noise;           /* auto: CI half-width / median, default 0.01 */
+    double max_time_s;          /* auto: seconds of repetitions, default 2 */
     char *database;             /* default results/results.db */
     char *cache_dir;            /* default NULL (fetch/ decides) */
     sp_complex_policy complex;
@@ -111,6 +116,7 @@ typedef struct sp_sweep_opts {
 typedef struct sp_sweep_result {
     int64_t sweep_id;
     int runs, ok, failed, skipped, errors, matrix_errors;
+    int crashed, timeouts;
 } sp_sweep_result;
 
 /* Run the whole sweep into cfg->database. Returns 0 when the sweep

@@ -1,10 +1,16 @@
 /*
  * sweep.c — the executor: for every matrix (loaded once, reference computed
- * once per operation) and every combination of the plan: prepare, warm up,
- * time the repetitions, check against the reference, release, store.
+ * once per operation, both in this process) and every combination of the
+ * plan: decide whether it can run (GPU present, kernel built, memory
+ * enough), run it in a child process (isolate.h: measure.c does the work,
+ * child.c the process), store what came back.
  *
  * A result that fails its check is stored as 'failed' with the error and no
- * samples: a wrong answer is never recorded as a timing.
+ * samples: a wrong answer is never recorded as a timing. A child that dies
+ * or overruns the timeout is stored as 'crashed' or 'timeout' and the sweep
+ * goes on. SIGINT/SIGTERM: the combination in flight finishes, the sweep
+ * is marked interrupted; a second one kills the child in flight (its run is
+ * not stored).
  */
 #include <math.h>
 #include <signal.h>
@@ -13,6 +19,9 @@
 #include <string.h>
 
 #include "../db/store.h"
+#include "isolate.h"
+#include "memguard.h"
+#include "noise.h"
 #include "runner.h"
 
 #define MAX_OPS 8
@@ -32,19 +41,32 @@ typedef struct run_ctx {
     int64_t sweep_id;
     sp_provenance prov;
     sp_sweep_result *res;
-    double *samples;
     int done, total;
     int name_width;             /* of the matrix column in progress lines */
     op_state ops[MAX_OPS];
     int nops;
 } run_ctx;
 
+/* What became of one combination. */
+typedef struct combo_outcome {
+    const char *status;
+    char msg[1024];
+    double rel;
+    sp_phases ph;
+    double *samples;            /* malloc'd (from the child) */
+    int nsamples;
+    int stop;
+    sp_need need;
+} combo_outcome;
+
+/* Signals seen: 1 = finish the combination in flight and stop, 2 = kill it. */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    if (interrupted < 2)
+        interrupted++;
 }
 
 static void say(const run_ctx *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -57,19 +79,6 @@ static void say(const run_ctx *rc, const char *fmt, ...)
     vfprintf(rc->o->log, fmt, ap);
     va_end(ap);
     fflush(rc->o->log);
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(const double *s, int n, double *scratch)
-{
-    memcpy(scratch, s, (size_t)n * sizeof *s);
-    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
-    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
 }
 
 static void op_state_free(op_state *os)
@@ -117,52 +126,68 @@ static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, 
     return os;
 }
 
-/* Warm-up and timed repetitions. */
-static int time_runs(run_ctx *rc, const sp_kernel *k, void *state, sp_err *err)
+/* What the kernel says it will allocate (pure arithmetic: this is the
+ * parent); without a need function, the output vector. -1 when the kernel
+ * says the combination cannot be built. */
+static int kernel_need(const sp_kernel *k, const op_state *os, const sp_combo *c,
+                       sp_need *need, sp_err *err)
 {
-    double s;
-    for (int w = 0; w < rc->cfg->warmup; w++)
-        if (k->run(state, &s, err))
-            return sp_fail_prefix(err, "warm-up %d", w + 1);
-    for (int r = 0; r < rc->cfg->repetitions; r++) {
-        if (k->run(state, &rc->samples[r], err))
-            return sp_fail_prefix(err, "repetition %d", r + 1);
-        if (!(rc->samples[r] > 0) || !isfinite(rc->samples[r]))
-            return sp_fail(err, "repetition %d: kernel reported time %g s", r + 1,
-                           rc->samples[r]);
+    memset(need, 0, sizeof *need);
+    if (!k->need) {
+        need->host_bytes = os->out_bytes;
+        return 0;
     }
-    return 0;
+    return k->need(&os->pb, &c->params, need, err);
 }
 
-/* Prepare, time, fetch the result and check it. Returns the run status. */
-static const char *measure(run_ctx *rc, op_state *os, const sp_combo *c, sp_phases *ph,
-                           double *rel, sp_err *err)
+/* Run the combination in a child and read its outcome. */
+static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
+{
+    const sp_config *cfg = rc->cfg;
+    sp_measure_job j = {
+        .kernel = c->kernel, .params = &c->params, .op = os->op, .pb = &os->pb,
+        .ref = os->ref, .out = os->out, .out_bytes = os->out_bytes, .warmup = cfg->warmup,
+        .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
+        .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
+        .tolerance = cfg->tolerance, .need_device_bytes = out->need.device_bytes,
+    };
+    sp_child_outcome co;
+    sp_err e;
+    if (sp_child_run(sp_measure_child, &j, cfg->timeout_s, &interrupted, &co, &e)) {
+        out->status = "error";
+        snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+        return;
+    }
+    out->status = sp_child_verdict(&co, cfg->timeout_s, out->msg, sizeof out->msg);
+    out->ph = co.phases;
+    out->rel = co.result.rel_error;
+    out->stop = co.result.stop;
+    if (!strcmp(out->status, "ok")) {
+        out->samples = co.samples;
+        out->nsamples = co.nsamples;
+        co.samples = NULL;
+    }
+    sp_child_outcome_free(&co);
+}
+
+/* Decide and (when it can) run one combination. */
+static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_outcome *out)
 {
     const sp_kernel *k = c->kernel;
-    void *state = NULL;
-    const char *status = "error";
-    if (k->prepare(&os->pb, &c->params, &state, ph, err)) {
-        sp_fail_prefix(err, "prepare");
-        goto out;
-    }
-    if (time_runs(rc, k, state, err))
-        goto out;
-    memset(os->out, 0xff, os->out_bytes);   /* NaN: unwritten output fails the check */
-    if (k->result(state, os->out, ph, err)) {
-        sp_fail_prefix(err, "result");
-        goto out;
-    }
-    *rel = os->op->error(&os->pb, os->out, os->ref);
-    if (!(*rel <= rc->cfg->tolerance)) {
-        sp_fail(err, "relative error %.3g exceeds tolerance %.3g", *rel, rc->cfg->tolerance);
-        status = "failed";
-        goto out;
-    }
-    status = "ok";
-out:
-    if (state)
-        k->release(state);
-    return status;
+    sp_err e = {{0}};
+    op_state *os = NULL;
+    out->status = "skipped";
+    if (k->needs_gpu && !rc->prov.have_gpu)
+        snprintf(out->msg, sizeof out->msg, "%s", rc->prov.gpu_reason);
+    else if (!k->prepare)
+        snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
+                 k->name);
+    else if (!(os = op_state_get(rc, k->operation, &M->A, &e)))
+        out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+    else if (kernel_need(k, os, c, &out->need, &e))
+        snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+    else if (!sp_host_mem_short(out->need.host_bytes, out->msg, sizeof out->msg))
+        isolate(rc, os, c, out);
 }
 
 static void count_status(sp_sweep_result *res, const char *status)
@@ -174,27 +199,49 @@ static void count_status(sp_sweep_result *res, const char *status)
         res->failed++;
     else if (!strcmp(status, "skipped"))
         res->skipped++;
+    else if (!strcmp(status, "crashed"))
+        res->crashed++;
+    else if (!strcmp(status, "timeout"))
+        res->timeouts++;
     else
         res->errors++;
 }
 
-/* One progress line per run. Skipped runs stay quiet: the reason was said
- * once up front and the summary counts them. */
-static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c, const char *status,
-                    const sp_err *e, double flops)
+/* The divisor a rate unit's prefix stands for (as in db/views.sql). */
+static double unit_scale(const char *unit)
+{
+    switch (unit ? unit[0] : 'G') {
+    case 'T': return 1e12;
+    case 'G': return 1e9;
+    case 'M': return 1e6;
+    case 'K': case 'k': return 1e3;
+    default: return 1;
+    }
+}
+
+/* One progress line per run. Skipped runs stay quiet when the reason was
+ * said once up front (no GPU); the summary counts them. */
+static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
+                    const combo_outcome *out, double flops, const char *unit)
 {
     char axes[256];
-    if (!strcmp(status, "skipped"))
+    if (!strcmp(out->status, "skipped") && c->kernel->needs_gpu && !rc->prov.have_gpu)
         return;
     sp_params_text(&c->params, axes, sizeof axes);
     say(rc, "[%*d/%d] %-*s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
         rc->name_width, M->src.name, c->kernel->name, axes);
-    if (!strcmp(status, "ok")) {
-        double *scratch = rc->samples + rc->cfg->repetitions;
-        double med = median_of(rc->samples, rc->cfg->repetitions, scratch);
-        say(rc, "%10.4f ms %9.3f GFLOPS\n", med * 1e3, flops / med * 1e-9);
+    if (!strcmp(out->status, "ok")) {
+        double *scratch = malloc((size_t)out->nsamples * sizeof *scratch);
+        double med = scratch ? sp_median(out->samples, out->nsamples, scratch) : NAN;
+        free(scratch);
+        say(rc, "%10.4f ms %9.3f %s", med * 1e3, flops / med / unit_scale(unit),
+            unit ? unit : "GFLOPS");
+        if (rc->cfg->auto_reps)
+            say(rc, "  (%d reps, stopped on %s)", out->nsamples,
+                out->stop == 1 ? "noise" : out->stop == 2 ? "time" : "count");
+        say(rc, "\n");
     } else {
-        say(rc, "%s: %s\n", status, e->msg);
+        say(rc, "%s: %s\n", out->status, out->msg);
     }
 }
 
@@ -202,39 +249,32 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c, const ch
 static int run_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
                      sp_err *err)
 {
+    static const char *const stops[] = {"count", "noise", "time"};
     const sp_kernel *k = c->kernel;
-    sp_err e = {{0}};
-    sp_phases ph = {0, 0, 0};
-    double rel = NAN;
-    const char *status;
-    op_state *os = NULL;
-    if (k->needs_gpu && !rc->prov.have_gpu) {
-        status = "skipped";
-        sp_fail(&e, "%s", rc->prov.gpu_reason);
-    } else if (!k->prepare) {
-        status = "skipped";
-        sp_fail(&e, "kernel '%s' is not built into this binary", k->name);
-    } else if (!(os = op_state_get(rc, k->operation, &M->A, &e))) {
-        status = "error";
-    } else {
-        status = measure(rc, os, c, &ph, &rel, &e);
-    }
+    combo_outcome out = {.rel = NAN};
+    decide(rc, M, c, &out);
+    if (!strcmp(out.status, "aborted"))
+        return 0;               /* killed on a second interrupt: resume reruns it */
     char axes[256];
     sp_params_json(&c->params, axes, sizeof axes);
     const sp_operation *op = sp_operation_find(k->operation);
-    int ok = !strcmp(status, "ok");
+    int ok = !strcmp(out.status, "ok");
     sp_run_record r = {
         .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
-        .axes_json = axes, .status = status, .error = ok ? NULL : e.msg,
-        .rel_error = rel, .flops = op ? op->flops(&M->A) : NAN,
-        .bytes = op ? op->bytes(&M->A) : NAN, .phases = ph, .warmup = rc->cfg->warmup,
-        .nsamples = ok ? rc->cfg->repetitions : 0, .samples = rc->samples,
+        .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
+        .rel_error = out.rel, .flops = op ? op->flops(&M->A) : NAN,
+        .bytes = op ? op->bytes(&M->A) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
+        .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
+        .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
+        .rate_unit = op ? op->rate_unit : NULL, .need = out.need,
     };
     rc->done++;
-    count_status(rc->res, status);
-    log_run(rc, M, c, status, &e, r.flops);
+    count_status(rc->res, out.status);
+    log_run(rc, M, c, &out, r.flops, r.rate_unit);
     int64_t run_id;
-    return sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
+    int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
+    free(out.samples);
+    return rcode;
 }
 
 /* Load one matrix, run the whole plan on it, release it. */
@@ -246,13 +286,11 @@ static int sweep_matrix(run_ctx *rc, const sp_source *src, const sp_plan *plan, 
     if (sp_matrix_load(src, &lo, &M, &e)) {
         /* could not be had (fetch failed): skipped; could not be read: error */
         const char *status = src->unavailable[0] ? "skipped" : "error";
-        sp_err se;
         say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
-        if (sp_store_matrix_failure(rc->st, rc->sweep_id, src->text, status, e.msg, &se))
-            say(rc, "matrix %s: not recorded: %s\n", src->text, se.msg);
         rc->res->matrix_errors++;
         rc->done += plan->ncombos;
-        return 0;               /* the other matrices still run */
+        /* the other matrices still run */
+        return sp_store_matrix_failure(rc->st, rc->sweep_id, src->text, status, e.msg, err);
     }
     int64_t matrix_id;
     int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
@@ -270,15 +308,19 @@ static int sweep_matrix(run_ctx *rc, const sp_source *src, const sp_plan *plan, 
 static int begin_sweep(run_ctx *rc, sp_err *err)
 {
     const sp_provenance *p = &rc->prov;
-    sp_sweep_meta m = {
-        .config_path = rc->cfg->path, .config_text = rc->cfg->text,
-        .git_commit = p->git_commit, .host = p->host, .cpu = p->cpu,
-        .cpu_count = p->cpu_count, .gpu = p->have_gpu ? p->gpu : NULL,
-        .gpu_driver = p->have_gpu ? p->gpu_driver : NULL,
-        .cuda_runtime = p->have_gpu ? p->cuda_runtime : NULL, .compiler = p->compiler,
-        .cflags = p->cflags, .omp_binding = p->omp_binding,
-        .repetitions = rc->cfg->repetitions, .warmup = rc->cfg->warmup,
-    };
+    const sp_config *cfg = rc->cfg;
+    sp_sweep_meta m;
+    sp_sweep_meta_init(&m);
+    m.config_path = cfg->path, m.config_text = cfg->text;
+    m.git_commit = p->git_commit, m.host = p->host, m.cpu = p->cpu;
+    m.cpu_count = p->cpu_count, m.gpu = p->have_gpu ? p->gpu : NULL;
+    m.gpu_driver = p->have_gpu ? p->gpu_driver : NULL;
+    m.cuda_runtime = p->have_gpu ? p->cuda_runtime : NULL, m.compiler = p->compiler;
+    m.cflags = p->cflags, m.omp_binding = p->omp_binding;
+    m.repetitions = cfg->repetitions, m.warmup = cfg->warmup;
+    m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
+    m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
+    m.max_time_s = cfg->auto_reps ? cfg->max_time_s : 0;
     return sp_store_begin_sweep(rc->st, &m, &rc->sweep_id, err);
 }
 
@@ -305,9 +347,12 @@ static int sweep_all(run_ctx *rc, const sp_plan *plan, sp_err *err)
         int w = (int)strlen(rc->cfg->matrices[m].name);
         rc->name_width = w > rc->name_width ? (w < 64 ? w : 64) : rc->name_width;
     }
-    say(rc, "sweep %s: %d matrices x %d combinations, %d repetitions + %d warm-up -> %s\n",
-        rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, rc->cfg->repetitions,
-        rc->cfg->warmup, rc->cfg->database);
+    char reps[32];
+    snprintf(reps, sizeof reps, rc->cfg->auto_reps ? "auto (>= %d)" : "%d",
+             rc->cfg->repetitions);
+    say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
+        rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
+        rc->cfg->database);
     announce_gpu(rc, plan);
     for (int m = 0; m < rc->cfg->nmatrices && !interrupted; m++)
         if (sweep_matrix(rc, &rc->cfg->matrices[m], plan, err))
@@ -323,11 +368,6 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     sp_plan plan;
     if (sp_plan_expand(cfg, &plan, err))
         return -1;
-    rc.samples = malloc(2 * (size_t)cfg->repetitions * sizeof(double));
-    if (!rc.samples) {
-        sp_plan_free(&plan);
-        return sp_fail(err, "out of memory");
-    }
     int rcode = -1;
     if (sp_store_open(cfg->database, &rc.st, err))
         goto out;
@@ -353,7 +393,6 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
         sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
 out:
     sp_store_close(rc.st);
-    free(rc.samples);
     sp_plan_free(&plan);
     return rcode;
 }

@@ -22,6 +22,16 @@ static int csr_omp_run(void *state, double *seconds, sp_err *err)
     return 0;
 }
 
+/* Memory beyond the problem: y (rows + 1 doubles, as prepare allocates)
+ * and the state. Pure arithmetic: the runner calls it before forking. */
+static int csr_omp_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p, (void)err;
+    need->host_bytes = ((uint64_t)pb->A->rows + 1) * sizeof(double) + sizeof(sp_spmv_cpu);
+    need->device_bytes = 0;
+    return 0;
+}
+
 const sp_kernel sp_spmv_csr_omp = {
     .name = "spmv_csr_omp",
     .operation = "spmv",
@@ -34,4 +44,5 @@ const sp_kernel sp_spmv_csr_omp = {
     .run = csr_omp_run,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
+    .need = csr_omp_need,
 };

@@ -1,0 +1,113 @@
+/*
+ * isolate.h — the runner's process model (private to runner/).
+ *
+ * The parent process (the sweep) loads matrices, computes references and
+ * owns the database; it never initialises CUDA. Each combination runs in a
+ * child forked after the matrix and its reference exist (copy-on-write
+ * shares them): the child prepares, warms up, times, fetches the result,
+ * checks it, releases, and reports back over a pipe in small frames
+ * (wire.c). The parent enforces the timeout, kills the child's process
+ * group when it runs over, and turns how the child ended into a run status
+ * (child.c). A GPU combination's CUDA context lives and dies with its child.
+ */
+#ifndef SP_ISOLATE_H
+#define SP_ISOLATE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "runner.h"
+
+/* ---- frames (runner/wire.c) ----------------------------------------------
+ * A frame is an 8-byte header — magic 0x5350 ("SP"), type (uint16),
+ * payload length (uint32), host byte order: both ends are one machine and
+ * one binary — then the payload. */
+enum {
+    SP_MSG_STAGE = 1,       /* text: what the child starts now ("prepare") */
+    SP_MSG_PHASES = 2,      /* sp_phases */
+    SP_MSG_SAMPLES = 3,     /* doubles, appended to those already sent */
+    SP_MSG_DONE = 4,        /* sp_wire_done, then the message text */
+};
+#define SP_WIRE_MAX_PAYLOAD (64u << 20)
+
+/* Status codes in SP_MSG_DONE. */
+enum { SP_DONE_OK, SP_DONE_FAILED, SP_DONE_ERROR, SP_DONE_SKIPPED };
+/* Stop reasons of the repetitions. */
+enum { SP_STOP_COUNT, SP_STOP_NOISE, SP_STOP_TIME };
+
+typedef struct sp_wire_done {
+    int32_t status;         /* SP_DONE_* */
+    int32_t stop;           /* SP_STOP_* */
+    double rel_error;       /* NaN when not checked */
+} sp_wire_done;
+
+/* Write one whole frame (retrying short writes and EINTR). */
+int sp_wire_send(int fd, unsigned type, const void *payload, size_t len);
+
+/* Incremental reader: feed bytes as they arrive, take whole frames out. */
+typedef struct sp_wire_reader {
+    unsigned char *buf;
+    size_t len, cap;
+    size_t taken;           /* bytes of the frame last returned */
+} sp_wire_reader;
+int sp_wire_feed(sp_wire_reader *r, const void *data, size_t n);
+/* 1 and the frame when a whole one is buffered (payload valid until the
+ * next call), 0 when more bytes are needed, -1 on a malformed header. */
+int sp_wire_next(sp_wire_reader *r, unsigned *type, const unsigned char **payload,
+                 uint32_t *len);
+void sp_wire_reader_free(sp_wire_reader *r);
+
+/* ---- the child (runner/child.c) ------------------------------------------ */
+/* Runs in the child: write frames to fd, return; the child then _exits. */
+typedef void (*sp_child_fn)(void *arg, int fd);
+
+typedef struct sp_child_outcome {
+    int done;                   /* SP_MSG_DONE arrived */
+    sp_wire_done result;
+    char message[1024];         /* the DONE text, "" when none */
+    char stage[64];             /* the last stage the child announced */
+    sp_phases phases;
+    double *samples;            /* malloc'd; caller frees */
+    int nsamples;
+    int timed_out;              /* killed after the timeout */
+    int aborted;                /* killed because the sweep was told to stop */
+    int protocol_error;         /* malformed frame */
+    int wait_status;            /* from waitpid */
+    char stderr_tail[512];      /* the child's last stderr bytes */
+    double wall_s;              /* fork to reap */
+} sp_child_outcome;
+
+/* Fork, run fn(arg, fd) in a child of its own process group and collect
+ * its frames, forwarding its stderr to ours. After timeout_s seconds (or
+ * when *stop reaches 2: a second Ctrl-C) the group gets SIGTERM, then
+ * SIGKILL after a grace period. Returns -1 only when no child could be
+ * started. */
+int sp_child_run(sp_child_fn fn, void *arg, double timeout_s,
+                 const volatile sig_atomic_t *stop, sp_child_outcome *out, sp_err *err);
+/* The run status ("ok", "failed", "error", "skipped", "crashed",
+ * "timeout") an outcome stands for, with the error text in msg. */
+const char *sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *msg,
+                             size_t len);
+void sp_child_outcome_free(sp_child_outcome *o);
+
+/* ---- the measurement (runner/measure.c) ---------------------------------- */
+typedef struct sp_measure_job {
+    const sp_kernel *kernel;
+    const sp_params *params;
+    const sp_operation *op;
+    const sp_problem *pb;
+    const void *ref;
+    void *out;                  /* op->output_bytes, scratch for the result */
+    size_t out_bytes;
+    int warmup;
+    int repetitions;            /* fixed count, or the minimum when auto */
+    int auto_reps;
+    double max_noise, max_time_s;
+    double tolerance;
+    uint64_t need_device_bytes; /* checked against free device memory first */
+} sp_measure_job;
+
+/* The child's body: an sp_child_fn taking an sp_measure_job. */
+void sp_measure_child(void *job, int fd);
+
+#endif

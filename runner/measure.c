@@ -1,0 +1,172 @@
+/*
+ * measure.c — what a combination's child does (isolate.h): check device
+ * memory, prepare, warm up, time the repetitions (a fixed count, or until
+ * the median is pinned down: `repetitions = auto`), fetch the result,
+ * check it against the reference, release, and report every step to the
+ * parent as it starts, so a crash can be told apart by stage.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isolate.h"
+#include "memguard.h"
+#include "noise.h"
+
+/* An auto run never keeps more samples than this (stop reason 'count'). */
+#define AUTO_MAX_REPS 100000
+/* Fewest repetitions of an auto run. */
+#define AUTO_MIN_REPS 10
+
+typedef struct sample_buf {
+    double *v, *scratch;
+    int n, cap;
+} sample_buf;
+
+static void stage(int fd, const char *what)
+{
+    sp_wire_send(fd, SP_MSG_STAGE, what, strlen(what));
+}
+
+/* Append one sample, growing both arrays. */
+static int push(sample_buf *b, double s, sp_err *err)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        double *v = realloc(b->v, (size_t)cap * sizeof *v);
+        if (v)
+            b->v = v;
+        double *sc = v ? realloc(b->scratch, (size_t)cap * sizeof *sc) : NULL;
+        if (!sc)
+            return sp_fail(err, "out of memory for %d samples", cap);
+        b->scratch = sc;
+        b->cap = cap;
+    }
+    b->v[b->n++] = s;
+    return 0;
+}
+
+/* Is it time to look at the noise? Every repetition up to 100, then every
+ * 2 % more (sorting each time would cost O(n^2 log n)). */
+static int noise_due(int n)
+{
+    return n < 100 || n % (n / 50) == 0;
+}
+
+/* Should an auto run stop after n samples? Sets *stop. */
+static int auto_done(const sp_measure_job *j, sample_buf *b, double t0, int *stop)
+{
+    int min = j->repetitions > AUTO_MIN_REPS ? j->repetitions : AUTO_MIN_REPS;
+    if (b->n < min)
+        return 0;
+    if (b->n >= AUTO_MAX_REPS)
+        return *stop = SP_STOP_COUNT, 1;
+    if (noise_due(b->n) && sp_median_noise(b->v, b->n, b->scratch) <= j->max_noise)
+        return *stop = SP_STOP_NOISE, 1;
+    if (sp_seconds() - t0 >= j->max_time_s)
+        return *stop = SP_STOP_TIME, 1;
+    return 0;
+}
+
+/* The timed repetitions; each kernel time is one sample. */
+static int timed_reps(const sp_measure_job *j, void *state, sample_buf *b, int *stop,
+                      sp_err *err)
+{
+    double t0 = sp_seconds();
+    for (;;) {
+        double s;
+        if (j->kernel->run(state, &s, err))
+            return sp_fail_prefix(err, "repetition %d", b->n + 1);
+        if (!(s > 0) || !isfinite(s))
+            return sp_fail(err, "repetition %d: kernel reported time %g s", b->n + 1, s);
+        if (push(b, s, err))
+            return -1;
+        if (!j->auto_reps && b->n >= j->repetitions)
+            return *stop = SP_STOP_COUNT, 0;
+        if (j->auto_reps && auto_done(j, b, t0, stop))
+            return 0;
+    }
+}
+
+/* Does the device have what the kernel said it needs? 0 yes, 1 no (the
+ * reason in err), -1 cannot tell. Only for GPU kernels. */
+static int device_short(const sp_measure_job *j, sp_err *err)
+{
+    if (!j->kernel->needs_gpu || j->need_device_bytes == 0)
+        return 0;
+    uint64_t avail = 0, total = 0;
+    char why[512];
+    if (sp_gpu_mem_here(&avail, &total, why, sizeof why))
+        return sp_fail(err, "%s", why);
+    if (j->need_device_bytes <= avail)
+        return 0;
+    sp_mem_shortfall(err->msg, sizeof err->msg, "device", j->need_device_bytes, avail);
+    return 1;
+}
+
+/* Every step up to the check; returns an SP_DONE_* status. */
+static int measure(const sp_measure_job *j, int fd, void **state, sp_phases *ph,
+                   sample_buf *b, sp_wire_done *d, sp_err *err)
+{
+    const sp_kernel *k = j->kernel;
+    int short_mem = device_short(j, err);
+    if (short_mem)
+        return short_mem > 0 ? SP_DONE_SKIPPED : SP_DONE_ERROR;
+    stage(fd, "prepare");
+    if (k->prepare(j->pb, j->params, state, ph, err))
+        return sp_fail_prefix(err, "prepare"), SP_DONE_ERROR;
+    stage(fd, "warm-up");
+    double s;
+    for (int w = 0; w < j->warmup; w++)
+        if (k->run(*state, &s, err))
+            return sp_fail_prefix(err, "warm-up %d", w + 1), SP_DONE_ERROR;
+    stage(fd, "repetitions");
+    if (timed_reps(j, *state, b, &d->stop, err))
+        return SP_DONE_ERROR;
+    stage(fd, "result");
+    memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
+    if (k->result(*state, j->out, ph, err))
+        return sp_fail_prefix(err, "result"), SP_DONE_ERROR;
+    stage(fd, "check");
+    d->rel_error = j->op->error(j->pb, j->out, j->ref);
+    if (!(d->rel_error <= j->tolerance))
+        return sp_fail(err, "relative error %.3g exceeds tolerance %.3g", d->rel_error,
+                       j->tolerance), SP_DONE_FAILED;
+    return SP_DONE_OK;
+}
+
+/* Send the samples in frames of at most 1 Mi doubles. */
+static void send_samples(int fd, const sample_buf *b)
+{
+    for (int i = 0; i < b->n; i += 1 << 20) {
+        int n = b->n - i < (1 << 20) ? b->n - i : 1 << 20;
+        sp_wire_send(fd, SP_MSG_SAMPLES, b->v + i, (size_t)n * sizeof(double));
+    }
+}
+
+/* The child's body. Samples go only with an ok result; release runs
+ * before DONE, so a crash there is a crash of the run. */
+void sp_measure_child(void *arg, int fd)
+{
+    const sp_measure_job *j = arg;
+    sp_err err = {{0}};
+    sp_phases ph = {0, 0, 0};
+    void *state = NULL;
+    sample_buf b = {0};
+    sp_wire_done d = {SP_DONE_ERROR, SP_STOP_COUNT, NAN};
+    d.status = measure(j, fd, &state, &ph, &b, &d, &err);
+    if (d.status == SP_DONE_OK)
+        send_samples(fd, &b);
+    sp_wire_send(fd, SP_MSG_PHASES, &ph, sizeof ph);
+    if (state) {
+        stage(fd, "release");
+        j->kernel->release(state);
+    }
+    size_t mlen = d.status == SP_DONE_OK ? 0 : strlen(err.msg);
+    unsigned char msg[sizeof d + sizeof err.msg];
+    memcpy(msg, &d, sizeof d);
+    memcpy(msg + sizeof d, err.msg, mlen);
+    sp_wire_send(fd, SP_MSG_DONE, msg, sizeof d + mlen);
+    free(b.v);
+    free(b.scratch);
+}

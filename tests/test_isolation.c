@@ -1,0 +1,251 @@
+/* test_isolation.c — one bad kernel never costs the rest of a sweep: test
+ * kernels that segfault, abort (after writing a CUDA-like message to
+ * stderr), exit, hang (one that even ignores SIGTERM), over-ask memory, or
+ * interrupt the sweep, each recorded with the right status and message,
+ * while the combinations after them still run and store exact samples. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../db/store.h"
+#include "../kernels/spmv/spmv.h"
+#include "../runner/runner.h"
+#include "testutil.h"
+#include "util_db.h"
+
+/* A store to a page that may not be written. Crash for real even under
+ * the sanitizers: ASan's SIGSEGV handler would turn it into a report and
+ * exit status 1 (and UBSan flags a store through NULL before it happens). */
+static int segv_run(void *state, double *seconds, sp_err *err)
+{
+    (void)state, (void)seconds, (void)err;
+    int *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    signal(SIGSEGV, SIG_DFL);
+    *(volatile int *)page = 1;
+    return 0;
+}
+
+static int abort_run(void *state, double *seconds, sp_err *err)
+{
+    (void)state, (void)seconds, (void)err;
+    fprintf(stderr, "CUDA error: an illegal memory access was encountered\n");
+    abort();
+}
+
+static int exit_run(void *state, double *seconds, sp_err *err)
+{
+    (void)state, (void)seconds, (void)err;
+    _exit(7);
+}
+
+static int hang_run(void *state, double *seconds, sp_err *err)
+{
+    (void)state, (void)seconds, (void)err;
+    for (;;)
+        pause();
+    return 0;
+}
+
+static int stubborn_run(void *state, double *seconds, sp_err *err)
+{
+    signal(SIGTERM, SIG_IGN);           /* only SIGKILL ends this one */
+    return hang_run(state, seconds, err);
+}
+
+/* 1 PiB of host memory: the guard must refuse it before anything runs. */
+static int greedy_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)pb, (void)p, (void)err;
+    need->host_bytes = 1ull << 50;
+    need->device_bytes = 0;
+    return 0;
+}
+
+/* 1 PiB of device memory: refused in the child, before prepare. */
+static int greedy_device_need(const sp_problem *pb, const sp_params *p, sp_need *need,
+                              sp_err *err)
+{
+    (void)pb, (void)p, (void)err;
+    need->host_bytes = 0;
+    need->device_bytes = 1ull << 50;
+    return 0;
+}
+
+static int impossible_need(const sp_problem *pb, const sp_params *p, sp_need *need,
+                           sp_err *err)
+{
+    (void)pb, (void)p, (void)need;
+    return sp_fail(err, "padding would overflow");
+}
+
+/* Sends SIGINT to the sweep during prepare, then measures normally. */
+static int interrupting_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                sp_phases *ph, sp_err *err)
+{
+    kill(getppid(), SIGINT);
+    return sp_spmv_cpu_prepare(pb, p, state, ph, err);
+}
+
+extern const sp_kernel sp_spmv_csr_serial;
+
+#define TEST_KERNEL(id, runfn, needfn, preparefn)                                         \
+    static const sp_kernel id = {                                                        \
+        .name = #id, .operation = "spmv", .format = "csr", .backend = "test",            \
+        .prepare = preparefn, .run = runfn, .result = sp_spmv_cpu_result,                \
+        .release = sp_spmv_cpu_release, .need = needfn}
+
+TEST_KERNEL(test_segv, segv_run, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_abort, abort_run, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_exit, exit_run, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_hang, hang_run, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_stubborn, stubborn_run, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_greedy, segv_run, greedy_need, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_impossible, segv_run, impossible_need, sp_spmv_cpu_prepare);
+
+static const sp_kernel test_greedy_gpu = {
+    .name = "test_greedy_gpu", .operation = "spmv", .format = "csr", .backend = "test",
+    .needs_gpu = 1, .prepare = sp_spmv_cpu_prepare, .run = segv_run,
+    .result = sp_spmv_cpu_result, .release = sp_spmv_cpu_release,
+    .need = greedy_device_need};
+
+static const sp_kernel *const extra[] = {&test_segv, &test_abort, &test_exit, &test_hang,
+                                         &test_stubborn, &test_greedy, &test_impossible,
+                                         &test_greedy_gpu, NULL};
+
+/* Sweep text into dir/r.db; returns 0 or -1 as sp_sweep_run does. */
+static int sweep(const char *dir, const char *body, sp_kernel_list kernels,
+                 sp_sweep_result *res, sp_err *err, char *dbpath, size_t dblen)
+{
+    char text[4096];
+    tu_path(dbpath, dblen, dir, "r.db");
+    snprintf(text, sizeof text, "[sweep]\nrepetitions = 4\nwarmup = 1\ntimeout = 1\n"
+                                "database = %s\n%s", dbpath, body);
+    sp_config cfg;
+    cr_assert_eq(sp_config_parse("iso.ini", text, kernels, &cfg, err), 0, "%s", err->msg);
+    int rc = sp_sweep_run(&cfg, &(sp_sweep_opts){0}, res, err);
+    sp_config_free(&cfg);
+    return rc;
+}
+
+/* The error stored for kernel k, into buf. */
+static void error_of(sqlite3 *db, const char *k, char *buf, size_t len)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT status || ': ' || error FROM runs WHERE kernel = '%s'",
+             k);
+    ud_text(db, sql, 0, buf, len);
+}
+
+Test(isolation, crashes_are_recorded_and_the_rest_runs, .timeout = 60)
+{
+    char dir[256], db[300];
+    tu_tempdir(dir, sizeof dir);
+    sp_sweep_result res;
+    sp_err err;
+    int rc = sweep(dir, "[matrices]\nsource = gen:laplace2d?n=20\n"
+                        "[kernel test_segv]\n[kernel test_abort]\n[kernel test_exit]\n"
+                        "[kernel test_greedy]\n[kernel test_impossible]\n"
+                        "[kernel test_greedy_gpu]\n"
+                        "[kernel spmv_csr_omp]\nthreads = 1,2\n[kernel spmv_csr_serial]\n",
+                   extra, &res, &err, db, sizeof db);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_eq(res.crashed, 3);
+    cr_assert_eq(res.skipped, 3);
+    cr_assert_eq(res.ok, 3);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    char e[1024];
+    error_of(h, "test_segv", e, sizeof e);
+    cr_assert(strstr(e, "crashed: killed by SIGSEGV (Segmentation fault) during warm-up"),
+              "%s", e);
+    error_of(h, "test_abort", e, sizeof e);
+    cr_assert(strstr(e, "crashed: killed by SIGABRT") && strstr(e, "during warm-up") &&
+              strstr(e, "stderr: CUDA error: an illegal memory access"), "%s", e);
+    error_of(h, "test_exit", e, sizeof e);
+    cr_assert(strstr(e, "crashed: exited with status 7 during warm-up"), "%s", e);
+    error_of(h, "test_greedy", e, sizeof e);
+    cr_assert(strstr(e, "skipped: needs 1048576.00 GiB of host memory, ") &&
+              strstr(e, " GiB free"), "%s", e);
+    /* With a GPU the child refuses it; without, it is skipped for that. */
+    error_of(h, "test_greedy_gpu", e, sizeof e);
+    sp_gpu_info g;
+    char why[256];
+    if (sp_gpu_probe(&g, why, sizeof why))
+        cr_assert(strstr(e, "skipped: needs 1048576.00 GiB of device memory, "), "%s", e);
+    else
+        cr_assert(strstr(e, "skipped: ") && strstr(e, why), "%s", e);
+    error_of(h, "test_impossible", e, sizeof e);
+    cr_assert_str_eq(e, "skipped: padding would overflow");
+    cr_assert_eq(ud_int(h, "SELECT need_host_bytes FROM runs WHERE kernel = 'test_greedy'",
+                        0), 1ll << 50);
+    /* What came after the crashes is measured and checked as usual. */
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM runs r JOIN samples s ON s.run_id = r.id"
+                           " WHERE r.status = 'ok' AND r.rel_error <= 1e-12", 0), 3 * 4);
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM run_stats WHERE kernel = 'spmv_csr_omp'"
+                           " AND n = 4", 0), 2);
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id"
+                           " WHERE r.status <> 'ok'", 0), 0);
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM sweeps WHERE status = 'done'", 0), 1);
+    sqlite3_close(h);
+}
+
+Test(isolation, hangs_time_out_even_when_sigterm_is_ignored, .timeout = 60)
+{
+    char dir[256], db[300];
+    tu_tempdir(dir, sizeof dir);
+    sp_sweep_result res;
+    sp_err err;
+    double t0 = sp_seconds();
+    int rc = sweep(dir, "[matrices]\nsource = gen:laplace2d?n=10\n"
+                        "[kernel test_hang]\n[kernel test_stubborn]\n[kernel spmv_csr_serial]\n",
+                   extra, &res, &err, db, sizeof db);
+    double took = sp_seconds() - t0;
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_eq(res.timeouts, 2);
+    cr_assert_eq(res.ok, 1);
+    /* 1 s each, plus the 1 s grace before SIGKILL for the stubborn one. */
+    cr_assert(took >= 2.9 && took < 15, "took %.2f s", took);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    char e[1024];
+    error_of(h, "test_hang", e, sizeof e);
+    cr_assert(strstr(e, "timeout: no result after 1 s (timeout) during warm-up; killed"),
+              "%s", e);
+    error_of(h, "test_stubborn", e, sizeof e);
+    cr_assert(strstr(e, "timeout:"), "%s", e);
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM samples", 0), 4);
+    sqlite3_close(h);
+}
+
+Test(isolation, sigint_finishes_the_combination_in_flight, .timeout = 60)
+{
+    static const sp_kernel interrupter = {
+        .name = "test_interrupt", .operation = "spmv", .format = "csr", .backend = "test",
+        .prepare = interrupting_prepare, .run = NULL, .result = sp_spmv_cpu_result,
+        .release = sp_spmv_cpu_release};
+    sp_kernel k = interrupter;
+    k.run = sp_spmv_csr_serial.run;
+    const sp_kernel *const kernels[] = {&k, NULL};
+    char dir[256], db[300];
+    tu_tempdir(dir, sizeof dir);
+    sp_sweep_result res;
+    sp_err err;
+    int rc = sweep(dir, "[matrices]\nsource = gen:laplace2d?n=10\nsource = gen:laplace2d?n=12\n"
+                        "[kernel spmv_csr_serial]\n[kernel test_interrupt]\n"
+                        "[kernel spmv_csr_omp]\nthreads = 1\n",
+                   kernels, &res, &err, db, sizeof db);
+    cr_assert_eq(rc, -1);
+    cr_assert(strstr(err.msg, "interrupted after 2 runs"), "%s", err.msg);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM runs WHERE status = 'ok'", 0), 2,
+                 "serial and the interrupting kernel itself are stored");
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM samples", 0), 8);
+    cr_assert_eq(ud_int(h, "SELECT count(*) FROM sweeps WHERE status = 'interrupted'", 0), 1);
+    sqlite3_close(h);
+}
