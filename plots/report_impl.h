@@ -64,6 +64,8 @@ void rp_table_free(rp_table *t);
 int rp_summary_tables(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
+/* Stacked phase bars of the GPU runs (report_phases.c). */
+int rp_phase_charts(rp_report *r, sp_err *err);
 
 /* The charts (report_rate.c, report_speedup.c), the title page
  * (report_title.c, writes title.gp) and the gnuplot run (report_gnuplot.c). */

@@ -35,6 +35,8 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel
                        .axes_json = axes, .status = "ok", .rel_error = 1e-16,
                        .flops = flops, .bytes = 6 * flops, .warmup = 1, .nsamples = 5,
                        .samples = s};
+    if (strcmp(k->backend, "serial") && strcmp(k->backend, "openmp"))   /* GPU phases */
+        r.phases = (sp_phases){.convert_s = 1e-3, .h2d_s = 2e-3, .d2h_s = 0.5e-3};
     sp_err err = {{0}};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
 }
@@ -187,6 +189,15 @@ static int count_files(const char *dir, const char *part, const char *suffix)
     return n;
 }
 
+/* The text of out/name (NUL-terminated). */
+static char *read_out(const char *out, const char *name)
+{
+    char path[1200];
+    size_t n;
+    tu_path(path, sizeof path, out, name);
+    return slurp(path, &n);
+}
+
 Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
 {
     char dir[512], db[1024], out[1024];
@@ -199,7 +210,7 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     static const char *const charts[] = {
         "speedup.png", "gflops-laplace2d_n100-cpu.png", "gflops-laplace2d_n100-gpu.png",
         "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png", "summary-best-1.png",
-        "summary-geomean-1.png", "failures-1.png"};
+        "summary-geomean-1.png", "failures-1.png", "phases-1.png"};
     int ncharts = (int)(sizeof charts / sizeof *charts);
     for (int i = 0; i < ncharts; i++)
         assert_png(out, charts[i]);
@@ -209,15 +220,11 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     int pages = pdf_pages(pdf);
     cr_assert_eq(pages, ncharts + 1, "report.pdf has %d pages, want the title + %d", pages,
                  ncharts);
-}
-
-/* The text of out/name (NUL-terminated). */
-static char *read_out(const char *out, const char *name)
-{
-    char path[1200];
-    size_t n;
-    tu_path(path, sizeof path, out, name);
-    return slurp(path, &n);
+    /* the phase bars: each GPU kernel at its fastest blocksize, in ms */
+    char *t = read_out(out, "phases-1.dat");
+    cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_vector_cuda\t1.0\t2.0\t0.06\t0.5\n"), "%s", t);
+    cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_cusparse\t1.0\t2.0\t0.05\t0.5\n"), "%s", t);
+    free(t);
 }
 
 Test(report, summary_and_failure_tables, .timeout = 120)
