@@ -105,6 +105,7 @@ static int report_build(rp_report *r, sp_err *err)
     if (open_readonly(r, err) || pick_sweep(r, err) || sp_mkdir_p(r->out_dir, err))
         return -1;
     if (rp_summary_tables(r, err) || rp_compare_table(r, err) || rp_speedup_chart(r, err) ||
+        rp_roofline_chart(r, err) ||
         rp_rate_charts(r, err) || rp_phase_charts(r, err) || rp_failure_table(r, err) || rp_title_page(r, err) ||
         write_main_script(r, err))
         return -1;

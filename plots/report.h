@@ -9,6 +9,7 @@
  *   summary-best-N.png        best kernel and axes per matrix (table pages; .tsv too)
  *   summary-geomean-N.png     geomean speedup of each kernel over its baselines
  *   compare-N.png             with a base database: faster/slower/same per combination
+ *   roofline.png              GFLOPS against flops per byte, measured bandwidth roofs
  *   phases-N.png              GPU runs: conversion, host->device, kernel, device->host
  *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart

@@ -66,6 +66,8 @@ int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
 /* Stacked phase bars of the GPU runs (report_phases.c). */
 int rp_phase_charts(rp_report *r, sp_err *err);
+/* GFLOPS against arithmetic intensity with the measured roofs (report_roofline.c). */
+int rp_roofline_chart(rp_report *r, sp_err *err);
 
 /* The charts (report_rate.c, report_speedup.c), the title page
  * (report_title.c, writes title.gp) and the gnuplot run (report_gnuplot.c). */

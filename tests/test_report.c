@@ -65,7 +65,8 @@ static int64_t put_sweep(sp_store *st)
                        .cpu = "Synthetic CPU @ 3 GHz", .cpu_count = 4, .gpu = "Fake H100",
                        .gpu_driver = "13.0", .cuda_runtime = "13.0", .compiler = "gcc 12",
                        .cflags = "-O3 -march=native", .omp_binding = "OMP_PROC_BIND=close",
-                       .repetitions = 5, .warmup = 1};
+                       .repetitions = 5, .warmup = 1, .host_triad_gbs = 21.5,
+                       .host_triad_threads = 4, .device_copy_gbs = 2900};
     int64_t id;
     sp_err err = {{0}};
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -210,7 +211,7 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     static const char *const charts[] = {
         "speedup.png", "gflops-laplace2d_n100-cpu.png", "gflops-laplace2d_n100-gpu.png",
         "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png", "summary-best-1.png",
-        "summary-geomean-1.png", "failures-1.png", "phases-1.png"};
+        "summary-geomean-1.png", "failures-1.png", "phases-1.png", "roofline.png"};
     int ncharts = (int)(sizeof charts / sizeof *charts);
     for (int i = 0; i < ncharts; i++)
         assert_png(out, charts[i]);
@@ -220,6 +221,11 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     int pages = pdf_pages(pdf);
     cr_assert_eq(pages, ncharts + 1, "report.pdf has %d pages, want the title + %d", pages,
                  ncharts);
+    /* the roofline: points by kernel, both measured roofs */
+    char *g = read_out(out, "roofline.gp");
+    cr_assert(strstr(g, "x * 21.5 ") && strstr(g, "host STREAM triad 21.5 GB/s") &&
+              strstr(g, "x * 2900 ") && strstr(g, "'spmv_csr_omp'"), "%s", g);
+    free(g);
     /* the phase bars: each GPU kernel at its fastest blocksize, in ms */
     char *t = read_out(out, "phases-1.dat");
     cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_vector_cuda\t1.0\t2.0\t0.06\t0.5\n"), "%s", t);
