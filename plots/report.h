@@ -5,7 +5,8 @@
  * files and gnuplot scripts into out_dir, runs gnuplot and leaves there:
  *   gflops-<matrix>-cpu.png   rate against threads, one line per CPU kernel
  *   gflops-<matrix>-gpu.png   rate against blocksize, one line per GPU kernel
- *   speedup.png               best speedup of each kernel over spmv_csr_serial
+ *   speedup-<class>-N.png     best speedup of each kernel over the serial kernel,
+ *   vendor-<class>-N.png      ... and over the vendor library, per size class
  *   summary-best-N.png        best kernel and axes per matrix (table pages; .tsv too)
  *   summary-geomean-N.png     geomean speedup of each kernel over its baselines
  *   compare-N.png             with a base database: faster/slower/same per combination

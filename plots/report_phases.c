@@ -25,7 +25,7 @@ static void write_script(FILE *f, const char *dat, int page, int pages)
 {
     fprintf(f, "reset\nset datafile separator tab\n");
     fprintf(f, "set title 'GPU runs: where the time goes (each kernel at its best axis "
-               "values)%s'\n", pages > 1 ? ", continued" : "");
+               "values)'\n");
     if (pages > 1)
         fprintf(f, "set label 1 'page %d of %d' at graph 1, graph 1.03 right\n", page + 1,
                 pages);

@@ -1,9 +1,12 @@
 /*
- * report_speedup.c — speedup.png: for every matrix, one bar per kernel,
- * the speedup of that kernel's best axis values over spmv_csr_serial
- * (baseline median / kernel median, from the speedup view). Matrices
- * without a baseline run have no bars; the chart is skipped when no
- * matrix has one.
+ * report_speedup.c — speedup bars: for every matrix, one bar per kernel,
+ * the speedup of that kernel's best axis values (median times, from the
+ * speedup view) over
+ *   the serial kernel of the operation     speedup-<class>-<page>.png
+ *   the vendor library's best kernel       vendor-<class>-<page>.png
+ * grouped by the matrix's size class (small, medium, large, xlarge) and
+ * paginated SPEEDUP_GROUPS matrices a page, so hundreds of matrices stay
+ * readable. A baseline no matrix of a class has gives no chart.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,214 +14,226 @@
 
 #include "report_impl.h"
 
-typedef struct speedup_cell {
-    int group;                  /* index into groups */
-    char *kernel;
-    double value;
-} speedup_cell;
+#define SPEEDUP_GROUPS 16
 
-typedef struct speedup_grid {
-    int ncells, cap;
-    speedup_cell *cell;
-    int ngroups;
-    char **group;               /* "matrix" or "matrix (operation)" */
-    int nkernels;
-    char **kernel;              /* sorted, unique; points into cell[].kernel */
-} speedup_grid;
+/* Columns of SPEEDUP_SQL (and of the table holding its rows). */
+enum { C_MATRIX_ID, C_MATRIX, C_OPERATION, C_CLASS, C_KERNEL, C_SERIAL, C_VENDOR, C_N };
 
-static void grid_free(speedup_grid *g)
+/* Each kernel's best speedups per matrix and operation; baselines are not
+ * bars of their own chart (NULL speedup against themselves). */
+static const char SPEEDUP_SQL[] =
+    "SELECT s.matrix_id, s.matrix, s.operation, m.size_class, s.kernel,"
+    " MAX(CASE WHEN s.kernel <> s.baseline_kernel THEN s.speedup END),"
+    " MAX(CASE WHEN s.kernel <> s.vendor_kernel THEN s.vendor_speedup END)"
+    " FROM speedup s JOIN matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?1"
+    " GROUP BY s.matrix_id, s.operation, s.kernel"
+    " ORDER BY CASE m.size_class WHEN 'small' THEN 0 WHEN 'medium' THEN 1"
+    "  WHEN 'large' THEN 2 ELSE 3 END, m.nnz, s.matrix, s.operation, s.kernel";
+
+/* One chart: the rows [first, last) of t, measure column col. */
+typedef struct bar_page {
+    const rp_table *t;
+    int first, last, col;
+    const char *cls, *baseline;
+    int page, pages;
+} bar_page;
+
+static const char *cell(const rp_table *t, int row, int col)
 {
-    for (int i = 0; i < g->ncells; i++)
-        free(g->cell[i].kernel);
-    for (int i = 0; i < g->ngroups; i++)
-        free(g->group[i]);
-    free(g->cell);
-    free(g->group);
-    free(g->kernel);
+    return t->cell[row * t->ncols + col];
 }
 
-/* Start a new group labelled by the row's matrix (and operation unless spmv). */
-static int grid_new_group(speedup_grid *g, sqlite3_stmt *s, sp_err *err)
+/* Row starts a new matrix (and operation) group. */
+static int new_group(const rp_table *t, int row)
 {
-    char **grown = realloc(g->group, (size_t)(g->ngroups + 1) * sizeof *grown);
-    if (!grown)
-        return sp_fail(err, "report: out of memory");
-    g->group = grown;
-    const char *m = (const char *)sqlite3_column_text(s, 1);
-    const char *op = (const char *)sqlite3_column_text(s, 2);
-    char label[512];
-    snprintf(label, sizeof label, "%s%s%s%s", m ? m : "?",
-             op && strcmp(op, "spmv") != 0 ? " (" : "",
-             op && strcmp(op, "spmv") != 0 ? op : "",
-             op && strcmp(op, "spmv") != 0 ? ")" : "");
-    if (!(g->group[g->ngroups] = strdup(label)))
-        return sp_fail(err, "report: out of memory");
-    g->ngroups++;
-    return 0;
-}
-
-/* Append the row's (kernel, speedup) to the current group. */
-static int grid_add_cell(speedup_grid *g, sqlite3_stmt *s, sp_err *err)
-{
-    if (g->ncells == g->cap) {
-        int cap = g->cap ? 2 * g->cap : 32;
-        speedup_cell *grown = realloc(g->cell, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return sp_fail(err, "report: out of memory");
-        g->cell = grown;
-        g->cap = cap;
-    }
-    speedup_cell *c = &g->cell[g->ncells];
-    c->group = g->ngroups - 1;
-    c->value = sqlite3_column_double(s, 4);
-    if (!(c->kernel = rp_column_dup(s, 3)))
-        return sp_fail(err, "report: out of memory");
-    g->ncells++;
-    return 0;
-}
-
-/* Load each kernel's best speedup per matrix and operation. */
-static int grid_load(rp_report *r, speedup_grid *g, sp_err *err)
-{
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db,
-            "SELECT matrix_id, matrix, operation, kernel, MAX(speedup) FROM speedup"
-            " WHERE sweep_id = ?1 AND speedup IS NOT NULL AND kernel <> baseline_kernel"
-            " GROUP BY matrix_id, operation, kernel"
-            " ORDER BY matrix_id, operation, kernel", -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, "preparing the speedup query");
-    sqlite3_bind_int64(s, 1, r->sweep_id);
-    int64_t last_matrix = -1;
-    char last_op[256] = "";
-    int rc = 0, step;
-    while (rc == 0 && (step = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *op = (const char *)sqlite3_column_text(s, 2);
-        if (sqlite3_column_int64(s, 0) != last_matrix || strcmp(op ? op : "", last_op)) {
-            last_matrix = sqlite3_column_int64(s, 0);
-            snprintf(last_op, sizeof last_op, "%s", op ? op : "");
-            rc = grid_new_group(g, s, err);
-        }
-        if (rc == 0)
-            rc = grid_add_cell(g, s, err);
-    }
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = rp_db_fail(r, err, "reading the speedup query");
-    sqlite3_finalize(s);
-    return rc;
+    return row == 0 || strcmp(cell(t, row, C_MATRIX_ID), cell(t, row - 1, C_MATRIX_ID)) ||
+           strcmp(cell(t, row, C_OPERATION), cell(t, row - 1, C_OPERATION));
 }
 
 static int compare_names(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The sorted list of distinct kernel names. */
-static int grid_kernels(speedup_grid *g, sp_err *err)
+/* Sorted distinct kernels with a value on the page; their count. */
+static int page_kernels(const bar_page *p, const char **k)
 {
-    g->kernel = malloc((size_t)(g->ncells ? g->ncells : 1) * sizeof *g->kernel);
-    if (!g->kernel)
-        return sp_fail(err, "report: out of memory");
-    for (int i = 0; i < g->ncells; i++)
-        g->kernel[i] = g->cell[i].kernel;
-    qsort(g->kernel, (size_t)g->ncells, sizeof *g->kernel, compare_names);
-    g->nkernels = 0;
-    for (int i = 0; i < g->ncells; i++)
-        if (g->nkernels == 0 || strcmp(g->kernel[g->nkernels - 1], g->kernel[i]) != 0)
-            g->kernel[g->nkernels++] = g->kernel[i];
-    return 0;
+    int n = 0;
+    for (int i = p->first; i < p->last; i++)
+        if (*cell(p->t, i, p->col))
+            k[n++] = cell(p->t, i, C_KERNEL);
+    qsort(k, (size_t)n, sizeof *k, compare_names);
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (u == 0 || strcmp(k[u - 1], k[i]))
+            k[u++] = k[i];
+    return u;
 }
 
-/* The data: one line per group, one column per kernel, NaN where the
- * kernel has no successful run on that matrix. */
-static void grid_write_data(FILE *f, const speedup_grid *g)
+/* BASE.dat: one line per group, one column per kernel (NaN: no value). */
+static void write_data(FILE *f, const bar_page *p, const char **k, int nk, double *lo,
+                       double *hi)
 {
     fprintf(f, "# group");
-    for (int k = 0; k < g->nkernels; k++)
-        fprintf(f, "\t%s", g->kernel[k]);
-    for (int grp = 0; grp < g->ngroups; grp++) {
-        fprintf(f, "\n%d", grp);
-        for (int k = 0; k < g->nkernels; k++) {
+    for (int j = 0; j < nk; j++)
+        fprintf(f, "\t%s", k[j]);
+    int g = -1;
+    for (int i = p->first; i < p->last; i++) {
+        if (!new_group(p->t, i))
+            continue;
+        fprintf(f, "\n%d", ++g);
+        for (int j = 0; j < nk; j++) {
             double v = NAN;
-            for (int i = 0; i < g->ncells; i++)
-                if (g->cell[i].group == grp && strcmp(g->cell[i].kernel, g->kernel[k]) == 0)
-                    v = g->cell[i].value;
+            for (int r = i; r < p->last && (r == i || !new_group(p->t, r)); r++)
+                if (!strcmp(cell(p->t, r, C_KERNEL), k[j]) && *cell(p->t, r, p->col))
+                    v = atof(cell(p->t, r, p->col));
+            if (v > 0) {
+                *lo = fmin(*lo, v);
+                *hi = fmax(*hi, v);
+            }
             fprintf(f, isnan(v) ? "\tNaN" : "\t%.9g", v);
         }
     }
     fprintf(f, "\n");
 }
 
-/* Log scale when the speedups span more than a factor of 30. */
-static void grid_write_yaxis(FILE *f, const speedup_grid *g)
+/* The group labels as xtics: matrix, with the operation unless spmv. */
+static void write_xtics(FILE *f, const bar_page *p)
 {
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < g->ncells; i++)
-        if (g->cell[i].value > 0) {
-            lo = fmin(lo, g->cell[i].value);
-            hi = fmax(hi, g->cell[i].value);
-        }
-    if (hi > 30 * lo)
-        fprintf(f, "set logscale y\nset yrange [%.9g:%.9g]\n", fmin(lo, 1) / 2, hi * 2);
-    else
-        fprintf(f, "set yrange [0:%.9g]\n", fmax(hi, 1) * 1.1);
+    fprintf(f, "set xtics (");
+    int g = -1;
+    for (int i = p->first; i < p->last; i++) {
+        if (!new_group(p->t, i))
+            continue;
+        char label[512];
+        const char *op = cell(p->t, i, C_OPERATION);
+        snprintf(label, sizeof label, "%s%s%s%s", cell(p->t, i, C_MATRIX),
+                 strcmp(op, "spmv") ? " (" : "", strcmp(op, "spmv") ? op : "",
+                 strcmp(op, "spmv") ? ")" : "");
+        fprintf(f, "%s", ++g ? ", " : "");
+        rp_quote(f, label);
+        fprintf(f, " %d", g);
+    }
+    fprintf(f, ")\nset xrange [-0.6:%g]\n", g + 0.6);
 }
 
-/* The chart's gnuplot commands: clustered histogram, a dashed line at 1. */
-static void grid_write_script(FILE *f, const speedup_grid *g, const char *dat)
+/* BASE.gp: clustered bars, a dashed line at 1, log y over wide ranges. */
+static void write_script(FILE *f, const bar_page *p, const char *dat, const char **k, int nk,
+                         double lo, double hi)
 {
-    fprintf(f, "reset\nset datafile separator tab\n"
-               "set title 'Speedup over spmv_csr_serial (each kernel at its best axis values; "
-               "median times)'\n"
-               "set ylabel 'speedup (baseline time / kernel time)'\n"
+    fprintf(f, "reset\nset datafile separator tab\nset title ");
+    char title[512];
+    snprintf(title, sizeof title, "Speedup over the %s baseline, %s matrices (each kernel at "
+             "its best axis values; median times)", p->baseline, p->cls);
+    rp_quote(f, title);
+    if (p->pages > 1)
+        fprintf(f, "\nset label 1 'page %d of %d' at graph 1, graph 1.03 right", p->page + 1,
+                p->pages);
+    fprintf(f, "\nset ylabel 'speedup (baseline time / kernel time)'\n"
                "set style data histograms\nset style histogram clustered gap 1\n"
                "set style fill solid 0.85 border -1\nset boxwidth 0.9 relative\n"
                "set grid ytics lc rgb '#dddddd'\nset key below horizontal\n"
                "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "
-               "'black' front\nset xtics nomirror rotate by 30 right\nset xtics (");
-    for (int i = 0; i < g->ngroups; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        rp_quote(f, g->group[i]);
-        fprintf(f, " %d", i);
-    }
-    fprintf(f, ")\nset xrange [-0.6:%g]\n", g->ngroups - 0.4);
-    grid_write_yaxis(f, g);
+               "'black' front\nset xtics nomirror rotate by 30 right\n");
+    write_xtics(f, p);
+    if (hi > 30 * lo)
+        fprintf(f, "set logscale y\nset yrange [%.9g:%.9g]\n", fmin(lo, 1) / 2, hi * 2);
+    else
+        fprintf(f, "set yrange [0:%.9g]\n", fmax(hi, 1) * 1.1);
     fprintf(f, "plot");
-    for (int k = 0; k < g->nkernels; k++) {
-        fprintf(f, "%s \\\n  ", k ? "," : "");
+    for (int j = 0; j < nk; j++) {
+        fprintf(f, "%s \\\n  ", j ? "," : "");
         rp_quote(f, dat);
-        fprintf(f, " using %d title ", k + 2);
-        rp_quote(f, g->kernel[k]);
+        fprintf(f, " using %d title ", j + 2);
+        rp_quote(f, k[j]);
     }
     fprintf(f, "\n");
 }
 
-/* Write speedup.dat and speedup.gp. */
-static int grid_write_files(rp_report *r, const speedup_grid *g, sp_err *err)
+/* One page's files, added to the report. */
+static int write_page(rp_report *r, const bar_page *p, const char *prefix, sp_err *err)
 {
-    FILE *f = rp_create(r, "speedup.dat", err);
+    char base[128], dat[160], gp[160];
+    snprintf(base, sizeof base, "%s-%s-%d", prefix, p->cls, p->page + 1);
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    snprintf(gp, sizeof gp, "%s.gp", base);
+    const char **k = malloc((size_t)(p->last - p->first + 1) * sizeof *k);
+    if (!k)
+        return sp_fail(err, "report: out of memory");
+    int nk = page_kernels(p, k), rc = 0;
+    double lo = INFINITY, hi = 0;
+    FILE *f = rp_create(r, dat, err);
     if (!f)
-        return -1;
-    grid_write_data(f, g);
-    if (rp_finish(f, r, "speedup.dat", err))
-        return -1;
-    if (!(f = rp_create(r, "speedup.gp", err)))
-        return -1;
-    grid_write_script(f, g, "speedup.dat");
-    return rp_finish(f, r, "speedup.gp", err);
+        rc = -1;
+    if (rc == 0) {
+        write_data(f, p, k, nk, &lo, &hi);
+        rc = rp_finish(f, r, dat, err);
+    }
+    if (rc == 0 && !(f = rp_create(r, gp, err)))
+        rc = -1;
+    if (rc == 0) {
+        write_script(f, p, dat, k, nk, lo, hi);
+        rc = rp_finish(f, r, gp, err) || rp_add_chart(r, base, err) ? -1 : 0;
+    }
+    free(k);
+    return rc;
 }
 
-/* The speedup chart, when some matrix of the sweep has a baseline run. */
+/* Does any row in [first, last) have a value in column col? */
+static int has_values(const rp_table *t, int first, int last, int col)
+{
+    for (int i = first; i < last; i++)
+        if (*cell(t, i, col))
+            return 1;
+    return 0;
+}
+
+/* The pages of one size class [first, last) for measure column col. */
+static int class_pages(rp_report *r, const rp_table *t, int first, int last, int col,
+                       sp_err *err)
+{
+    if (!has_values(t, first, last, col))
+        return 0;
+    int groups = 0;
+    for (int i = first; i < last; i++)
+        groups += new_group(t, i);
+    bar_page p = {.t = t, .col = col, .cls = cell(t, first, C_CLASS),
+                  .baseline = col == C_SERIAL ? "serial" : "vendor",
+                  .pages = (groups + SPEEDUP_GROUPS - 1) / SPEEDUP_GROUPS};
+    int row = first;
+    for (p.page = 0; p.page < p.pages; p.page++) {
+        p.first = row;
+        int g = 0;
+        while (row < last && (g < SPEEDUP_GROUPS || !new_group(t, row)))
+            g += new_group(t, row++);
+        p.last = row;
+        if (has_values(t, p.first, p.last, col) &&
+            write_page(r, &p, col == C_SERIAL ? "speedup" : "vendor", err))
+            return -1;
+    }
+    return 0;
+}
+
 int rp_speedup_chart(rp_report *r, sp_err *err)
 {
-    speedup_grid g = {0};
-    int rc = grid_load(r, &g, err);
-    if (rc == 0 && g.ncells > 0) {
-        rc = grid_kernels(&g, err);
-        if (rc == 0)
-            rc = grid_write_files(r, &g, err);
-        if (rc == 0)
-            rc = rp_add_chart(r, "speedup", err);
-    }
-    grid_free(&g);
+    static const char *const head[] = {"matrix_id", "matrix", "operation", "size_class",
+                                       "kernel", "speedup", "vendor_speedup"};
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, SPEEDUP_SQL, -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the speedup query");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    rp_table t;
+    rp_table_init(&t, "speedup", "speedup", C_N, head);
+    int rc = rp_table_query(&t, s, r, err);
+    sqlite3_finalize(s);
+    for (int col = C_SERIAL; rc == 0 && col <= C_VENDOR; col++)
+        for (int first = 0, last; rc == 0 && first < t.nrows; first = last) {
+            for (last = first; last < t.nrows &&
+                               !strcmp(cell(&t, last, C_CLASS), cell(&t, first, C_CLASS));
+                 last++)
+                ;
+            rc = class_pages(r, &t, first, last, col, err);
+        }
+    rp_table_free(&t);
     return rc;
 }

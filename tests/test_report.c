@@ -1,6 +1,7 @@
 /* test_report.c — the report step: charts and report.pdf from a database
  * built through the store API with synthetic runs. */
 #include <criterion/criterion.h>
+#include <sqlite3.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -209,7 +210,8 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     sp_err err = {{0}};
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
     static const char *const charts[] = {
-        "speedup.png", "gflops-laplace2d_n100-cpu.png", "gflops-laplace2d_n100-gpu.png",
+        "speedup-small-1.png", "vendor-small-1.png", "gflops-laplace2d_n100-cpu.png",
+        "gflops-laplace2d_n100-gpu.png",
         "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png", "summary-best-1.png",
         "summary-geomean-1.png", "failures-1.png", "phases-1.png", "roofline.png"};
     int ncharts = (int)(sizeof charts / sizeof *charts);
@@ -318,7 +320,7 @@ Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
     char *dat = slurp(path, &n);
     cr_assert(strstr(dat, "4\t1.42857143\t"), "median rate missing:\n%s", dat);
     free(dat);
-    tu_path(path, sizeof path, out, "speedup.dat");
+    tu_path(path, sizeof path, out, "speedup-small-1.dat");
     dat = slurp(path, &n);
     cr_assert(strstr(dat, "spmv_csr_omp") && !strstr(dat, "spmv_csr_serial"), "%s", dat);
     cr_assert(strstr(dat, "\t80\t"), "cuSPARSE speedup 4e-3/5e-5 = 80 missing:\n%s", dat);
@@ -349,7 +351,8 @@ Test(report, cpu_only_database_makes_no_gpu_chart, .timeout = 120)
     sp_err err = {{0}};
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
     assert_png(out, "gflops-laplace2d_n100-cpu.png");
-    assert_png(out, "speedup.png");
+    assert_png(out, "speedup-small-1.png");
+    cr_assert_not(file_exists(out, "vendor-small-1.png"), "no vendor kernel, no vendor chart");
     cr_assert_eq(count_files(out, "-gpu", ".png"), 0, "a GPU chart without GPU runs");
     cr_assert_eq(count_files(out, "-cpu", ".png"), 2);
     char pdf[1100];
@@ -498,5 +501,40 @@ Test(report, long_tables_paginate, .timeout = 120)
     for (char *p = t; *p; p++)
         lines += *p == '\n';
     cr_assert_eq(lines, 82, "header + 81 rows");
+    free(t);
+}
+
+Test(report, speedup_bars_by_size_class_and_paginated, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "many.db");
+    tu_path(out, sizeof out, dir, "report");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    for (int i = 0; i < 40; i++) {      /* 20 small, 20 medium: 2 pages each */
+        char source[64], name[64];
+        snprintf(source, sizeof source, "gen:uniform?rows=%d", 1000 + i);
+        snprintf(name, sizeof name, "uniform_%02d", i);
+        int64_t m = put_matrix(st, source, name, 5000 + i);
+        if (i >= 20)
+            cr_assert_eq(sqlite3_exec(sp_store_db(st), "UPDATE matrices SET size_class = "
+                                      "'medium' WHERE id = (SELECT MAX(id) FROM matrices)",
+                                      NULL, NULL, NULL), SQLITE_OK);
+        put_cpu_runs(st, sw, m, 1.0);
+    }
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    static const char *const pages[] = {"speedup-small-1.png", "speedup-small-2.png",
+                                        "speedup-medium-1.png", "speedup-medium-2.png"};
+    for (int i = 0; i < 4; i++)
+        assert_png(out, pages[i]);
+    cr_assert_eq(count_files(out, "speedup-", ".png"), 4);
+    char *t = read_out(out, "speedup-medium-2.gp");
+    cr_assert(strstr(t, "medium matrices") && strstr(t, "page 2 of 2") &&
+              strstr(t, "'uniform_39'") && !strstr(t, "'uniform_19'"), "%s", t);
     free(t);
 }
