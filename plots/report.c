@@ -62,6 +62,41 @@ static int pick_sweep(rp_report *r, sp_err *err)
     return rc;
 }
 
+/* With many charts, a table of contents right after the title page:
+ * each chart's name and its page in report.pdf (also contents.tsv). */
+static int contents_pages(rp_report *r, sp_err *err)
+{
+    static const char *const head[] = {"page", "chart (PNG file name)"};
+    int n = r->ncharts;
+    if (n < 8)
+        return 0;
+    int toc = rp_table_pages(n);
+    rp_table t;
+    rp_table_init(&t, "contents", "Contents", 2, head);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        char page[16], name[300];
+        snprintf(page, sizeof page, "%d", 2 + toc + i);     /* 1 is the title */
+        snprintf(name, sizeof name, "%s.png", r->charts[i]);
+        const char *cells[2] = {page, name};
+        rc = rp_table_add(&t, cells, err);
+    }
+    if (rc == 0)
+        rc = rp_table_emit(r, &t, err);
+    rp_table_free(&t);
+    if (rc)
+        return -1;
+    /* the contents pages were appended: move them to the front */
+    char *moved[64];
+    int m = r->ncharts - n;
+    if (m > 64)
+        return sp_fail(err, "report: too many contents pages (%d)", m);
+    memcpy(moved, r->charts + n, (size_t)m * sizeof *moved);
+    memmove(r->charts + m, r->charts, (size_t)n * sizeof *moved);
+    memcpy(r->charts, moved, (size_t)m * sizeof *moved);
+    return 0;
+}
+
 /* report.gp: every chart into its PNG, then the title page and every
  * chart as pages of report.pdf. */
 static int write_main_script(const rp_report *r, sp_err *err)
@@ -105,8 +140,8 @@ static int report_build(rp_report *r, sp_err *err)
     if (open_readonly(r, err) || pick_sweep(r, err) || sp_mkdir_p(r->out_dir, err))
         return -1;
     if (rp_summary_tables(r, err) || rp_compare_table(r, err) || rp_speedup_chart(r, err) ||
-        rp_roofline_chart(r, err) ||
-        rp_rate_charts(r, err) || rp_phase_charts(r, err) || rp_failure_table(r, err) || rp_title_page(r, err) ||
+        rp_roofline_chart(r, err) || rp_rate_charts(r, err) || rp_phase_charts(r, err) ||
+        rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
         write_main_script(r, err))
         return -1;
     if (rp_run_gnuplot(r, REPORT_SCRIPT, err) || check_outputs(r, err))

@@ -59,6 +59,8 @@ int rp_table_add(rp_table *t, const char *const *cells, sp_err *err);
 int rp_table_query(rp_table *t, sqlite3_stmt *s, const rp_report *r, sp_err *err);
 int rp_table_emit(rp_report *r, const rp_table *t, sp_err *err);
 void rp_table_free(rp_table *t);
+/* Pages a table of nrows rows takes. */
+int rp_table_pages(int nrows);
 
 /* Summary, failure and comparison tables (report_summary.c, report_compare.c). */
 int rp_summary_tables(rp_report *r, sp_err *err);

@@ -158,6 +158,11 @@ static int write_page(rp_report *r, const rp_table *t, const int *w, int page, i
     return rp_add_chart(r, base, err);
 }
 
+int rp_table_pages(int nrows)
+{
+    return nrows ? (nrows + TABLE_ROWS - 1) / TABLE_ROWS : 1;
+}
+
 /* The TSV and every page of t, pages added to the report in order. */
 int rp_table_emit(rp_report *r, const rp_table *t, sp_err *err)
 {
@@ -167,7 +172,7 @@ int rp_table_emit(rp_report *r, const rp_table *t, sp_err *err)
     if (write_tsv(r, t, err))
         return -1;
     column_widths(t, w);
-    int pages = t->nrows ? (t->nrows + TABLE_ROWS - 1) / TABLE_ROWS : 1;
+    int pages = rp_table_pages(t->nrows);
     for (int p = 0; p < pages; p++)
         if (write_page(r, t, w, p, pages, err))
             return -1;

@@ -15,7 +15,8 @@
 enum { T_PATH, T_HASH, T_COMMIT, T_STARTED, T_FINISHED, T_STATUS, T_HOST, T_CPU,
        T_CPUS, T_GPU, T_DRIVER, T_RUNTIME, T_COMPILER, T_CFLAGS, T_OMP, T_REPS,
        T_WARMUP, T_CONFIG, T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_MATRICES,
-       T_NCOLS };
+       T_TRIAD, T_TRIAD_THREADS, T_DCOPY, T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM, T_SMS,
+       T_GPU_MEM, T_CRASHED, T_TIMEOUT, T_NCOLS };
 
 /* A column's text, "-" when NULL. */
 static const char *col(sqlite3_stmt *s, int i)
@@ -54,18 +55,24 @@ static void title_provenance(FILE *f, int *tag, sqlite3_stmt *s, int64_t sweep_i
         "git commit: %s",
         "compiler: %s   flags: %s",
         "OpenMP binding: %s   repetitions: %s   warm-up runs: %s",
-        "runs: %s (%s ok, %s failed, %s skipped, %s error) on %s matrices",
-        "config: %s   (XXH3 %s)"};
-    const int args[][6] = {
+        "runs: %s (%s ok, %s failed, %s skipped, %s error, %s crashed, %s timeout) on %s "
+        "matrices",
+        "config: %s   (XXH3 %s)",
+        "os: %s   kernel: %s   %s socket(s), %s cores, %s GiB memory",
+        "GPU: %s SMs, %s GiB   measured: host STREAM triad %s GB/s (%s threads), device "
+        "copy %s GB/s"};
+    const int args[][8] = {
         {T_STATUS, T_STARTED, T_FINISHED}, {T_HOST, T_CPU, T_CPUS},
         {T_GPU, T_DRIVER, T_RUNTIME}, {T_COMMIT}, {T_COMPILER, T_CFLAGS},
-        {T_OMP, T_REPS, T_WARMUP}, {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_MATRICES},
-        {T_PATH, T_HASH}};
+        {T_OMP, T_REPS, T_WARMUP},
+        {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_CRASHED, T_TIMEOUT, T_MATRICES},
+        {T_PATH, T_HASH}, {T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM},
+        {T_SMS, T_GPU_MEM, T_TRIAD, T_TRIAD_THREADS, T_DCOPY}};
     for (int i = 0; i < (int)(sizeof fmt / sizeof *fmt); i++) {
         const int *a = args[i];
         snprintf(line, sizeof line, fmt[i], col(s, a[0]), col(s, a[1]), col(s, a[2]),
-                 col(s, a[3]), col(s, a[4]), col(s, a[5]));
-        title_label(f, tag, 0.82 - 0.045 * i, "11", line);
+                 col(s, a[3]), col(s, a[4]), col(s, a[5]), col(s, a[6]), col(s, a[7]));
+        title_label(f, tag, 0.84 - 0.04 * i, "11", line);
     }
 }
 
@@ -113,7 +120,15 @@ int rp_title_page(rp_report *r, sp_err *err)
             " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'failed'),"
             " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'skipped'),"
             " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'error'),"
-            " (SELECT COUNT(DISTINCT matrix_id) FROM runs WHERE sweep_id = ?1)"
+            " (SELECT COUNT(DISTINCT matrix_id) FROM runs WHERE sweep_id = ?1),"
+            " iif(host_triad_gbs IS NULL, NULL, printf('%.1f', host_triad_gbs)),"
+            " host_triad_threads,"
+            " iif(device_copy_gbs IS NULL, NULL, printf('%.0f', device_copy_gbs)),"
+            " os, kernel_release, cpu_sockets, cpu_cores,"
+            " iif(mem_total_gib IS NULL, NULL, printf('%.1f', mem_total_gib)),"
+            " gpu_sm_count, iif(gpu_mem_gib IS NULL, NULL, printf('%.1f', gpu_mem_gib)),"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'crashed'),"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'timeout')"
             " FROM sweeps WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the provenance query");
     sqlite3_bind_int64(s, 1, r->sweep_id);

@@ -213,7 +213,8 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
         "speedup-small-1.png", "vendor-small-1.png", "gflops-laplace2d_n100-cpu.png",
         "gflops-laplace2d_n100-gpu.png",
         "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png", "summary-best-1.png",
-        "summary-geomean-1.png", "failures-1.png", "phases-1.png", "roofline.png"};
+        "summary-geomean-1.png", "failures-1.png", "phases-1.png", "roofline.png",
+        "contents-1.png"};
     int ncharts = (int)(sizeof charts / sizeof *charts);
     for (int i = 0; i < ncharts; i++)
         assert_png(out, charts[i]);
@@ -223,6 +224,12 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     int pages = pdf_pages(pdf);
     cr_assert_eq(pages, ncharts + 1, "report.pdf has %d pages, want the title + %d", pages,
                  ncharts);
+    /* contents: 11 charts after the title (page 1) and one contents page */
+    char *c = read_out(out, "contents.tsv");
+    cr_assert(!strncmp(c, "page\tchart (PNG file name)\n3\tsummary-best-1.png\n", 46), "%s", c);
+    cr_assert(strstr(c, "\n13\tfailures-1.png\n"), "the last chart on page 13: %s", c);
+    cr_assert(!strstr(c, "\n14\t"), "%s", c);
+    free(c);
     /* the roofline: points by kernel, both measured roofs */
     char *g = read_out(out, "roofline.gp");
     cr_assert(strstr(g, "x * 21.5 ") && strstr(g, "host STREAM triad 21.5 GB/s") &&
