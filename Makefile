@@ -15,7 +15,8 @@ BUILD  ?= build
 # Every Debian package the project needs: build, tests, report, fetcher.
 DEB_PACKAGES := build-essential pkg-config libsqlite3-dev sqlite3 libinih-dev \
                 zlib1g-dev libxxhash-dev libcriterion-dev gnuplot-nox \
-                python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev libssl-dev
+                python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev libssl-dev \
+                librsb-dev
 
 # ---- toolchain -------------------------------------------------------------
 NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -29,9 +30,9 @@ CUDA_HOME ?= $(abspath $(dir $(NVCC))/..)
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 
 OPT      ?= -O3 -march=native
-PKGS     := sqlite3 inih zlib libxxhash libcurl libarchive libcrypto
+PKGS     := sqlite3 inih zlib libxxhash libcurl libarchive libcrypto librsb
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash -lcurl -larchive -lcrypto)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash -lcurl -larchive -lcrypto -lrsb)
 WARN     := -Wall -Wextra -Werror
 CFLAGS   += -DSP_OPT_FLAGS='"$(strip $(OPT) $(SAN))"' -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
 LDLIBS   += $(PKG_LIBS) -fopenmp -lm $(SAN)

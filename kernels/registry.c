@@ -12,6 +12,20 @@
 #define SP_KERNEL_LIST(X)                                                     \
     X(sp_spmv_csr_serial)                                                     \
     X(sp_spmv_csr_omp)                                                        \
+    X(sp_spmv_csr_omp_blocks)                                                 \
+    X(sp_spmv_csr_omp_simd)                                                   \
+    X(sp_spmv_csr_omp_auto)                                                   \
+    X(sp_spmv_csr_omp_dynamic)                                                \
+    X(sp_spmv_csr_omp_nnz)                                                    \
+    X(sp_spmv_ell_serial)                                                     \
+    X(sp_spmv_ell_omp)                                                        \
+    X(sp_spmv_hll_serial)                                                     \
+    X(sp_spmv_hll_omp_static)                                                 \
+    X(sp_spmv_hll_omp_dynamic)                                                \
+    X(sp_spmv_hll_omp_nnz)                                                    \
+    X(sp_spmv_hll_aligned_serial)                                             \
+    X(sp_spmv_hll_aligned_omp)                                                \
+    X(sp_spmv_librsb)                                                         \
     X(sp_spmv_csr_cuda_scalar)                                                \
     X(sp_spmv_csr_cusparse)
 

@@ -25,13 +25,16 @@ int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
 
 /* Run k with p on A through the whole life cycle (prepare, warm-up run,
  * timed run, result into a NaN-poisoned buffer, release) and return the
- * relative error against the reference. Asserts that every step succeeds
- * and that the times are finite and positive (>= 0 for rows = 0). */
+ * relative error against the reference (works for any operation). Asserts
+ * that every step succeeds and that the times are finite and positive
+ * (>= 0 for rows = 0). A combination k->need refuses returns -1 after
+ * asserting that prepare refuses it too, with a reason. */
 double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A);
 
 /* spmv_check_kernel at every combination of spmv_kernel_params, asserting
- * a relative error <= 1e-12; `what` names A in failure messages. */
-void spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
-                           const sp_csr *A, const char *what);
+ * a relative error <= 1e-12; `what` names A in failure messages. Returns
+ * the number of combinations refused by k->need. */
+int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
+                          const sp_csr *A, const char *what);
 
 #endif

@@ -49,7 +49,8 @@ Test(registry, names_are_unique_identifiers)
 
 Test(registry, descriptors_are_complete)
 {
-    static const char *backends[] = {"serial", "openmp", "cuda", "cusparse", "cub", NULL};
+    static const char *backends[] = {"serial", "openmp", "cuda",   "cusparse",
+                                     "cub",    "librsb", NULL};
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
         cr_assert_not_null(sp_operation_find(k->operation), "%s: operation '%s' unknown",

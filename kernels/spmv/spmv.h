@@ -25,6 +25,7 @@ typedef struct sp_spmv_cpu {
     const double *x;
     double *y;          /* A->rows entries */
     int threads;        /* the `threads` axis, 1 when absent */
+    int chunk;          /* the `chunk` axis (dynamic schedule), 1 when absent */
 } sp_spmv_cpu;
 
 /* Row i of A times x: the inner loop every CPU CSR kernel shares. */
@@ -40,6 +41,8 @@ int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
                         sp_phases *ph, sp_err *err);
 int sp_spmv_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_spmv_cpu_release(void *state);
+/* need of a CSR kernel working in place: y only (spmv_csr_need.c). */
+int sp_spmv_csr_y_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 
 /* ---- GPU kernels (spmv_gpu.cu and one .cu per kernel) --------------------- */
 int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p, void **state,

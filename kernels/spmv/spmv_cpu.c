@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "../partition.h"
 #include "spmv.h"
 
 /* The runner's bounds for the `threads` axis (runner/axis.c). */
@@ -21,6 +22,9 @@ int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
     if (threads < 1 || threads > SP_MAX_THREADS)
         return sp_fail(err, "spmv (CPU): threads = %ld outside 1..%d", threads,
                        SP_MAX_THREADS);
+    int chunk;
+    if (sp_chunk_param(p, "spmv (CPU)", &chunk, err))
+        return -1;
     sp_spmv_cpu *s = calloc(1, sizeof *s);
     if (!s)
         return sp_fail(err, "spmv (CPU): out of memory for the kernel state");
@@ -32,6 +36,7 @@ int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
     s->A = pb->A;
     s->x = pb->x;
     s->threads = (int)threads;
+    s->chunk = chunk;
     *state = s;
     return 0;
 }

@@ -1,0 +1,85 @@
+/*
+ * spmv_csr_omp_split.c — CSR SpMV with the rows split among the threads by
+ * hand, one contiguous range each, inside one parallel region:
+ *   spmv_csr_omp_blocks  equal row counts (what schedule(static) does,
+ *                        written out);
+ *   spmv_csr_omp_nnz     equal nonzero counts: thread t starts at the first
+ *                        row whose rowptr reaches t·nnz/threads (a binary
+ *                        search over the row pointer, done by each thread
+ *                        for itself, inside the timed region).
+ */
+#include <omp.h>
+
+#include "../partition.h"
+#include "spmv.h"
+
+/* y[i] for rows [i0, i1). */
+static void csr_rows(const sp_csr *A, const double *restrict x, double *restrict y,
+                     int32_t i0, int32_t i1)
+{
+    for (int32_t i = i0; i < i1; i++)
+        y[i] = sp_spmv_csr_row(A, x, i);
+}
+
+static int csr_blocks_run(void *state, double *seconds, sp_err *err)
+{
+    const sp_spmv_cpu *s = state;
+    if (!s)
+        return sp_fail(err, "spmv_csr_omp_blocks: run without a state");
+    double t0 = sp_seconds();
+#pragma omp parallel num_threads(s->threads)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        csr_rows(s->A, s->x, s->y, (int32_t)sp_split_equal(s->A->rows, nt, t),
+                 (int32_t)sp_split_equal(s->A->rows, nt, t + 1));
+    }
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+static int csr_nnz_run(void *state, double *seconds, sp_err *err)
+{
+    const sp_spmv_cpu *s = state;
+    if (!s)
+        return sp_fail(err, "spmv_csr_omp_nnz: run without a state");
+    const sp_csr *A = s->A;
+    double t0 = sp_seconds();
+#pragma omp parallel num_threads(s->threads)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        csr_rows(A, s->x, s->y, sp_split_prefix(A->rowptr, A->rows, nt, t),
+                 sp_split_prefix(A->rowptr, A->rows, nt, t + 1));
+    }
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+const sp_kernel sp_spmv_csr_omp_blocks = {
+    .name = "spmv_csr_omp_blocks",
+    .operation = "spmv",
+    .format = "csr",
+    .backend = "openmp",
+    .summary = "CSR, rows split by hand into equal contiguous blocks",
+    .naxes = 1,
+    .axes = {{"threads", "1..nproc:*2,nproc"}},
+    .prepare = sp_spmv_cpu_prepare,
+    .run = csr_blocks_run,
+    .result = sp_spmv_cpu_result,
+    .release = sp_spmv_cpu_release,
+    .need = sp_spmv_csr_y_need,
+};
+
+const sp_kernel sp_spmv_csr_omp_nnz = {
+    .name = "spmv_csr_omp_nnz",
+    .operation = "spmv",
+    .format = "csr",
+    .backend = "openmp",
+    .summary = "CSR, rows split so each thread gets an equal share of nonzeros",
+    .naxes = 1,
+    .axes = {{"threads", "1..nproc:*2,nproc"}},
+    .prepare = sp_spmv_cpu_prepare,
+    .run = csr_nnz_run,
+    .result = sp_spmv_cpu_result,
+    .release = sp_spmv_cpu_release,
+    .need = sp_spmv_csr_y_need,
+};

@@ -1,0 +1,302 @@
+/* test_spmv_cpu.c — the CPU SpMV families beyond the generic checks in
+ * test_spmv.c: splits, ELLPACK/HLL layouts and refusals, every hack size,
+ * the `chunk` axis, librsb across fork. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spmv_cases.h"
+#include "../kernels/hll.h"
+#include "../kernels/partition.h"
+
+/* The awkward case called `name`. */
+static void case_named(const char *name, spmv_case *c)
+{
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case_build(i, c);
+        if (!strcmp(c->name, name))
+            return;
+        spmv_case_free(c);
+    }
+    cr_assert_fail("no case '%s'", name);
+}
+
+Test(partition, split_prefix_tiles_rows_and_balances_nonzeros)
+{
+    /* rows of 10, 0, 0, 10, 10, 10, then 3 empty rows at the end */
+    int32_t ptr[] = {0, 10, 10, 10, 20, 30, 40, 40, 40, 40};
+    int32_t n = 9;
+    cr_assert_eq(sp_split_prefix(ptr, n, 4, 0), 0);
+    cr_assert_eq(sp_split_prefix(ptr, n, 4, 1), 1);     /* first row with ptr >= 10 */
+    cr_assert_eq(sp_split_prefix(ptr, n, 4, 2), 4);     /* >= 20 */
+    cr_assert_eq(sp_split_prefix(ptr, n, 4, 3), 5);
+    cr_assert_eq(sp_split_prefix(ptr, n, 4, 4), n, "trailing empty rows belong to the last part");
+    for (int parts = 1; parts <= 20; parts++)           /* more parts than rows */
+        for (int t = 0; t < parts; t++)
+            cr_assert_leq(sp_split_prefix(ptr, n, parts, t), sp_split_prefix(ptr, n, parts, t + 1));
+    int32_t zero[] = {0, 0, 0};
+    cr_assert_eq(sp_split_prefix(zero, 2, 3, 1), 0);
+    cr_assert_eq(sp_split_prefix(zero, 2, 3, 3), 2);
+    cr_assert_eq(sp_split_equal(10, 3, 1), 3);
+    cr_assert_eq(sp_split_equal(2, 7, 7), 2);
+}
+
+Test(partition, axes_are_checked)
+{
+    sp_params p = {.n = 2, .name = {"threads", "chunk"}, .value = {0, 0}};
+    sp_err err;
+    int v;
+    cr_assert_eq(sp_threads_param(&p, "k", &v, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "threads = 0"), "%s", err.msg);
+    cr_assert_eq(sp_chunk_param(&p, "k", &v, &err), -1);
+    p.value[0] = 5, p.value[1] = 7;
+    cr_assert_eq(sp_threads_param(&p, "k", &v, &err), 0);
+    cr_assert_eq(v, 5);
+    cr_assert_eq(sp_chunk_param(&p, "k", &v, &err), 0);
+    cr_assert_eq(v, 7);
+    cr_assert_eq(sp_threads_param(NULL, "k", &v, &err), 0);
+    cr_assert_eq(v, 1, "absent threads axis means 1");
+}
+
+/* Every stored slot of H against A: real entries in CSR order, padding
+ * with value 0 on a valid column; column-major hacks 64-byte aligned. */
+static void check_layout(const sp_hll *H, const sp_csr *A)
+{
+    cr_assert_eq((uintptr_t)H->val % 64, 0);
+    cr_assert_eq((uintptr_t)H->col % 64, 0);
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t h = i / H->hack, r = i % H->hack, len = A->rowptr[i + 1] - A->rowptr[i];
+        if (H->colmajor)
+            cr_assert_eq(H->off[h] % 8, 0, "hack %d not 64-byte aligned", h);
+        for (int32_t k = 0; k < H->width[h]; k++) {
+            int64_t p = H->off[h] + (H->colmajor ? (int64_t)k * H->ld + r
+                                                 : (int64_t)r * H->width[h] + k);
+            cr_assert(H->col[p] >= 0 && H->col[p] < A->cols);
+            if (k < len) {
+                cr_assert_eq(H->col[p], A->colidx[A->rowptr[i] + k]);
+                cr_assert_eq(H->val[p], A->val[A->rowptr[i] + k]);
+            } else {
+                cr_assert_eq(H->val[p], 0.0, "row %d slot %d: padding not 0", i, k);
+            }
+        }
+    }
+}
+
+Test(hll, layouts_hold_every_entry_and_pad_with_zeros)
+{
+    static const char *names[] = {"rows not a multiple of 32 (1001)", "every third row empty",
+                                  "33 rows (a hack and one), empty column 5",
+                                  "column 0 and the last 37 rows empty"};
+    static const int32_t hacks[] = {0, 1, 7, 8, 32, 100};
+    for (int n = 0; n < 4; n++) {
+        spmv_case c;
+        case_named(names[n], &c);
+        for (int h = 0; h < 6; h++)
+            for (int cm = 0; cm < 2; cm++) {
+                sp_hll H;
+                sp_err err;
+                int32_t hack = hacks[h];
+                if (!hack && !cm)
+                    continue;               /* ELLPACK is column-major only */
+                cr_assert_eq(sp_hll_from_csr(&H, &c.A, hack, cm, &err), 0, "%s", err.msg);
+                cr_assert_eq(H.ld % (cm ? 8 : 1), 0);
+                check_layout(&H, &c.A);
+                sp_hll_free(&H);
+            }
+        spmv_case_free(&c);
+    }
+}
+
+Test(hll, plan_counts_padding)
+{
+    /* rows of 1, 3, 0 nonzeros */
+    int32_t rowptr[] = {0, 1, 4, 4}, colidx[] = {2, 0, 1, 3};
+    double val[] = {1, 2, 3, 4};
+    sp_csr A = {.rows = 3, .cols = 4, .nnz = 4, .rowptr = rowptr, .colidx = colidx, .val = val};
+    int64_t stored;
+    uint64_t bytes;
+    sp_err err;
+    cr_assert_eq(sp_hll_plan(&A, 0, 1, &stored, &bytes, &err), 0, "%s", err.msg);
+    cr_assert_eq(stored, 8 * 3, "ELLPACK: 3 columns of 8 rows (rows padded to 8)");
+    cr_assert_geq(bytes, (uint64_t)stored * 12);
+    cr_assert_eq(sp_hll_plan(&A, 1, 0, &stored, &bytes, &err), 0, "%s", err.msg);
+    cr_assert_eq(stored, 4, "row-major hack 1: no padding at all");
+    cr_assert_eq(sp_hll_plan(&A, 2, 0, &stored, &bytes, &err), 0, "%s", err.msg);
+    cr_assert_eq(stored, 2 * 3 + 1 * 0);
+    cr_assert_eq(sp_hll_plan(&A, SP_HACK_MAX + 1, 0, &stored, &bytes, &err), -1);
+    cr_assert_eq(sp_hll_plan(&A, -1, 0, &stored, &bytes, &err), -1);
+}
+
+/* ELLPACK of a matrix with one row of 200000 would store 3000 x 200000
+ * entries for 209000 nonzeros: need and prepare refuse it with the reason. */
+Test(hll, ell_refuses_one_dense_row)
+{
+    spmv_case c;
+    case_named("one dense row of 200000", &c);
+    const char *names[] = {"spmv_ell_serial", "spmv_ell_omp"};
+    for (int n = 0; n < 2; n++) {
+        const sp_kernel *k = sp_kernel_find(names[n]);
+        cr_assert_not_null(k);
+        const sp_operation *op = sp_operation_find("spmv");
+        sp_problem pb;
+        sp_err err = {{0}};
+        sp_need need = {0, 0};
+        cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+        cr_assert_eq(k->need(&pb, NULL, &need, &err), -1);
+        cr_assert_not_null(strstr(err.msg, "refused"), "%s", err.msg);
+        cr_assert_not_null(strstr(err.msg, "longest row 200000"), "%s", err.msg);
+        void *state = &err;
+        sp_phases ph = {0, 0, 0};
+        cr_assert_eq(k->prepare(&pb, NULL, &state, &ph, &err), -1);
+        cr_assert_null(state);
+        op->teardown(&pb);
+    }
+    spmv_case_free(&c);
+}
+
+/* need accepted = prepare succeeds, and the stated bytes cover the format. */
+Test(hll, need_covers_the_padded_format)
+{
+    spmv_case c;
+    case_named("one row of 2000 in 2000 x 2000", &c);
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+    sp_params p = {.n = 1, .name = {"hack"}, .value = {32}};
+    sp_need need;
+    cr_assert_eq(sp_kernel_find("spmv_hll_serial")->need(&pb, &p, &need, &err), 0, "%s",
+                 err.msg);
+    /* the hack holding the long row stores 32 x 2000 entries */
+    cr_assert_geq(need.host_bytes, (uint64_t)(32 * 2000 + 8 * (2000 - 32)) * 12);
+    cr_assert_eq(sp_kernel_find("spmv_ell_serial")->need(&pb, NULL, &need, &err), -1,
+                 "ELLPACK: 2000 x 2000 stored for %d nonzeros", c.A.nnz);
+    op->teardown(&pb);
+    spmv_case_free(&c);
+}
+
+/* Every HLL kernel at hack sizes around the row counts and the strip. Only
+ * wide hacks over the long row may be refused (padding over the bound). */
+Test(hll, every_hack_size, .timeout = 120)
+{
+    static const char *names[] = {"random 5000x5000, 10 per row",
+                                  "33 rows (a hack and one), empty column 5",
+                                  "one row of 2000 in 2000 x 2000",
+                                  "tall 10007 x 3, rows not a multiple of 8",
+                                  "column 0 and the last 37 rows empty"};
+    static const long hacks[] = {1, 3, 8, 13, 32, 100, 600, 4096};
+    static const long threads[] = {1, 3};
+    for (int n = 0; n < 5; n++) {
+        spmv_case c;
+        case_named(names[n], &c);
+        for (int k = 0; sp_kernels[k]; k++) {
+            const sp_kernel *K = sp_kernels[k];
+            if (strcmp(K->format, "hll"))
+                continue;
+            for (int h = 0; h < 8; h++)
+                for (int t = 0; t < 2; t++) {
+                    sp_params p = {.n = 3, .name = {"threads", "hack", "chunk"},
+                                   .value = {threads[t], hacks[h], 1 + h}};
+                    double rel = spmv_check_kernel(K, &p, &c.A);
+                    cr_assert_leq(rel, 1e-12, "%s hack=%ld threads=%ld on %s: %g", K->name,
+                                  hacks[h], threads[t], c.name, rel);
+                    cr_assert(rel >= 0 || (n == 2 && hacks[h] >= 600), "%s hack=%ld refused %s",
+                              K->name, hacks[h], c.name);
+                }
+        }
+        spmv_case_free(&c);
+    }
+}
+
+Test(spmv_cpu, dynamic_chunk_sizes_and_bad_axes)
+{
+    spmv_case c;
+    case_named("every third row empty", &c);
+    const sp_kernel *k = sp_kernel_find("spmv_csr_omp_dynamic");
+    cr_assert_not_null(k);
+    static const long chunks[] = {1, 7, 64, 5000};
+    for (int i = 0; i < 4; i++) {
+        sp_params p = {.n = 2, .name = {"threads", "chunk"}, .value = {3, chunks[i]}};
+        cr_assert_leq(spmv_check_kernel(k, &p, &c.A), 1e-12, "chunk %ld", chunks[i]);
+    }
+    const char *bad[] = {"spmv_csr_omp_dynamic", "spmv_hll_omp_dynamic", "spmv_hll_serial"};
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        sp_params p = {.n = 2, .name = {"chunk", "hack"}, .value = {i == 2 ? 1 : 0, 0}};
+        void *state = NULL;
+        sp_phases ph = {0, 0, 0};
+        err.msg[0] = 0;
+        cr_assert_eq(sp_kernel_find(bad[i])->prepare(&pb, &p, &state, &ph, &err), -1, "%s",
+                     bad[i]);
+        cr_assert_neq(err.msg[0], 0);
+        cr_assert_null(state);
+    }
+    op->teardown(&pb);
+    spmv_case_free(&c);
+}
+
+/* The CPU kernels that work in place state y alone; the converting ones
+ * at least their format. */
+Test(spmv_cpu, every_cpu_kernel_states_its_need)
+{
+    spmv_case c;
+    case_named("random 5000x5000, 10 per row", &c);
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+    for (int k = 0; sp_kernels[k]; k++) {
+        const sp_kernel *K = sp_kernels[k];
+        if (K->needs_gpu || strcmp(K->operation, "spmv") || !strcmp(K->name, "spmv_csr_serial") ||
+            !strcmp(K->name, "spmv_csr_omp"))
+            continue;                       /* those two belong to another branch */
+        sp_need need = {0, 0};
+        cr_assert_not_null(K->need, "%s has no need", K->name);
+        cr_assert_eq(K->need(&pb, NULL, &need, &err), 0, "%s: %s", K->name, err.msg);
+        cr_assert_geq(need.host_bytes, (uint64_t)c.A.rows * 8, "%s: y not counted", K->name);
+        if (strcmp(K->format, "csr"))
+            cr_assert_geq(need.host_bytes, (uint64_t)c.A.nnz * 12, "%s", K->name);
+    }
+    op->teardown(&pb);
+    spmv_case_free(&c);
+}
+
+/* Run spmv_librsb with 2 threads on A in a forked child; its exit status. */
+static int librsb_in_child(const sp_csr *A)
+{
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        alarm(20);
+        sp_params two = {.n = 1, .name = {"threads"}, .value = {2}};
+        double rel = spmv_check_kernel(sp_kernel_find("spmv_librsb"), &two, A);
+        _exit(rel >= 0 && rel <= 1e-12 ? 0 : 3);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* librsb is initialised lazily, per process: children forked from a parent
+ * that never used it each initialise their own (the runner's isolation),
+ * and the parent can use it afterwards. (A child forked after the parent
+ * ran OpenMP with several threads hangs in libgomp, librsb or not.) */
+Test(librsb, initialised_lazily_in_each_process, .timeout = 60)
+{
+    spmv_case c;
+    case_named("rows not a multiple of 32 (1001)", &c);
+    for (int i = 0; i < 2; i++) {
+        int status = librsb_in_child(&c.A);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d status 0x%x", i,
+                  status);
+    }
+    sp_params two = {.n = 1, .name = {"threads"}, .value = {2}};
+    cr_assert_leq(spmv_check_kernel(sp_kernel_find("spmv_librsb"), &two, &c.A), 1e-12);
+    spmv_case_free(&c);
+}
