@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # carry-deps.sh — gather the headers and shared libraries of the Debian
 # packages the build needs (SQLite, libinih, xxHash, Criterion, libcurl,
-# libarchive, OpenSSL's libcrypto and what they
+# libarchive, OpenSSL's libcrypto, librsb and what they
 # link) into .gpu-deps/, for a GPU machine that has the CUDA toolkit but no
 # package mirror. tests/gpu/run.sh uses .gpu-deps/ when it is there.
 # It is packed as .gpu-deps.tar.xz (about a third of the size: the device
@@ -13,11 +13,12 @@ rm -rf "$d"; mkdir -p "$d/include" "$d/lib"
 cp -r /usr/include/sqlite3.h /usr/include/sqlite3ext.h /usr/include/ini.h \
       /usr/include/xxhash.h /usr/include/criterion /usr/include/zlib.h \
       /usr/include/zconf.h /usr/include/archive.h /usr/include/archive_entry.h \
-      /usr/include/openssl "$d/include/"
+      /usr/include/openssl /usr/include/rsb.h /usr/include/rsb_types.h \
+      /usr/include/rsb-config.h "$d/include/"
 # multiarch headers: curl's, and OpenSSL's configuration headers
 cp -r /usr/include/x86_64-linux-gnu/curl "$d/include/"
 cp /usr/include/x86_64-linux-gnu/openssl/*.h "$d/include/openssl/"
-libs="libsqlite3.so libinih.so libxxhash.so libcriterion.so libz.so libcurl.so libarchive.so libcrypto.so"
+libs="libsqlite3.so libinih.so libxxhash.so libcriterion.so libz.so libcurl.so libarchive.so libcrypto.so librsb.so"
 for l in $libs; do
   real=$(readlink -f /usr/lib/x86_64-linux-gnu/$l)
   cp "$real" "$d/lib/"
@@ -30,5 +31,5 @@ ldd "$d"/lib/*.so | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+|libgomp)\.so' |
   while read -r f; do cp -L "$f" "$d/lib/$(basename "$f")"; done
 du -sh "$d"
-tar -cJf .gpu-deps.tar.xz .gpu-deps
+tar -cJf .gpu-deps.tar.xz.tmp .gpu-deps && mv .gpu-deps.tar.xz.tmp .gpu-deps.tar.xz
 du -sh .gpu-deps.tar.xz
