@@ -52,7 +52,7 @@ run() {     # jobs -> seconds
     --db '' --quiet
   t1=$(date +%s.%N)
   [ "$(ls "$cache"/suitesparse/Bench/*.csr | wc -l)" -eq "$count" ]
-  echo "$t1 - $t0" | bc -l
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}'
 }
 t1=$(run 1)
 t4=$(run 4)
