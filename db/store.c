@@ -257,6 +257,8 @@ int sp_store_open(const char *path, sp_store **out, sp_err *err)
         sp_store_close(st);
         return -1;
     }
+    const char *hook = getenv("SPSWEEP_TEST_KILL_IN_COMMIT");
+    st->kill_in_commit = hook ? strtol(hook, NULL, 10) : 0;
     if (store_configure(st, err) || store_apply_schema(st, err)) {
         sp_store_close(st);
         return -1;

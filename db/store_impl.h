@@ -15,6 +15,7 @@
 struct sp_store {
     sqlite3 *db;
     char *path;
+    long kill_in_commit;    /* test hook: SIGKILL before this run's COMMIT */
 };
 
 int store_fail(const sp_store *st, sp_err *err, const char *what);

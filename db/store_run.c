@@ -3,6 +3,7 @@
  * transaction, all of it or nothing, and never twice. See store.h.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,10 +213,12 @@ int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *
     int64_t id = 0, old = 0;
     if (store_exec(st, "BEGIN IMMEDIATE", "starting the run transaction", err))
         return sp_fail_prefix(err, "kernel %s", r->kernel->name);
-    if (find_run(st, r, &old, err) ||
-        (!old && (insert_run_row(st, r, nstored, &id, err) ||
-                  insert_samples(st, id, r->samples, nstored, err))) ||
-        store_exec(st, "COMMIT", "committing the run", err)) {
+    int failed = find_run(st, r, &old, err) ||
+                 (!old && (insert_run_row(st, r, nstored, &id, err) ||
+                           insert_samples(st, id, r->samples, nstored, err)));
+    if (!failed && st->kill_in_commit > 0 && --st->kill_in_commit == 0)
+        raise(SIGKILL);     /* tests: die with the run written but not committed */
+    if (failed || store_exec(st, "COMMIT", "committing the run", err)) {
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
         return sp_fail_prefix(err, "kernel %s %s", r->kernel->name,
                               r->axes_json ? r->axes_json : "{}");

@@ -126,14 +126,23 @@ int sp_store_end_sweep(sp_store *st, int64_t sweep_id, const char *status, sp_er
                             " WHERE id = ?2", sweep_id, status, err);
 }
 
-/* Mark a sweep running again before it continues. */
+/* Mark a sweep running again before it continues. Its matrix failures
+ * are forgotten: those matrices are tried again (and recorded again if
+ * they still fail). */
 int sp_store_reopen_sweep(sp_store *st, int64_t sweep_id, sp_err *err)
 {
     if (!st)
         return sp_fail(err, "sp_store_reopen_sweep: NULL argument");
-    return update_sweep(st, "UPDATE sweeps SET finished_at = NULL,"
-                            " status = coalesce(?1, 'running') WHERE id = ?2",
-                        sweep_id, NULL, err);
+    if (update_sweep(st, "UPDATE sweeps SET finished_at = NULL,"
+                         " status = coalesce(?1, 'running') WHERE id = ?2",
+                     sweep_id, NULL, err))
+        return -1;
+    sqlite3_stmt *s;
+    if (store_prepare(st, "DELETE FROM matrix_failures WHERE sweep_id = ?1", &s,
+                      "preparing the matrix failure reset", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, sweep_id);
+    return store_step_done(st, s, "forgetting the sweep's matrix failures", err);
 }
 
 /* The latest sweep of this plan, binary and shard; 0 when none. */

@@ -35,6 +35,13 @@ static const char usage[] =
     "                 --cache-dir DIR    binary matrix cache (default $SPSWEEP_CACHE_DIR or cache/)\n"
     "                 --complex real|refuse   complex Matrix Market files: real part or error\n"
     "                 --quiet            no progress lines\n"
+    "                 --new              a new sweep; by default a sweep of the same plan\n"
+    "                                    and binary in the database is resumed, skipping\n"
+    "                                    every combination it already holds\n"
+    "                 --shard i/N        run part i of N, balanced by nnz x repetitions;\n"
+    "                                    the N parts cover the plan once (see merge)\n"
+    "                 --only kernel=GLOB,matrix=GLOB   run a subset\n"
+    "                 --dry-run          print what would run and its size, run nothing\n"
     "  plan CONFIG    print the combinations a sweep would run, run nothing\n"
     "  list           list every registered kernel: operation, format, backend, axes\n"
     "  info SOURCE    load a matrix (gen:..., file:..., path) and print its features\n"
@@ -44,7 +51,7 @@ static const char usage[] =
     "  help           this text\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
-       OPT_OUT, OPT_SWEEP, OPT_TIMEOUT };
+       OPT_OUT, OPT_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD, OPT_ONLY, OPT_DRY_RUN };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -57,12 +64,17 @@ static const struct option long_opts[] = {
     {"out", required_argument, NULL, OPT_OUT},
     {"sweep", required_argument, NULL, OPT_SWEEP},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"new", no_argument, NULL, OPT_NEW},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"only", required_argument, NULL, OPT_ONLY},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
-    const char *timeout;
+    const char *timeout, *shard, *only;
+    int fresh, dry_run;
     const char *axes[16];
     int naxes, quiet;
     long sweep;
@@ -92,6 +104,10 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_OUT: c->out = optarg; break;
         case OPT_SWEEP: c->sweep = strtol(optarg, NULL, 10); break;
         case OPT_TIMEOUT: c->timeout = optarg; break;
+        case OPT_NEW: c->fresh = 1; break;
+        case OPT_SHARD: c->shard = optarg; break;
+        case OPT_ONLY: c->only = optarg; break;
+        case OPT_DRY_RUN: c->dry_run = 1; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -197,12 +213,41 @@ static void pin_threads(char **argv)
     unsetenv("OMP_PROC_BIND");
 }
 
+/* --shard i/N and --only kernel=GLOB,matrix=GLOB into the sweep options;
+ * globs point into buf. */
+static int sweep_selection(const cli *c, sp_sweep_opts *o, char *buf, size_t len)
+{
+    char tail;
+    if (c->shard && (sscanf(c->shard, "%d/%d%c", &o->shard_index, &o->shard_count, &tail) != 2 ||
+                     o->shard_count < 1 || o->shard_count > 100000 || o->shard_index < 1 ||
+                     o->shard_index > o->shard_count))
+        return die("--shard expects i/N with 1 <= i <= N, e.g. --shard 2/4");
+    if (!c->only)
+        return 0;
+    if (strlen(c->only) >= len)
+        return die("--only: too long");
+    strcpy(buf, c->only);
+    for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+        if (!strncmp(item, "kernel=", 7))
+            o->only_kernel = item + 7;
+        else if (!strncmp(item, "matrix=", 7))
+            o->only_matrix = item + 7;
+        else
+            return die("--only expects kernel=GLOB and/or matrix=GLOB, comma-separated");
+    }
+    return 0;
+}
+
 static int cmd_sweep(const cli *c)
 {
     sp_config cfg;
-    if (load_config(c, &cfg))
+    char only[1024];
+    sp_sweep_opts o = {.log = c->quiet ? NULL : stdout, .fresh = c->fresh,
+                       .dry_run = c->dry_run};
+    if (sweep_selection(c, &o, only, sizeof only) || load_config(c, &cfg))
         return 1;
-    sp_sweep_opts o = {.log = c->quiet ? NULL : stdout};
+    if (c->dry_run && !o.log)
+        o.log = stdout;
     sp_sweep_result res;
     sp_err err;
     int rc = sp_sweep_run(&cfg, &o, &res, &err);

@@ -100,6 +100,12 @@ void sp_params_text(const sp_params *p, char *buf, size_t len);
 typedef struct sp_sweep_opts {
     FILE *log;                  /* progress lines; NULL = silent */
     int no_summary;             /* skip the closing table */
+    int fresh;                  /* a new sweep even when one could be resumed */
+    int shard_index, shard_count;   /* --shard i/N (1-based); 0/0 = the whole plan */
+    const char *only_kernel;    /* --only kernel=GLOB (fnmatch); NULL = all */
+    const char *only_matrix;    /* --only matrix=GLOB, on source text or name */
+    int dry_run;                /* print what would run and its size; run nothing */
+    int live;                   /* one self-rewriting progress line (a terminal) */
 } sp_sweep_opts;
 
 typedef struct sp_sweep_result {

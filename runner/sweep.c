@@ -22,7 +22,9 @@
 #include "isolate.h"
 #include "memguard.h"
 #include "noise.h"
+#include "resume.h"
 #include "runner.h"
+#include "select.h"
 
 #define MAX_OPS 8
 
@@ -37,12 +39,17 @@ typedef struct op_state {
 typedef struct run_ctx {
     const sp_config *cfg;
     const sp_sweep_opts *o;
+    const sp_plan *plan;
     sp_store *st;
     int64_t sweep_id;
+    int resumed;                /* continuing an earlier sweep */
+    char plan_hash[17], binary_hash[17];
     sp_provenance prov;
     sp_sweep_result *res;
+    sp_worklist todo;           /* selected and not stored yet, plan order */
     int done, total;
     int name_width;             /* of the matrix column in progress lines */
+    long kill_after;            /* test hook: SIGKILL ourselves after this many runs */
     op_state ops[MAX_OPS];
     int nops;
 } run_ctx;
@@ -274,19 +281,23 @@ static int run_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const s
     int64_t run_id;
     int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
     free(out.samples);
+    if (rc->kill_after > 0 && --rc->kill_after == 0)
+        raise(SIGKILL);         /* tests of exact resume (SPSWEEP_TEST_KILL_AFTER) */
     return rcode;
 }
 
-/* Load one matrix, run the whole plan on it, release it. */
-static int sweep_matrix(run_ctx *rc, const sp_source *src, const sp_plan *plan, sp_err *err)
+/* Load matrix m and run the n pairs of the to-do list that start at w
+ * (all on m), then release it. */
+static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
 {
+    const sp_source *src = &rc->cfg->matrices[w->matrix];
     sp_load_opts lo = {.cache_dir = rc->cfg->cache_dir, .mm = {.complex = rc->cfg->complex}};
     sp_matrix M;
     sp_err e;
     if (sp_matrix_load(src, &lo, &M, &e)) {
         say(rc, "matrix %s: %s\n", src->text, e.msg);
         rc->res->matrix_errors++;
-        rc->done += plan->ncombos;
+        rc->done += n;
         /* the other matrices still run */
         return sp_store_matrix_failure(rc->st, rc->sweep_id, src->text, "error", e.msg, err);
     }
@@ -294,8 +305,8 @@ static int sweep_matrix(run_ctx *rc, const sp_source *src, const sp_plan *plan, 
     int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
     say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows, M.A.cols,
         M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
-    for (int i = 0; !rcode && i < plan->ncombos && !interrupted; i++)
-        rcode = run_combo(rc, &M, matrix_id, &plan->combos[i], err);
+    for (int i = 0; !rcode && i < n && !interrupted; i++)
+        rcode = run_combo(rc, &M, matrix_id, &rc->plan->combos[w[i].combo], err);
     for (int i = 0; i < rc->nops; i++)
         op_state_free(&rc->ops[i]);
     rc->nops = 0;
@@ -319,11 +330,54 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
     m.max_time_s = cfg->auto_reps ? cfg->max_time_s : 0;
+    m.plan_hash = rc->plan_hash, m.binary_hash = rc->binary_hash;
+    if (rc->o && rc->o->shard_count > 1)
+        m.shard_index = rc->o->shard_index, m.shard_count = rc->o->shard_count;
     return sp_store_begin_sweep(rc->st, &m, &rc->sweep_id, err);
 }
 
+/* Continue the latest sweep of this plan, binary and shard (unless told to
+ * start afresh), or begin a new one. */
+static int open_sweep(run_ctx *rc, sp_err *err)
+{
+    int si = 0, sc = 0;
+    if (rc->o && rc->o->shard_count > 1)
+        si = rc->o->shard_index, sc = rc->o->shard_count;
+    int64_t id = 0;
+    if (!(rc->o && rc->o->fresh) &&
+        sp_store_find_sweep(rc->st, rc->plan_hash, rc->binary_hash, si, sc, &id, err))
+        return -1;
+    if (!id)
+        return begin_sweep(rc, err);
+    rc->sweep_id = id;
+    rc->resumed = 1;
+    return sp_store_reopen_sweep(rc->st, id, err);
+}
+
+/* Drop from the to-do list every pair the sweep holds already. */
+static int drop_stored(run_ctx *rc, sp_err *err)
+{
+    sp_done_set d;
+    if (!rc->resumed || sp_done_load(rc->st, rc->sweep_id, &d, err))
+        return rc->resumed ? -1 : 0;
+    int kept = 0, before = rc->todo.n;
+    rc->todo.total_cost = 0;
+    for (int i = 0; i < before; i++) {
+        const sp_work *w = &rc->todo.w[i];
+        if (sp_done_has(&d, rc->cfg->matrices[w->matrix].text, &rc->plan->combos[w->combo]))
+            continue;
+        rc->todo.total_cost += w->cost;
+        rc->todo.w[kept++] = *w;
+    }
+    rc->todo.n = kept;
+    sp_done_free(&d);
+    say(rc, "resuming sweep %lld: %d of %d selected runs already stored\n",
+        (long long)rc->sweep_id, before - kept, before);
+    return 0;
+}
+
 /* One line up front when the plan holds GPU kernels and there is no GPU. */
-static void announce_gpu(run_ctx *rc, const sp_plan *plan)
+static void announce_gpu(const run_ctx *rc, const sp_plan *plan)
 {
     if (rc->prov.have_gpu) {
         say(rc, "GPU: %s, driver %s, runtime %s\n", rc->prov.gpu, rc->prov.gpu_driver,
@@ -337,9 +391,10 @@ static void announce_gpu(run_ctx *rc, const sp_plan *plan)
         }
 }
 
-static int sweep_all(run_ctx *rc, const sp_plan *plan, sp_err *err)
+static int sweep_all(run_ctx *rc, sp_err *err)
 {
-    rc->total = plan->ncombos * rc->cfg->nmatrices;
+    const sp_plan *plan = rc->plan;
+    rc->total = rc->todo.n;
     rc->name_width = 12;
     for (int m = 0; m < rc->cfg->nmatrices; m++) {
         int w = (int)strlen(rc->cfg->matrices[m].name);
@@ -351,33 +406,58 @@ static int sweep_all(run_ctx *rc, const sp_plan *plan, sp_err *err)
     say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
         rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
         rc->cfg->database);
+    if (rc->total != rc->cfg->nmatrices * plan->ncombos)
+        say(rc, "running %d of the plan's %d runs\n", rc->total,
+            rc->cfg->nmatrices * plan->ncombos);
     announce_gpu(rc, plan);
-    for (int m = 0; m < rc->cfg->nmatrices && !interrupted; m++)
-        if (sweep_matrix(rc, &rc->cfg->matrices[m], plan, err))
+    for (int i = 0; i < rc->todo.n && !interrupted;) {
+        int n = 1;
+        while (i + n < rc->todo.n && rc->todo.w[i + n].matrix == rc->todo.w[i].matrix)
+            n++;
+        if (sweep_matrix(rc, &rc->todo.w[i], n, err))
             return -1;
+        i += n;
+    }
     return 0;
+}
+
+/* The sweep's identity, its selection, and the test hook. */
+static int prepare_run(run_ctx *rc, sp_err *err)
+{
+    const char *hook = getenv("SPSWEEP_TEST_KILL_AFTER");
+    rc->kill_after = hook ? strtol(hook, NULL, 10) : 0;
+    if (sp_plan_hash(rc->cfg, rc->plan, rc->plan_hash, err) ||
+        sp_binary_hash(rc->binary_hash, err))
+        return -1;
+    return sp_select(rc->cfg, rc->plan, rc->o, &rc->todo, err);
 }
 
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err)
 {
-    run_ctx rc = {.cfg = cfg, .o = o, .res = res};
-    memset(res, 0, sizeof *res);
     sp_plan plan;
+    memset(res, 0, sizeof *res);
     if (sp_plan_expand(cfg, &plan, err))
         return -1;
+    run_ctx rc = {.cfg = cfg, .o = o, .res = res, .plan = &plan};
     int rcode = -1;
+    if (prepare_run(&rc, err))
+        goto out;
+    if (o && o->dry_run) {
+        rcode = sp_sweep_print_plan(cfg, &plan, &rc.todo, o->log ? o->log : stdout, err);
+        goto out;
+    }
     if (sp_store_open(cfg->database, &rc.st, err))
         goto out;
     sp_provenance_collect(&rc.prov);
-    if (begin_sweep(&rc, err))
+    if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
     res->sweep_id = rc.sweep_id;
     interrupted = 0;
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    rcode = sweep_all(&rc, &plan, err);
+    rcode = sweep_all(&rc, err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (!rcode && interrupted)
@@ -391,6 +471,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
         sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
 out:
     sp_store_close(rc.st);
+    sp_worklist_free(&rc.todo);
     sp_plan_free(&plan);
     return rcode;
 }

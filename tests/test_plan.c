@@ -42,3 +42,95 @@ Test(plan, cartesian_product_last_axis_fastest)
     sp_plan_free(&plan);
     sp_config_free(&cfg);
 }
+
+#include "../runner/select.h"
+
+/* 4 matrices of very different sizes x 10 combinations. */
+static void shard_config(sp_config *cfg, sp_plan *plan)
+{
+    sp_err err;
+    const char *text = "[sweep]\nrepetitions = 7\nwarmup = 1\n"
+                       "[matrices]\nsource = gen:laplace2d?n=1000\nsource = gen:laplace2d?n=10\n"
+                       "source = gen:uniform?rows=5000&cols=5000&per_row=20\n"
+                       "source = gen:banded?n=1000&bw=2\n"
+                       "[kernel spmv_csr_serial]\n"
+                       "[kernel test_two_axes]\nthreads = 1,2,4\nblocksize = 32,64\n"
+                       "[kernel spmv_csr_omp]\nthreads = 1..3\n";
+    cr_assert_eq(sp_config_parse("s.ini", text, extra, cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_plan_expand(cfg, plan, &err), 0, "%s", err.msg);
+}
+
+Test(plan, shards_cover_the_plan_exactly_once_and_balance)
+{
+    sp_config cfg;
+    sp_plan plan;
+    shard_config(&cfg, &plan);
+    int total = cfg.nmatrices * plan.ncombos;
+    sp_worklist all;
+    sp_err err;
+    cr_assert_eq(sp_select(&cfg, &plan, &(sp_sweep_opts){0}, &all, &err), 0, "%s", err.msg);
+    cr_assert_eq(all.n, total);
+    /* laplace2d n=1000: 5e6 - 4e3 nonzeros, x (7 + 1) runs */
+    cr_assert_float_eq(all.w[0].cost, (5e6 - 4e3) * 8, 1e-6);
+    for (int shards = 1; shards <= 7; shards++) {
+        int *seen = calloc((size_t)total, sizeof *seen);
+        double most = 0, biggest = 0;
+        for (int i = 1; i <= shards; i++) {
+            sp_worklist wl;
+            sp_sweep_opts o = {.shard_index = i, .shard_count = shards};
+            cr_assert_eq(sp_select(&cfg, &plan, &o, &wl, &err), 0, "%s", err.msg);
+            for (int k = 0; k < wl.n; k++) {
+                seen[wl.w[k].order]++;
+                biggest = wl.w[k].cost > biggest ? wl.w[k].cost : biggest;
+                if (k)
+                    cr_assert_lt(wl.w[k - 1].order, wl.w[k].order, "plan order kept");
+            }
+            most = wl.total_cost > most ? wl.total_cost : most;
+            sp_worklist_free(&wl);
+        }
+        for (int k = 0; k < total; k++)
+            cr_assert_eq(seen[k], 1, "%d shards: run %d taken %d times", shards, k, seen[k]);
+        /* greedy LPT: no shard exceeds the mean by more than the largest item */
+        cr_assert_leq(most, all.total_cost / shards + biggest + 1e-6, "%d shards", shards);
+        free(seen);
+    }
+    sp_worklist wl;
+    cr_assert_eq(sp_select(&cfg, &plan, &(sp_sweep_opts){.shard_index = 3, .shard_count = 2},
+                           &wl, &err), -1);
+    sp_worklist_free(&all);
+    sp_plan_free(&plan);
+    sp_config_free(&cfg);
+}
+
+Test(plan, only_selects_by_kernel_and_matrix_glob)
+{
+    sp_config cfg;
+    sp_plan plan;
+    shard_config(&cfg, &plan);
+    sp_worklist wl;
+    sp_err err;
+    sp_sweep_opts o = {.only_kernel = "spmv_csr_*", .only_matrix = "laplace2d_*"};
+    cr_assert_eq(sp_select(&cfg, &plan, &o, &wl, &err), 0, "%s", err.msg);
+    cr_assert_eq(wl.n, 2 * (1 + 3), "2 laplace matrices x (serial + omp x3)");
+    sp_worklist_free(&wl);
+    o = (sp_sweep_opts){.only_matrix = "gen:banded*"};
+    cr_assert_eq(sp_select(&cfg, &plan, &o, &wl, &err), 0, "%s", err.msg);
+    cr_assert_eq(wl.n, 10, "a source-text glob works too");
+    sp_worklist_free(&wl);
+    sp_plan_free(&plan);
+    sp_config_free(&cfg);
+}
+
+Test(plan, nnz_estimates_without_loading)
+{
+    sp_source s;
+    sp_err err;
+    const char *src[] = {"gen:laplace2d?n=100", "gen:laplace3d?n=10", "gen:banded?n=100&bw=3",
+                         "gen:uniform?rows=50&cols=60&per_row=4", "gen:rmat?scale=10"};
+    /* 5·100² − 4·100; 7·10³ − 6·10²; 100·7 − 3·4; 50·4; 16·2^10 */
+    const double want[] = {49600, 6400, 688, 200, 16384};
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(sp_source_parse(src[i], &s, &err), 0, "%s", err.msg);
+        cr_assert_float_eq(sp_estimate_nnz(&s), want[i], 1e-9, "%s", src[i]);
+    }
+}

@@ -80,7 +80,8 @@ static long query_long(sqlite3 *db, const char *sql)
     return v;
 }
 
-static void run_sweep(const char *dbpath, sp_config *cfg, sp_sweep_result *res)
+static void run_sweep_opts(const char *dbpath, sp_config *cfg, sp_sweep_result *res,
+                           const sp_sweep_opts *o)
 {
     char text[2048];
     snprintf(text, sizeof text,
@@ -93,8 +94,12 @@ static void run_sweep(const char *dbpath, sp_config *cfg, sp_sweep_result *res)
              dbpath);
     sp_err err;
     cr_assert_eq(sp_config_parse("sweep.ini", text, extra, cfg, &err), 0, "%s", err.msg);
-    sp_sweep_opts o = {.log = NULL};
-    cr_assert_eq(sp_sweep_run(cfg, &o, res, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_sweep_run(cfg, o, res, &err), 0, "%s", err.msg);
+}
+
+static void run_sweep(const char *dbpath, sp_config *cfg, sp_sweep_result *res)
+{
+    run_sweep_opts(dbpath, cfg, res, &(sp_sweep_opts){.log = NULL});
 }
 
 Test(sweep, database_holds_exactly_the_plan)
@@ -139,21 +144,27 @@ Test(sweep, database_holds_exactly_the_plan)
     sp_config_free(&cfg);
 }
 
-Test(sweep, second_sweep_appends_and_keeps_the_first)
+Test(sweep, second_sweep_resumes_and_new_starts_over)
 {
     char dir[256], dbpath[300];
     tu_tempdir(dir, sizeof dir);
     tu_path(dbpath, sizeof dbpath, dir, "r.db");
     sp_config cfg;
-    sp_sweep_result res1, res2;
+    sp_sweep_result res1, res2, res3;
     run_sweep(dbpath, &cfg, &res1);
     sp_config_free(&cfg);
     run_sweep(dbpath, &cfg, &res2);
     sp_config_free(&cfg);
-    cr_assert_neq(res1.sweep_id, res2.sweep_id);
+    cr_assert_eq(res1.sweep_id, res2.sweep_id, "same plan and binary: the same sweep");
+    cr_assert_eq(res2.runs, 0, "everything was stored already");
+    run_sweep_opts(dbpath, &cfg, &res3, &(sp_sweep_opts){.fresh = 1});
+    sp_config_free(&cfg);
+    cr_assert_neq(res1.sweep_id, res3.sweep_id);
+    cr_assert_eq(res3.runs, 14);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM sweeps"), 2);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 2);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM runs"), 28);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM matrices"), 2,
                  "identical matrices are stored once");
@@ -178,4 +189,10 @@ Test(sweep, unloadable_matrix_is_reported_and_the_rest_runs)
     cr_assert_eq(res.matrix_errors, 1);
     cr_assert_eq(res.ok, 1);
     sp_config_free(&cfg);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM matrix_failures WHERE status = 'error'"
+                                " AND source LIKE 'file:%does-not-exist.mtx'"), 1);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM failures WHERE what = 'matrix'"), 1);
+    sqlite3_close(db);
 }

@@ -1,0 +1,100 @@
+/*
+ * select.c — which (matrix, combination) pairs of the plan this process
+ * runs: all, or those --only names (kernel=GLOB, matrix=GLOB on the source
+ * text or the short name), then this shard's share of them.
+ *
+ * Shards are balanced by an estimated cost, nnz × repetitions, known
+ * before any matrix is loaded (runner/cost.c estimates nnz from the
+ * source). The assignment is longest-processing-time greedy: pairs by
+ * cost, largest first (ties: plan order), each to the shard with the least
+ * cost so far (ties: the lowest shard). It depends only on the plan, so
+ * every shard computes the same partition and keeps its own part: the N
+ * shards cover the plan exactly once. The selection keeps plan order
+ * (matrix-major), so a shard loads each of its matrices once.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select.h"
+
+/* Does the pair pass --only? */
+static int wanted(const sp_sweep_opts *o, const sp_source *src, const sp_kernel *k)
+{
+    if (o && o->only_kernel && fnmatch(o->only_kernel, k->name, 0) != 0)
+        return 0;
+    if (o && o->only_matrix && fnmatch(o->only_matrix, src->text, 0) != 0 &&
+        fnmatch(o->only_matrix, src->name, 0) != 0)
+        return 0;
+    return 1;
+}
+
+static int by_cost_desc(const void *a, const void *b)
+{
+    const sp_work *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? 1 : -1;
+    return x->order - y->order;
+}
+
+static int by_order(const void *a, const void *b)
+{
+    return ((const sp_work *)a)->order - ((const sp_work *)b)->order;
+}
+
+/* Keep the pairs of shard `index` (1-based) of `count`. */
+static int keep_shard(sp_worklist *wl, int index, int count, sp_err *err)
+{
+    double *load = calloc((size_t)count, sizeof *load);
+    if (!load)
+        return sp_fail(err, "out of memory sharding the plan");
+    qsort(wl->w, (size_t)wl->n, sizeof *wl->w, by_cost_desc);
+    int kept = 0;
+    for (int i = 0; i < wl->n; i++) {
+        int best = 0;
+        for (int s = 1; s < count; s++)
+            best = load[s] < load[best] ? s : best;
+        load[best] += wl->w[i].cost;
+        if (best == index - 1)
+            wl->w[kept++] = wl->w[i];
+    }
+    free(load);
+    wl->n = kept;
+    qsort(wl->w, (size_t)wl->n, sizeof *wl->w, by_order);
+    return 0;
+}
+
+/* The pairs this process runs, in plan order, with their costs. */
+int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
+              sp_worklist *wl, sp_err *err)
+{
+    memset(wl, 0, sizeof *wl);
+    int shards = o ? o->shard_count : 0;
+    if (shards && (o->shard_index < 1 || o->shard_index > shards))
+        return sp_fail(err, "--shard %d/%d: expected i/N with 1 <= i <= N", o->shard_index,
+                       shards);
+    size_t cap = (size_t)cfg->nmatrices * (size_t)plan->ncombos;
+    wl->w = malloc((cap ? cap : 1) * sizeof *wl->w);
+    if (!wl->w)
+        return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
+    int reps = cfg->repetitions + cfg->warmup;
+    for (int m = 0; m < cfg->nmatrices; m++) {
+        double nnz = sp_estimate_nnz(&cfg->matrices[m]);
+        for (int c = 0; c < plan->ncombos; c++)
+            if (wanted(o, &cfg->matrices[m], plan->combos[c].kernel))
+                wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c, nnz * reps};
+    }
+    if (shards > 1 && keep_shard(wl, o->shard_index, shards, err)) {
+        sp_worklist_free(wl);
+        return -1;
+    }
+    for (int i = 0; i < wl->n; i++)
+        wl->total_cost += wl->w[i].cost;
+    return 0;
+}
+
+void sp_worklist_free(sp_worklist *wl)
+{
+    free(wl->w);
+    memset(wl, 0, sizeof *wl);
+}

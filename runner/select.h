@@ -1,0 +1,32 @@
+/* select.h — the part of the plan one process runs (runner/select.c) and
+ * the cost estimate that balances shards (runner/cost.c). */
+#ifndef SP_SELECT_H
+#define SP_SELECT_H
+
+#include <stdio.h>
+#include "runner.h"
+
+typedef struct sp_work {
+    int matrix, combo;          /* indexes into cfg->matrices and plan->combos */
+    int order;                  /* matrix * ncombos + combo: plan order */
+    double cost;                /* estimated nnz x (repetitions + warm-up) */
+} sp_work;
+
+typedef struct sp_worklist {
+    sp_work *w;
+    int n;
+    double total_cost;
+} sp_worklist;
+
+int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
+              sp_worklist *wl, sp_err *err);
+void sp_worklist_free(sp_worklist *wl);
+
+/* --dry-run: the selection, one line per run, and its size (dryrun.c). */
+int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,
+                        FILE *out, sp_err *err);
+
+/* Nonzeros of a source, estimated without loading it. */
+double sp_estimate_nnz(const sp_source *src);
+
+#endif

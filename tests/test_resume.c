@@ -1,0 +1,157 @@
+/* test_resume.c — exact resume: the spsweep binary killed with SIGKILL at
+ * several points (after k committed runs, inside a run's transaction, and
+ * at whatever instant a poll of the database lands on), then run again:
+ * every combination stored exactly once with all its samples, one sweep. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "util_db.h"
+
+/* 2 matrices x (serial + omp x2 + cuda_scalar) = 8 runs; without a GPU
+ * the two cuda runs are stored as skipped. */
+static const char config[] =
+    "[sweep]\nrepetitions = %d\nwarmup = 1\n"
+    "[matrices]\nsource = gen:laplace2d?n=30\nsource = gen:banded?n=500&bw=3\n"
+    "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n"
+    "[kernel spmv_csr_cuda_scalar]\nblocksize = 32\n";
+
+static void write_config(const char *dir, int reps, char *cfg, size_t len)
+{
+    char text[1024];
+    snprintf(text, sizeof text, config, reps);
+    tu_path(cfg, len, dir, "resume.ini");
+    tu_write_file(cfg, text);
+}
+
+/* Run the binary with an optional environment assignment; the exit status
+ * as the shell reports it (128 + signal when killed). */
+static int sweep_cli(const char *env, const char *cfg, const char *db)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s sweep %s --db %s --quiet >/dev/null 2>&1", env ? env : "",
+             tu_spsweep_bin(), cfg, db);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int64_t count(const char *db, const char *sql)
+{
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_busy_timeout(h, 5000);
+    int64_t n = ud_int(h, sql, 0);
+    sqlite3_close(h);
+    return n;
+}
+
+/* The database holds the whole plan exactly once, with every sample. */
+static void assert_complete(const char *db, int reps)
+{
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 8);
+    cr_assert_eq(count(db, "SELECT count(*) FROM (SELECT DISTINCT matrix_id, kernel, axes"
+                           " FROM runs)"), 8, "a combination stored twice");
+    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps"), 1, "resume must not start over");
+    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 1);
+    int64_t ok = count(db, "SELECT count(*) FROM runs WHERE status = 'ok'");
+    cr_assert_geq(ok, 6);
+    cr_assert_eq(count(db, "SELECT count(*) FROM samples"), ok * reps);
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs r WHERE status = 'ok' AND"
+                           " repetitions <> (SELECT count(*) FROM samples WHERE run_id = r.id)"),
+                 0);
+}
+
+Test(resume, sigkill_after_commits_and_inside_a_transaction, .timeout = 120)
+{
+    char dir[256], cfg[300], db[300];
+    tu_tempdir(dir, sizeof dir);
+    write_config(dir, 3, cfg, sizeof cfg);
+    tu_path(db, sizeof db, dir, "r.db");
+    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=1", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 1);
+    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=3", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 4, "resumed: 3 more");
+    /* Killed with the second run's rows written but not committed. */
+    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_IN_COMMIT=2", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 5, "the uncommitted run is gone");
+    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps WHERE status = 'running'"), 1);
+    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
+    assert_complete(db, 3);
+    /* Once more: nothing left to do, nothing added. */
+    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
+    assert_complete(db, 3);
+}
+
+/* Runs committed so far, reading without creating anything; 0 before the
+ * schema exists. */
+static int64_t runs_so_far(const char *db)
+{
+    sqlite3 *h;
+    if (access(db, F_OK) || sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_busy_timeout(h, 5000);
+    sqlite3_stmt *s;
+    int64_t n = 0;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM runs", -1, &s, NULL) == SQLITE_OK) {
+        if (sqlite3_step(s) == SQLITE_ROW)
+            n = sqlite3_column_int64(s, 0);
+        sqlite3_finalize(s);
+    }
+    sqlite3_close(h);
+    return n;
+}
+
+/* Start the binary in the background; its pid. */
+static pid_t start_cli(const char *cfg, const char *db)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int null = open("/dev/null", 1);
+        dup2(null, 1), dup2(null, 2);
+        execl(tu_spsweep_bin(), "spsweep", "sweep", cfg, "--db", db, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+Test(resume, sigkill_at_polled_instants, .timeout = 120)
+{
+    char dir[256], cfg[300], db[300];
+    tu_tempdir(dir, sizeof dir);
+    write_config(dir, 400, cfg, sizeof cfg);
+    tu_path(db, sizeof db, dir, "r.db");
+    int kills = 0;
+    for (int round = 0; round < 8; round++) {
+        int64_t before = runs_so_far(db);
+        if (before == 8)
+            break;
+        pid_t pid = start_cli(cfg, db);
+        /* wait until one more run is committed, then kill at once */
+        int status;
+        for (int i = 0; i < 20000; i++) {
+            if (waitpid(pid, &status, WNOHANG) == pid)
+                goto reaped;
+            if (runs_so_far(db) > before)
+                break;
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
+        /* land somewhere in the next combination: 0, 0.7, 1.4, ... ms later */
+        nanosleep(&(struct timespec){0, (round * 700000L) % 3000000L}, NULL);
+        kill(pid, SIGKILL);
+        kills++;
+        waitpid(pid, &status, 0);
+    reaped:;
+    }
+    cr_assert_geq(kills, 1, "no kill landed");
+    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
+    assert_complete(db, 400);
+}
