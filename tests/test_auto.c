@@ -1,0 +1,108 @@
+/* test_auto.c — `repetitions = auto`: stop when the median's 95 % interval
+ * is within max_noise of it (never before 10 repetitions), or when
+ * max_time runs out; the reason is stored. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../db/store.h"
+#include "../kernels/spmv/spmv.h"
+#include "../runner/noise.h"
+#include "../runner/runner.h"
+#include "testutil.h"
+#include "util_db.h"
+
+extern const sp_kernel sp_spmv_csr_serial;
+
+/* Same time every run: the interval collapses, stop at 10 on noise. The
+ * product itself is real (the serial kernel's), only the time is made up. */
+static int steady_run(void *state, double *seconds, sp_err *err)
+{
+    if (sp_spmv_csr_serial.run(state, seconds, err))
+        return -1;
+    *seconds = 1e-3;
+    return 0;
+}
+
+/* Half the runs 1 ms, half 100 ms: never precise; 100 us of real time
+ * each, so max_time ends it. */
+static int erratic_run(void *state, double *seconds, sp_err *err)
+{
+    static int flip;
+    if (sp_spmv_csr_serial.run(state, seconds, err))
+        return -1;
+    nanosleep(&(struct timespec){0, 100000}, NULL);
+    *seconds = (flip ^= 1) ? 1e-3 : 1e-1;
+    return 0;
+}
+
+static const sp_kernel steady = {
+    .name = "test_steady", .operation = "spmv", .format = "csr", .backend = "test",
+    .prepare = sp_spmv_cpu_prepare, .run = steady_run, .result = NULL,
+    .release = sp_spmv_cpu_release};
+
+Test(auto_reps, stops_on_noise_or_time_never_before_ten, .timeout = 60)
+{
+    sp_kernel a = steady, b = steady;
+    a.result = b.result = sp_spmv_cpu_result;
+    b.name = "test_erratic", b.run = erratic_run;
+    const sp_kernel *const kernels[] = {&a, &b, NULL};
+    char dir[256], db[300], text[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "r.db");
+    snprintf(text, sizeof text, "[sweep]\nrepetitions = auto\nmax_noise = 0.01\n"
+                                "max_time = 0.05\nwarmup = 0\ndatabase = %s\n"
+                                "[matrices]\nsource = gen:laplace2d?n=5\n"
+                                "[kernel test_steady]\n[kernel test_erratic]\n", db);
+    sp_config cfg;
+    sp_sweep_result res;
+    sp_err err;
+    cr_assert_eq(sp_config_parse("auto.ini", text, kernels, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(cfg.auto_reps, 1);
+    cr_assert_eq(sp_sweep_run(&cfg, &(sp_sweep_opts){0}, &res, &err), 0, "%s", err.msg);
+    sp_config_free(&cfg);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    char e[512];
+    ud_text(h, "SELECT group_concat(kernel || ': ' || error, '; ') FROM runs"
+               " WHERE status <> 'ok'", 0, e, sizeof e);
+    cr_assert_eq(res.ok, 2, "%s", e);
+    char why[16];
+    ud_text(h, "SELECT stop_reason FROM runs WHERE kernel = 'test_steady'", 0, why, sizeof why);
+    cr_assert_str_eq(why, "noise");
+    cr_assert_eq(ud_int(h, "SELECT repetitions FROM runs WHERE kernel = 'test_steady'", 0), 10);
+    ud_text(h, "SELECT stop_reason FROM runs WHERE kernel = 'test_erratic'", 0, why, sizeof why);
+    cr_assert_str_eq(why, "time");
+    int64_t n = ud_int(h, "SELECT n FROM run_stats WHERE kernel = 'test_erratic'", 0);
+    cr_assert(n >= 10 && n <= 600, "erratic: %lld repetitions in 0.05 s", (long long)n);
+    cr_assert_eq(ud_int(h, "SELECT repetitions_auto FROM sweeps", 0), 1);
+    ud_close(ud_real(h, "SELECT max_noise FROM sweeps", 0), 0.01, "max_noise stored");
+    ud_close(ud_real(h, "SELECT max_time_s FROM sweeps", 0), 0.05, "max_time stored");
+    /* The view's interval is the one the runner stopped on: half-width 0. */
+    ud_close(ud_real(h, "SELECT (ci_hi - ci_lo) / 2 / median FROM run_stats"
+                        " WHERE kernel = 'test_steady'", 0), 0, "steady noise");
+    sqlite3_close(h);
+}
+
+Test(auto_reps, ci_rank_matches_the_view)
+{
+    /* the worked examples of db/views.sql */
+    cr_assert_eq(sp_median_ci_rank(5), 0);
+    cr_assert_eq(sp_median_ci_rank(6), 1);
+    cr_assert_eq(sp_median_ci_rank(7), 1);
+    cr_assert_eq(sp_median_ci_rank(10), 2);
+    cr_assert_eq(sp_median_ci_rank(20), 6);
+    /* 1..10: ranks 2 and 9 → (9 - 2) / 2 / median 5.5 */
+    double s[10], scratch[10];
+    for (int i = 0; i < 10; i++)
+        s[i] = 10 - i;
+    cr_assert_float_eq(sp_median_noise(s, 10, scratch), 3.5 / 5.5, 1e-15);
+    cr_assert(isinf(sp_median_noise(s, 5, scratch)));
+    /* large n stays finite and sensible: 1000 → l = 470 (normal approx.
+     * (1000 − 1.96·sqrt(1000)) / 2 = 469) */
+    int l = sp_median_ci_rank(1000);
+    cr_assert(l >= 468 && l <= 470, "l(1000) = %d", l);
+}
