@@ -7,6 +7,7 @@
  *   spsweep list                                  every registered kernel
  *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
  *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
+ *   spsweep merge OUT.db IN.db... [--force]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -48,10 +49,14 @@ static const char usage[] =
     "  report         charts from a results database\n"
     "                 --db PATH (default results/results.db)  --out DIR (default\n"
     "                 results/report)  --sweep ID (default: the latest sweep)\n"
+    "  merge OUT.db IN.db...   merge shard databases of one sweep (--shard) into\n"
+    "                 OUT.db; refuses sweeps of different configs or plans unless --force;\n"
+    "                 matrices deduplicated, runs already in OUT.db skipped\n"
     "  help           this text\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
-       OPT_OUT, OPT_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD, OPT_ONLY, OPT_DRY_RUN };
+       OPT_OUT, OPT_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD, OPT_ONLY, OPT_DRY_RUN,
+       OPT_FORCE };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -68,13 +73,14 @@ static const struct option long_opts[] = {
     {"shard", required_argument, NULL, OPT_SHARD},
     {"only", required_argument, NULL, OPT_ONLY},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"force", no_argument, NULL, OPT_FORCE},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
     const char *timeout, *shard, *only;
-    int fresh, dry_run;
+    int fresh, dry_run, force;
     const char *axes[16];
     int naxes, quiet;
     long sweep;
@@ -108,6 +114,7 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_SHARD: c->shard = optarg; break;
         case OPT_ONLY: c->only = optarg; break;
         case OPT_DRY_RUN: c->dry_run = 1; break;
+        case OPT_FORCE: c->force = 1; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -336,6 +343,22 @@ static int cmd_report(const cli *c)
     return 0;
 }
 
+static int cmd_merge(const cli *c)
+{
+    sp_merge_result res;
+    sp_err err;
+    if (c->nargs < 2)
+        return die("merge expects OUT.db and at least one IN.db");
+    if (sp_store_merge(c->args[0], (const char *const *)c->args + 1, c->nargs - 1, c->force,
+                       &res, &err))
+        return die(err.msg);
+    printf("merged %d input%s into %s: %d runs, %d new matrices, %d new sweeps, %d matrix "
+           "failures; %d duplicate runs skipped\n", c->nargs - 1, c->nargs == 2 ? "" : "s",
+           c->args[0], res.runs, res.matrices, res.sweeps, res.matrix_failures,
+           res.duplicates);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
@@ -359,6 +382,8 @@ int main(int argc, char **argv)
         return cmd_info(&c);
     if (!strcmp(cmd, "report"))
         return cmd_report(&c);
+    if (!strcmp(cmd, "merge"))
+        return cmd_merge(&c);
     fprintf(stderr, "spsweep: unknown command '%s'\n\n%s", cmd, usage);
     return 1;
 }
