@@ -314,6 +314,17 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     return rcode;
 }
 
+/* The largest `threads` axis value of the plan; all cores without one. */
+static int max_threads(const run_ctx *rc)
+{
+    long most = 0;
+    for (int i = 0; i < rc->plan->ncombos; i++) {
+        long t = sp_param(&rc->plan->combos[i].params, "threads", 0);
+        most = t > most ? t : most;
+    }
+    return most > 0 ? (int)most : rc->prov.cpu_count;
+}
+
 static int begin_sweep(run_ctx *rc, sp_err *err)
 {
     const sp_provenance *p = &rc->prov;
@@ -331,6 +342,17 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
     m.max_time_s = cfg->auto_reps ? cfg->max_time_s : 0;
     m.plan_hash = rc->plan_hash, m.binary_hash = rc->binary_hash;
+    m.git_dirty = p->git_dirty, m.os = p->os, m.kernel_release = p->kernel_release;
+    m.cpu_sockets = p->cpu_sockets, m.cpu_cores = p->cpu_cores;
+    m.cpu_threads = p->cpu_threads, m.mem_total_gib = p->mem_total_gib;
+    if (p->have_gpu) {
+        m.gpu_sm_count = p->gpu_info.sm_count, m.gpu_mem_gib = p->gpu_info.mem_total_gib;
+        m.gpu_clock_mhz = p->gpu_info.clock_mhz;
+        m.gpu_mem_clock_mhz = p->gpu_info.mem_clock_mhz;
+        m.device_copy_gbs = p->gpu_info.copy_gbs;
+    }
+    m.host_triad_threads = max_threads(rc);
+    m.host_triad_gbs = sp_stream_triad(m.host_triad_threads);
     if (rc->o && rc->o->shard_count > 1)
         m.shard_index = rc->o->shard_index, m.shard_count = rc->o->shard_count;
     return sp_store_begin_sweep(rc->st, &m, &rc->sweep_id, err);
