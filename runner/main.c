@@ -8,6 +8,7 @@
  *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
  *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
  *   spsweep merge OUT.db IN.db... [--force]
+ *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -49,6 +50,10 @@ static const char usage[] =
     "  report         charts from a results database\n"
     "                 --db PATH (default results/results.db)  --out DIR (default\n"
     "                 results/report)  --sweep ID (default: the latest sweep)\n"
+    "  export --csv|--json    a sweep's per-run statistics on stdout, rendered by SQLite\n"
+    "                 --db PATH (default results/results.db)  --sweep ID (default: the\n"
+    "                 latest)  --what run_stats|runs|samples|speedup|best_runs|run_modes|\n"
+    "                 failures|matrices|sweeps (default run_stats)\n"
     "  merge OUT.db IN.db...   merge shard databases of one sweep (--shard) into\n"
     "                 OUT.db; refuses sweeps of different configs or plans unless --force;\n"
     "                 matrices deduplicated, runs already in OUT.db skipped\n"
@@ -56,7 +61,7 @@ static const char usage[] =
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD, OPT_ONLY, OPT_DRY_RUN,
-       OPT_FORCE };
+       OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -74,13 +79,17 @@ static const struct option long_opts[] = {
     {"only", required_argument, NULL, OPT_ONLY},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"what", required_argument, NULL, OPT_WHAT},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
     const char *timeout, *shard, *only;
-    int fresh, dry_run, force;
+    int fresh, dry_run, force, csv, json;
+    const char *what;
     const char *axes[16];
     int naxes, quiet;
     long sweep;
@@ -115,6 +124,9 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_ONLY: c->only = optarg; break;
         case OPT_DRY_RUN: c->dry_run = 1; break;
         case OPT_FORCE: c->force = 1; break;
+        case OPT_CSV: c->csv = 1; break;
+        case OPT_JSON: c->json = 1; break;
+        case OPT_WHAT: c->what = optarg; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -250,7 +262,7 @@ static int cmd_sweep(const cli *c)
     sp_config cfg;
     char only[1024];
     sp_sweep_opts o = {.log = c->quiet ? NULL : stdout, .fresh = c->fresh,
-                       .dry_run = c->dry_run};
+                       .dry_run = c->dry_run, .live = !c->quiet && isatty(STDOUT_FILENO)};
     if (sweep_selection(c, &o, only, sizeof only) || load_config(c, &cfg))
         return 1;
     if (c->dry_run && !o.log)
@@ -343,6 +355,19 @@ static int cmd_report(const cli *c)
     return 0;
 }
 
+static int cmd_export(const cli *c)
+{
+    sp_err err;
+    if (c->csv == c->json)
+        return die("export expects exactly one of --csv and --json");
+    if (c->nargs)
+        return die("export takes no arguments besides --db, --sweep, --what, --csv/--json");
+    if (sp_store_export(c->db ? c->db : "results/results.db", c->what, c->sweep, c->json,
+                        stdout, &err))
+        return die(err.msg);
+    return 0;
+}
+
 static int cmd_merge(const cli *c)
 {
     sp_merge_result res;
@@ -384,6 +409,8 @@ int main(int argc, char **argv)
         return cmd_report(&c);
     if (!strcmp(cmd, "merge"))
         return cmd_merge(&c);
+    if (!strcmp(cmd, "export"))
+        return cmd_export(&c);
     fprintf(stderr, "spsweep: unknown command '%s'\n\n%s", cmd, usage);
     return 1;
 }
