@@ -123,6 +123,12 @@ typedef struct sp_merge_result {
 int sp_store_merge(const char *out_path, const char *const *in_paths, int nin, int force,
                    sp_merge_result *res, sp_err *err);
 
+/* Write one view or table (`what`: run_stats by default, runs, samples,
+ * speedup, best_runs, run_modes, failures, matrices, sweeps) of sweep
+ * (0: the latest) to out as CSV or as one JSON array (db/export.c). */
+int sp_store_export(const char *path, const char *what, int64_t sweep, int json, FILE *out,
+                    sp_err *err);
+
 /* Print the end-of-sweep table: per matrix, the best kernel and its axes,
  * its rate (from the median) and speedup against the serial baseline; then
  * counts of runs by status, failure reasons and unloadable matrices. */

@@ -6,6 +6,7 @@
  * process that already holds a context cannot use CUDA either.
  */
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,11 +20,89 @@
 /* A wedged driver must not hang the caller: the child gets this long. */
 #define SP_PROBE_TIMEOUT_MS 60000
 
+/* Current SM and memory clocks of device 0 from NVML, loaded at run time
+ * (libnvidia-ml.so.1 comes with the driver; no link-time dependency).
+ * NVML's ABI: int results, opaque device handle, clock types SM = 1,
+ * MEM = 2. Leaves info alone when NVML is not there. */
+static void current_clocks(sp_gpu_info *info)
+{
+    typedef int (*init_fn)(void);
+    typedef int (*handle_fn)(unsigned, void **);
+    typedef int (*clock_fn)(void *, int, unsigned *);
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return;
+    init_fn init = (init_fn)dlsym(lib, "nvmlInit_v2");
+    handle_fn handle = (handle_fn)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
+    clock_fn clock = (clock_fn)dlsym(lib, "nvmlDeviceGetClockInfo");
+    init_fn shutdown = (init_fn)dlsym(lib, "nvmlShutdown");
+    void *dev = NULL;
+    unsigned sm = 0, mem = 0;
+    if (init && handle && clock && init() == 0) {
+        if (handle(0, &dev) == 0 && clock(dev, 1, &sm) == 0 && clock(dev, 2, &mem) == 0) {
+            info->clock_mhz = (int)sm;
+            info->mem_clock_mhz = (int)mem;
+            info->clocks_current = 1;
+        }
+        if (shutdown)
+            shutdown();
+    }
+    dlclose(lib);
+}
+
+/* Device-to-device copy bandwidth in GB/s (read + write counted), best of
+ * 5 copies of 256 MiB (less when memory is short); 0 on any failure. */
+static double copy_bandwidth(void)
+{
+    size_t avail = 0, total = 0, bytes = 256u << 20;
+    if (cudaMemGetInfo(&avail, &total) != cudaSuccess)
+        return 0;
+    while (bytes > (1u << 20) && 2 * bytes > avail / 2)
+        bytes /= 2;
+    void *a = NULL, *b = NULL;
+    cudaEvent_t t0 = NULL, t1 = NULL;
+    double best = 0;
+    if (cudaMalloc(&a, bytes) == cudaSuccess && cudaMalloc(&b, bytes) == cudaSuccess &&
+        cudaEventCreate(&t0) == cudaSuccess && cudaEventCreate(&t1) == cudaSuccess &&
+        cudaMemset(a, 1, bytes) == cudaSuccess &&
+        cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess) {
+        for (int i = 0; i < 5; i++) {
+            float ms = 0;
+            if (cudaEventRecord(t0) != cudaSuccess ||
+                cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess ||
+                cudaEventRecord(t1) != cudaSuccess || cudaEventSynchronize(t1) != cudaSuccess ||
+                cudaEventElapsedTime(&ms, t0, t1) != cudaSuccess || ms <= 0)
+                break;
+            double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+            best = gbs > best ? gbs : best;
+        }
+    }
+    cudaFree(a);
+    cudaFree(b);
+    if (t0)
+        cudaEventDestroy(t0);
+    if (t1)
+        cudaEventDestroy(t1);
+    return best;
+}
+
 /* Fill reason with "call: CUDA's message"; always returns 0 (no GPU). */
 static int no_gpu(char *reason, size_t reason_len, const char *what, cudaError_t e)
 {
     snprintf(reason, reason_len, "%s: %s", what, cudaGetErrorString(e));
     return 0;
+}
+
+/* Peak SM and memory clocks (CUDA 13 dropped them from cudaDeviceProp),
+ * replaced by the current ones when NVML can be had. */
+static void peak_clocks(sp_gpu_info *info)
+{
+    int khz = 0;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess)
+        info->clock_mhz = khz / 1000;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess)
+        info->mem_clock_mhz = khz / 1000;
+    current_clocks(info);
 }
 
 extern "C" int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len)
@@ -48,6 +127,8 @@ extern "C" int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_
     info->cc_major = prop.major;
     info->cc_minor = prop.minor;
     info->mem_total_gib = (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0);
+    info->sm_count = prop.multiProcessorCount;
+    peak_clocks(info);
     snprintf(reason, reason_len, "%s", "");
     return 1;
 }
@@ -82,6 +163,8 @@ static void probe_child(int fd)
     probe_msg m;
     memset(&m, 0, sizeof m);
     m.ok = sp_gpu_probe_here(&m.info, m.reason, sizeof m.reason);
+    if (m.ok)
+        m.info.copy_gbs = copy_bandwidth();
     ssize_t w = write(fd, &m, sizeof m);
     _exit(w == (ssize_t)sizeof m ? 0 : 1);
 }

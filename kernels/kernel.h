@@ -126,6 +126,10 @@ typedef struct sp_gpu_info {
     int cc_major, cc_minor;
     int driver_version, runtime_version;
     double mem_total_gib;
+    int sm_count;
+    int clock_mhz, mem_clock_mhz;   /* current (NVML) when clocks_current, else peak */
+    int clocks_current;
+    double copy_gbs;                /* device-to-device copy, GB/s (sp_gpu_probe only) */
 } sp_gpu_info;
 int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len);
 /* Same, in the calling process (initialises CUDA here). */

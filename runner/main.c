@@ -9,6 +9,8 @@
  *   spsweep list                                  every registered kernel
  *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
  *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
+ *   spsweep merge OUT.db IN.db... [--force]
+ *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -57,11 +59,18 @@ static const char usage[] =
     "                 results/report)  --sweep ID (default: the latest sweep)\n"
     "                 --base OLD.db [--base-sweep ID]  add a change table: each\n"
     "                 combination faster, slower or same, from the confidence intervals\n"
+    "  export --csv|--json    a sweep's per-run statistics on stdout, rendered by SQLite\n"
+    "                 --db PATH (default results/results.db)  --sweep ID (default: the\n"
+    "                 latest)  --what run_stats|runs|samples|speedup|best_runs|run_modes|\n"
+    "                 failures|matrices|sweeps (default run_stats)\n"
+    "  merge OUT.db IN.db...   merge shard databases of one sweep (--shard) into\n"
+    "                 OUT.db; refuses sweeps of different configs or plans unless --force;\n"
+    "                 matrices deduplicated, runs already in OUT.db skipped\n"
     "  help           this text\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
-       OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD, OPT_ONLY,
-       OPT_DRY_RUN };
+       OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
+       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -80,13 +89,18 @@ static const struct option long_opts[] = {
     {"shard", required_argument, NULL, OPT_SHARD},
     {"only", required_argument, NULL, OPT_ONLY},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"what", required_argument, NULL, OPT_WHAT},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
     const char *timeout, *shard, *only;
-    int fresh, dry_run;
+    int fresh, dry_run, force, csv, json;
+    const char *what;
     const char *axes[16];
     int naxes, quiet;
     long sweep, base_sweep;
@@ -123,6 +137,10 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_SHARD: c->shard = optarg; break;
         case OPT_ONLY: c->only = optarg; break;
         case OPT_DRY_RUN: c->dry_run = 1; break;
+        case OPT_FORCE: c->force = 1; break;
+        case OPT_CSV: c->csv = 1; break;
+        case OPT_JSON: c->json = 1; break;
+        case OPT_WHAT: c->what = optarg; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -258,7 +276,7 @@ static int cmd_sweep(const cli *c)
     sp_config cfg;
     char only[1024];
     sp_sweep_opts o = {.log = c->quiet ? NULL : stdout, .fresh = c->fresh,
-                       .dry_run = c->dry_run};
+                       .dry_run = c->dry_run, .live = !c->quiet && isatty(STDOUT_FILENO)};
     if (sweep_selection(c, &o, only, sizeof only) || load_config(c, &cfg))
         return 1;
     if (c->dry_run && !o.log)
@@ -355,6 +373,35 @@ static int cmd_report(const cli *c)
     return 0;
 }
 
+static int cmd_export(const cli *c)
+{
+    sp_err err;
+    if (c->csv == c->json)
+        return die("export expects exactly one of --csv and --json");
+    if (c->nargs)
+        return die("export takes no arguments besides --db, --sweep, --what, --csv/--json");
+    if (sp_store_export(c->db ? c->db : "results/results.db", c->what, c->sweep, c->json,
+                        stdout, &err))
+        return die(err.msg);
+    return 0;
+}
+
+static int cmd_merge(const cli *c)
+{
+    sp_merge_result res;
+    sp_err err;
+    if (c->nargs < 2)
+        return die("merge expects OUT.db and at least one IN.db");
+    if (sp_store_merge(c->args[0], (const char *const *)c->args + 1, c->nargs - 1, c->force,
+                       &res, &err))
+        return die(err.msg);
+    printf("merged %d input%s into %s: %d runs, %d new matrices, %d new sweeps, %d matrix "
+           "failures; %d duplicate runs skipped\n", c->nargs - 1, c->nargs == 2 ? "" : "s",
+           c->args[0], res.runs, res.matrices, res.sweeps, res.matrix_failures,
+           res.duplicates);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
@@ -382,6 +429,10 @@ int main(int argc, char **argv)
         return cmd_info(&c);
     if (!strcmp(cmd, "report"))
         return cmd_report(&c);
+    if (!strcmp(cmd, "merge"))
+        return cmd_merge(&c);
+    if (!strcmp(cmd, "export"))
+        return cmd_export(&c);
     fprintf(stderr, "spsweep: unknown command '%s'\n\n%s", cmd, usage);
     return 1;
 }

@@ -6,6 +6,7 @@
  * parent as it starts, so a crash can be told apart by stage.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,18 @@ static int device_short(const sp_measure_job *j, sp_err *err)
     return 1;
 }
 
+/* A fresh child has no OpenMP threads (the parent released its pool before
+ * the fork): start them now, at the combination's thread count, so that
+ * not even the first timed repetition pays for creating them when the
+ * warm-up is 0. */
+static void start_openmp_threads(const sp_measure_job *j)
+{
+    long threads = sp_param(j->params, "threads", omp_get_max_threads());
+#pragma omp parallel num_threads((int)(threads > 0 ? threads : 1))
+    {
+    }
+}
+
 /* Every step up to the check; returns an SP_DONE_* status. */
 static int measure(const sp_measure_job *j, int fd, void **state, sp_phases *ph,
                    sample_buf *b, sp_wire_done *d, sp_err *err)
@@ -112,6 +125,7 @@ static int measure(const sp_measure_job *j, int fd, void **state, sp_phases *ph,
     int short_mem = device_short(j, err);
     if (short_mem)
         return short_mem > 0 ? SP_DONE_SKIPPED : SP_DONE_ERROR;
+    start_openmp_threads(j);
     stage(fd, "prepare");
     if (k->prepare(j->pb, j->params, state, ph, err))
         return sp_fail_prefix(err, "prepare"), SP_DONE_ERROR;

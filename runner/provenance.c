@@ -1,11 +1,14 @@
 /*
- * provenance.c — what a sweep ran on: commit, host, CPU, compiler and
- * flags, thread binding, GPU. Stored with every sweep.
+ * provenance.c — what a sweep ran on: commit and dirty flag, host, CPU
+ * model and topology, memory, OS and kernel, compiler and flags, thread
+ * binding, GPU (from the forked probe: name, SMs, memory, clocks, copy
+ * bandwidth). Stored with every sweep.
  */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "runner.h"
@@ -27,9 +30,13 @@ static void command_line(const char *cmd, char *buf, size_t len)
     buf[strcspn(buf, "\r\n")] = 0;
 }
 
-static void git_commit(char *buf, size_t len)
+/* The commit of the working directory's repository, "-dirty" appended
+ * (and *dirty = 1) when tracked files have changes; "unknown", -1 outside
+ * a repository. */
+static void git_commit(char *buf, size_t len, int *is_dirty)
 {
     char dirty[16];
+    *is_dirty = -1;
     command_line("git rev-parse --short=12 HEAD 2>/dev/null", buf, len);
     if (!buf[0]) {
         snprintf(buf, len, "unknown");
@@ -37,8 +44,69 @@ static void git_commit(char *buf, size_t len)
     }
     command_line("git status --porcelain --untracked-files=no 2>/dev/null | head -c 1",
                  dirty, sizeof dirty);
+    *is_dirty = dirty[0] != 0;
     if (dirty[0])
         strncat(buf, "-dirty", len - strlen(buf) - 1);
+}
+
+/* Sockets, physical cores and hardware threads from /proc/cpuinfo: the
+ * distinct "physical id"s, distinct (physical id, core id) pairs and
+ * "processor" entries. VMs that hide the topology count as one socket with
+ * one core per thread. */
+static void cpu_topology(sp_provenance *p)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    int phys = 0, seen_pkg[256] = {0}, seen_core[256][64] = {{0}};
+    while (fgets(line, sizeof line, f)) {
+        int v;
+        if (sscanf(line, "processor : %d", &v) == 1)
+            p->cpu_threads++;
+        else if (sscanf(line, "physical id : %d", &v) == 1 && v >= 0 && v < 256)
+            phys = v, p->cpu_sockets += !seen_pkg[v]++;
+        else if (sscanf(line, "core id : %d", &v) == 1 && v >= 0 && v < 64)
+            p->cpu_cores += !seen_core[phys][v]++;
+    }
+    fclose(f);
+    if (p->cpu_sockets == 0)
+        p->cpu_sockets = 1;
+    if (p->cpu_cores == 0)
+        p->cpu_cores = p->cpu_threads;
+}
+
+/* OS name from /etc/os-release, kernel from uname. */
+static void os_release(sp_provenance *p)
+{
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(p->kernel_release, sizeof p->kernel_release, "%.30s %.90s", u.sysname,
+                 u.release);
+    FILE *f = fopen("/etc/os-release", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "PRETTY_NAME=", 12)) {
+            char *v = line + 12 + (line[12] == '"');
+            v[strcspn(v, "\"\n")] = 0;
+            snprintf(p->os, sizeof p->os, "%s", v);
+        }
+    if (f)
+        fclose(f);
+}
+
+/* MemTotal in GiB. */
+static double mem_total_gib(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kib = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %lf kB", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib / (1024.0 * 1024.0);
 }
 
 static void cpu_model(char *buf, size_t len)
@@ -67,6 +135,7 @@ static void gpu_fields(sp_provenance *p)
     p->have_gpu = sp_gpu_probe(&g, p->gpu_reason, sizeof p->gpu_reason);
     if (!p->have_gpu)
         return;
+    p->gpu_info = g;
     snprintf(p->gpu, sizeof p->gpu, "%.200s (sm_%d%d, %.1f GiB)%s", g.name, g.cc_major,
              g.cc_minor, g.mem_total_gib, g.count > 1 ? " x several" : "");
     snprintf(p->gpu_driver, sizeof p->gpu_driver, "%d.%d", g.driver_version / 1000,
@@ -78,7 +147,10 @@ static void gpu_fields(sp_provenance *p)
 void sp_provenance_collect(sp_provenance *p)
 {
     memset(p, 0, sizeof *p);
-    git_commit(p->git_commit, sizeof p->git_commit);
+    git_commit(p->git_commit, sizeof p->git_commit, &p->git_dirty);
+    cpu_topology(p);
+    os_release(p);
+    p->mem_total_gib = mem_total_gib();
     if (gethostname(p->host, sizeof p->host - 1))
         snprintf(p->host, sizeof p->host, "unknown");
     cpu_model(p->cpu, sizeof p->cpu);

@@ -164,9 +164,19 @@ typedef struct sp_provenance {
     char gpu_driver[32];
     char cuda_runtime[32];
     char gpu_reason[512];       /* why no GPU, when have_gpu is 0 */
+    int git_dirty;              /* -1 unknown */
+    char os[128];               /* PRETTY_NAME of /etc/os-release */
+    char kernel_release[128];   /* "Linux 6.1.0-18-amd64" */
+    int cpu_sockets, cpu_cores, cpu_threads;
+    double mem_total_gib;
+    sp_gpu_info gpu_info;       /* when have_gpu */
 } sp_provenance;
 
 void sp_provenance_collect(sp_provenance *p);
+/* STREAM triad a = b + s·c with OpenMP on `threads` threads: GB/s (24
+ * bytes per element), best of a few passes over arrays far larger than
+ * the caches; ~0.2 s (runner/stream.c). */
+double sp_stream_triad(int threads);
 
 #ifdef __cplusplus
 }

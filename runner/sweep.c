@@ -22,6 +22,7 @@
 #include "isolate.h"
 #include "memguard.h"
 #include "noise.h"
+#include "progress.h"
 #include "resume.h"
 #include "runner.h"
 #include "select.h"
@@ -50,6 +51,7 @@ typedef struct run_ctx {
     int done, total;
     int name_width;             /* of the matrix column in progress lines */
     long kill_after;            /* test hook: SIGKILL ourselves after this many runs */
+    sp_progress progress;
     op_state ops[MAX_OPS];
     int nops;
 } run_ctx;
@@ -254,7 +256,7 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
 
 /* Run (or skip) one combination on one matrix and store it. */
 static int run_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
-                     sp_err *err)
+                     double cost, sp_err *err)
 {
     static const char *const stops[] = {"count", "noise", "time"};
     const sp_kernel *k = c->kernel;
@@ -277,6 +279,7 @@ static int run_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const s
     };
     rc->done++;
     count_status(rc->res, out.status);
+    sp_progress_done(&rc->progress, cost);
     log_run(rc, M, c, &out, r.flops, r.rate_unit);
     int64_t run_id;
     int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
@@ -295,6 +298,7 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     sp_matrix M;
     sp_err e;
     if (sp_matrix_load(src, &lo, &M, &e)) {
+        sp_progress_clear(&rc->progress);
         /* could not be had (fetch failed): skipped; could not be read: error */
         const char *status = src->unavailable[0] ? "skipped" : "error";
         say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
@@ -307,13 +311,29 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
     say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows, M.A.cols,
         M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
-    for (int i = 0; !rcode && i < n && !interrupted; i++)
-        rcode = run_combo(rc, &M, matrix_id, &rc->plan->combos[w[i].combo], err);
+    for (int i = 0; !rcode && i < n && !interrupted; i++) {
+        const sp_combo *c = &rc->plan->combos[w[i].combo];
+        char axes[256];
+        sp_params_text(&c->params, axes, sizeof axes);
+        sp_progress_show(&rc->progress, rc->done + 1, M.src.name, c->kernel->name, axes);
+        rcode = run_combo(rc, &M, matrix_id, c, w[i].cost, err);
+    }
     for (int i = 0; i < rc->nops; i++)
         op_state_free(&rc->ops[i]);
     rc->nops = 0;
     sp_matrix_free(&M);
     return rcode;
+}
+
+/* The largest `threads` axis value of the plan; all cores without one. */
+static int max_threads(const run_ctx *rc)
+{
+    long most = 0;
+    for (int i = 0; i < rc->plan->ncombos; i++) {
+        long t = sp_param(&rc->plan->combos[i].params, "threads", 0);
+        most = t > most ? t : most;
+    }
+    return most > 0 ? (int)most : rc->prov.cpu_count;
 }
 
 static int begin_sweep(run_ctx *rc, sp_err *err)
@@ -333,6 +353,17 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
     m.max_time_s = cfg->auto_reps ? cfg->max_time_s : 0;
     m.plan_hash = rc->plan_hash, m.binary_hash = rc->binary_hash;
+    m.git_dirty = p->git_dirty, m.os = p->os, m.kernel_release = p->kernel_release;
+    m.cpu_sockets = p->cpu_sockets, m.cpu_cores = p->cpu_cores;
+    m.cpu_threads = p->cpu_threads, m.mem_total_gib = p->mem_total_gib;
+    if (p->have_gpu) {
+        m.gpu_sm_count = p->gpu_info.sm_count, m.gpu_mem_gib = p->gpu_info.mem_total_gib;
+        m.gpu_clock_mhz = p->gpu_info.clock_mhz;
+        m.gpu_mem_clock_mhz = p->gpu_info.mem_clock_mhz;
+        m.device_copy_gbs = p->gpu_info.copy_gbs;
+    }
+    m.host_triad_threads = max_threads(rc);
+    m.host_triad_gbs = sp_stream_triad(m.host_triad_threads);
     if (rc->o && rc->o->shard_count > 1)
         m.shard_index = rc->o->shard_index, m.shard_count = rc->o->shard_count;
     return sp_store_begin_sweep(rc->st, &m, &rc->sweep_id, err);
@@ -412,6 +443,8 @@ static int sweep_all(run_ctx *rc, sp_err *err)
         say(rc, "running %d of the plan's %d runs\n", rc->total,
             rc->cfg->nmatrices * plan->ncombos);
     announce_gpu(rc, plan);
+    sp_progress_start(&rc->progress, rc->o ? rc->o->log : NULL, rc->o && rc->o->live,
+                      rc->total, rc->todo.total_cost);
     for (int i = 0; i < rc->todo.n && !interrupted;) {
         int n = 1;
         while (i + n < rc->todo.n && rc->todo.w[i + n].matrix == rc->todo.w[i].matrix)
@@ -420,6 +453,10 @@ static int sweep_all(run_ctx *rc, sp_err *err)
             return -1;
         i += n;
     }
+    sp_progress_clear(&rc->progress);
+    char took[32];
+    sp_duration_text(sp_seconds() - rc->progress.t0, took, sizeof took);
+    say(rc, "%d runs in %s\n", rc->res->runs, took);
     return 0;
 }
 

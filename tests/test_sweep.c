@@ -140,6 +140,18 @@ Test(sweep, database_holds_exactly_the_plan)
                                 "rel_error > 1e-12"), 0);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM speedup WHERE kernel = "
                                 "'spmv_csr_serial' AND abs(speedup - 1) < 1e-9"), 2);
+    /* provenance of the sweep */
+    cr_assert_eq(query_long(db, "SELECT length(plan_hash) = 16 AND length(binary_hash) = 16"
+                                " AND os IS NOT NULL AND kernel_release LIKE 'Linux %'"
+                                " AND cpu_threads >= cpu_cores AND cpu_cores >= cpu_sockets"
+                                " AND cpu_sockets >= 1 AND mem_total_gib > 0"
+                                " AND host_triad_gbs > 0 AND host_triad_threads = 2"
+                                " AND timeout_s = 600 AND repetitions_auto = 0 FROM sweeps"), 1);
+    cr_assert_eq(query_long(db, "SELECT (gpu IS NULL) = (device_copy_gbs IS NULL) AND"
+                                " (gpu IS NULL) = (gpu_sm_count IS NULL) FROM sweeps"), 1);
+    cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE status = 'ok' AND"
+                                " (stop_reason <> 'count' OR rate_unit <> 'GFLOPS' OR"
+                                " need_host_bytes IS NULL)"), 0);
     sqlite3_close(db);
     sp_config_free(&cfg);
 }
