@@ -86,9 +86,11 @@ Test(transpose, reference_and_kernels_on_awkward_matrices, .timeout = 120)
 Test(transpose, generated_matrices, .timeout = 120)
 {
     static const char *specs[] = {"rmat?scale=12&ef=8", "laplace3d?n=12&points=27",
-                                  "banded?n=3001&bw=5", "denserow?rows=2000&cols=3000&per_row=3&dense=3000",
-                                  "uniform?rows=500&cols=70000&per_row=9"};
-    for (int s = 0; s < 5; s++) {
+                                  "banded?n=3001&bw=5",
+                                  "denserow?rows=2000&cols=3000&per_row=3&dense=3000",
+                                  "uniform?rows=500&cols=70000&per_row=9",
+                                  "uniform?rows=300&cols=5000000&per_row=4"};  /* 3 digits */
+    for (int s = 0; s < 6; s++) {
         sp_csr A;
         sp_err err;
         cr_assert_eq(sp_generate(specs[s], &A, &err), 0, "%s: %s", specs[s], err.msg);
