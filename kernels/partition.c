@@ -21,8 +21,8 @@ int sp_chunk_param(const sp_params *p, const char *who, int *chunk, sp_err *err)
     return 0;
 }
 
-/* Binary search for the first i in [0, n] with ptr[i] >= target. */
-static int32_t lower_bound(const int32_t *ptr, int32_t n, int64_t target)
+/* Binary search. */
+int32_t sp_prefix_find(const int32_t *ptr, int32_t n, int64_t target)
 {
     int32_t lo = 0, hi = n;
     while (lo < hi) {
@@ -42,5 +42,5 @@ int32_t sp_split_prefix(const int32_t *ptr, int32_t n, int parts, int t)
     if (t >= parts)
         return n;
     int64_t total = (int64_t)ptr[n] - ptr[0];
-    return lower_bound(ptr, n, ptr[0] + total * t / parts);
+    return sp_prefix_find(ptr, n, ptr[0] + total * t / parts);
 }

@@ -33,6 +33,9 @@ static inline int64_t sp_split_equal(int64_t n, int parts, int t)
     return n * t / parts;
 }
 
+/* First i in [0, n] with ptr[i] >= target (ptr[0..n] nondecreasing). */
+int32_t sp_prefix_find(const int32_t *ptr, int32_t n, int64_t target);
+
 /* Start of part t when the n items behind prefix array ptr[0..n] (item i
  * weighs ptr[i+1] - ptr[i]) are cut into `parts` parts of equal weight:
  * the first item i with ptr[i] >= t·ptr[n]/parts; 0 for t = 0 and n for

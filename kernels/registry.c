@@ -26,6 +26,9 @@
     X(sp_spmv_hll_aligned_serial)                                             \
     X(sp_spmv_hll_aligned_omp)                                                \
     X(sp_spmv_librsb)                                                         \
+    X(sp_transpose_serial)                                                    \
+    X(sp_transpose_scantrans)                                                 \
+    X(sp_transpose_mergetrans)                                                \
     X(sp_spmv_csr_cuda_scalar)                                                \
     X(sp_spmv_csr_cusparse)
 
@@ -37,9 +40,11 @@ SP_KERNEL_LIST(SP_DECLARE_KERNEL)
 const sp_kernel *const sp_kernels[] = {SP_KERNEL_LIST(SP_LIST_KERNEL) NULL};
 
 extern const sp_operation sp_op_spmv;
+extern const sp_operation sp_op_transpose;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
+    &sp_op_transpose,
     NULL,
 };
 

@@ -1,0 +1,67 @@
+/*
+ * transpose.h — the transpose operation (CSR -> CSC: column pointer, row
+ * indices and values) and what its CPU kernels share.
+ *
+ * The output, as op->output_bytes lays it out in one buffer:
+ *   val[nnz] (double), colptr[cols + 1] (int32), rowidx[nnz] (int32);
+ * rows ascending inside each column (a stable transposition), so every
+ * kernel's output is identical, entry for entry, to the serial one's.
+ *
+ *   transpose_op.c          the operation: reference, check, work model
+ *   transpose_cpu.c         state, prepare, need, result, release
+ *   transpose_serial.c      counting sort over columns (also the reference)
+ *   transpose_scantrans.c   ScanTrans (Wang, Liu, Hou, Feng, ICS'16), OpenMP
+ *   transpose_mergetrans.c  MergeTrans (same paper), OpenMP
+ */
+#ifndef SP_TRANSPOSE_H
+#define SP_TRANSPOSE_H
+
+#include "../kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const sp_operation sp_op_transpose;
+
+/* Compressed sparse column: colptr[cols + 1], rowidx[nnz], val[nnz]. */
+typedef struct sp_csc {
+    int32_t rows, cols, nnz;
+    int32_t *colptr, *rowidx;
+    double *val;
+} sp_csc;
+
+/* Bytes of the CSC of A in the operation's layout. */
+size_t sp_csc_bytes(const sp_csr *A);
+/* C's arrays as views into buf (sp_csc_bytes(A) bytes, 8-byte aligned). */
+void sp_csc_view(void *buf, const sp_csr *A, sp_csc *C);
+
+/* C = A^T by a serial counting sort over the columns (C from sp_csc_view). */
+void sp_transpose_count(const sp_csr *A, sp_csc *C);
+
+/* ---- CPU kernels (transpose_cpu.c) ----------------------------------------
+ * The state owns the CSC and the kernel's scratch (work_bytes, sized by
+ * the kernel's work function from A and the `threads` axis). */
+typedef struct sp_transpose_cpu {
+    const sp_csr *A;
+    int threads;
+    void *out;              /* sp_csc_bytes(A) */
+    sp_csc C;               /* views into out */
+    void *work;             /* work_bytes, 8-byte aligned */
+    uint64_t work_bytes;
+} sp_transpose_cpu;
+
+/* Scratch a kernel needs for A at `threads` threads. */
+typedef uint64_t (*sp_transpose_work)(const sp_csr *A, int threads);
+
+int sp_transpose_cpu_prepare(const char *who, sp_transpose_work work, const sp_problem *pb,
+                             const sp_params *p, void **state, sp_err *err);
+int sp_transpose_cpu_need(const char *who, sp_transpose_work work, const sp_problem *pb,
+                          const sp_params *p, sp_need *need, sp_err *err);
+int sp_transpose_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+void sp_transpose_cpu_release(void *state);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,69 @@
+/*
+ * transpose_serial.c — CSR -> CSC by a counting sort over the columns: count
+ * each column, prefix-sum the counts into the column pointer, scatter the
+ * rows in order (so rows stay ascending in each column). The reference
+ * and the baseline of the other transposition kernels.
+ */
+#include <string.h>
+
+#include "transpose.h"
+
+void sp_transpose_count(const sp_csr *A, sp_csc *C)
+{
+    int32_t *cp = C->colptr;
+    memset(cp, 0, ((size_t)A->cols + 1) * sizeof *cp);
+    for (int32_t k = 0; k < A->nnz; k++)
+        cp[A->colidx[k] + 1]++;
+    for (int32_t j = 0; j < A->cols; j++)
+        cp[j + 1] += cp[j];
+    for (int32_t i = 0; i < A->rows; i++)      /* cp[j]: next free slot of column j */
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+            int32_t dst = cp[A->colidx[k]]++;
+            C->rowidx[dst] = i;
+            C->val[dst] = A->val[k];
+        }
+    memmove(cp + 1, cp, (size_t)A->cols * sizeof *cp);    /* back to column starts */
+    cp[0] = 0;
+}
+
+static uint64_t serial_work(const sp_csr *A, int threads)
+{
+    (void)A, (void)threads;
+    return 0;
+}
+
+static int serial_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                          sp_phases *ph, sp_err *err)
+{
+    (void)ph;
+    return sp_transpose_cpu_prepare("transpose_serial", serial_work, pb, p, state, err);
+}
+
+static int serial_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    return sp_transpose_cpu_need("transpose_serial", serial_work, pb, p, need, err);
+}
+
+static int serial_run(void *state, double *seconds, sp_err *err)
+{
+    sp_transpose_cpu *s = state;
+    if (!s)
+        return sp_fail(err, "transpose_serial: run without a state");
+    double t0 = sp_seconds();
+    sp_transpose_count(s->A, &s->C);
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+const sp_kernel sp_transpose_serial = {
+    .name = "transpose_serial",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "serial",
+    .summary = "CSR -> CSC, counting sort over columns (the baseline)",
+    .prepare = serial_prepare,
+    .run = serial_run,
+    .result = sp_transpose_cpu_result,
+    .release = sp_transpose_cpu_release,
+    .need = serial_need,
+};

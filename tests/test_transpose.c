@@ -1,0 +1,160 @@
+/* test_transpose.c — the transpose operation (reference against an
+ * independent construction, the exact check, the work model) and every
+ * transposition kernel, identical to the serial one on the awkward,
+ * generated and real matrices. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spmv_cases.h"
+#include "../fetch/matrix.h"
+#include "../kernels/transpose/transpose.h"
+
+static const sp_operation *transpose_op(void)
+{
+    const sp_operation *op = sp_operation_find("transpose");
+    cr_assert_not_null(op, "operation transpose not registered");
+    return op;
+}
+
+/* The reference of A into a fresh buffer; free() it after use. */
+static void *reference_of(const sp_csr *A)
+{
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(transpose_op()->setup(&pb, A, &err), 0, "%s", err.msg);
+    void *ref = malloc(sp_csc_bytes(A) + 8);
+    cr_assert_not_null(ref);
+    cr_assert_eq(transpose_op()->reference(&pb, ref, &err), 0, "%s", err.msg);
+    transpose_op()->teardown(&pb);
+    return ref;
+}
+
+/* The reference equals the CSR of A^T built by sp_csr_from_coo from A's
+ * entries with rows and columns swapped (a different code path: scatter
+ * by row of A^T, stable sort inside each). */
+static void check_reference(const sp_csr *A, const char *what)
+{
+    sp_coo T;
+    sp_csr At;
+    sp_err err;
+    cr_assert_eq(sp_coo_init(&T, A->cols, A->rows, A->nnz, &err), 0);
+    for (int32_t i = 0; i < A->rows; i++)
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            cr_assert_eq(sp_coo_push(&T, A->colidx[k], i, A->val[k], &err), 0);
+    cr_assert_eq(sp_csr_from_coo(&At, &T, &err), 0, "%s", err.msg);
+    void *ref = reference_of(A);
+    sp_csc C;
+    sp_csc_view(ref, A, &C);
+    cr_assert_eq(At.nnz, A->nnz, "%s", what);
+    cr_assert_eq(memcmp(C.colptr, At.rowptr, ((size_t)A->cols + 1) * 4), 0, "%s: colptr", what);
+    cr_assert_eq(memcmp(C.rowidx, At.colidx, (size_t)A->nnz * 4), 0, "%s: rowidx", what);
+    cr_assert_eq(memcmp(C.val, At.val, (size_t)A->nnz * 8), 0, "%s: values", what);
+    free(ref);
+    sp_csr_free(&At);
+    sp_coo_free(&T);
+}
+
+/* Threads above the row count of the small cases, and odd ones. */
+static const long test_threads[] = {1, 2, 3, 7, 64};
+
+/* Every transposition kernel on A: identical to the reference (error 0). */
+static void check_kernels(const sp_csr *A, const char *what)
+{
+    int n = 0;
+    for (int k = 0; sp_kernels[k]; k++)
+        if (!strcmp(sp_kernels[k]->operation, "transpose") && !sp_kernels[k]->needs_gpu) {
+            cr_assert_eq(spmv_check_kernel_all(sp_kernels[k], test_threads, 5, A, what), 0,
+                         "%s refused %s", sp_kernels[k]->name, what);
+            n++;
+        }
+    cr_assert_geq(n, 3, "serial, ScanTrans and MergeTrans at least");
+}
+
+Test(transpose, reference_and_kernels_on_awkward_matrices, .timeout = 120)
+{
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        check_reference(&c.A, c.name);
+        check_kernels(&c.A, c.name);
+        spmv_case_free(&c);
+    }
+}
+
+Test(transpose, generated_matrices, .timeout = 120)
+{
+    static const char *specs[] = {"rmat?scale=12&ef=8", "laplace3d?n=12&points=27",
+                                  "banded?n=3001&bw=5",
+                                  "denserow?rows=2000&cols=3000&per_row=3&dense=3000",
+                                  "uniform?rows=500&cols=70000&per_row=9",
+                                  "uniform?rows=300&cols=5000000&per_row=4"};  /* 3 digits */
+    for (int s = 0; s < 6; s++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[s], &A, &err), 0, "%s: %s", specs[s], err.msg);
+        check_reference(&A, specs[s]);
+        check_kernels(&A, specs[s]);
+        sp_csr_free(&A);
+    }
+}
+
+Test(transpose, real_matrices, .timeout = 60)
+{
+    static const char *files[] = {"tests/data/ss/bcsstk06.mtx.gz", "tests/data/ss/olm1000.mtx.gz"};
+    for (int f = 0; f < 2; f++) {
+        sp_csr A;
+        sp_err err;
+        sp_mm_opts o = {.quiet = 1};
+        cr_assert_eq(sp_mm_read(files[f], &o, &A, NULL, &err), 0, "%s", err.msg);
+        check_reference(&A, files[f]);
+        check_kernels(&A, files[f]);
+        sp_csr_free(&A);
+    }
+}
+
+/* Identical is 0; one changed value, row index or pointer is +Inf. */
+Test(transpose, error_is_zero_or_infinite)
+{
+    spmv_case c;
+    spmv_case_build(1, &c);
+    sp_problem pb = {.A = &c.A};
+    void *ref = reference_of(&c.A), *out = malloc(sp_csc_bytes(&c.A));
+    cr_assert_not_null(out);
+    sp_csc C;
+    sp_csc_view(out, &c.A, &C);
+    memcpy(out, ref, sp_csc_bytes(&c.A));
+    cr_assert_eq(transpose_op()->error(&pb, out, ref), 0.0);
+    C.val[17] = nextafter(C.val[17], INFINITY);
+    cr_assert(isinf(transpose_op()->error(&pb, out, ref)), "one ulp in one value");
+    memcpy(out, ref, sp_csc_bytes(&c.A));
+    int32_t t = C.rowidx[3];
+    C.rowidx[3] = C.rowidx[4], C.rowidx[4] = t;
+    cr_assert(isinf(transpose_op()->error(&pb, out, ref)), "two rows swapped");
+    free(ref);
+    free(out);
+    spmv_case_free(&c);
+}
+
+Test(transpose, work_model_and_need)
+{
+    const sp_operation *op = transpose_op();
+    sp_csr A = {.rows = 10, .cols = 20, .nnz = 50};
+    cr_assert_float_eq(op->flops(&A), 50.0, 0);
+    cr_assert_float_eq(op->bytes(&A), 50 * 24 + 11 * 4 + 21 * 4, 0);
+    cr_assert_str_eq(op->rate_unit, "Gnnz/s");
+    sp_problem pb = {.A = &A};
+    cr_assert_eq(op->output_bytes(&pb), 50u * 12 + 21 * 4);
+    const sp_kernel *scan = sp_kernel_find("transpose_scantrans");
+    cr_assert_not_null(scan);
+    sp_need n1, n8;
+    sp_err err;
+    sp_params p1 = {.n = 1, .name = {"threads"}, .value = {1}};
+    sp_params p8 = {.n = 1, .name = {"threads"}, .value = {8}};
+    cr_assert_eq(scan->need(&pb, &p1, &n1, &err), 0, "%s", err.msg);
+    cr_assert_eq(scan->need(&pb, &p8, &n8, &err), 0, "%s", err.msg);
+    cr_assert_eq(n8.host_bytes - n1.host_bytes, 7 * (20 * 4 + 8), "inter: (threads+1) x cols");
+    p8.value[0] = 0;
+    cr_assert_eq(scan->need(&pb, &p8, &n8, &err), -1, "threads = 0 refused");
+}
