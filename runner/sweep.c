@@ -3,7 +3,8 @@
  * once per operation, both in this process) and every combination of the
  * plan: decide whether it can run (GPU present, kernel built, memory
  * enough), run it in a child process (isolate.h: measure.c does the work,
- * child.c the process), store what came back.
+ * child.c the process), store what came back (sweep_combo.c). This file:
+ * the sweep's identity and resume, the loop over matrices, signals.
  *
  * A result that fails its check is stored as 'failed' with the error and no
  * samples: a wrong answer is never recorded as a timing. A child that dies
@@ -18,68 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../db/store.h"
-#include "isolate.h"
-#include "memguard.h"
-#include "noise.h"
-#include "progress.h"
 #include "resume.h"
-#include "runner.h"
-#include "select.h"
+#include "sweep_impl.h"
 
-#define MAX_OPS 8
-
-/* An operation's inputs and reference on the current matrix. */
-typedef struct op_state {
-    const sp_operation *op;
-    sp_problem pb;
-    void *ref, *out;
-    size_t out_bytes;
-} op_state;
-
-typedef struct run_ctx {
-    const sp_config *cfg;
-    const sp_sweep_opts *o;
-    const sp_plan *plan;
-    sp_store *st;
-    int64_t sweep_id;
-    int resumed;                /* continuing an earlier sweep */
-    char plan_hash[17], binary_hash[17];
-    sp_provenance prov;
-    sp_sweep_result *res;
-    sp_worklist todo;           /* selected and not stored yet, plan order */
-    int done, total;
-    int name_width;             /* of the matrix column in progress lines */
-    long kill_after;            /* test hook: SIGKILL ourselves after this many runs */
-    sp_progress progress;
-    op_state ops[MAX_OPS];
-    int nops;
-} run_ctx;
-
-/* What became of one combination. */
-typedef struct combo_outcome {
-    const char *status;
-    char msg[1024];
-    double rel;
-    sp_phases ph;
-    double *samples;            /* malloc'd (from the child) */
-    int nsamples;
-    int stop;
-    sp_need need;
-} combo_outcome;
-
-/* Signals seen: 1 = finish the combination in flight and stop, 2 = kill it. */
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t sp_sweep_interrupted;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    if (interrupted < 2)
-        interrupted++;
+    if (sp_sweep_interrupted < 2)
+        sp_sweep_interrupted++;
 }
 
-static void say(const run_ctx *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const run_ctx *rc, const char *fmt, ...)
+void sp_sweep_say(const run_ctx *rc, const char *fmt, ...)
 {
     if (!rc->o || !rc->o->log)
         return;
@@ -88,205 +40,6 @@ static void say(const run_ctx *rc, const char *fmt, ...)
     vfprintf(rc->o->log, fmt, ap);
     va_end(ap);
     fflush(rc->o->log);
-}
-
-static void op_state_free(op_state *os)
-{
-    if (os->op && os->op->teardown)
-        os->op->teardown(&os->pb);
-    free(os->ref);
-    free(os->out);
-    memset(os, 0, sizeof *os);
-}
-
-/* The operation's problem and reference on A, set up on first use. */
-static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, sp_err *err)
-{
-    for (int i = 0; i < rc->nops; i++)
-        if (!strcmp(rc->ops[i].op->name, opname))
-            return &rc->ops[i];
-    const sp_operation *op = sp_operation_find(opname);
-    if (!op) {
-        sp_fail(err, "unknown operation '%s'", opname);
-        return NULL;
-    }
-    if (rc->nops == MAX_OPS) {
-        sp_fail(err, "more than %d operations in one sweep", MAX_OPS);
-        return NULL;
-    }
-    op_state *os = &rc->ops[rc->nops];
-    memset(os, 0, sizeof *os);
-    os->op = op;
-    if (op->setup(&os->pb, A, err))
-        return NULL;
-    os->out_bytes = op->output_bytes(&os->pb);
-    os->ref = malloc(os->out_bytes ? os->out_bytes : 1);
-    os->out = malloc(os->out_bytes ? os->out_bytes : 1);
-    if (!os->ref || !os->out) {
-        sp_fail(err, "out of memory for the %s reference", opname);
-        op_state_free(os);
-        return NULL;
-    }
-    if (op->reference(&os->pb, os->ref, err)) {
-        op_state_free(os);
-        return NULL;
-    }
-    rc->nops++;
-    return os;
-}
-
-/* What the kernel says it will allocate (pure arithmetic: this is the
- * parent); without a need function, the output vector. -1 when the kernel
- * says the combination cannot be built. */
-static int kernel_need(const sp_kernel *k, const op_state *os, const sp_combo *c,
-                       sp_need *need, sp_err *err)
-{
-    memset(need, 0, sizeof *need);
-    if (!k->need) {
-        need->host_bytes = os->out_bytes;
-        return 0;
-    }
-    return k->need(&os->pb, &c->params, need, err);
-}
-
-/* Run the combination in a child and read its outcome. */
-static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
-{
-    const sp_config *cfg = rc->cfg;
-    sp_measure_job j = {
-        .kernel = c->kernel, .params = &c->params, .op = os->op, .pb = &os->pb,
-        .ref = os->ref, .out = os->out, .out_bytes = os->out_bytes, .warmup = cfg->warmup,
-        .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
-        .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
-        .tolerance = cfg->tolerance, .need_device_bytes = out->need.device_bytes,
-    };
-    sp_child_outcome co;
-    sp_err e;
-    if (sp_child_run(sp_measure_child, &j, cfg->timeout_s, &interrupted, &co, &e)) {
-        out->status = "error";
-        snprintf(out->msg, sizeof out->msg, "%s", e.msg);
-        return;
-    }
-    out->status = sp_child_verdict(&co, cfg->timeout_s, out->msg, sizeof out->msg);
-    out->ph = co.phases;
-    out->rel = co.result.rel_error;
-    out->stop = co.result.stop;
-    if (!strcmp(out->status, "ok")) {
-        out->samples = co.samples;
-        out->nsamples = co.nsamples;
-        co.samples = NULL;
-    }
-    sp_child_outcome_free(&co);
-}
-
-/* Decide and (when it can) run one combination. */
-static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_outcome *out)
-{
-    const sp_kernel *k = c->kernel;
-    sp_err e = {{0}};
-    op_state *os = NULL;
-    out->status = "skipped";
-    if (k->needs_gpu && !rc->prov.have_gpu)
-        snprintf(out->msg, sizeof out->msg, "%s", rc->prov.gpu_reason);
-    else if (!k->prepare)
-        snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
-                 k->name);
-    else if (!(os = op_state_get(rc, k->operation, &M->A, &e)))
-        out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
-    else if (kernel_need(k, os, c, &out->need, &e))
-        snprintf(out->msg, sizeof out->msg, "%s", e.msg);
-    else if (!sp_host_mem_short(out->need.host_bytes, out->msg, sizeof out->msg))
-        isolate(rc, os, c, out);
-}
-
-static void count_status(sp_sweep_result *res, const char *status)
-{
-    res->runs++;
-    if (!strcmp(status, "ok"))
-        res->ok++;
-    else if (!strcmp(status, "failed"))
-        res->failed++;
-    else if (!strcmp(status, "skipped"))
-        res->skipped++;
-    else if (!strcmp(status, "crashed"))
-        res->crashed++;
-    else if (!strcmp(status, "timeout"))
-        res->timeouts++;
-    else
-        res->errors++;
-}
-
-/* The divisor a rate unit's prefix stands for (as in db/views.sql). */
-static double unit_scale(const char *unit)
-{
-    switch (unit ? unit[0] : 'G') {
-    case 'T': return 1e12;
-    case 'G': return 1e9;
-    case 'M': return 1e6;
-    case 'K': case 'k': return 1e3;
-    default: return 1;
-    }
-}
-
-/* One progress line per run. Skipped runs stay quiet when the reason was
- * said once up front (no GPU); the summary counts them. */
-static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
-                    const combo_outcome *out, double flops, const char *unit)
-{
-    char axes[256];
-    if (!strcmp(out->status, "skipped") && c->kernel->needs_gpu && !rc->prov.have_gpu)
-        return;
-    sp_params_text(&c->params, axes, sizeof axes);
-    say(rc, "[%*d/%d] %-*s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
-        rc->name_width, M->src.name, c->kernel->name, axes);
-    if (!strcmp(out->status, "ok")) {
-        double *scratch = malloc((size_t)out->nsamples * sizeof *scratch);
-        double med = scratch ? sp_median(out->samples, out->nsamples, scratch) : NAN;
-        free(scratch);
-        say(rc, "%10.4f ms %9.3f %s", med * 1e3, flops / med / unit_scale(unit),
-            unit ? unit : "GFLOPS");
-        if (rc->cfg->auto_reps)
-            say(rc, "  (%d reps, stopped on %s)", out->nsamples,
-                out->stop == 1 ? "noise" : out->stop == 2 ? "time" : "count");
-        say(rc, "\n");
-    } else {
-        say(rc, "%s: %s\n", out->status, out->msg);
-    }
-}
-
-/* Run (or skip) one combination on one matrix and store it. */
-static int run_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
-                     double cost, sp_err *err)
-{
-    static const char *const stops[] = {"count", "noise", "time"};
-    const sp_kernel *k = c->kernel;
-    combo_outcome out = {.rel = NAN};
-    decide(rc, M, c, &out);
-    if (!strcmp(out.status, "aborted"))
-        return 0;               /* killed on a second interrupt: resume reruns it */
-    char axes[256];
-    sp_params_json(&c->params, axes, sizeof axes);
-    const sp_operation *op = sp_operation_find(k->operation);
-    int ok = !strcmp(out.status, "ok");
-    sp_run_record r = {
-        .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
-        .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
-        .rel_error = out.rel, .flops = op ? op->flops(&M->A) : NAN,
-        .bytes = op ? op->bytes(&M->A) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
-        .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
-        .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
-        .rate_unit = op ? op->rate_unit : NULL, .need = out.need,
-    };
-    rc->done++;
-    count_status(rc->res, out.status);
-    sp_progress_done(&rc->progress, cost);
-    log_run(rc, M, c, &out, r.flops, r.rate_unit);
-    int64_t run_id;
-    int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
-    free(out.samples);
-    if (rc->kill_after > 0 && --rc->kill_after == 0)
-        raise(SIGKILL);         /* tests of exact resume (SPSWEEP_TEST_KILL_AFTER) */
-    return rcode;
 }
 
 /* Load matrix m and run the n pairs of the to-do list that start at w
@@ -301,7 +54,7 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
         sp_progress_clear(&rc->progress);
         /* could not be had (fetch failed): skipped; could not be read: error */
         const char *status = src->unavailable[0] ? "skipped" : "error";
-        say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
+        sp_sweep_say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
         rc->res->matrix_errors++;
         rc->done += n;
         /* the other matrices still run */
@@ -309,18 +62,16 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     }
     int64_t matrix_id;
     int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
-    say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows, M.A.cols,
+    sp_sweep_say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows, M.A.cols,
         M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
-    for (int i = 0; !rcode && i < n && !interrupted; i++) {
+    for (int i = 0; !rcode && i < n && !sp_sweep_interrupted; i++) {
         const sp_combo *c = &rc->plan->combos[w[i].combo];
         char axes[256];
         sp_params_text(&c->params, axes, sizeof axes);
         sp_progress_show(&rc->progress, rc->done + 1, M.src.name, c->kernel->name, axes);
-        rcode = run_combo(rc, &M, matrix_id, c, w[i].cost, err);
+        rcode = sp_sweep_combo(rc, &M, matrix_id, c, w[i].cost, err);
     }
-    for (int i = 0; i < rc->nops; i++)
-        op_state_free(&rc->ops[i]);
-    rc->nops = 0;
+    sp_sweep_ops_free(rc);
     sp_matrix_free(&M);
     return rcode;
 }
@@ -404,7 +155,7 @@ static int drop_stored(run_ctx *rc, sp_err *err)
     }
     rc->todo.n = kept;
     sp_done_free(&d);
-    say(rc, "resuming sweep %lld: %d of %d selected runs already stored\n",
+    sp_sweep_say(rc, "resuming sweep %lld: %d of %d selected runs already stored\n",
         (long long)rc->sweep_id, before - kept, before);
     return 0;
 }
@@ -413,13 +164,13 @@ static int drop_stored(run_ctx *rc, sp_err *err)
 static void announce_gpu(const run_ctx *rc, const sp_plan *plan)
 {
     if (rc->prov.have_gpu) {
-        say(rc, "GPU: %s, driver %s, runtime %s\n", rc->prov.gpu, rc->prov.gpu_driver,
+        sp_sweep_say(rc, "GPU: %s, driver %s, runtime %s\n", rc->prov.gpu, rc->prov.gpu_driver,
             rc->prov.cuda_runtime);
         return;
     }
     for (int i = 0; i < plan->ncombos; i++)
         if (plan->combos[i].kernel->needs_gpu) {
-            say(rc, "GPU kernels skipped: %s\n", rc->prov.gpu_reason);
+            sp_sweep_say(rc, "GPU kernels skipped: %s\n", rc->prov.gpu_reason);
             return;
         }
 }
@@ -436,16 +187,16 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     char reps[32];
     snprintf(reps, sizeof reps, rc->cfg->auto_reps ? "auto (>= %d)" : "%d",
              rc->cfg->repetitions);
-    say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
+    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
         rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
         rc->cfg->database);
     if (rc->total != rc->cfg->nmatrices * plan->ncombos)
-        say(rc, "running %d of the plan's %d runs\n", rc->total,
+        sp_sweep_say(rc, "running %d of the plan's %d runs\n", rc->total,
             rc->cfg->nmatrices * plan->ncombos);
     announce_gpu(rc, plan);
     sp_progress_start(&rc->progress, rc->o ? rc->o->log : NULL, rc->o && rc->o->live,
                       rc->total, rc->todo.total_cost);
-    for (int i = 0; i < rc->todo.n && !interrupted;) {
+    for (int i = 0; i < rc->todo.n && !sp_sweep_interrupted;) {
         int n = 1;
         while (i + n < rc->todo.n && rc->todo.w[i + n].matrix == rc->todo.w[i].matrix)
             n++;
@@ -456,7 +207,7 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     sp_progress_clear(&rc->progress);
     char took[32];
     sp_duration_text(sp_seconds() - rc->progress.t0, took, sizeof took);
-    say(rc, "%d runs in %s\n", rc->res->runs, took);
+    sp_sweep_say(rc, "%d runs in %s\n", rc->res->runs, took);
     return 0;
 }
 
@@ -492,18 +243,18 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
     res->sweep_id = rc.sweep_id;
-    interrupted = 0;
+    sp_sweep_interrupted = 0;
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     rcode = sweep_all(&rc, err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (!rcode && interrupted)
+    if (!rcode && sp_sweep_interrupted)
         rcode = sp_fail(err, "interrupted after %d runs (all stored in %s)", res->runs,
                         cfg->database);
     sp_err e2;
-    const char *final = rcode ? (interrupted ? "interrupted" : "failed") : "done";
+    const char *final = rcode ? (sp_sweep_interrupted ? "interrupted" : "failed") : "done";
     if (sp_store_end_sweep(rc.st, rc.sweep_id, final, &e2) && !rcode)
         rcode = sp_fail(err, "%s", e2.msg);
     if (!rcode && o && o->log && !o->no_summary)

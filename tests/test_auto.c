@@ -106,3 +106,26 @@ Test(auto_reps, ci_rank_matches_the_view)
     int l = sp_median_ci_rank(1000);
     cr_assert(l >= 468 && l <= 470, "l(1000) = %d", l);
 }
+
+Test(auto_reps, config_keys_checked_with_their_line)
+{
+    sp_config cfg;
+    sp_err err;
+    const char *bad[] = {"timeout = 0", "max_noise = -1", "max_time = soon", "repetitions = 0"};
+    for (int i = 0; i < 4; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "[sweep]\n%s\n[matrices]\nsource = gen:laplace2d?n=4\n"
+                                    "[kernel spmv_csr_serial]\n", bad[i]);
+        cr_assert_eq(sp_config_parse("k.ini", text, NULL, &cfg, &err), -1, "%s", bad[i]);
+        cr_assert(strstr(err.msg, "k.ini:2:"), "%s", err.msg);
+    }
+    const char *good = "[sweep]\nrepetitions = auto\ntimeout = 2.5\nrepetitions = 7\n"
+                       "[matrices]\nsource = gen:laplace2d?n=4\n[kernel spmv_csr_serial]\n";
+    cr_assert_eq(sp_config_parse("k.ini", good, NULL, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(cfg.auto_reps, 0, "a later count replaces auto");
+    cr_assert_eq(cfg.repetitions, 7);
+    cr_assert_float_eq(cfg.timeout_s, 2.5, 0);
+    cr_assert_float_eq(cfg.max_noise, 0.01, 0);
+    cr_assert_float_eq(cfg.max_time_s, 2, 0);
+    sp_config_free(&cfg);
+}

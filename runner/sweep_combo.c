@@ -1,0 +1,234 @@
+/*
+ * sweep_combo.c — one combination on the loaded matrix: decide whether it
+ * can run (GPU present, kernel built, memory enough: the kernel's `need`,
+ * pure arithmetic, against MemAvailable), run it in a child (isolate.h),
+ * log and store what came back.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isolate.h"
+#include "memguard.h"
+#include "noise.h"
+#include "sweep_impl.h"
+
+/* What became of one combination. */
+typedef struct combo_outcome {
+    const char *status;
+    char msg[1024];
+    double rel;
+    sp_phases ph;
+    double *samples;            /* malloc'd (from the child) */
+    int nsamples;
+    int stop;
+    sp_need need;
+} combo_outcome;
+
+static void op_state_free(op_state *os)
+{
+    if (os->op && os->op->teardown)
+        os->op->teardown(&os->pb);
+    free(os->ref);
+    free(os->out);
+    memset(os, 0, sizeof *os);
+}
+
+/* The operation's problem and reference on A, set up on first use. */
+static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, sp_err *err)
+{
+    for (int i = 0; i < rc->nops; i++)
+        if (!strcmp(rc->ops[i].op->name, opname))
+            return &rc->ops[i];
+    const sp_operation *op = sp_operation_find(opname);
+    if (!op) {
+        sp_fail(err, "unknown operation '%s'", opname);
+        return NULL;
+    }
+    if (rc->nops == MAX_OPS) {
+        sp_fail(err, "more than %d operations in one sweep", MAX_OPS);
+        return NULL;
+    }
+    op_state *os = &rc->ops[rc->nops];
+    memset(os, 0, sizeof *os);
+    os->op = op;
+    if (op->setup(&os->pb, A, err))
+        return NULL;
+    os->out_bytes = op->output_bytes(&os->pb);
+    os->ref = malloc(os->out_bytes ? os->out_bytes : 1);
+    os->out = malloc(os->out_bytes ? os->out_bytes : 1);
+    if (!os->ref || !os->out) {
+        sp_fail(err, "out of memory for the %s reference", opname);
+        op_state_free(os);
+        return NULL;
+    }
+    if (op->reference(&os->pb, os->ref, err)) {
+        op_state_free(os);
+        return NULL;
+    }
+    rc->nops++;
+    return os;
+}
+
+/* What the kernel says it will allocate (pure arithmetic: this is the
+ * parent); without a need function, the output vector. -1 when the kernel
+ * says the combination cannot be built. */
+static int kernel_need(const sp_kernel *k, const op_state *os, const sp_combo *c,
+                       sp_need *need, sp_err *err)
+{
+    memset(need, 0, sizeof *need);
+    if (!k->need) {
+        need->host_bytes = os->out_bytes;
+        return 0;
+    }
+    return k->need(&os->pb, &c->params, need, err);
+}
+
+/* Run the combination in a child and read its outcome. */
+static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
+{
+    const sp_config *cfg = rc->cfg;
+    sp_measure_job j = {
+        .kernel = c->kernel, .params = &c->params, .op = os->op, .pb = &os->pb,
+        .ref = os->ref, .out = os->out, .out_bytes = os->out_bytes, .warmup = cfg->warmup,
+        .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
+        .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
+        .tolerance = cfg->tolerance, .need_device_bytes = out->need.device_bytes,
+    };
+    sp_child_outcome co;
+    sp_err e;
+    if (sp_child_run(sp_measure_child, &j, cfg->timeout_s, &sp_sweep_interrupted, &co, &e)) {
+        out->status = "error";
+        snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+        return;
+    }
+    out->status = sp_child_verdict(&co, cfg->timeout_s, out->msg, sizeof out->msg);
+    out->ph = co.phases;
+    out->rel = co.result.rel_error;
+    out->stop = co.result.stop;
+    if (!strcmp(out->status, "ok")) {
+        out->samples = co.samples;
+        out->nsamples = co.nsamples;
+        co.samples = NULL;
+    }
+    sp_child_outcome_free(&co);
+}
+
+/* Decide and (when it can) run one combination. */
+static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_outcome *out)
+{
+    const sp_kernel *k = c->kernel;
+    sp_err e = {{0}};
+    op_state *os = NULL;
+    out->status = "skipped";
+    if (k->needs_gpu && !rc->prov.have_gpu)
+        snprintf(out->msg, sizeof out->msg, "%s", rc->prov.gpu_reason);
+    else if (!k->prepare)
+        snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
+                 k->name);
+    else if (!(os = op_state_get(rc, k->operation, &M->A, &e)))
+        out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+    else if (kernel_need(k, os, c, &out->need, &e))
+        snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+    else if (!sp_host_mem_short(out->need.host_bytes, out->msg, sizeof out->msg))
+        isolate(rc, os, c, out);
+}
+
+static void count_status(sp_sweep_result *res, const char *status)
+{
+    res->runs++;
+    if (!strcmp(status, "ok"))
+        res->ok++;
+    else if (!strcmp(status, "failed"))
+        res->failed++;
+    else if (!strcmp(status, "skipped"))
+        res->skipped++;
+    else if (!strcmp(status, "crashed"))
+        res->crashed++;
+    else if (!strcmp(status, "timeout"))
+        res->timeouts++;
+    else
+        res->errors++;
+}
+
+/* The divisor a rate unit's prefix stands for (as in db/views.sql). */
+static double unit_scale(const char *unit)
+{
+    switch (unit ? unit[0] : 'G') {
+    case 'T': return 1e12;
+    case 'G': return 1e9;
+    case 'M': return 1e6;
+    case 'K': case 'k': return 1e3;
+    default: return 1;
+    }
+}
+
+/* One progress line per run. Skipped runs stay quiet when the reason was
+ * said once up front (no GPU); the summary counts them. */
+static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
+                    const combo_outcome *out, double flops, const char *unit)
+{
+    char axes[256];
+    if (!strcmp(out->status, "skipped") && c->kernel->needs_gpu && !rc->prov.have_gpu)
+        return;
+    sp_params_text(&c->params, axes, sizeof axes);
+    sp_sweep_say(rc, "[%*d/%d] %-*s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
+        rc->name_width, M->src.name, c->kernel->name, axes);
+    if (!strcmp(out->status, "ok")) {
+        double *scratch = malloc((size_t)out->nsamples * sizeof *scratch);
+        double med = scratch ? sp_median(out->samples, out->nsamples, scratch) : NAN;
+        free(scratch);
+        sp_sweep_say(rc, "%10.4f ms %9.3f %s", med * 1e3, flops / med / unit_scale(unit),
+            unit ? unit : "GFLOPS");
+        if (rc->cfg->auto_reps)
+            sp_sweep_say(rc, "  (%d reps, stopped on %s)", out->nsamples,
+                out->stop == 1 ? "noise" : out->stop == 2 ? "time" : "count");
+        sp_sweep_say(rc, "\n");
+    } else {
+        sp_sweep_say(rc, "%s: %s\n", out->status, out->msg);
+    }
+}
+
+/* Run (or skip) one combination on one matrix and store it. */
+int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
+                     double cost, sp_err *err)
+{
+    static const char *const stops[] = {"count", "noise", "time"};
+    const sp_kernel *k = c->kernel;
+    combo_outcome out = {.rel = NAN};
+    decide(rc, M, c, &out);
+    if (!strcmp(out.status, "aborted"))
+        return 0;               /* killed on a second interrupt: resume reruns it */
+    char axes[256];
+    sp_params_json(&c->params, axes, sizeof axes);
+    const sp_operation *op = sp_operation_find(k->operation);
+    int ok = !strcmp(out.status, "ok");
+    sp_run_record r = {
+        .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
+        .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
+        .rel_error = out.rel, .flops = op ? op->flops(&M->A) : NAN,
+        .bytes = op ? op->bytes(&M->A) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
+        .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
+        .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
+        .rate_unit = op ? op->rate_unit : NULL, .need = out.need,
+    };
+    rc->done++;
+    count_status(rc->res, out.status);
+    sp_progress_done(&rc->progress, cost);
+    log_run(rc, M, c, &out, r.flops, r.rate_unit);
+    int64_t run_id;
+    int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
+    free(out.samples);
+    if (rc->kill_after > 0 && --rc->kill_after == 0)
+        raise(SIGKILL);         /* tests of exact resume (SPSWEEP_TEST_KILL_AFTER) */
+    return rcode;
+}
+
+/* Free the matrix's operation states. */
+void sp_sweep_ops_free(run_ctx *rc)
+{
+    for (int i = 0; i < rc->nops; i++)
+        op_state_free(&rc->ops[i]);
+    rc->nops = 0;
+}
