@@ -96,7 +96,7 @@ fetch: ensure-deps ## fetch the SuiteSparse matrices of CONFIG (default configs/
 # SHARDS_DIR go to `spsweep slurm`; NO_SUBMIT=1 writes the scripts only.
 SHARDS_DIR ?= results/shards
 slurm: ## submit CONFIG as a Slurm job array of SHARDS tasks (PARTITION= TIME= GPUS_PER_TASK=)
-	@test -n "$(SHARDS)" || { echo "make slurm: give SHARDS=N" >&2; exit 2; }
+	$(if $(SHARDS),,$(error make slurm: give SHARDS=N))
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) slurm $(CONFIG) --shards $(SHARDS) --out-dir $(SHARDS_DIR)$(if $(PARTITION), --partition $(PARTITION))$(if $(TIME), --time $(TIME))$(if $(GPUS_PER_TASK), --gpus-per-task $(GPUS_PER_TASK))$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR))$(if $(NO_SUBMIT), --no-submit)
 

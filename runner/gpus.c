@@ -59,7 +59,7 @@ static int split_args(int argc, char **argv, gpu_run *g)
         int eq = !strncmp(a, "--gpus=", 7) || !strncmp(a, "--db=", 5);
         if (!strcmp(a, "--shard") || !strncmp(a, "--shard=", 8))
             return fail("--gpus makes the shards itself; leave out --shard");
-        if (!strncmp(a, "--gpus", 6) || !strncmp(a, "--db", 4)) {
+        if (eq || !strcmp(a, "--gpus") || !strcmp(a, "--db")) {
             const char *val = eq ? strchr(a, '=') + 1 : v;
             if (!val)
                 return fail("--gpus and --db expect a value");
@@ -115,14 +115,33 @@ static int final_db(gpu_run *g, char *buf, size_t len)
     return rc;
 }
 
+/* The CUDA_VISIBLE_DEVICES value for device number d as this process sees
+ * it: d itself, or the d-th entry of an inherited list (Slurm sets one for
+ * the GPUs it gave the job; entries may be UUIDs). */
+static int visible_device(int d, char *buf, size_t len)
+{
+    const char *list = getenv("CUDA_VISIBLE_DEVICES");
+    if (!list || !*list)
+        return snprintf(buf, len, "%d", d) >= (int)len;
+    for (int i = 0; *list; i++) {
+        size_t n = strcspn(list, ",");
+        if (i == d)
+            return n == 0 || snprintf(buf, len, "%.*s", (int)n, list) >= (int)len;
+        list += n + (list[n] == ',');
+    }
+    return fprintf(stderr, "spsweep sweep --gpus: GPU %d is not among CUDA_VISIBLE_DEVICES="
+                   "%s\n", d, getenv("CUDA_VISIBLE_DEVICES")) > 0;
+}
+
 /* Start shard k+1 of ndev on GPU dev[k], output into its log; the pid. */
 static pid_t start_shard(const gpu_run *g, int k)
 {
-    char shard[32], db[PATH_MAX + 32], log[PATH_MAX + 32], dev[16];
+    char shard[32], db[PATH_MAX + 32], log[PATH_MAX + 32], dev[128];
     snprintf(shard, sizeof shard, "%d/%d", k + 1, g->ndev);
     snprintf(db, sizeof db, SP_SHARD_DB_FMT, g->dir, k + 1);
     snprintf(log, sizeof log, "%s/shard-%d.log", g->dir, k + 1);
-    snprintf(dev, sizeof dev, "%d", g->dev[k]);
+    if (visible_device(g->dev[k], dev, sizeof dev))
+        return -1;
     printf("GPU %s: shard %s into %s (log %s)\n", dev, shard, db, log);
     fflush(stdout);
     pid_t pid = fork();

@@ -62,3 +62,23 @@ Test(gpus, bad_lists_refused)
     cr_assert_not_null(strstr(out, "leave out --shard"), "%s", out);
     free(out);
 }
+
+/* Inside a Slurm job CUDA_VISIBLE_DEVICES already names the job's GPUs:
+ * --gpus numbers are positions in that list, as CUDA numbers them. */
+Test(gpus, numbers_map_through_an_inherited_visible_list)
+{
+    char dir[256], cfg[512], *out;
+    tu_tempdir(dir, sizeof dir);
+    us_small_config(dir, "small.ini", cfg, sizeof cfg);
+    int rc = us_sh(&out, "CUDA_VISIBLE_DEVICES=5,GPU-abc %s sweep %s --gpus 0,1 --db %s/m.db "
+                   "--only kernel=spmv_csr_serial", tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "GPU 5: shard 1/2"), "%s", out);
+    cr_assert_not_null(strstr(out, "GPU GPU-abc: shard 2/2"), "%s", out);
+    free(out);
+    rc = us_sh(&out, "CUDA_VISIBLE_DEVICES=5 %s sweep %s --gpus 1 --db %s/n.db",
+               tu_spsweep_bin(), cfg, dir);
+    cr_assert_neq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "GPU 1 is not among CUDA_VISIBLE_DEVICES=5"), "%s", out);
+    free(out);
+}

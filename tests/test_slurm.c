@@ -130,3 +130,24 @@ Test(slurm, cli_no_submit_writes_both_scripts)
     cr_assert_not_null(strstr(out, "cannot run sbatch"), "%s", out);
     free(out);
 }
+
+/* `make slurm` and `make merge` pass their variables on as options. */
+Test(slurm, make_targets_pass_variables)
+{
+    char *out;
+    int rc = us_sh(&out, "make -s --no-print-directory -n slurm CONFIG=c.ini SHARDS=4 "
+                   "PARTITION=p TIME=1:00 GPUS_PER_TASK=2 CACHE_DIR=/s/c NO_SUBMIT=1");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "bin/spsweep slurm c.ini --shards 4 --out-dir results/shards "
+                                   "--partition p --time 1:00 --gpus-per-task 2 --cache-dir /s/c "
+                                   "--no-submit\n"), "%s", out);
+    free(out);
+    rc = us_sh(&out, "make -s --no-print-directory -n merge SHARDS=4 JOB=17 DB=o.db");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "bin/spsweep merge --shards results/shards --expect 4 "
+                                   "--job 17 o.db\n"), "%s", out);
+    free(out);
+    rc = us_sh(&out, "make -s --no-print-directory -n slurm CONFIG=c.ini");
+    cr_assert_neq(rc, 0);
+    free(out);
+}
