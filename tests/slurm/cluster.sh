@@ -93,9 +93,23 @@ slurmd -f "$SLURM_CONF" -N localhost >/dev/null 2>&1 ||
     skip "slurmd did not start ($(tail -n 1 "$dir/slurmd.log" 2>/dev/null))"
 
 # Up when the node is idle; 30 s at most.
+up=
 for _ in $(seq 60); do
     state=$(sinfo -h -n localhost -o %t 2>/dev/null)
-    case "$state" in idle*|mix*|alloc*) exit 0 ;; esac
+    case "$state" in idle*|mix*|alloc*) up=1; break ;; esac
     sleep 0.5
 done
-skip "the node did not come up in 30 s (state '${state:-none}'; $(tail -n 1 "$dir/slurmd.log" 2>/dev/null))"
+[ -n "$up" ] ||
+    skip "the node did not come up in 30 s (state '${state:-none}'; $(tail -n 1 "$dir/slurmd.log" 2>/dev/null))"
+
+# A node that is up may still be unable to start jobs (no fork of
+# slurmstepd in some containers): one trivial job must run, 30 s at most.
+job=$(sbatch --parsable --output="$dir/probe.out" --wrap="echo probe-ran" 2>&1) ||
+    skip "sbatch of a probe job failed ($job)"
+for _ in $(seq 60); do
+    [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+    sleep 0.5
+done
+grep -q probe-ran "$dir/probe.out" 2>/dev/null ||
+    skip "a probe job did not run in 30 s ($(tail -n 1 "$dir/slurmd.log" 2>/dev/null))"
+exit 0
