@@ -16,7 +16,7 @@ BUILD  ?= build
 DEB_PACKAGES := build-essential pkg-config libsqlite3-dev sqlite3 libinih-dev \
                 zlib1g-dev libxxhash-dev libcriterion-dev gnuplot-nox \
                 python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev libssl-dev \
-                librsb-dev
+                librsb-dev slurm-wlm munge
 
 # ---- toolchain -------------------------------------------------------------
 NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -61,7 +61,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
-        bench-gpu list clean
+        bench-gpu list clean slurm merge
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -72,6 +72,7 @@ help: ## list every target
 	  awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: CONFIG=$(CONFIG) DB=$(DB) REPORT=$(REPORT) CUDA=$(CUDA) (0 forces CPU-only)"
+	@echo "  slurm/merge: SHARDS=N PARTITION= TIME= GPUS_PER_TASK= CACHE_DIR= SHARDS_DIR=$(SHARDS_DIR) JOB="
 
 deps: ## install every Debian package the project needs (apt-get; idempotent)
 	@bash .ci/deps.sh install $(DEB_PACKAGES)
@@ -89,6 +90,19 @@ FETCH_CONFIG := $(if $(filter command line environment,$(origin CONFIG)),$(CONFI
 fetch: ensure-deps ## fetch the SuiteSparse matrices of CONFIG (default configs/spmv.ini) into the cache
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) fetch --config $(FETCH_CONFIG) --db $(DB)
+
+# Scale-out (README "Running on a cluster"): SHARDS array tasks, merged
+# back with `make merge`. PARTITION, TIME, GPUS_PER_TASK, CACHE_DIR and
+# SHARDS_DIR go to `spsweep slurm`; NO_SUBMIT=1 writes the scripts only.
+SHARDS_DIR ?= results/shards
+slurm: ## submit CONFIG as a Slurm job array of SHARDS tasks (PARTITION= TIME= GPUS_PER_TASK=)
+	$(if $(SHARDS),,$(error make slurm: give SHARDS=N))
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) slurm $(CONFIG) --shards $(SHARDS) --out-dir $(SHARDS_DIR)$(if $(PARTITION), --partition $(PARTITION))$(if $(TIME), --time $(TIME))$(if $(GPUS_PER_TASK), --gpus-per-task $(GPUS_PER_TASK))$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR))$(if $(NO_SUBMIT), --no-submit)
+
+merge: ## merge the complete shards of SHARDS_DIR into DB; prints how to resubmit the rest
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) merge --shards $(SHARDS_DIR)$(if $(SHARDS), --expect $(SHARDS))$(if $(JOB), --job $(JOB)) $(DB)
 
 report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a change table
 	@$(MAKE) --no-print-directory $(BIN)

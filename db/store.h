@@ -123,6 +123,24 @@ typedef struct sp_merge_result {
 int sp_store_merge(const char *out_path, const char *const *in_paths, int nin, int force,
                    sp_merge_result *res, sp_err *err);
 
+/* A shard database's latest sweep, for `spsweep merge --shards`
+ * (db/shard_status.c; opened read-only). */
+typedef struct sp_shard_info {
+    int64_t sweep_id;
+    char *config_path, *config_text, *status;
+    int shard_index, shard_count;       /* 0/0: not a shard */
+} sp_shard_info;
+int sp_store_shard_info(const char *path, sp_shard_info *info, sp_err *err);
+void sp_shard_info_free(sp_shard_info *info);
+/* One (matrix source, kernel, axes JSON) pair of the plan. */
+typedef struct sp_pair_key {
+    const char *source, *kernel, *axes;
+} sp_pair_key;
+/* How many keys sweep_id of path covers: stored as a run of any status,
+ * or its matrix recorded as one that could not be loaded. */
+int sp_store_count_covered(const char *path, int64_t sweep_id, const sp_pair_key *keys,
+                           int n, int *covered, sp_err *err);
+
 /* Write one view or table (`what`: run_stats by default, runs, samples,
  * speedup, best_runs, run_modes, failures, matrices, sweeps) of sweep
  * (0: the latest) to out as CSV or as one JSON array (db/export.c). */

@@ -238,6 +238,13 @@ int sp_cmd_fetch(int argc, char **argv)
     int nowned = 0, rc = 2;
     if (parse_fetch_cli(argc, argv, &c) || (c.config && merge_config(&c, &owned, &nowned, &cfg)))
         goto out;
+    if (c.nnames == 0 && !c.select && c.config) {
+        /* a config of generated or local matrices: nothing to do, not an error
+         * (the fetch step of `spsweep slurm` runs for every config) */
+        printf("%s names no SuiteSparse matrix: nothing to fetch\n", c.config);
+        rc = 0;
+        goto out;
+    }
     if (c.nnames == 0 && !c.select) {
         fprintf(stderr, "spsweep fetch: name matrices (HB/bcsstk13 ...), --select EXPR or "
                 "--config FILE\n%s", fetch_usage);

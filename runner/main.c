@@ -10,6 +10,9 @@
  *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
  *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
  *   spsweep merge OUT.db IN.db... [--force]
+ *   spsweep merge --shards DIR [--expect N] [--job JOBID] [OUT.db]
+ *   spsweep slurm CONFIG --shards N [...]        (runner/cmd_slurm.c)
+ *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
 #include <getopt.h>
@@ -66,6 +69,12 @@ static const char usage[] =
     "  merge OUT.db IN.db...   merge shard databases of one sweep (--shard) into\n"
     "                 OUT.db; refuses sweeps of different configs or plans unless --force;\n"
     "                 matrices deduplicated, runs already in OUT.db skipped\n"
+    "  merge --shards DIR [--expect N] [--job JOBID] [OUT.db]   check the shard\n"
+    "                 databases of `spsweep slurm`, merge the complete ones (default\n"
+    "                 results/results.db), print the sbatch command resubmitting the rest\n"
+    "  slurm CONFIG --shards N   write and submit a Slurm job array, one shard per task\n"
+    "                 (`spsweep slurm --help`)\n"
+    "  sweep CONFIG --gpus all|0,1,...   one shard per GPU in parallel, merged at the end\n"
     "  help           this text\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
@@ -402,6 +411,17 @@ static int cmd_merge(const cli *c)
     return 0;
 }
 
+/* Is option opt (or opt=VALUE) on the command line? Commands with their
+ * own parsers (slurm, merge --shards, sweep --gpus) are told apart by it. */
+static int has_option(int argc, char **argv, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (int i = 2; i < argc; i++)
+        if (!strncmp(argv[i], opt, n) && (!argv[i][n] || argv[i][n] == '='))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
@@ -417,6 +437,12 @@ int main(int argc, char **argv)
         return sp_cmd_fetch(argc - 1, argv + 1);
     if (!strcmp(cmd, "cache"))
         return sp_cmd_cache(argc - 1, argv + 1);
+    if (!strcmp(cmd, "slurm"))
+        return sp_cmd_slurm(argc - 1, argv + 1);
+    if (!strcmp(cmd, "merge") && has_option(argc, argv, "--shards"))
+        return sp_cmd_merge_shards(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep") && has_option(argc, argv, "--gpus"))
+        return sp_cmd_sweep_gpus(argc - 1, argv + 1);
     if (parse_cli(argc - 1, argv + 1, &c))
         return 1;
     if (!strcmp(cmd, "sweep"))

@@ -149,6 +149,11 @@ int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err);
  * argv[0] is the command name; return the exit status. */
 int sp_cmd_fetch(int argc, char **argv);
 int sp_cmd_cache(int argc, char **argv);
+/* `spsweep slurm ...`, `spsweep merge --shards ...`, `spsweep sweep --gpus ...`
+ * (runner/cmd_slurm.c, cmd_merge_shards.c, gpus.c): same convention. */
+int sp_cmd_slurm(int argc, char **argv);
+int sp_cmd_merge_shards(int argc, char **argv);
+int sp_cmd_sweep_gpus(int argc, char **argv);
 
 /* ---- provenance (runner/provenance.c) ----------------------------------- */
 typedef struct sp_provenance {

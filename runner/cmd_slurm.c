@@ -1,0 +1,209 @@
+/*
+ * cmd_slurm.c — `spsweep slurm CONFIG --shards N [--partition P]
+ * [--time T] [--gpus-per-task G] [--cache-dir DIR] [--out-dir DIR]
+ * [--no-submit]`: write the fetch script and the job-array script
+ * (runner/slurm.c) into the out dir and submit them with `sbatch
+ * --parsable`, the array after the fetch job (afterany: should the fetch
+ * fail, each task fetches what it lacks itself, under the fetch locks).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shards.h"
+
+static const char slurm_usage[] =
+    "usage: spsweep slurm CONFIG --shards N [options]\n"
+    "  --shards N          array tasks; task k runs --shard k+1/N into OUT/shard-(k+1).db\n"
+    "  --partition P       sbatch --partition (default: the cluster's)\n"
+    "  --time T            time limit per task, e.g. 2:00:00 (default: the partition's)\n"
+    "  --gpus-per-task G   GPUs per task (default none)\n"
+    "  --cache-dir DIR     matrix cache on a filesystem every node shares\n"
+    "  --out-dir DIR       scripts, shard databases and job logs (default results/shards)\n"
+    "  --no-submit         write the scripts only\n";
+
+typedef struct slurm_cli {
+    sp_slurm_opts o;
+    int no_submit;
+} slurm_cli;
+
+static int fail(const char *msg)
+{
+    fprintf(stderr, "spsweep slurm: %s\n", msg);
+    return 1;
+}
+
+/* A positive integer option, or -1. */
+static int count_arg(const char *v, int lo, int hi)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *v && !*end && x >= lo && x <= hi ? (int)x : -1;
+}
+
+static int parse(int argc, char **argv, slurm_cli *c)
+{
+    static const struct option opts[] = {
+        {"shards", required_argument, NULL, 'n'}, {"partition", required_argument, NULL, 'p'},
+        {"time", required_argument, NULL, 't'}, {"gpus-per-task", required_argument, NULL, 'g'},
+        {"cache-dir", required_argument, NULL, 'c'}, {"out-dir", required_argument, NULL, 'o'},
+        {"no-submit", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int opt;
+    memset(c, 0, sizeof *c);
+    c->o.out_dir = "results/shards";
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'n': c->o.shards = count_arg(optarg, 1, 100000); break;
+        case 'p': c->o.partition = optarg; break;
+        case 't': c->o.time_limit = optarg; break;
+        case 'g': c->o.gpus_per_task = count_arg(optarg, 0, 1024); break;
+        case 'c': c->o.cache_dir = optarg; break;
+        case 'o': c->o.out_dir = optarg; break;
+        case 's': c->no_submit = 1; break;
+        case 'h': fputs(slurm_usage, stdout); exit(0);
+        default: fputs(slurm_usage, stderr); return 1;
+        }
+    }
+    if (argc - optind != 1)
+        return fail("expected one CONFIG file (see `spsweep slurm --help`)");
+    c->o.config = argv[optind];
+    if (c->o.shards < 1)
+        return fail("--shards expects N in 1..100000");
+    if (c->o.gpus_per_task < 0)
+        return fail("--gpus-per-task expects 0..1024");
+    return 0;
+}
+
+/* mkdir -p dir (declared in shards.h; gpus.c uses it too). */
+int sp_make_dirs(const char *dir)
+{
+    char p[PATH_MAX];
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p)
+        return -1;
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Write text to dir/name, executable. */
+static int write_script(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) == EOF || fclose(f) != 0 || chmod(path, 0755) != 0) {
+        fprintf(stderr, "spsweep slurm: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Both scripts into the out dir. */
+static int write_scripts(const sp_slurm_opts *o)
+{
+    char *array = NULL, *fetch = NULL;
+    sp_err err;
+    if (sp_slurm_array_script(o, &array, &err) || sp_slurm_fetch_script(o, &fetch, &err)) {
+        free(array);
+        return fail(err.msg);
+    }
+    int rc = 0;
+    if (sp_make_dirs(o->out_dir) != 0)
+        rc = fprintf(stderr, "spsweep slurm: cannot create %s: %s\n", o->out_dir,
+                     strerror(errno)) > 0;
+    else
+        rc = write_script(o->out_dir, SP_SLURM_FETCH_SCRIPT, fetch) ||
+             write_script(o->out_dir, SP_SLURM_ARRAY_SCRIPT, array);
+    free(array);
+    free(fetch);
+    return rc;
+}
+
+/* Run `sbatch --parsable [dep] script`; the job id into id. */
+static int sbatch(const char *dep, const char *dir, const char *name, char *id, size_t len)
+{
+    int fd[2];
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (pipe(fd) != 0)
+        return fail("pipe failed");
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]), close(fd[1]);
+        if (dep)
+            execlp("sbatch", "sbatch", "--parsable", dep, path, (char *)NULL);
+        else
+            execlp("sbatch", "sbatch", "--parsable", path, (char *)NULL);
+        fprintf(stderr, "spsweep slurm: cannot run sbatch: %s (is Slurm installed? "
+                "--no-submit writes the scripts only)\n", strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    ssize_t n = pid > 0 ? read(fd[0], id, len - 1) : -1;
+    close(fd[0]);
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || n <= 0)
+        return fprintf(stderr, "spsweep slurm: sbatch %s failed\n", path) > 0;
+    id[n] = 0;
+    id[strcspn(id, ";\n")] = 0;     /* "id" or "id;cluster" */
+    return 0;
+}
+
+/* Submit the fetch job, then the array after it; print how to follow. */
+static int submit(const sp_slurm_opts *o)
+{
+    char fetch_id[64], array_id[64], dep[96];
+    if (sbatch(NULL, o->out_dir, SP_SLURM_FETCH_SCRIPT, fetch_id, sizeof fetch_id))
+        return 1;
+    snprintf(dep, sizeof dep, "--dependency=afterany:%s", fetch_id);
+    if (sbatch(dep, o->out_dir, SP_SLURM_ARRAY_SCRIPT, array_id, sizeof array_id))
+        return 1;
+    printf("submitted fetch job %s and job array %s (%d tasks, after the fetch job)\n",
+           fetch_id, array_id, o->shards);
+    printf("follow it:  squeue -j %s,%s\n", fetch_id, array_id);
+    printf("afterwards: sacct -j %s --format=JobID,State,Elapsed,ExitCode\n", array_id);
+    printf("then merge: spsweep merge --shards %s --expect %d --job %s\n", o->out_dir,
+           o->shards, array_id);
+    return 0;
+}
+
+int sp_cmd_slurm(int argc, char **argv)
+{
+    slurm_cli c;
+    char bin[PATH_MAX], cwd[PATH_MAX];
+    if (parse(argc, argv, &c))
+        return 1;
+    if (access(c.o.config, R_OK) != 0)
+        return fprintf(stderr, "spsweep slurm: cannot read %s: %s\n", c.o.config,
+                       strerror(errno)) > 0;
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 1);
+    if (n <= 0 || !getcwd(cwd, sizeof cwd))
+        return fail("cannot find this binary or the working directory");
+    bin[n] = 0;
+    c.o.bin = bin, c.o.workdir = cwd;
+    if (write_scripts(&c.o))
+        return 1;
+    printf("wrote %s/%s and %s/%s\n", c.o.out_dir, SP_SLURM_FETCH_SCRIPT, c.o.out_dir,
+           SP_SLURM_ARRAY_SCRIPT);
+    if (c.no_submit) {
+        printf("submit with: jid=$(sbatch --parsable %s/%s) && sbatch "
+               "--dependency=afterany:$jid %s/%s\n", c.o.out_dir, SP_SLURM_FETCH_SCRIPT,
+               c.o.out_dir, SP_SLURM_ARRAY_SCRIPT);
+        return 0;
+    }
+    return submit(&c.o);
+}
