@@ -27,6 +27,13 @@ int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len)
 {
     return no_gpu(info, reason, reason_len);
 }
+
+int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err)
+{
+    (void)bytes;
+    *gbps = 0;
+    return sp_fail(err, "spsweep was built without CUDA (nvcc not found at build time)");
+}
 #else
 typedef int sp_gpu_none_unused; /* ISO C wants a non-empty translation unit */
 #endif

@@ -23,6 +23,15 @@ void spmv_case_free(spmv_case *c);
 int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
                        sp_params **out);
 
+/* An axis whose values replace the kernel's defaults in a test. */
+typedef struct spmv_axis_override {
+    const char *axis;
+    const long *values;
+    int n;
+} spmv_axis_override;
+int spmv_kernel_params_with(const sp_kernel *k, const spmv_axis_override *o, int no,
+                            sp_params **out);
+
 /* Run k with p on A through the whole life cycle (prepare, warm-up run,
  * timed run, result into a NaN-poisoned buffer, release) and return the
  * relative error against the reference. Asserts that every step succeeds
@@ -32,6 +41,13 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
 /* spmv_check_kernel at every combination of spmv_kernel_params, asserting
  * a relative error <= 1e-12; `what` names A in failure messages. */
 void spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
+                           const sp_csr *A, const char *what);
+
+/* Every combination of k's axes (the overrides o[0..no-1] replacing
+ * defaults) checked like spmv_check_kernel_all; a combination that k->need
+ * refuses must be refused by prepare too, with a reason. Returns the number
+ * of refused combinations. */
+int spmv_check_kernel_with(const sp_kernel *k, const spmv_axis_override *o, int no,
                            const sp_csr *A, const char *what);
 
 #endif

@@ -3,7 +3,7 @@
  * kernel (spmv_csr_cuda_scalar.cu). In a CPU-only build its entry points
  * are NULL and the runner skips it with the reason.
  */
-#include "spmv.h"
+#include "spmv_gpu_host.h"
 
 const sp_kernel sp_spmv_csr_cuda_scalar = {
     .name = "spmv_csr_cuda_scalar",
@@ -13,9 +13,10 @@ const sp_kernel sp_spmv_csr_cuda_scalar = {
     .summary = "CSR, one CUDA thread per row",
     .needs_gpu = 1,
     .naxes = 1,
-    .axes = {{"blocksize", "32,64,128,256,512,1024"}},
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_scalar_prepare),
     .run = SP_GPU_FN(sp_spmv_cuda_scalar_run),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_csr,
 };

@@ -3,7 +3,7 @@
  * CSR (spmv_csr_cusparse.cu). In a CPU-only build its entry points are
  * NULL and the runner skips it with the reason.
  */
-#include "spmv.h"
+#include "spmv_gpu_host.h"
 
 const sp_kernel sp_spmv_csr_cusparse = {
     .name = "spmv_csr_cusparse",
@@ -16,4 +16,5 @@ const sp_kernel sp_spmv_csr_cusparse = {
     .run = SP_GPU_FN(sp_spmv_cusparse_run),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_csr,
 };
