@@ -5,17 +5,18 @@
  * tile per warp, so a row of 10^6 nonzeros and a million empty rows cost the
  * same per item. Within a tile: products and row ends staged in shared
  * memory with coalesced loads, then each lane walks SP_MERGE_ITEMS items of
- * the path. A row cut by a tile boundary leaves a carry, added by a second
- * small kernel (segmented warp reduction, one atomicAdd per row and warp).
+ * the path; partial rows between lanes are joined by a segmented shuffle
+ * sum. A row cut by a tile boundary leaves a carry, added by a second small
+ * kernel (segmented warp reduction, one atomicAdd per row and warp).
  */
 #include <climits>
 
 #include "spmv_gpu.cuh"
 
-/* Shared memory per warp: products and row sums (TILE doubles each), the
- * lanes' carries, row ends (TILE + 1) and carry rows; rounded to 8 bytes. */
+/* Shared memory per warp: products and row sums (TILE doubles each) and
+ * row ends (TILE + 1); rounded to 8 bytes. */
 constexpr int TILE = SP_MERGE_TILE, ITEMS = SP_MERGE_ITEMS;
-constexpr size_t WARP_SMEM = ((2 * TILE + 32) * 8 + (TILE + 1 + 32) * 4 + 7) / 8 * 8;
+constexpr size_t WARP_SMEM = (2 * TILE * 8 + (TILE + 1) * 4 + 7) / 8 * 8;
 
 /* Tile `tile` of the path: rows r0..r1-1 end inside it, nonzeros n0..n1-1
  * lie in it; y[r0..r1-1] written (row r0's part before n0 arrives as the
@@ -33,18 +34,40 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
     if (tile >= ntiles)
         return;                         /* the whole warp leaves together */
     double *s_prod = (double *)((char *)smem + warp * WARP_SMEM);
-    double *s_y = s_prod + TILE, *s_cval = s_y + TILE;
-    int32_t *s_end = (int32_t *)(s_cval + 32), *s_crow = s_end + TILE + 1;
+    double *s_y = s_prod + TILE;
+    int32_t *s_end = (int32_t *)(s_y + TILE);
     int32_t r0 = tiles[2 * tile], n0 = tiles[2 * tile + 1];
     int32_t r1 = tiles[2 * tile + 2], n1 = tiles[2 * tile + 3];
     int nrows = r1 - r0, nnzs = n1 - n0;
+    /* Loads in three rounds (columns and values, then x, then row ends) from
+     * indices clamped into the tile, so each round is ITEMS independent
+     * loads in flight rather than a chain of branches. */
+    if (nnzs > 0) {
+        int32_t c[ITEMS];
+        double v[ITEMS];
 #pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        int i = lane + 32 * j;
-        if (i < nnzs)
-            s_prod[i] = val[n0 + i] * x[colidx[n0 + i]];
-        if (i < nrows)
-            s_end[i] = rowptr[r0 + 1 + i];
+        for (int j = 0; j < ITEMS; j++) {
+            int k = n0 + min(lane + 32 * j, nnzs - 1);
+            c[j] = colidx[k];
+            v[j] = val[k];
+        }
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            v[j] *= x[c[j]];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (lane + 32 * j < nnzs)
+                s_prod[lane + 32 * j] = v[j];
+    }
+    if (nrows > 0) {
+        int32_t e[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            e[j] = rowptr[r0 + 1 + min(lane + 32 * j, nrows - 1)];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (lane + 32 * j < nrows)
+                s_end[lane + 32 * j] = e[j];
     }
     if (lane == 0)
         s_end[nrows] = n1;              /* row r1 holds every nonzero left in the tile */
@@ -69,20 +92,27 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
             sum = 0.0;
         }
     }
-    s_crow[lane] = xr;
-    s_cval[lane] = sum;
-    __syncwarp();
-    if (lane == 0) {                    /* lane carries into the rows they began */
-        double tail = 0.0;
-        for (int l = 0; l < 32; l++) {
-            if (s_crow[l] < nrows)
-                s_y[s_crow[l]] += s_cval[l];
-            else
-                tail += s_cval[l];
-        }
-        carry_row[tile] = r1;
-        carry_val[tile] = tail;
+    /* Carries: each lane's partial of row xr, which a later lane (or the
+     * next tile, xr = nrows) completes. Lanes' rows never decrease, so a
+     * segmented shuffle sum gives the first lane of each run of equal rows
+     * the run's total; it adds that to the row (distinct rows: no clash).
+     * Lane 31 always ends at nrows, so exactly one lane writes the tail. */
+    for (int o = 1; o < 32; o *= 2) {
+        double v2 = __shfl_down_sync(0xffffffffu, sum, o);
+        int r2 = __shfl_down_sync(0xffffffffu, xr, o);
+        if (lane + o < 32 && r2 == xr)
+            sum += v2;
     }
+    int before = __shfl_up_sync(0xffffffffu, xr, 1);
+    __syncwarp();                       /* every completed row is in s_y */
+    if (lane == 0 || before != xr) {
+        if (xr < nrows)
+            s_y[xr] += sum;
+        else
+            carry_val[tile] = sum;
+    }
+    if (lane == 0)
+        carry_row[tile] = r1;
     __syncwarp();
     for (int i = lane; i < nrows; i += 32)
         y[r0 + i] = s_y[i];

@@ -42,10 +42,10 @@ __global__ void hll_aligned_kernel(int32_t rows, int32_t hack, const int32_t *__
                                    const double *__restrict__ val,
                                    const double *__restrict__ x, double *__restrict__ y)
 {
-    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= rows)
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= rows)
         return;
-    int32_t s = (int32_t)(i / hack), r = (int32_t)(i - (int64_t)s * hack);
+    int32_t i = (int32_t)t, s = i / hack, r = i - s * hack;   /* 32-bit: fast division */
     int32_t base = off[s], width = (off[s + 1] - base) / hack;
     double sum = 0.0;
 #pragma unroll 4

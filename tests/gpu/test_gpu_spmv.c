@@ -4,8 +4,8 @@
  * kernels' refusals and their empty cases. Each check poisons the output
  * with NaN before result(), so y must be written in full
  * (tests/spmv_cases.c). With SPSWEEP_GPU_TEST_QUICK set (the sanitizer
- * passes of tests/gpu/run.sh) every matrix takes the few block sizes and
- * one hack. */
+ * passes of tests/gpu/run.sh) every matrix takes two block sizes (96, 1024)
+ * and one hack. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,10 @@ static int check_gpu_kernels_with(const sp_csr *A, const char *what, int few)
 {
     int kernels = 0, refused = 0;
     int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
+    static const long quick_blocksizes[] = {96, 1024};
     spmv_axis_override o[2] = {{"blocksize", few_blocksizes, 4}, {"hack", one_hack, 1}};
+    if (quick)
+        o[0] = (spmv_axis_override){"blocksize", quick_blocksizes, 2};
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
         if (!k->needs_gpu || strcmp(k->operation, "spmv"))
