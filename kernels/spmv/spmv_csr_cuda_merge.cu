@@ -5,18 +5,18 @@
  * tile per warp, so a row of 10^6 nonzeros and a million empty rows cost the
  * same per item. Within a tile: products and row ends staged in shared
  * memory with coalesced loads, then each lane walks SP_MERGE_ITEMS items of
- * the path; partial rows between lanes are joined by a segmented shuffle
- * sum. A row cut by a tile boundary leaves a carry, added by a second small
+ * the path, storing each row it completes; partial rows between lanes are
+ * joined by a segmented shuffle sum. A row cut by a tile boundary leaves a carry, added by a second small
  * kernel (segmented warp reduction, one atomicAdd per row and warp).
  */
 #include <climits>
 
 #include "spmv_gpu.cuh"
 
-/* Shared memory per warp: products and row sums (TILE doubles each) and
- * row ends (TILE + 1); rounded to 8 bytes. */
+/* Shared memory per warp: the tile's products (TILE doubles) and row ends
+ * (TILE + 1), rounded to 8 bytes: 3 KB, so 64 warps fit on an SM. */
 constexpr int TILE = SP_MERGE_TILE, ITEMS = SP_MERGE_ITEMS;
-constexpr size_t WARP_SMEM = (2 * TILE * 8 + (TILE + 1) * 4 + 7) / 8 * 8;
+constexpr size_t WARP_SMEM = (TILE * 8 + (TILE + 1) * 4 + 7) / 8 * 8;
 
 /* Tile `tile` of the path: rows r0..r1-1 end inside it, nonzeros n0..n1-1
  * lie in it; y[r0..r1-1] written (row r0's part before n0 arrives as the
@@ -34,40 +34,28 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
     if (tile >= ntiles)
         return;                         /* the whole warp leaves together */
     double *s_prod = (double *)((char *)smem + warp * WARP_SMEM);
-    double *s_y = s_prod + TILE;
-    int32_t *s_end = (int32_t *)(s_y + TILE);
+    int32_t *s_end = (int32_t *)(s_prod + TILE);
     int32_t r0 = tiles[2 * tile], n0 = tiles[2 * tile + 1];
     int32_t r1 = tiles[2 * tile + 2], n1 = tiles[2 * tile + 3];
     int nrows = r1 - r0, nnzs = n1 - n0;
-    /* Loads in three rounds (columns and values, then x, then row ends) from
-     * indices clamped into the tile, so each round is ITEMS independent
-     * loads in flight rather than a chain of branches. */
-    if (nnzs > 0) {
-        int32_t c[ITEMS];
-        double v[ITEMS];
+    /* Columns, values and row ends in one round, then x, from indices
+     * clamped into the tile: ITEMS independent loads in flight per array
+     * rather than a chain of branches. */
+    int32_t c[ITEMS], e[ITEMS];
+    double v[ITEMS];
 #pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            int k = n0 + min(lane + 32 * j, nnzs - 1);
-            c[j] = colidx[k];
-            v[j] = val[k];
-        }
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++)
-            v[j] *= x[c[j]];
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++)
-            if (lane + 32 * j < nnzs)
-                s_prod[lane + 32 * j] = v[j];
+    for (int j = 0; j < ITEMS; j++) {
+        int k = n0 + max(min(lane + 32 * j, nnzs - 1), 0);
+        c[j] = nnzs > 0 ? colidx[k] : 0;
+        v[j] = nnzs > 0 ? val[k] : 0.0;
+        e[j] = nrows > 0 ? rowptr[r0 + 1 + min(lane + 32 * j, nrows - 1)] : 0;
     }
-    if (nrows > 0) {
-        int32_t e[ITEMS];
 #pragma unroll
-        for (int j = 0; j < ITEMS; j++)
-            e[j] = rowptr[r0 + 1 + min(lane + 32 * j, nrows - 1)];
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++)
-            if (lane + 32 * j < nrows)
-                s_end[lane + 32 * j] = e[j];
+    for (int j = 0; j < ITEMS; j++) {
+        if (lane + 32 * j < nnzs)
+            s_prod[lane + 32 * j] = v[j] * x[c[j]];
+        if (lane + 32 * j < nrows)
+            s_end[lane + 32 * j] = e[j];
     }
     if (lane == 0)
         s_end[nrows] = n1;              /* row r1 holds every nonzero left in the tile */
@@ -87,8 +75,8 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
     for (int it = d; it < dend; it++) {
         if (n0 + yn < s_end[xr]) {
             sum += s_prod[yn++];
-        } else {
-            s_y[xr++] = sum;
+        } else {                        /* row r0 + xr ends here */
+            y[r0 + xr++] = sum;
             sum = 0.0;
         }
     }
@@ -104,18 +92,15 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
             sum += v2;
     }
     int before = __shfl_up_sync(0xffffffffu, xr, 1);
-    __syncwarp();                       /* every completed row is in s_y */
+    __syncwarp();                       /* orders the lanes' stores to y before the adds */
     if (lane == 0 || before != xr) {
         if (xr < nrows)
-            s_y[xr] += sum;
+            y[r0 + xr] += sum;
         else
             carry_val[tile] = sum;
     }
     if (lane == 0)
         carry_row[tile] = r1;
-    __syncwarp();
-    for (int i = lane; i < nrows; i += 32)
-        y[r0 + i] = s_y[i];
 }
 
 /* Adds each tile's carry to its row, after every y was stored. Carry rows
