@@ -30,7 +30,7 @@ __global__ void ell_kernel(int32_t rows, int32_t width, const int32_t *__restric
     if (i >= rows)
         return;
     double sum = 0.0;
-#pragma unroll 8
+#pragma unroll 4
     for (int32_t k = 0; k < width; k++)
         sum += sell_term(col, val, x, (int64_t)k * rows + i);
     y[i] = sum;
@@ -48,7 +48,7 @@ __global__ void hll_aligned_kernel(int32_t rows, int32_t hack, const int32_t *__
     int32_t i = (int32_t)t, s = i / hack, r = i - s * hack;   /* 32-bit: fast division */
     int32_t base = off[s], width = (off[s + 1] - base) / hack;
     double sum = 0.0;
-#pragma unroll 8
+#pragma unroll 4
     for (int32_t k = 0; k < width; k++)
         sum += sell_term(col, val, x, base + (int64_t)k * hack + r);
     y[i] = sum;
