@@ -1,6 +1,6 @@
 /*
  * sell.c — CSR to sliced ELLPACK (see sell.h): widths per slice, their
- * prefix sum, then every slice filled independently.
+ * prefix sum, then every row filled independently (OpenMP: ELL is one slice).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,20 +50,18 @@ int sp_sell_size(const sp_csr *A, int32_t hack, const char *what, int64_t *store
     return 0;
 }
 
-/* Slice s's rows into S: real entries first, then -1 / 0 up to the width. */
-static void fill_slice(sp_sell *S, const sp_csr *A, int64_t s)
+/* Row r of slice s into S (rows past A's end are all padding): real
+ * entries first, then -1 / 0 up to the slice's width. */
+static void fill_row(sp_sell *S, const sp_csr *A, int64_t s, int32_t r)
 {
-    int64_t base = S->offset[s];
+    int64_t base = S->offset[s], i = s * S->hack + r;
     int32_t h = S->hack, w = (int32_t)((S->offset[s + 1] - base) / h);
-    for (int32_t r = 0; r < h; r++) {
-        int64_t i = s * h + r;
-        int32_t k0 = i < A->rows ? A->rowptr[i] : 0;
-        int32_t len = i < A->rows ? A->rowptr[i + 1] - k0 : 0;
-        for (int32_t k = 0; k < w; k++) {
-            int64_t at = S->col_major ? base + (int64_t)k * h + r : base + (int64_t)r * w + k;
-            S->col[at] = k < len ? A->colidx[k0 + k] : -1;
-            S->val[at] = k < len ? A->val[k0 + k] : 0.0;
-        }
+    int32_t k0 = i < A->rows ? A->rowptr[i] : 0;
+    int32_t len = i < A->rows ? A->rowptr[i + 1] - k0 : 0;
+    for (int32_t k = 0; k < w; k++) {
+        int64_t at = S->col_major ? base + (int64_t)k * h + r : base + (int64_t)r * w + k;
+        S->col[at] = k < len ? A->colidx[k0 + k] : -1;
+        S->val[at] = k < len ? A->val[k0 + k] : 0.0;
     }
 }
 
@@ -93,9 +91,11 @@ int sp_sell_from_csr(sp_sell *S, const sp_csr *A, int32_t hack, int col_major,
     S->offset[0] = 0;
     for (int64_t s = 0; s < S->nslices; s++)
         S->offset[s + 1] = S->offset[s] + h * slice_width(A, h, s);
-#pragma omp parallel for schedule(dynamic, 64)
-    for (int64_t s = 0; s < S->nslices; s++)
-        fill_slice(S, A, s);
+    /* over rows, not slices: ELL is a single slice */
+    int64_t padded = (int64_t)S->nslices * h;
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (int64_t i = 0; i < padded; i++)
+        fill_row(S, A, i / h, (int32_t)(i % h));
     return 0;
 }
 
