@@ -133,6 +133,9 @@ asan: ## build CPU-only with AddressSanitizer + UBSan and run the unit tests
 bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload
 	@bash bench/run.sh
 
+bench-gpu: ## on a GPU machine: every GPU SpMV kernel vs cuSPARSE on the bench set (bench/RESULTS.md)
+	@bash bench/gpu_spmv.sh
+
 bench-fetch: all ## fetch + unpack + parse of a >= 500 MB mirror over loopback, --jobs 1 vs 4
 	@bash bench/fetch.sh
 

@@ -228,3 +228,53 @@ extern "C" int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len)
     snprintf(reason, reason_len, "%s", m.reason);
     return m.ok;
 }
+
+/* Median of n floats (n <= 32), by insertion sort. */
+static float median_ms(float *t, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            float s = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = s;
+        }
+    return n % 2 ? t[n / 2] : 0.5f * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* One cudaMemcpy device-to-device between events, REPS times after a
+ * warm-up; the copy reads and writes `bytes` each. */
+extern "C" int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err)
+{
+    enum { REPS = 20 };
+    void *a = NULL, *b = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    float t[REPS];
+    int rc = -1;
+    *gbps = 0;
+    if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess ||
+        cudaMemset(a, 1, bytes) != cudaSuccess || cudaEventCreate(&e0) != cudaSuccess ||
+        cudaEventCreate(&e1) != cudaSuccess ||
+        cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess) {
+        sp_fail(err, "copy bandwidth: %s", cudaGetErrorString(cudaGetLastError()));
+        goto out;
+    }
+    for (int i = 0; i < REPS; i++) {
+        if (cudaEventRecord(e0) != cudaSuccess ||
+            cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess ||
+            cudaEventRecord(e1) != cudaSuccess || cudaEventSynchronize(e1) != cudaSuccess ||
+            cudaEventElapsedTime(&t[i], e0, e1) != cudaSuccess) {
+            sp_fail(err, "copy bandwidth: %s", cudaGetErrorString(cudaGetLastError()));
+            goto out;
+        }
+    }
+    *gbps = 2.0 * (double)bytes / (1e-3 * (double)median_ms(t, REPS)) * 1e-9;
+    rc = 0;
+out:
+    cudaFree(a);
+    cudaFree(b);
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    return rc;
+}

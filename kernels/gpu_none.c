@@ -36,6 +36,13 @@ int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
     no_gpu(&info, reason, reason_len);
     return -1;
 }
+
+int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err)
+{
+    (void)bytes;
+    *gbps = 0;
+    return sp_fail(err, "spsweep was built without CUDA (nvcc not found at build time)");
+}
 #else
 typedef int sp_gpu_none_unused; /* ISO C wants a non-empty translation unit */
 #endif

@@ -140,6 +140,11 @@ int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len);
 int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
                     size_t reason_len);
 
+/* Device copy bandwidth in GB/s (bytes read + written), the median of 20
+ * device-to-device copies of `bytes` each, in the calling process; -1 with
+ * the reason in err without a device (kernels/gpu_info.cu, gpu_none.c). */
+int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err);
+
 /* Monotonic wall clock in seconds, for CPU kernels and phases. */
 static inline double sp_seconds(void)
 {

@@ -30,7 +30,18 @@
     X(sp_transpose_scantrans)                                                 \
     X(sp_transpose_mergetrans)                                                \
     X(sp_spmv_csr_cuda_scalar)                                                \
-    X(sp_spmv_csr_cusparse)
+    X(sp_spmv_csr_cusparse)                                                   \
+    X(sp_spmv_csr_cuda_vector)                                                \
+    X(sp_spmv_csr_cuda_subwarp)                                               \
+    X(sp_spmv_csr_cuda_merge)                                                 \
+    X(sp_spmv_ell_cuda)                                                       \
+    X(sp_spmv_hll_cuda_aligned)                                               \
+    X(sp_spmv_hll_cuda_block)                                                 \
+    X(sp_spmv_hll_cuda_warp)                                                  \
+    X(sp_spmv_csr_cusparse_alg2)                                              \
+    X(sp_spmv_coo_cusparse_alg1)                                              \
+    X(sp_spmv_coo_cusparse_alg2)                                              \
+    X(sp_spmv_sell_cusparse)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,

@@ -69,14 +69,64 @@ static void empties_of(int i, int32_t *tail, int32_t *col)
             *tail = empties[e].tail, *col = empties[e].col;
 }
 
+/* More shapes for the GPU kernels' warps, groups and tiles: like cases[],
+ * plus rows with i % long_every == 1 of long_len entries (if long_every >
+ * 0), and zipf: row i of cols / (i + 1) entries (power law, at least 1). */
+static const struct {
+    const char *name;
+    int32_t rows, cols;
+    int per_row, empty_every, long_every, long_len, zipf;
+} skewed[] = {
+    {"33 rows (a warp + 1), 64 per row", 33, 4000, 64, 0, 0, 0, 0},
+    {"1025 rows, every 17th of 3000", 1025, 5000, 3, 0, 17, 3000, 0},
+    {"power-law rows 3000x3000", 3000, 3000, 0, 0, 0, 0, 1},
+    {"every other row empty, 5000 rows", 5000, 5000, 2, 2, 0, 0, 0},
+};
+
+#define NCASES ((int)(sizeof cases / sizeof *cases))
+
 int spmv_case_count(void)
 {
-    return (int)(sizeof cases / sizeof *cases);
+    return NCASES + (int)(sizeof skewed / sizeof *skewed);
+}
+
+/* Entries of row r of skewed case i (random columns, like cases[]). */
+static int skewed_row_length(int i, int32_t r)
+{
+    if (skewed[i].empty_every > 0 && r % skewed[i].empty_every == 0)
+        return 0;
+    if (skewed[i].long_every > 0 && r % skewed[i].long_every == 1)
+        return skewed[i].long_len;
+    if (skewed[i].zipf)
+        return skewed[i].cols / (r + 1) > 0 ? skewed[i].cols / (r + 1) : 1;
+    return skewed[i].per_row;
+}
+
+/* Skewed case i into c. */
+static void skewed_build(int i, spmv_case *c)
+{
+    uint64_t seed = 2000 + (uint64_t)i;
+    sp_err err;
+    memset(c, 0, sizeof *c);
+    c->name = skewed[i].name;
+    cr_assert_eq(sp_coo_init(&c->T, skewed[i].rows, skewed[i].cols, 1024, &err), 0, "%s",
+                 err.msg);
+    for (int32_t r = 0; r < skewed[i].rows; r++)
+        for (int k = skewed_row_length(i, r); k > 0; k--) {
+            int32_t j = (int32_t)(rng_next(&seed) % (uint64_t)skewed[i].cols);
+            cr_assert_eq(sp_coo_push(&c->T, r, j, rng_value(&seed), &err), 0, "%s", err.msg);
+        }
+    cr_assert_eq(sp_csr_from_coo(&c->A, &c->T, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_csr_validate(&c->A, &err), 0, "%s: %s", c->name, err.msg);
 }
 
 void spmv_case_build(int i, spmv_case *c)
 {
     cr_assert(i >= 0 && i < spmv_case_count());
+    if (i >= NCASES) {
+        skewed_build(i - NCASES, c);
+        return;
+    }
     uint64_t seed = 1000 + (uint64_t)i;
     int32_t cols = cases[i].cols;
     sp_err err;
@@ -107,31 +157,33 @@ void spmv_case_free(spmv_case *c)
     sp_csr_free(&c->A);
 }
 
-/* The value list of axis a of k: the threads override or its defaults. */
-static void axis_list(const sp_kernel *k, int a, const long *threads, int nthreads,
+/* The value list of axis a of k: an override's values, or its defaults. */
+static void axis_list(const sp_kernel *k, int a, const spmv_axis_override *o, int no,
                       sp_axis_values *v)
 {
     sp_err err;
     memset(v, 0, sizeof *v);
-    if (threads && !strcmp(k->axes[a].name, "threads")) {
-        v->v = malloc((size_t)nthreads * sizeof(long));
+    for (int i = 0; i < no; i++) {
+        if (strcmp(k->axes[a].name, o[i].axis))
+            continue;
+        v->v = malloc((size_t)o[i].n * sizeof(long));
         cr_assert_not_null(v->v);
-        memcpy(v->v, threads, (size_t)nthreads * sizeof(long));
-        v->n = nthreads;
+        memcpy(v->v, o[i].values, (size_t)o[i].n * sizeof(long));
+        v->n = o[i].n;
         return;
     }
     cr_assert_eq(sp_axis_parse(k->axes[a].name, k->axes[a].defaults, 4, v, &err), 0,
                  "%s: %s", k->name, err.msg);
 }
 
-int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
-                       sp_params **out)
+int spmv_kernel_params_with(const sp_kernel *k, const spmv_axis_override *o, int no,
+                            sp_params **out)
 {
     sp_axis_values v[SP_MAX_AXES];
     int total = 1;
     cr_assert(k->naxes >= 0 && k->naxes <= SP_MAX_AXES);
     for (int a = 0; a < k->naxes; a++) {
-        axis_list(k, a, threads, nthreads, &v[a]);
+        axis_list(k, a, o, no, &v[a]);
         total *= v[a].n;
     }
     sp_params *p = calloc((size_t)total + 1, sizeof *p);
@@ -149,6 +201,13 @@ int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
         sp_axis_values_free(&v[a]);
     *out = p;
     return total;
+}
+
+int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
+                       sp_params **out)
+{
+    spmv_axis_override o = {"threads", threads, nthreads};
+    return spmv_kernel_params_with(k, &o, threads ? 1 : 0, out);
 }
 
 /* One run: it must succeed and report a sane time. */
@@ -181,6 +240,7 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
         cr_assert_eq(k->prepare(&pb, p, &state, &ph, &err), -1,
                      "%s: need refused, prepare built it", k->name);
         cr_assert_null(state, "%s: a failed prepare leaves no state", k->name);
+        cr_assert_neq(err.msg[0], 0, "%s: prepare refused without a reason", k->name);
         free(ref);
         free(y);
         op->teardown(&pb);
@@ -204,12 +264,13 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
     return rel;
 }
 
-int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
-                          const sp_csr *A, const char *what)
+/* spmv_check_kernel at every combination of k's axes (the overrides
+ * replacing defaults); a combination k->need refuses counts as refused. */
+int spmv_check_kernel_with(const sp_kernel *k, const spmv_axis_override *o, int no,
+                           const sp_csr *A, const char *what)
 {
-    int refused = 0;
     sp_params *p;
-    int n = spmv_kernel_params(k, threads, nthreads, &p);
+    int n = spmv_kernel_params_with(k, o, no, &p), refused = 0;
     for (int c = 0; c < n; c++) {
         char axes[128] = "";
         for (int a = 0; a < p[c].n; a++)
@@ -221,4 +282,11 @@ int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
     }
     free(p);
     return refused;
+}
+
+int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
+                          const sp_csr *A, const char *what)
+{
+    spmv_axis_override o = {"threads", threads, nthreads};
+    return spmv_check_kernel_with(k, &o, threads ? 1 : 0, A, what);
 }

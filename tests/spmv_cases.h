@@ -23,6 +23,15 @@ void spmv_case_free(spmv_case *c);
 int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
                        sp_params **out);
 
+/* An axis whose values replace the kernel's defaults in a test. */
+typedef struct spmv_axis_override {
+    const char *axis;
+    const long *values;
+    int n;
+} spmv_axis_override;
+int spmv_kernel_params_with(const sp_kernel *k, const spmv_axis_override *o, int no,
+                            sp_params **out);
+
 /* Run k with p on A through the whole life cycle (prepare, warm-up run,
  * timed run, result into a NaN-poisoned buffer, release) and return the
  * relative error against the reference (works for any operation). Asserts
@@ -36,5 +45,12 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
  * the number of combinations refused by k->need. */
 int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
                           const sp_csr *A, const char *what);
+
+/* Every combination of k's axes (the overrides o[0..no-1] replacing
+ * defaults) checked like spmv_check_kernel_all; a combination that k->need
+ * refuses must be refused by prepare too, with a reason. Returns the number
+ * of refused combinations. */
+int spmv_check_kernel_with(const sp_kernel *k, const spmv_axis_override *o, int no,
+                           const sp_csr *A, const char *what);
 
 #endif

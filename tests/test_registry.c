@@ -96,7 +96,8 @@ Test(registry, declared_axes)
     cr_assert_str_eq(omp->axes[0].defaults, "1..nproc:*2,nproc");
     cr_assert_eq(scalar->naxes, 1);
     cr_assert_str_eq(scalar->axes[0].name, "blocksize");
-    cr_assert_str_eq(scalar->axes[0].defaults, "32,64,128,256,512,1024");
+    cr_assert_str_eq(scalar->axes[0].defaults,
+                     "32,64,96,128,160,192,256,320,384,512,768,1024");
     cr_assert_eq(sp_kernel_find("spmv_csr_serial")->naxes, 0);
     cr_assert_eq(sp_kernel_find("spmv_csr_cusparse")->naxes, 0);
 }

@@ -3,7 +3,7 @@
  * CSR (spmv_csr_cusparse.cu). In a CPU-only build its entry points are
  * NULL and the runner skips it with the reason.
  */
-#include "spmv.h"
+#include "spmv_gpu_host.h"
 
 /* cudaMalloc hands out memory in 2 MiB pages on current GPUs: count each
  * array rounded up to that, and never less than one element (as

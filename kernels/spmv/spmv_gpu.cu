@@ -68,6 +68,50 @@ int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_e
     return 0;
 }
 
+int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph,
+                               sp_err *err)
+{
+    const sp_csr *A = pb->A;
+    SP_CUDA(cudaEventCreate(&g->start), err);
+    SP_CUDA(cudaEventCreate(&g->stop), err);
+    SP_CUDA(cudaDeviceSynchronize(), err);
+    double t0 = sp_seconds();
+    SP_CUDA(device_alloc(&g->x, (size_t)A->cols), err);
+    SP_CUDA(device_alloc(&g->y, (size_t)A->rows), err);
+    if (A->cols)
+        SP_CUDA(cudaMemcpy(g->x, pb->x, (size_t)A->cols * sizeof(double),
+                           cudaMemcpyHostToDevice), err);
+    SP_CUDA(cudaDeviceSynchronize(), err);
+    ph->h2d_s += sp_seconds() - t0;
+    return 0;
+}
+
+int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err)
+{
+    SP_CUDA(cudaMalloc(dst, bytes ? bytes : 1), err);
+    if (src && bytes)
+        SP_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice), err);
+    return 0;
+}
+
+int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_sell *S, sp_phases *ph, sp_err *err)
+{
+    double t0 = sp_seconds();
+    size_t n = (size_t)S->stored;
+    if (sp_spmv_gpu_put((void **)&g->sell_off, S->offset,
+                        ((size_t)S->nslices + 1) * sizeof(int32_t), err) ||
+        sp_spmv_gpu_put((void **)&g->sell_col, S->col, n * sizeof(int32_t), err) ||
+        sp_spmv_gpu_put((void **)&g->sell_val, S->val, n * sizeof(double), err))
+        return -1;
+    SP_CUDA(cudaDeviceSynchronize(), err);
+    ph->h2d_s += sp_seconds() - t0;
+    g->hack = S->hack;
+    g->nslices = S->nslices;
+    g->stored = S->stored;
+    g->width = S->nslices == 1 ? (int32_t)(S->stored / S->hack) : 0;
+    return 0;
+}
+
 int sp_spmv_gpu_elapsed(sp_gpu_spmv *g, double *seconds, sp_err *err)
 {
     float ms = 0;
@@ -113,6 +157,13 @@ extern "C" void sp_spmv_gpu_release(void *state)
     cudaFree(g->val);
     cudaFree(g->x);
     cudaFree(g->y);
+    cudaFree(g->sell_off);
+    cudaFree(g->sell_col);
+    cudaFree(g->sell_val);
+    cudaFree(g->tiles);
+    cudaFree(g->carry_row);
+    cudaFree(g->carry_val);
+    cudaFree(g->coo_row);
     if (g->start)
         cudaEventDestroy(g->start);
     if (g->stop)

@@ -9,7 +9,8 @@
 #define SP_SPMV_GPU_CUH
 
 #include "../cuda_check.h"
-#include "spmv.h"
+#include "../sell.h"
+#include "spmv_gpu_host.h"
 
 struct sp_gpu_spmv {
     int32_t rows, cols, nnz;
@@ -17,6 +18,19 @@ struct sp_gpu_spmv {
     double *val, *x, *y;        /* device; at least one element each */
     cudaEvent_t start, stop;
     int blocksize;              /* hand-written kernels: the `blocksize` axis */
+    int lanes;                  /* sub-warp CSR: threads per row */
+    /* a sliced ELL (ELL, HLL, cuSPARSE SELL) on the device, when used */
+    int32_t hack, nslices, width;
+    int64_t stored;
+    int32_t *sell_off, *sell_col;
+    double *sell_val;
+    /* merge-path CSR: tile coordinates and one carry per tile */
+    int64_t ntiles;
+    int32_t *tiles, *carry_row;
+    double *carry_val;
+    /* cuSPARSE COO: a row index per nonzero */
+    int32_t *coo_row;
+    int alg;                    /* cuSPARSE: the cusparseSpMVAlg_t */
     cusparseHandle_t handle;    /* cuSPARSE kernels only */
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
@@ -29,6 +43,18 @@ sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err);
 /* Create the events, allocate the device arrays and copy A and x up; the
  * allocations and copies are timed into ph->h2d_s. */
 int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err);
+
+/* Events, then x and y only (kernels that upload a converted format
+ * instead of the CSR); timed into ph->h2d_s. */
+int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph,
+                               sp_err *err);
+
+/* cudaMalloc of max(bytes, 1) into *dst and a copy of bytes from src (none
+ * when src is NULL or bytes is 0). The caller times it. */
+int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err);
+
+/* Upload S (offsets, columns, values) into g, timed into ph->h2d_s. */
+int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_sell *S, sp_phases *ph, sp_err *err);
 
 /* After the stop event was recorded: wait for it and set *seconds to the
  * time between the events. A failed kernel makes this fail, not time. */

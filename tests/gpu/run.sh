@@ -56,6 +56,10 @@ if [ -x build/tests/gpu ]; then
   step gpu-tests build/tests/gpu
   if command -v compute-sanitizer >/dev/null; then
     # --target-processes all: Criterion runs each test in a child process.
+    # SPSWEEP_GPU_TEST_QUICK: fewer block sizes and a dense row of 10^5
+    # instead of 10^6 (tests/gpu/test_gpu_spmv.c), so the instrumented runs
+    # stay within minutes; the plain run above checks everything.
+    export SPSWEEP_GPU_TEST_QUICK=1
     sanitize="compute-sanitizer --target-processes all --error-exitcode 1"
     step memcheck $sanitize --tool memcheck build/tests/gpu --jobs 1
     # racecheck reports shared-memory hazards inside cuSPARSE's own CSR

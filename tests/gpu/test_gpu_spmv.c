@@ -1,8 +1,11 @@
-/* test_gpu_spmv.c — every GPU SpMV kernel at every default block size
- * against the serial reference, on the awkward matrices, on generated ones
- * and on real ones; plus the kernels' refusals and their empty cases. Each
- * check poisons the output with NaN before result(), so y must be written
- * in full (tests/spmv_cases.c). */
+/* test_gpu_spmv.c — every GPU SpMV kernel against the serial reference:
+ * at every default axis value on the awkward matrices, at a few block sizes
+ * (and every other axis value) on generated and real ones; plus the
+ * kernels' refusals and their empty cases. Each check poisons the output
+ * with NaN before result(), so y must be written in full
+ * (tests/spmv_cases.c). With SPSWEEP_GPU_TEST_QUICK set (the sanitizer
+ * passes of tests/gpu/run.sh) every matrix takes two block sizes (96, 1024)
+ * and one hack. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,32 +13,49 @@
 #include "../../fetch/matrix.h"
 #include "../spmv_cases.h"
 
-/* Every GPU kernel in the registry at each combination of its axes. */
-static void check_gpu_kernels(const sp_csr *A, const char *what)
+/* Block sizes for the large matrices: one below a warp's multiple is not
+ * among them (the warp kernels refuse those; see odd_block_sizes). */
+static const long few_blocksizes[] = {32, 96, 256, 1024};
+static const long one_hack[] = {64};
+
+/* Every GPU kernel in the registry at each combination of its axes (with
+ * few block sizes when `few`); returns the refused combinations. */
+static int check_gpu_kernels_with(const sp_csr *A, const char *what, int few)
 {
-    int kernels = 0;
+    int kernels = 0, refused = 0;
+    int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
+    static const long quick_blocksizes[] = {96, 1024};
+    spmv_axis_override o[2] = {{"blocksize", few_blocksizes, 4}, {"hack", one_hack, 1}};
+    if (quick)
+        o[0] = (spmv_axis_override){"blocksize", quick_blocksizes, 2};
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
         if (!k->needs_gpu || strcmp(k->operation, "spmv"))
             continue;
         cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
-        spmv_check_kernel_all(k, NULL, 0, A, what);
+        refused += spmv_check_kernel_with(k, o, quick ? 2 : few ? 1 : 0, A, what);
         kernels++;
     }
-    cr_assert_geq(kernels, 2, "spmv_csr_cuda_scalar and spmv_csr_cusparse at least");
+    cr_assert_geq(kernels, 13, "the 13 GPU SpMV kernels at least");
+    return refused;
 }
 
-Test(gpu_spmv, awkward_matrices, .timeout = 300)
+static void check_gpu_kernels(const sp_csr *A, const char *what)
+{
+    check_gpu_kernels_with(A, what, 1);
+}
+
+Test(gpu_spmv, awkward_matrices, .timeout = 600)
 {
     for (int i = 0; i < spmv_case_count(); i++) {
         spmv_case c;
         spmv_case_build(i, &c);
-        check_gpu_kernels(&c.A, c.name);
+        check_gpu_kernels_with(&c.A, c.name, 0);
         spmv_case_free(&c);
     }
 }
 
-Test(gpu_spmv, generated_matrices, .timeout = 300)
+Test(gpu_spmv, generated_matrices, .timeout = 600)
 {
     static const char *specs[] = {
         "laplace2d?n=300",
@@ -45,16 +65,21 @@ Test(gpu_spmv, generated_matrices, .timeout = 300)
         "uniform?rows=100003&cols=5000&per_row=9&seed=2",
         "banded?n=5000&bw=7",
     };
+    int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         sp_csr A;
         sp_err err;
-        cr_assert_eq(sp_generate(specs[i], &A, &err), 0, "%s: %s", specs[i], err.msg);
-        check_gpu_kernels(&A, specs[i]);
+        /* under the sanitizers a dense row of 10^5 stands in for 10^6 */
+        const char *spec = quick && strstr(specs[i], "dense=")
+                               ? "denserow?rows=20000&cols=100000&per_row=4&dense=100000"
+                               : specs[i];
+        cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
+        check_gpu_kernels(&A, spec);
         sp_csr_free(&A);
     }
 }
 
-Test(gpu_spmv, real_matrices, .timeout = 300)
+Test(gpu_spmv, real_matrices, .timeout = 600)
 {
     static const char *files[] = {"tests/data/ss/bcsstk06.mtx.gz",
                                   "tests/data/ss/olm1000.mtx.gz"};
@@ -115,4 +140,48 @@ Test(gpu_spmv, release_accepts_null)
     for (int i = 0; sp_kernels[i]; i++)
         if (sp_kernels[i]->needs_gpu && sp_kernels[i]->release)
             sp_kernels[i]->release(NULL);
+}
+
+/* A dense row of 10^6 nonzeros: ELL is refused (by need and prepare, with
+ * the reason) instead of allocating 10^6 x rows entries; every other kernel
+ * runs it correctly (generated_matrices checks the values). */
+Test(gpu_spmv, ell_refuses_a_dense_row_of_a_million)
+{
+    sp_csr A;
+    sp_err err;
+    const char *spec = "denserow?rows=20000&cols=1000000&per_row=4&dense=1000000";
+    cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s", err.msg);
+    const sp_kernel *ell = sp_kernel_find("spmv_ell_cuda");
+    cr_assert(ell && ell->need);
+    spmv_axis_override o = {"blocksize", few_blocksizes, 1};
+    cr_assert_eq(spmv_check_kernel_with(ell, &o, 1, &A, spec), 1, "ELL was not refused");
+    const sp_kernel *merge = sp_kernel_find("spmv_csr_cuda_merge");
+    cr_assert_eq(spmv_check_kernel_with(merge, &o, 1, &A, spec), 0);
+    sp_csr_free(&A);
+}
+
+/* The warp kernels work in whole warps: other block sizes are refused,
+ * naming the axis; a partial last warp of rows is fine (awkward cases). */
+Test(gpu_spmv, warp_kernels_refuse_partial_warps)
+{
+    const char *names[] = {"spmv_csr_cuda_vector", "spmv_csr_cuda_subwarp",
+                           "spmv_csr_cuda_merge", "spmv_hll_cuda_block", "spmv_hll_cuda_warp"};
+    const sp_operation *op = sp_operation_find("spmv");
+    spmv_case c;
+    spmv_case_build(1, &c);
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    for (int i = 0; i < 5; i++) {
+        const sp_kernel *k = sp_kernel_find(names[i]);
+        cr_assert(k && k->prepare, "%s", names[i]);
+        sp_params p = {.n = 1, .name = {"blocksize"}, .value = {100}};
+        void *state = &err;
+        sp_phases ph = {0, 0, 0};
+        cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), -1, "%s", names[i]);
+        cr_assert_null(state);
+        cr_assert_not_null(strstr(err.msg, "blocksize"), "%s", err.msg);
+    }
+    op->teardown(&pb);
+    spmv_case_free(&c);
 }

@@ -1,0 +1,106 @@
+/*
+ * spmv_csr_cuda_vector.cu — CSR SpMV with a group of LANES threads per row
+ * (LANES = 32: one warp per row, the "vector" kernel; 2..16: the sub-warp
+ * kernel). The group reads its row's nonzeros with stride LANES, so a
+ * warp's loads coalesce over 32/LANES rows, then sums with shuffles.
+ */
+#include "spmv_gpu.cuh"
+
+/* Kernel: group t / LANES owns row t / LANES. Every thread reaches the
+ * shuffles (no early return), as __shfl_xor_sync with a full mask needs. */
+template <int LANES>
+__global__ void csr_vector_kernel(int32_t rows, const int32_t *__restrict__ rowptr,
+                                  const int32_t *__restrict__ colidx,
+                                  const double *__restrict__ val,
+                                  const double *__restrict__ x, double *__restrict__ y)
+{
+    long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long row = t / LANES;
+    int lane = (int)(threadIdx.x % LANES);
+    double sum = 0.0;
+    if (row < rows) {
+        int32_t end = rowptr[row + 1];
+#pragma unroll 4
+        for (int32_t k = rowptr[row] + lane; k < end; k += LANES)
+            sum += val[k] * x[colidx[k]];
+    }
+#pragma unroll
+    for (int o = LANES / 2; o > 0; o /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, o, LANES);
+    if (lane == 0 && row < rows)
+        y[row] = sum;
+}
+
+/* Dispatch: the launch for g->lanes (a power of two, 2..32). */
+static int launch(const sp_gpu_spmv *g)
+{
+    long long threads = (long long)g->rows * g->lanes;
+    unsigned blocks = (unsigned)((threads + g->blocksize - 1) / g->blocksize);
+    if (blocks == 0)
+        return 0;
+#define SP_VECTOR_CASE(L)                                                                  \
+    case L:                                                                                \
+        csr_vector_kernel<L><<<blocks, g->blocksize>>>(g->rows, g->rowptr, g->colidx,     \
+                                                       g->val, g->x, g->y);              \
+        break;
+    switch (g->lanes) {
+        SP_VECTOR_CASE(2)
+        SP_VECTOR_CASE(4)
+        SP_VECTOR_CASE(8)
+        SP_VECTOR_CASE(16)
+        SP_VECTOR_CASE(32)
+    default:
+        return -1;
+    }
+#undef SP_VECTOR_CASE
+    return 0;
+}
+
+/* Blocksize (whole warps) and lanes checked, then the CSR uploaded. */
+static int vector_prepare(const char *name, const sp_problem *pb, const sp_params *p,
+                          int lanes_axis, void **state, sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int bs, lanes = 32;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", name);
+    if (sp_gpu_blocksize(name, p, 1, &bs, err) ||
+        (lanes_axis && sp_gpu_lanes(pb->A, p, &lanes, err)))
+        return -1;
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    if (!g)
+        return -1;
+    g->blocksize = bs;
+    g->lanes = lanes;
+    if (sp_spmv_gpu_upload(pb, g, ph, err)) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+extern "C" int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p,
+                                           void **state, sp_phases *ph, sp_err *err)
+{
+    return vector_prepare("spmv_csr_cuda_vector", pb, p, 0, state, ph, err);
+}
+
+extern "C" int sp_spmv_cuda_subwarp_prepare(const sp_problem *pb, const sp_params *p,
+                                            void **state, sp_phases *ph, sp_err *err)
+{
+    return vector_prepare("spmv_csr_cuda_subwarp", pb, p, 1, state, ph, err);
+}
+
+extern "C" int sp_spmv_cuda_vector_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv_csr_cuda_vector: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (launch(g))
+        return sp_fail(err, "spmv_csr_cuda_vector: lanes = %d unsupported", g->lanes);
+    SP_CUDA(cudaGetLastError(), err);
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_spmv_gpu_elapsed(g, seconds, err);
+}

@@ -1,0 +1,187 @@
+/*
+ * spmv_gpu_host.c — axis checks, the `lanes` choice, the merge-path split
+ * and the memory statements of the GPU SpMV kernels (spmv_gpu_host.h).
+ */
+#include <stdlib.h>
+
+#include "../sell.h"
+#include "spmv_gpu_host.h"
+
+int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, int *bs,
+                     sp_err *err)
+{
+    long v = sp_param(p, "blocksize", 128);
+    if (v < 1 || v > 1024)
+        return sp_fail(err, "%s: blocksize = %ld outside 1..1024", kernel, v);
+    if (warp_multiple && v % 32)
+        return sp_fail(err, "%s: blocksize = %ld is not a multiple of 32 (the kernel works "
+                       "in whole warps)", kernel, v);
+    *bs = (int)v;
+    return 0;
+}
+
+int sp_gpu_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err)
+{
+    long v = sp_param(p, "hack", 32);
+    if (v < 1 || v > 65536)
+        return sp_fail(err, "%s: hack = %ld outside 1..65536", kernel, v);
+    *hack = (int)v;
+    return 0;
+}
+
+int sp_gpu_lanes(const sp_csr *A, const sp_params *p, int *lanes, sp_err *err)
+{
+    long v = sp_param(p, "lanes", 1);
+    if (v == 1) {
+        double mean = A->rows > 0 ? (double)A->nnz / A->rows : 0;
+        int l = 2;
+        while (l < 32 && 2.0 * l <= mean)
+            l *= 2;
+        *lanes = l;
+        return 0;
+    }
+    if (v != 2 && v != 4 && v != 8 && v != 16 && v != 32)
+        return sp_fail(err, "spmv_csr_cuda_subwarp: lanes = %ld is not 1 (auto), 2, 4, 8, "
+                       "16 or 32", v);
+    *lanes = (int)v;
+    return 0;
+}
+
+int64_t sp_merge_tile_count(const sp_csr *A, int tile)
+{
+    int64_t items = (int64_t)A->rows + A->nnz;
+    return (items + tile - 1) / tile;
+}
+
+/* Where diagonal d of the merge of the row ends (rowptr[1..rows]) with the
+ * nonzero indices (0..nnz-1) crosses: the row ends before it in *row, the
+ * nonzeros before it in *nz. Ties go to the row end first. */
+static void merge_path_search(const sp_csr *A, int64_t d, int32_t *row, int32_t *nz)
+{
+    int64_t lo = d > A->nnz ? d - A->nnz : 0, hi = d < A->rows ? d : A->rows;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (A->rowptr[mid + 1] <= d - mid - 1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *row = (int32_t)lo;
+    *nz = (int32_t)(d - lo);
+}
+
+int sp_merge_tiles(const sp_csr *A, int tile, int32_t **coords, int64_t *ntiles, sp_err *err)
+{
+    if (tile < 1)
+        return sp_fail(err, "merge path: tile of %d items", tile);
+    int64_t n = sp_merge_tile_count(A, tile), items = (int64_t)A->rows + A->nnz;
+    int32_t *c = malloc(((size_t)n + 1) * 2 * sizeof(int32_t));
+    if (!c)
+        return sp_fail(err, "merge path: out of memory for %lld tiles", (long long)n);
+#pragma omp parallel for schedule(static)
+    for (int64_t t = 0; t <= n; t++) {
+        int64_t d = t * tile < items ? t * tile : items;
+        merge_path_search(A, d, &c[2 * t], &c[2 * t + 1]);
+    }
+    *coords = c;
+    *ntiles = n;
+    return 0;
+}
+
+int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err)
+{
+    int32_t *r = sp_alloc_large((size_t)A->nnz * sizeof(int32_t));
+    if (!r)
+        return sp_fail(err, "COO: out of memory for %d row indices", A->nnz);
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int32_t i = 0; i < A->rows; i++)
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            r[k] = i;
+    *row = r;
+    return 0;
+}
+
+/* cudaMalloc hands out memory in 2 MiB pages on current GPUs: each array
+ * counts rounded up to that, and never less than one element. */
+static uint64_t device_array(uint64_t n, uint64_t elem)
+{
+    const uint64_t page = 2u << 20;
+    uint64_t bytes = (n ? n : 1) * elem;
+    return (bytes + page - 1) / page * page;
+}
+
+/* The device copies every kernel makes: x and y. */
+static uint64_t vectors(const sp_csr *A)
+{
+    return device_array((uint64_t)A->cols, 8) + device_array((uint64_t)A->rows, 8);
+}
+
+/* rowptr, colidx and val on the device. */
+static uint64_t csr_bytes(const sp_csr *A)
+{
+    return device_array((uint64_t)A->rows + 1, 4) + device_array((uint64_t)A->nnz, 4) +
+           device_array((uint64_t)A->nnz, 8);
+}
+
+/* The CSR, x and y on the device; on the host only the small state (y
+ * comes back into the runner's buffer). Pure arithmetic: the runner calls
+ * it in a process that must not touch CUDA. */
+int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p;
+    (void)err;
+    need->host_bytes = 4096;
+    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A);
+    return 0;
+}
+
+/* CSR plus the tile coordinates (host and device) and one carry per tile. */
+int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p;
+    (void)err;
+    uint64_t tiles = (uint64_t)sp_merge_tile_count(pb->A, SP_MERGE_TILE) + 1;
+    need->host_bytes = tiles * 8;
+    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) + device_array(tiles, 8 + 12);
+    return 0;
+}
+
+/* CSR plus a row index per nonzero (host and device). */
+int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p;
+    (void)err;
+    need->host_bytes = (uint64_t)pb->A->nnz * 4;
+    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) +
+                         device_array((uint64_t)pb->A->nnz, 4);
+    return 0;
+}
+
+/* A sliced ELL of `hack` rows per slice (0: ELL) on the host and the device. */
+static int need_sell(const sp_problem *pb, int32_t hack, const char *what, sp_need *need,
+                     sp_err *err)
+{
+    int64_t stored;
+    if (sp_sell_size(pb->A, hack, what, &stored, err))
+        return -1;
+    int32_t h = hack > 0 ? hack : 1;
+    uint64_t slices = ((uint64_t)pb->A->rows + h - 1) / h + 1;
+    need->host_bytes = (uint64_t)stored * 12 + slices * 4;
+    need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
+                         device_array(slices, 4) + vectors(pb->A);
+    return 0;
+}
+
+int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p;
+    return need_sell(pb, 0, "ELL", need, err);
+}
+
+int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int hack = 0;
+    if (sp_gpu_hack("HLL", p, &hack, err))
+        return -1;
+    return need_sell(pb, hack, "HLL", need, err);
+}

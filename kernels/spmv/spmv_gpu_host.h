@@ -1,0 +1,92 @@
+/*
+ * spmv_gpu_host.h — the host side of the GPU SpMV kernels, plain C so it
+ * builds (and is unit-tested) without CUDA: the memory each combination
+ * needs (sp_kernel.need), axis checks, the sub-warp `lanes` choice and the
+ * merge-path split of the load-balanced CSR kernel.
+ */
+#ifndef SP_SPMV_GPU_HOST_H
+#define SP_SPMV_GPU_HOST_H
+
+#include "spmv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The `blocksize` values every hand-written GPU kernel declares. */
+#define SP_GPU_BLOCKSIZES "32,64,96,128,160,192,256,320,384,512,768,1024"
+/* The `hack` (rows per slice) values of the HLL kernels and cuSPARSE SELL. */
+#define SP_GPU_HACKS "32,64,128,256"
+/* Merge-path CSR: each warp takes a tile of 32 × SP_MERGE_ITEMS merge items
+ * (row ends plus nonzeros). The tuning policy, kept apart from the kernel. */
+#define SP_MERGE_ITEMS 8
+#define SP_MERGE_TILE (32 * SP_MERGE_ITEMS)
+
+/* The `blocksize` axis of p (default 128), checked against 1..1024, and a
+ * multiple of 32 when warp_multiple (kernels that work in whole warps). */
+int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, int *bs,
+                     sp_err *err);
+/* The `hack` axis of p (default 32), checked against 1..65536. */
+int sp_gpu_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err);
+
+/* The `lanes` axis (threads per row of the sub-warp kernel): 2, 4, 8, 16 or
+ * 32, or 1 = auto (axis values are integers >= 1, and one lane per row is
+ * spmv_csr_cuda_scalar): the largest power of two not above the mean row
+ * length, kept within 2..32. Absent: auto. */
+int sp_gpu_lanes(const sp_csr *A, const sp_params *p, int *lanes, sp_err *err);
+
+/* Merge-path split of A into tiles of `tile` merge items: coords[2t] and
+ * coords[2t+1] are the row and the nonzero where tile t starts, for
+ * t = 0..*ntiles (the last pair is (rows, nnz)). free(*coords). */
+int sp_merge_tiles(const sp_csr *A, int tile, int32_t **coords, int64_t *ntiles, sp_err *err);
+int64_t sp_merge_tile_count(const sp_csr *A, int tile);
+
+/* The row index of every nonzero of A (COO rows), OpenMP over rows.
+ * free(*row). */
+int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err);
+
+/* sp_kernel.need of each family: device arrays (format, x, y, work) and the
+ * host copy of a converted format. */
+int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+
+/* ---- CUDA entry points (one .cu per kernel family) ------------------------
+ * prepare: axes checked, conversion (convert_s), upload (h2d_s); run: the
+ * launches between two CUDA events. result and release: spmv_gpu.cu. */
+int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_subwarp_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                 sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_vector_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                               sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_merge_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                             sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_ell_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                   sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_hll_block_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                  sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_hll_warp_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                     sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_hll_aligned_run(void *state, double *seconds, sp_err *err);
+/* cuSPARSE baselines; all run through sp_spmv_cusparse_run (spmv.h). */
+int sp_spmv_cusparse_csr_alg2_prepare(const sp_problem *pb, const sp_params *p,
+                                      void **state, sp_phases *ph, sp_err *err);
+int sp_spmv_cusparse_coo_alg1_prepare(const sp_problem *pb, const sp_params *p,
+                                      void **state, sp_phases *ph, sp_err *err);
+int sp_spmv_cusparse_coo_alg2_prepare(const sp_problem *pb, const sp_params *p,
+                                      void **state, sp_phases *ph, sp_err *err);
+int sp_spmv_cusparse_sell_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                  sp_phases *ph, sp_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,71 @@
+/*
+ * spmv_hll_cuda.c — descriptors of the ELL and HLL (sliced ELL) CUDA
+ * kernels (spmv_hll_cuda.cu). Their `need` refuses, with the reason, a
+ * matrix whose padding would exceed the limits of kernels/sell.h (ELL of a
+ * matrix with one dense row of 10^6 nonzeros, say).
+ */
+#include "spmv_gpu_host.h"
+
+const sp_kernel sp_spmv_ell_cuda = {
+    .name = "spmv_ell_cuda",
+    .operation = "spmv",
+    .format = "ell",
+    .backend = "cuda",
+    .summary = "ELL, column-major, one thread per row",
+    .needs_gpu = 1,
+    .naxes = 1,
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}},
+    .prepare = SP_GPU_FN(sp_spmv_cuda_ell_prepare),
+    .run = SP_GPU_FN(sp_spmv_cuda_ell_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_ell,
+};
+
+const sp_kernel sp_spmv_hll_cuda_aligned = {
+    .name = "spmv_hll_cuda_aligned",
+    .operation = "spmv",
+    .format = "hll",
+    .backend = "cuda",
+    .summary = "HLL, column-major inside each hack, one thread per row (coalesced)",
+    .needs_gpu = 1,
+    .naxes = 2,
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"hack", SP_GPU_HACKS}},
+    .prepare = SP_GPU_FN(sp_spmv_cuda_hll_aligned_prepare),
+    .run = SP_GPU_FN(sp_spmv_cuda_hll_aligned_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_hll,
+};
+
+const sp_kernel sp_spmv_hll_cuda_block = {
+    .name = "spmv_hll_cuda_block",
+    .operation = "spmv",
+    .format = "hll",
+    .backend = "cuda",
+    .summary = "HLL, row-major hacks, one block per hack, one warp per row",
+    .needs_gpu = 1,
+    .naxes = 2,
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"hack", SP_GPU_HACKS}},
+    .prepare = SP_GPU_FN(sp_spmv_cuda_hll_block_prepare),
+    .run = SP_GPU_FN(sp_spmv_cuda_hll_block_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_hll,
+};
+
+const sp_kernel sp_spmv_hll_cuda_warp = {
+    .name = "spmv_hll_cuda_warp",
+    .operation = "spmv",
+    .format = "hll",
+    .backend = "cuda",
+    .summary = "HLL, row-major hacks, one warp per hack, one lane per row",
+    .needs_gpu = 1,
+    .naxes = 2,
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"hack", SP_GPU_HACKS}},
+    .prepare = SP_GPU_FN(sp_spmv_cuda_hll_warp_prepare),
+    .run = SP_GPU_FN(sp_spmv_cuda_hll_warp_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_hll,
+};

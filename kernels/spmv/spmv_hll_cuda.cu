@@ -1,0 +1,214 @@
+/*
+ * spmv_hll_cuda.cu — SpMV on sliced ELLPACK (kernels/sell.h), four ways:
+ *   ELL          one slice, column-major, one thread per row (coalesced);
+ *   HLL aligned  column-major inside each slice of `hack` rows, one thread
+ *                per row: the coalesced layout (cuSPARSE SELL's);
+ *   HLL block    row-major slices, one block per slice, one warp per row
+ *                of it (lanes along the row: coalesced on wide slices);
+ *   HLL warp     row-major slices, one warp per slice, one lane per row
+ *                (each lane walks its own row: the uncoalesced baseline).
+ * Padding (column -1) only ever follows a row's entries; it is skipped by
+ * predicate, so its values are never loaded.
+ */
+#include "spmv_gpu.cuh"
+
+/* One entry: val·x[col], or 0 for padding. */
+__device__ __forceinline__ double sell_term(const int32_t *__restrict__ col,
+                                            const double *__restrict__ val,
+                                            const double *__restrict__ x, int64_t at)
+{
+    int32_t c = col[at];
+    return c >= 0 ? val[at] * x[c] : 0.0;
+}
+
+/* ELL: entry k of row i at k·rows + i. */
+__global__ void ell_kernel(int32_t rows, int32_t width, const int32_t *__restrict__ col,
+                           const double *__restrict__ val, const double *__restrict__ x,
+                           double *__restrict__ y)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows)
+        return;
+    double sum = 0.0;
+#pragma unroll 4
+    for (int32_t k = 0; k < width; k++)
+        sum += sell_term(col, val, x, (int64_t)k * rows + i);
+    y[i] = sum;
+}
+
+/* HLL aligned: row i is row r of slice s; entry k at off[s] + k·hack + r. */
+__global__ void hll_aligned_kernel(int32_t rows, int32_t hack, const int32_t *__restrict__ off,
+                                   const int32_t *__restrict__ col,
+                                   const double *__restrict__ val,
+                                   const double *__restrict__ x, double *__restrict__ y)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= rows)
+        return;
+    int32_t i = (int32_t)t, s = i / hack, r = i - s * hack;   /* 32-bit: fast division */
+    int32_t base = off[s], width = (off[s + 1] - base) / hack;
+    double sum = 0.0;
+#pragma unroll 4
+    for (int32_t k = 0; k < width; k++)
+        sum += sell_term(col, val, x, base + (int64_t)k * hack + r);
+    y[i] = sum;
+}
+
+/* HLL block: block s owns slice s; warp w takes rows w, w + warps, ... */
+__global__ void hll_block_kernel(int32_t rows, int32_t hack, const int32_t *__restrict__ off,
+                                 const int32_t *__restrict__ col,
+                                 const double *__restrict__ val, const double *__restrict__ x,
+                                 double *__restrict__ y)
+{
+    int32_t s = blockIdx.x, warps = blockDim.x / 32;
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int32_t base = off[s], width = (off[s + 1] - base) / hack;
+    for (int32_t r = warp; r < hack; r += warps) {
+        int64_t i = (int64_t)s * hack + r;
+        if (i >= rows)
+            break;                      /* uniform per warp: rows only grow */
+        double sum = 0.0;
+        for (int32_t k = lane; k < width; k += 32)
+            sum += sell_term(col, val, x, base + (int64_t)r * width + k);
+        for (int o = 16; o > 0; o /= 2)
+            sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        if (lane == 0)
+            y[i] = sum;
+    }
+}
+
+/* HLL warp: warp s owns slice s; lane r takes rows r, r + 32, ... */
+__global__ void hll_warp_kernel(int32_t rows, int32_t hack, int32_t nslices,
+                                const int32_t *__restrict__ off,
+                                const int32_t *__restrict__ col,
+                                const double *__restrict__ val, const double *__restrict__ x,
+                                double *__restrict__ y)
+{
+    int64_t s = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int lane = threadIdx.x % 32;
+    if (s >= nslices)
+        return;
+    int32_t base = off[s], width = (off[s + 1] - base) / hack;
+    for (int32_t r = lane; r < hack; r += 32) {
+        int64_t i = s * hack + r;
+        if (i >= rows)
+            return;
+        double sum = 0.0;
+        for (int32_t k = 0; k < width; k++)
+            sum += sell_term(col, val, x, base + (int64_t)r * width + k);
+        y[i] = sum;
+    }
+}
+
+/* The shared prepare: axes, conversion (convert_s), x, y and S uploaded. */
+static int sell_prepare(const char *name, const sp_problem *pb, const sp_params *p,
+                        int use_hack, int col_major, int warp_multiple, void **state,
+                        sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int bs, hack = 0;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", name);
+    if (sp_gpu_blocksize(name, p, warp_multiple, &bs, err) ||
+        (use_hack && sp_gpu_hack(name, p, &hack, err)))
+        return -1;
+    sp_sell S;
+    double t0 = sp_seconds();
+    if (sp_sell_from_csr(&S, pb->A, hack, col_major, use_hack ? "HLL" : "ELL", err))
+        return -1;
+    ph->convert_s += sp_seconds() - t0;
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    int rc = g ? 0 : -1;
+    if (!rc) {
+        g->blocksize = bs;
+        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
+    }
+    sp_sell_free(&S);
+    if (rc) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+/* The events around launch(g); no launch for rows = 0. */
+template <typename Launch>
+static int timed(sp_gpu_spmv *g, const char *name, Launch launch, double *seconds,
+                 sp_err *err)
+{
+    if (!g)
+        return sp_fail(err, "%s: run without a state", name);
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (g->rows > 0) {
+        launch(g);
+        SP_CUDA(cudaGetLastError(), err);
+    }
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_spmv_gpu_elapsed(g, seconds, err);
+}
+
+static unsigned blocks_for(int64_t threads, int bs)
+{
+    return (unsigned)((threads + bs - 1) / bs);
+}
+
+extern "C" int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p,
+                                        void **state, sp_phases *ph, sp_err *err)
+{
+    return sell_prepare("spmv_ell_cuda", pb, p, 0, 1, 0, state, ph, err);
+}
+
+extern "C" int sp_spmv_cuda_ell_run(void *state, double *seconds, sp_err *err)
+{
+    auto launch = [](sp_gpu_spmv *g) {
+        ell_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize>>>(
+            g->rows, g->width, g->sell_col, g->sell_val, g->x, g->y);
+    };
+    return timed((sp_gpu_spmv *)state, "spmv_ell_cuda", launch, seconds, err);
+}
+
+extern "C" int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p,
+                                                void **state, sp_phases *ph, sp_err *err)
+{
+    return sell_prepare("spmv_hll_cuda_aligned", pb, p, 1, 1, 0, state, ph, err);
+}
+
+extern "C" int sp_spmv_cuda_hll_aligned_run(void *state, double *seconds, sp_err *err)
+{
+    auto launch = [](sp_gpu_spmv *g) {
+        hll_aligned_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize>>>(
+            g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
+    };
+    return timed((sp_gpu_spmv *)state, "spmv_hll_cuda_aligned", launch, seconds, err);
+}
+
+extern "C" int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_params *p,
+                                              void **state, sp_phases *ph, sp_err *err)
+{
+    return sell_prepare("spmv_hll_cuda_block", pb, p, 1, 0, 1, state, ph, err);
+}
+
+extern "C" int sp_spmv_cuda_hll_block_run(void *state, double *seconds, sp_err *err)
+{
+    auto launch = [](sp_gpu_spmv *g) {
+        hll_block_kernel<<<(unsigned)g->nslices, g->blocksize>>>(
+            g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
+    };
+    return timed((sp_gpu_spmv *)state, "spmv_hll_cuda_block", launch, seconds, err);
+}
+
+extern "C" int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p,
+                                             void **state, sp_phases *ph, sp_err *err)
+{
+    return sell_prepare("spmv_hll_cuda_warp", pb, p, 1, 0, 1, state, ph, err);
+}
+
+extern "C" int sp_spmv_cuda_hll_warp_run(void *state, double *seconds, sp_err *err)
+{
+    auto launch = [](sp_gpu_spmv *g) {
+        hll_warp_kernel<<<blocks_for((int64_t)g->nslices * 32, g->blocksize), g->blocksize>>>(
+            g->rows, g->hack, g->nslices, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
+    };
+    return timed((sp_gpu_spmv *)state, "spmv_hll_cuda_warp", launch, seconds, err);
+}

@@ -1,0 +1,172 @@
+/* test_gpu_host.c — the host side of the GPU SpMV kernels, without a GPU:
+ * sliced ELL conversion (layouts, padding, refusals), the merge-path split,
+ * the `lanes` choice and the kernels' memory statements. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/sell.h"
+#include "../kernels/spmv/spmv_gpu_host.h"
+#include "spmv_cases.h"
+
+/* y = S·x computed from the sliced layout alone, against CSR row sums. */
+static void check_sell(const sp_csr *A, int hack, int col_major, const char *what)
+{
+    sp_sell S;
+    sp_err err;
+    cr_assert_eq(sp_sell_from_csr(&S, A, hack, col_major, "HLL", &err), 0, "%s: %s", what,
+                 err.msg);
+    int32_t h = S.hack;
+    cr_assert_eq(S.offset[S.nslices], S.stored);
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t s = i / h, r = i % h, base = S.offset[s], w = (S.offset[s + 1] - base) / h;
+        int32_t k0 = A->rowptr[i], len = A->rowptr[i + 1] - k0;
+        cr_assert_geq(w, len, "%s: slice %d narrower than row %d", what, s, i);
+        for (int32_t k = 0; k < w; k++) {
+            int64_t at = col_major ? base + (int64_t)k * h + r : base + (int64_t)r * w + k;
+            if (k < len) {
+                cr_assert_eq(S.col[at], A->colidx[k0 + k], "%s row %d entry %d", what, i, k);
+                cr_assert_eq(S.val[at], A->val[k0 + k]);
+            } else {
+                cr_assert_eq(S.col[at], -1, "%s row %d: padding %d", what, i, k);
+                cr_assert_eq(S.val[at], 0.0);
+            }
+        }
+    }
+    sp_sell_free(&S);
+}
+
+Test(sell, layouts_match_the_csr)
+{
+    int hacks[] = {0, 1, 7, 32, 256};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        for (int h = 0; h < 5; h++) {
+            int64_t stored;
+            sp_err err;
+            if (sp_sell_size(&c.A, hacks[h], "HLL", &stored, &err))
+                continue;       /* refused: checked below */
+            check_sell(&c.A, hacks[h], 1, c.name);
+            check_sell(&c.A, hacks[h], 0, c.name);
+        }
+        spmv_case_free(&c);
+    }
+}
+
+/* rows x cols with one full row (row 0) and one entry in every other row. */
+static void dense_row_matrix(sp_csr *A, int32_t rows, int32_t cols)
+{
+    sp_err err;
+    cr_assert_eq(sp_csr_alloc(A, rows, cols, cols + rows - 1, &err), 0, "%s", err.msg);
+    int32_t k = 0;
+    for (int32_t i = 0; i < rows; i++) {
+        int32_t n = i == 0 ? cols : 1;
+        for (int32_t j = 0; j < n; j++, k++) {
+            A->colidx[k] = i == 0 ? j : i % cols;
+            A->val[k] = 1.0;
+        }
+        A->rowptr[i + 1] = k;
+    }
+}
+
+/* ELL of a matrix with a row of 10^6 nonzeros: refused by need, with the
+ * reason, before anything is allocated; HLL with small hacks is accepted. */
+Test(sell, ell_of_a_dense_row_is_refused)
+{
+    sp_csr A;
+    dense_row_matrix(&A, 100000, 1000000);
+    const sp_kernel *ell = sp_kernel_find("spmv_ell_cuda");
+    const sp_kernel *hll = sp_kernel_find("spmv_hll_cuda_aligned");
+    cr_assert(ell && ell->need && hll && hll->need);
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    sp_err err = {{0}};
+    cr_assert_eq(op->setup(&pb, &A, &err), 0, "%s", err.msg);
+    sp_need need = {0, 0};
+    cr_assert_eq(ell->need(&pb, NULL, &need, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "ELL"), "%s", err.msg);
+    cr_assert_not_null(strstr(err.msg, "refused"), "%s", err.msg);
+    sp_params p = {.n = 1, .name = {"hack"}, .value = {32}};
+    cr_assert_eq(hll->need(&pb, &p, &need, &err), 0, "%s", err.msg);
+    cr_assert_eq(need.host_bytes, (uint64_t)32 * 1000000 * 12 + 99968 * 12 + 3126 * 4);
+    p.value[0] = 4096;
+    cr_assert_eq(hll->need(&pb, &p, &need, &err), -1);
+    sp_sell S;
+    cr_assert_eq(sp_sell_from_csr(&S, &A, 0, 1, "ELL", &err), -1);
+    cr_assert_null(S.col);
+    op->teardown(&pb);
+    sp_csr_free(&A);
+}
+
+/* Tiles: start at (0,0), end at (rows,nnz), move on by exactly `tile` items,
+ * and lie on the merge path (row ends before the tile <= its first nonzero). */
+Test(merge_path, tiles_partition_the_path)
+{
+    int sizes[] = {1, 7, 256};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        const sp_csr *A = &c.A;
+        for (int t = 0; t < 3; t++) {
+            int32_t *co;
+            int64_t n;
+            sp_err err;
+            cr_assert_eq(sp_merge_tiles(A, sizes[t], &co, &n, &err), 0, "%s", err.msg);
+            cr_assert_eq(n, sp_merge_tile_count(A, sizes[t]));
+            cr_assert(co[0] == 0 && co[1] == 0);
+            cr_assert(co[2 * n] == A->rows && co[2 * n + 1] == A->nnz, "%s", c.name);
+            for (int64_t k = 0; k < n; k++) {
+                int64_t step = (int64_t)co[2 * k + 2] + co[2 * k + 3] - co[2 * k] - co[2 * k + 1];
+                cr_assert(step == sizes[t] || k == n - 1, "%s tile %ld", c.name, (long)k);
+                int32_t r = co[2 * k + 2], z = co[2 * k + 3];
+                cr_assert(A->rowptr[r] <= z, "%s: tile %ld past a row end", c.name, (long)k);
+                cr_assert(r == A->rows || z <= A->rowptr[r + 1], "%s tile %ld", c.name, (long)k);
+            }
+            free(co);
+        }
+        spmv_case_free(&c);
+    }
+}
+
+Test(gpu_host, lanes_auto_follows_the_mean_row_length)
+{
+    struct { int32_t rows, nnz; int lanes; } t[] = {
+        {10, 0, 2}, {10, 30, 2}, {10, 50, 4}, {10, 270, 16}, {10, 160, 16}, {10, 80, 8},
+        {10, 100000, 32}, {0, 0, 2}};
+    for (int i = 0; i < 8; i++) {
+        sp_csr A = {.rows = t[i].rows, .cols = 1, .nnz = t[i].nnz};
+        int lanes;
+        sp_err err;
+        cr_assert_eq(sp_gpu_lanes(&A, NULL, &lanes, &err), 0);
+        cr_assert_eq(lanes, t[i].lanes, "mean %d/%d: %d lanes", t[i].nnz, t[i].rows, lanes);
+    }
+    sp_csr A = {.rows = 1};
+    sp_params p = {.n = 1, .name = {"lanes"}, .value = {3}};
+    int lanes;
+    sp_err err;
+    cr_assert_eq(sp_gpu_lanes(&A, &p, &lanes, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "lanes"));
+}
+
+/* Every GPU kernel states its memory, at least its x and y. */
+Test(gpu_host, every_gpu_kernel_states_its_memory)
+{
+    spmv_case c;
+    spmv_case_build(0, &c);
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!k->needs_gpu)
+            continue;
+        cr_assert_not_null(k->need, "%s has no need", k->name);
+        sp_need need = {0, 0};
+        cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert_geq(need.device_bytes, (uint64_t)(c.A.rows + c.A.cols) * 8, "%s", k->name);
+    }
+    op->teardown(&pb);
+    spmv_case_free(&c);
+}
