@@ -545,3 +545,59 @@ Test(report, speedup_bars_by_size_class_and_paginated, .timeout = 120)
               strstr(t, "'uniform_39'") && !strstr(t, "'uniform_19'"), "%s", t);
     free(t);
 }
+
+/* The evidence of the report issue on a database made by a real sweep:
+ * CPU kernels with thread axes, an ELLPACK kernel that refuses the
+ * dense-row matrix, a GPU kernel (skipped without a GPU), a matrix file
+ * that does not exist. Every PNG is valid, the PDF has one page per PNG
+ * plus the title, failures are listed with their reasons, and a
+ * comparison of the database with itself marks every combination same. */
+Test(report, from_a_real_sweep, .timeout = 240)
+{
+    char dir[512], cfg[1024], db[1024], out[1024], args[4096];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "real.ini");
+    tu_path(db, sizeof db, dir, "real.db");
+    tu_path(out, sizeof out, dir, "report");
+    tu_write_file(cfg, "[sweep]\nrepetitions = 6\nwarmup = 1\n"
+                       "[matrices]\nsource = gen:laplace2d?n=60\n"
+                       "source = gen:denserow?rows=3000&cols=3000&per_row=4&dense=3000&seed=2\n"
+                       "source = file:/nonexistent/missing.mtx\n"
+                       "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n"
+                       "[kernel spmv_ell_omp]\nthreads = 1,2\n"
+                       "[kernel spmv_csr_cuda_scalar]\nblocksize = 64\n");
+    char *o;
+    snprintf(args, sizeof args, "sweep %s --db %s --quiet", cfg, db);
+    int rc = tu_run_spsweep(args, &o);
+    cr_assert(rc == 0 || rc == 2, "sweep: %d\n%s", rc, o);
+    free(o);
+    snprintf(args, sizeof args, "report --db %s --out %s --base %s", db, out, db);
+    cr_assert_eq(tu_run_spsweep(args, &o), 0, "%s", o);
+    free(o);
+    /* every chart: a real PNG; the PDF: the title + one page each */
+    int pngs = count_files(out, "", ".png");
+    cr_assert_geq(pngs, 7, "summary x2, compare, speedup, rate, failures, contents...");
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".png"))
+            assert_png(out, e->d_name);
+    closedir(d);
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(pdf_pages(pdf), pngs + 1);
+    char *t = read_out(out, "failures.tsv");
+    cr_assert(strstr(t, "skipped\trun\tdenserow_rows3000_cols3000_per_row4_dense3000_seed2\t"
+                        "spmv_ell_omp\tthreads=1\t"), "the ELLPACK refusal: %s", t);
+    cr_assert(strstr(t, "ELLPACK refused"), "%s", t);
+    cr_assert(strstr(t, "error\tmatrix\tfile:/nonexistent/missing.mtx\t-\t-\t"), "%s", t);
+    free(t);
+    t = read_out(out, "compare.tsv");
+    int rows = 0;
+    for (char *line = strchr(t, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        cr_assert(!strncmp(line + 1, "same\t", 5), "%s", line + 1);
+        rows++;
+    }
+    cr_assert_geq(rows, 7, "every ok run compared: %s", t);
+    free(t);
+}
