@@ -82,7 +82,8 @@ static int parse_gpus(const char *s, gpu_run *g)
     if (!strcmp(s, "all")) {
         sp_gpu_info info;
         char reason[512];
-        if (sp_gpu_probe(&info, reason, sizeof reason) != 0)
+        /* sp_gpu_probe returns 1 when a device is usable, 0 with the reason */
+        if (sp_gpu_probe(&info, reason, sizeof reason) != 1)
             return fprintf(stderr, "spsweep sweep --gpus all: %s\n", reason) > 0;
         g->ndev = info.count < MAX_GPUS ? info.count : MAX_GPUS;
         for (int i = 0; i < g->ndev; i++)
