@@ -42,6 +42,8 @@ void rp_sanitize(char *dst, size_t len, const char *src);
 void rp_quote(FILE *f, const char *s);
 /* Axis values as text: {"hack":32,"x":1} -> "hack=32 x=1"; "" for {}. */
 void rp_axes_text(char *dst, size_t len, const char *json);
+/* Distinct colours for up to 24 series (gnuplot's default cycles 8). */
+void rp_palette(FILE *f);
 /* Copy of a column's text ("" for NULL); NULL only when out of memory. */
 char *rp_column_dup(sqlite3_stmt *s, int col);
 

@@ -37,6 +37,8 @@ typedef struct rate_chart {
     int n, cap;
     rate_point *p;
     int use_bytes;              /* no flop model: plot GB/s */
+    char unit[32];              /* the operation's rate unit ("GFLOPS", "Gnnz/s") */
+    double scale;               /* ... and its scale (1e9 for G) */
     double lo, hi;              /* the plotted x range */
     int no_axis;                /* no run has the axis: x means nothing */
 } rate_chart;
@@ -80,6 +82,11 @@ static int rate_add_row(rate_chart *c, sqlite3_stmt *s, sp_err *err)
     p->median = sqlite3_column_double(s, 5);
     p->min = sqlite3_column_double(s, 6);
     p->max = sqlite3_column_double(s, 7);
+    if (c->n == 0) {
+        const unsigned char *u = sqlite3_column_text(s, 8);
+        snprintf(c->unit, sizeof c->unit, "%s", u ? (const char *)u : "GFLOPS");
+        c->scale = sqlite3_column_double(s, 9) > 0 ? sqlite3_column_double(s, 9) : 1e9;
+    }
     c->n++;
     return 0;
 }
@@ -91,7 +98,7 @@ static int rate_load(rp_report *r, int64_t matrix_id, const char *op, const rate
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
             "SELECT kernel, json_remove(axes, ?4), json_extract(axes, ?4), flops, bytes,"
-            " median, min, max FROM run_stats"
+            " median, min, max, rate_unit, rate_scale FROM run_stats"
             " WHERE sweep_id = ?1 AND matrix_id = ?2 AND operation = ?3 AND device = ?5"
             " ORDER BY kernel, json_remove(axes, ?4), json_extract(axes, ?4), run_id",
             -1, &s, NULL) != SQLITE_OK)
@@ -142,8 +149,9 @@ static void rate_summarise(rate_chart *c, const rate_axis *ax)
 static void rate_write_point(FILE *f, const rate_chart *c, const rate_point *p, double x)
 {
     double work = c->use_bytes ? p->bytes : p->flops;
-    fprintf(f, "%.17g\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\n", x, work / p->median / 1e9,
-            work / p->max / 1e9, work / p->min / 1e9, p->median, p->min, p->max);
+    double scale = c->use_bytes ? 1e9 : c->scale;
+    fprintf(f, "%.17g\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\n", x, work / p->median / scale,
+            work / p->max / scale, work / p->min / scale, p->median, p->min, p->max);
 }
 
 /* Write the data: one block (separated by two blank lines) per series.
@@ -240,8 +248,8 @@ static void rate_write_script(FILE *f, const rate_chart *c, const rate_axis *ax,
     rp_quote(f, title);
     fprintf(f, "\nset xlabel ");
     rp_quote(f, ax->xlabel);
-    fprintf(f, "\nset ylabel '%s'\n", c->use_bytes ? "GB/s (from the median time)"
-                                                   : "GFLOP/s (from the median time)");
+    fprintf(f, "\nset ylabel '%s (from the median time)'\n", c->use_bytes ? "GB/s" : c->unit);
+    rp_palette(f);
     fprintf(f, "set yrange [0:*]\nset grid ytics lc rgb '#dddddd'\n"
                "set key below horizontal\nset bars small\n");
     rate_write_xaxis(f, c, ax);

@@ -135,6 +135,7 @@ static void write_script(FILE *f, const bar_page *p, const char *dat, const char
                "set grid ytics lc rgb '#dddddd'\nset key below horizontal\n"
                "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "
                "'black' front\nset xtics nomirror rotate by 30 right\n");
+    rp_palette(f);
     write_xtics(f, p);
     if (hi > 30 * lo)
         fprintf(f, "set logscale y\nset yrange [%.9g:%.9g]\n", fmin(lo, 1) / 2, hi * 2);
@@ -188,30 +189,46 @@ static int has_values(const rp_table *t, int first, int last, int col)
     return 0;
 }
 
-/* The pages of one size class [first, last) for measure column col. */
-static int class_pages(rp_report *r, const rp_table *t, int first, int last, int col,
+/* The rows of [first, last) whose matrix group has a value in column col:
+ * a matrix without this baseline gets no empty slot on the chart. */
+static int keep_valued(const rp_table *all, int first, int last, int col, rp_table *out,
                        sp_err *err)
 {
-    if (!has_values(t, first, last, col))
-        return 0;
-    int groups = 0;
-    for (int i = first; i < last; i++)
-        groups += new_group(t, i);
-    bar_page p = {.t = t, .col = col, .cls = cell(t, first, C_CLASS),
-                  .baseline = col == C_SERIAL ? "serial" : "vendor",
-                  .pages = (groups + SPEEDUP_GROUPS - 1) / SPEEDUP_GROUPS};
-    int row = first;
-    for (p.page = 0; p.page < p.pages; p.page++) {
-        p.first = row;
-        int g = 0;
-        while (row < last && (g < SPEEDUP_GROUPS || !new_group(t, row)))
-            g += new_group(t, row++);
-        p.last = row;
-        if (has_values(t, p.first, p.last, col) &&
-            write_page(r, &p, col == C_SERIAL ? "speedup" : "vendor", err))
-            return -1;
+    for (int g0 = first, g1; g0 < last; g0 = g1) {
+        for (g1 = g0 + 1; g1 < last && !new_group(all, g1); g1++)
+            ;
+        if (!has_values(all, g0, g1, col))
+            continue;
+        for (int i = g0; i < g1; i++)
+            if (rp_table_add(out, (const char *const *)&all->cell[i * all->ncols], err))
+                return -1;
     }
     return 0;
+}
+
+/* The pages of one size class [first, last) for measure column col. */
+static int class_pages(rp_report *r, const rp_table *all, int first, int last, int col,
+                       sp_err *err)
+{
+    rp_table t;
+    rp_table_init(&t, "speedup", "speedup", all->ncols, all->head);
+    int rc = keep_valued(all, first, last, col, &t, err), groups = 0;
+    for (int i = 0; i < t.nrows; i++)
+        groups += new_group(&t, i);
+    bar_page p = {.t = &t, .col = col, .cls = t.nrows ? cell(&t, 0, C_CLASS) : "",
+                  .baseline = col == C_SERIAL ? "serial" : "vendor",
+                  .pages = (groups + SPEEDUP_GROUPS - 1) / SPEEDUP_GROUPS};
+    int row = 0;
+    for (p.page = 0; rc == 0 && p.page < p.pages; p.page++) {
+        p.first = row;
+        int g = 0;
+        while (row < t.nrows && (g < SPEEDUP_GROUPS || !new_group(&t, row)))
+            g += new_group(&t, row++);
+        p.last = row;
+        rc = write_page(r, &p, col == C_SERIAL ? "speedup" : "vendor", err);
+    }
+    rp_table_free(&t);
+    return rc;
 }
 
 int rp_speedup_chart(rp_report *r, sp_err *err)

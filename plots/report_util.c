@@ -114,3 +114,19 @@ char *rp_column_dup(sqlite3_stmt *s, int col)
     const unsigned char *t = sqlite3_column_text(s, col);
     return strdup(t ? (const char *)t : "");
 }
+
+/* Colours for up to 24 kernels on one chart: the tab20 set and four more,
+ * so that no two series of a chart share a colour (gnuplot's default
+ * cycles through 8). */
+void rp_palette(FILE *f)
+{
+    static const char *const colours[] = {
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+        "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
+        "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5", "#393b79",
+        "#637939", "#8c6d31", "#843c39"};
+    int n = (int)(sizeof colours / sizeof *colours);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "set linetype %d lc rgb '%s' lw 1.5\n", i + 1, colours[i]);
+    fprintf(f, "set linetype cycle %d\n", n);
+}
