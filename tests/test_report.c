@@ -601,3 +601,27 @@ Test(report, from_a_real_sweep, .timeout = 240)
     cr_assert_geq(rows, 7, "every ok run compared: %s", t);
     free(t);
 }
+
+Test(report, gpu_only_database, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "gpu.db");
+    tu_path(out, sizeof out, dir, "out");
+    build_db(db, 1);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "DELETE FROM runs WHERE device = 'cpu'", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(h);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    cr_assert_eq(count_files(out, "-cpu", ".png"), 0, "a CPU chart without CPU runs");
+    assert_png(out, "gflops-laplace2d_n100-gpu.png");
+    assert_png(out, "vendor-small-1.png");
+    assert_png(out, "phases-1.png");
+    cr_assert_not(file_exists(out, "speedup-small-1.png"), "no serial run, no serial chart");
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(pdf_pages(pdf), count_files(out, "", ".png") + 1);
+}
