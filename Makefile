@@ -68,7 +68,7 @@ all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 help: ## list every target
 	@echo "spsweep — sparse-kernel benchmarking pipeline"
 	@echo
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sort | \
+	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sort | \
 	  awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: CONFIG=$(CONFIG) DB=$(DB) REPORT=$(REPORT) CUDA=$(CUDA) (0 forces CPU-only)"
@@ -139,7 +139,7 @@ bench-gpu: ## on a GPU machine: every GPU SpMV kernel vs cuSPARSE on the bench s
 bench-fetch: all ## fetch + unpack + parse of a >= 500 MB mirror over loopback, --jobs 1 vs 4
 	@bash bench/fetch.sh
 
-clean: ## remove build outputs (keeps results/ and cache/)
+clean: ## remove build outputs (keeps results/ and the matrix cache)
 	rm -rf build build-asan bin
 
 # ---- rules -----------------------------------------------------------------
