@@ -49,37 +49,6 @@ int store_fail(const sp_store *st, sp_err *err, const char *what)
     return sp_fail(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
-/* Create every missing directory above the file at path (mkdir -p of its
- * parent). Paths without a directory part need nothing. */
-static int make_parent_dirs(const char *path, sp_err *err)
-{
-    char *dir = strdup(path);
-    if (!dir)
-        return sp_fail(err, "%s: out of memory", path);
-    char *slash = strrchr(dir, '/');
-    int rc = 0;
-    if (slash && slash != dir) {
-        *slash = '\0';
-        for (char *p = dir + 1; rc == 0; p++) {
-            if (*p != '/' && *p != '\0')
-                continue;
-            char saved = *p;
-            *p = '\0';
-            struct stat sb;
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-                rc = sp_fail(err, "%s: cannot create directory %s: %s", path, dir,
-                             strerror(errno));
-            else if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-                rc = sp_fail(err, "%s: %s is not a directory", path, dir);
-            *p = saved;
-            if (saved == '\0')
-                break;
-        }
-    }
-    free(dir);
-    return rc;
-}
-
 /* Run SQL text with no parameters (pragmas, the embedded files). */
 int store_exec(sp_store *st, const char *sql, const char *what, sp_err *err)
 {
@@ -243,8 +212,8 @@ int sp_store_open(const char *path, sp_store **out, sp_err *err)
     *out = NULL;
     if (!path || !*path)
         return sp_fail(err, "sp_store_open: empty database path");
-    if (make_parent_dirs(path, err))
-        return -1;
+    if (sp_mkdir_parent(path, err))
+        return sp_fail_prefix(err, "%s", path);
     sp_store *st = calloc(1, sizeof *st);
     if (!st || !(st->path = strdup(path))) {
         free(st);

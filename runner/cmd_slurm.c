@@ -82,22 +82,6 @@ static int parse(int argc, char **argv, slurm_cli *c)
     return 0;
 }
 
-/* mkdir -p dir (declared in shards.h; gpus.c uses it too). */
-int sp_make_dirs(const char *dir)
-{
-    char p[PATH_MAX];
-    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p)
-        return -1;
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Write text to dir/name, executable. */
 static int write_script(const char *dir, const char *name, const char *text)
 {
@@ -121,9 +105,8 @@ static int write_scripts(const sp_slurm_opts *o)
         return fail(err.msg);
     }
     int rc = 0;
-    if (sp_make_dirs(o->out_dir) != 0)
-        rc = fprintf(stderr, "spsweep slurm: cannot create %s: %s\n", o->out_dir,
-                     strerror(errno)) > 0;
+    if (sp_mkdir_p(o->out_dir, &err))
+        rc = fprintf(stderr, "spsweep slurm: %s\n", err.msg) > 0;
     else
         rc = write_script(o->out_dir, SP_SLURM_FETCH_SCRIPT, fetch) ||
              write_script(o->out_dir, SP_SLURM_ARRAY_SCRIPT, array);

@@ -213,9 +213,9 @@ int sp_cmd_sweep_gpus(int argc, char **argv)
     char dbcopy[PATH_MAX];
     snprintf(dbcopy, sizeof dbcopy, "%s", db);
     snprintf(g.dir, sizeof g.dir, "%s/gpu-shards", dirname(dbcopy));
-    if (sp_make_dirs(g.dir) != 0)
-        return fprintf(stderr, "spsweep sweep --gpus: cannot create %s: %s\n", g.dir,
-                       strerror(errno)) > 0;
+    sp_err err;
+    if (sp_mkdir_p(g.dir, &err))
+        return fprintf(stderr, "spsweep sweep --gpus: %s\n", err.msg) > 0;
     pid_t pid[MAX_GPUS];
     for (int k = 0; k < g.ndev; k++)
         pid[k] = start_shard(&g, k);

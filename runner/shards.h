@@ -43,7 +43,5 @@ int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err);
 #define SP_SLURM_FETCH_SCRIPT "fetch.sbatch"
 #define SP_SHARD_DB_FMT "%s/shard-%d.db"
 
-/* mkdir -p dir; -1 with errno set (runner/cmd_slurm.c). */
-int sp_make_dirs(const char *dir);
 
 #endif
