@@ -90,8 +90,7 @@ static int num_arg(const char *opt, const char *v, double lo, double hi, double 
 }
 
 /* "64G", "500M", "1.5T", "123456" into bytes. */
-int sp_parse_size(const char *v, uint64_t *bytes);
-int sp_parse_size(const char *v, uint64_t *bytes)
+static int parse_size(const char *v, uint64_t *bytes)
 {
     char *end;
     double x = strtod(v, &end);
@@ -135,7 +134,7 @@ static int fetch_option(fetch_cli *c, int opt, const char *v)
     case F_STALL:
         return num_arg("stall-timeout", v, 1, 86400, &x) ? -1 : (c->o.stall_time_s = (long)x, 0);
     case F_MAXSIZE:
-        if (sp_parse_size(v, &c->o.max_bytes) == 0)
+        if (parse_size(v, &c->o.max_bytes) == 0)
             return 0;
         fprintf(stderr, "spsweep fetch: --max-size: expected a size such as 64G or 500M, "
                 "not '%s'\n", v);

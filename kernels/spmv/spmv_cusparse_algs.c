@@ -27,13 +27,13 @@
 
 SP_CUSPARSE_KERNEL(sp_spmv_csr_cusparse_alg2, "spmv_csr_cusparse_alg2", "csr",
                    "cusparseSpMV, CSR, CUSPARSE_SPMV_CSR_ALG2",
-                   sp_spmv_cusparse_csr_alg2_prepare, 0, SP_NO_AXES, sp_need_gpu_csr)
+                   sp_spmv_cusparse_csr_alg2_prepare, 0, SP_NO_AXES, sp_need_cusparse_csr)
 SP_CUSPARSE_KERNEL(sp_spmv_coo_cusparse_alg1, "spmv_coo_cusparse_alg1", "coo",
                    "cusparseSpMV, COO, CUSPARSE_SPMV_COO_ALG1",
-                   sp_spmv_cusparse_coo_alg1_prepare, 0, SP_NO_AXES, sp_need_gpu_coo)
+                   sp_spmv_cusparse_coo_alg1_prepare, 0, SP_NO_AXES, sp_need_cusparse_coo)
 SP_CUSPARSE_KERNEL(sp_spmv_coo_cusparse_alg2, "spmv_coo_cusparse_alg2", "coo",
                    "cusparseSpMV, COO, CUSPARSE_SPMV_COO_ALG2",
-                   sp_spmv_cusparse_coo_alg2_prepare, 0, SP_NO_AXES, sp_need_gpu_coo)
+                   sp_spmv_cusparse_coo_alg2_prepare, 0, SP_NO_AXES, sp_need_cusparse_coo)
 SP_CUSPARSE_KERNEL(sp_spmv_sell_cusparse, "spmv_sell_cusparse", "hll",
                    "cusparseSpMV, sliced ELL (our HLL-aligned conversion), SELL_ALG1",
-                   sp_spmv_cusparse_sell_prepare, 1, SP_HACK_AXIS, sp_need_gpu_hll)
+                   sp_spmv_cusparse_sell_prepare, 1, SP_HACK_AXIS, sp_need_cusparse_sell)

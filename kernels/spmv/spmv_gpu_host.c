@@ -135,6 +135,38 @@ int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     return 0;
 }
 
+/* What cuSPARSE allocates itself on top of a format: cusparseSpMV_bufferSize
+ * can only be asked on a GPU, and need() runs in the parent, which never
+ * touches CUDA, so estimate conservatively: 16 bytes per row (ALG1 asks
+ * little or nothing, ALG2 O(rows)), rounded, and 64 MiB for the handle's
+ * and the library's own workspace. */
+static void add_cusparse(const sp_problem *pb, sp_need *need)
+{
+    need->device_bytes += device_array((uint64_t)pb->A->rows + 1, 16) + (64u << 20);
+}
+
+int sp_need_cusparse_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    sp_need_gpu_csr(pb, p, need, err);
+    add_cusparse(pb, need);
+    return 0;
+}
+
+int sp_need_cusparse_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    sp_need_gpu_coo(pb, p, need, err);
+    add_cusparse(pb, need);
+    return 0;
+}
+
+int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    if (sp_need_gpu_hll(pb, p, need, err))
+        return -1;
+    add_cusparse(pb, need);
+    return 0;
+}
+
 /* CSR plus the tile coordinates (host and device) and one carry per tile. */
 int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {

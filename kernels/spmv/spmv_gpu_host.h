@@ -52,6 +52,13 @@ int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, s
 int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+/* The cuSPARSE kernels: their format as above plus the library's buffer. */
+int sp_need_cusparse_csr(const sp_problem *pb, const sp_params *p, sp_need *need,
+                         sp_err *err);
+int sp_need_cusparse_coo(const sp_problem *pb, const sp_params *p, sp_need *need,
+                         sp_err *err);
+int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *need,
+                          sp_err *err);
 
 /* ---- CUDA entry points (one .cu per kernel family) ------------------------
  * prepare: axes checked, conversion (convert_s), upload (h2d_s); run: the
