@@ -16,8 +16,6 @@
 
 #include "report_impl.h"
 
-#define AXES_TEXT(col)                                                                  \
-    "replace(replace(replace(replace(" col ", '{', ''), '}', ''), '\"', ''), ':', '=')"
 
 static const char COMPARE_SQL[] =
     "WITH cur AS (SELECT s.*, m.source FROM main.run_stats s"

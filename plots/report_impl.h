@@ -25,6 +25,10 @@ typedef struct rp_report {
     char **charts;              /* base names, in page order */
 } rp_report;
 
+/* SQL text turning an axes JSON column into "threads=4,blocksize=128". */
+#define AXES_TEXT(col)                                                                  \
+    "replace(replace(replace(replace(" col ", '{', ''), '}', ''), '\"', ''), ':', '=')"
+
 /* Record a chart for the PNG pass and the PDF (copies base). */
 int rp_add_chart(rp_report *r, const char *base, sp_err *err);
 /* 1 when base is already a chart of this report. */

@@ -6,9 +6,6 @@
  */
 #include "report_impl.h"
 
-/* {"threads":4,"blocksize":128} -> threads=4,blocksize=128 in SQL. */
-#define AXES_TEXT(col)                                                                  \
-    "replace(replace(replace(replace(" col ", '{', ''), '}', ''), '\"', ''), ':', '=')"
 /* A ratio as "1.23x", "-" when NULL. */
 #define RATIO(col) "CASE WHEN " col " IS NULL THEN '-' ELSE printf('%.2fx', " col ") END"
 
