@@ -16,7 +16,6 @@
 
 #include "report_impl.h"
 
-
 static const char COMPARE_SQL[] =
     "WITH cur AS (SELECT s.*, m.source FROM main.run_stats s"
     "   JOIN main.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?1),"
