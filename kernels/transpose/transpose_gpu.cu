@@ -38,19 +38,31 @@ sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, sp_err *e
     return g;
 }
 
-static int upload_arrays(const sp_csr *A, sp_gpu_trans *g, sp_err *err)
+/* The CSC as three arrays of their own (cuSPARSE needs its index arrays
+ * aligned beyond 4 bytes), or as views into one buffer. */
+static int alloc_csc(const sp_csr *A, sp_gpu_trans *g, bool separate, sp_err *err)
 {
-    size_t nz = (size_t)A->nnz;
-    if (sp_trans_gpu_alloc((void **)&g->rowptr, (size_t)A->rows + 1, 4, err) ||
-        sp_trans_gpu_alloc((void **)&g->colidx, nz, 4, err) ||
-        sp_trans_gpu_alloc((void **)&g->val, nz, 8, err) ||
-        sp_trans_gpu_alloc(&g->out, sp_csc_bytes(A), 1, err))
+    if (separate)
+        return sp_trans_gpu_alloc((void **)&g->cval, (size_t)A->nnz, 8, err) ||
+               sp_trans_gpu_alloc((void **)&g->colptr, (size_t)A->cols + 1, 4, err) ||
+               sp_trans_gpu_alloc((void **)&g->rowidx, (size_t)A->nnz, 4, err);
+    if (sp_trans_gpu_alloc(&g->out, sp_csc_bytes(A), 1, err))
         return -1;
     sp_csc C;
     sp_csc_view(g->out, A, &C);
     g->cval = C.val;
     g->colptr = C.colptr;
     g->rowidx = C.rowidx;
+    return 0;
+}
+
+static int upload_arrays(const sp_csr *A, sp_gpu_trans *g, bool separate, sp_err *err)
+{
+    size_t nz = (size_t)A->nnz;
+    if (sp_trans_gpu_alloc((void **)&g->rowptr, (size_t)A->rows + 1, 4, err) ||
+        sp_trans_gpu_alloc((void **)&g->colidx, nz, 4, err) ||
+        sp_trans_gpu_alloc((void **)&g->val, nz, 8, err) || alloc_csc(A, g, separate, err))
+        return -1;
     SP_CUDA(cudaMemcpy(g->rowptr, A->rowptr, ((size_t)A->rows + 1) * 4, cudaMemcpyHostToDevice),
             err);
     if (nz) {
@@ -63,7 +75,7 @@ static int upload_arrays(const sp_csr *A, sp_gpu_trans *g, sp_err *err)
 int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp_err *err)
 {
     double t0 = sp_seconds();
-    if (upload_arrays(pb->A, g, err))
+    if (upload_arrays(pb->A, g, g->separate, err))
         return -1;
     SP_CUDA(cudaDeviceSynchronize(), err);
     ph->h2d_s += sp_seconds() - t0;
@@ -87,8 +99,19 @@ extern "C" int sp_trans_gpu_result(void *state, void *out, sp_phases *ph, sp_err
         return sp_fail(err, "transpose (GPU): result without a state or an output buffer");
     SP_CUDA(cudaDeviceSynchronize(), err);
     double t0 = sp_seconds();
-    size_t bytes = (size_t)g->nnz * 12 + ((size_t)g->cols + 1) * 4;
-    SP_CUDA(cudaMemcpy(out, g->out, bytes, cudaMemcpyDeviceToHost), err);
+    if (g->out) {
+        size_t bytes = (size_t)g->nnz * 12 + ((size_t)g->cols + 1) * 4;
+        SP_CUDA(cudaMemcpy(out, g->out, bytes, cudaMemcpyDeviceToHost), err);
+    } else {
+        sp_csr shape = {g->rows, g->cols, g->nnz, NULL, NULL, NULL};
+        sp_csc C;
+        sp_csc_view(out, &shape, &C);
+        SP_CUDA(cudaMemcpy(C.val, g->cval, (size_t)g->nnz * 8, cudaMemcpyDeviceToHost), err);
+        SP_CUDA(cudaMemcpy(C.colptr, g->colptr, ((size_t)g->cols + 1) * 4,
+                           cudaMemcpyDeviceToHost), err);
+        SP_CUDA(cudaMemcpy(C.rowidx, g->rowidx, (size_t)g->nnz * 4, cudaMemcpyDeviceToHost),
+                err);
+    }
     ph->d2h_s += sp_seconds() - t0;
     return 0;
 }
@@ -101,6 +124,11 @@ extern "C" void sp_trans_gpu_release(void *state)
         return;
     if (g->handle)
         cusparseDestroy(g->handle);
+    if (!g->out) {  /* separate CSC arrays (or none yet) */
+        cudaFree(g->cval);
+        cudaFree(g->colptr);
+        cudaFree(g->rowidx);
+    }
     void *bufs[] = {g->rowptr, g->colidx, g->val, g->out, g->w32a, g->w32b, g->w32c, g->w32d,
                     g->w64a, g->w64b, g->wval, g->count, g->scan_temp, g->lib_temp};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -143,6 +171,7 @@ extern "C" int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *
     sp_gpu_trans *g = sp_trans_gpu_new("transpose_cusparse", pb, err);
     if (!g)
         return -1;
+    g->separate = true;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     if (!rc && cusparse_applies(g)) {
         double t0 = sp_seconds();

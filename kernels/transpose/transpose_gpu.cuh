@@ -15,7 +15,8 @@ typedef struct sp_gpu_trans {
     int bs;
     int32_t *rowptr, *colidx;   /* the CSR */
     double *val;
-    void *out;                  /* sp_csc_bytes: val | colptr | rowidx */
+    bool separate;              /* the CSC in three arrays of its own (cuSPARSE) */
+    void *out;                  /* else one: sp_csc_bytes, val | colptr | rowidx */
     double *cval;
     int32_t *colptr, *rowidx;
     /* work arrays; which are set depends on the kernel */

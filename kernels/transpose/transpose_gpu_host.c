@@ -76,12 +76,16 @@ uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A)
     return csr_csc(A) + 4 * sp_gpu_array_bytes(nnz, 4) + sp_gpu_array_bytes(nnz * 8 + (16u << 20), 1);
 }
 
-/* cusparseCsr2cscEx2's buffer is asked on the device; estimated as 8 bytes
- * per nonzero, row and column, plus 64 MiB for the handle. */
+/* The CSC in three arrays, and cusparseCsr2cscEx2's buffer, asked on the
+ * device: estimated as 8 bytes per nonzero, row and column, plus 64 MiB
+ * for the handle. */
 uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A)
 {
-    uint64_t n = (uint64_t)A->nnz + A->rows + A->cols;
-    return csr_csc(A) + sp_gpu_array_bytes(n * 8 + (64u << 20), 1);
+    uint64_t nnz = (uint64_t)A->nnz, n = nnz + A->rows + A->cols;
+    uint64_t csc = sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes((uint64_t)A->cols + 1, 4) +
+                   sp_gpu_array_bytes(nnz, 4);    /* three arrays of their own */
+    return csr_csc(A) - sp_gpu_array_bytes(nnz * 12 + (uint64_t)A->cols * 4 + 4, 1) + csc +
+           sp_gpu_array_bytes(n * 8 + (64u << 20), 1);
 }
 
 static int need_host(sp_need *need)
