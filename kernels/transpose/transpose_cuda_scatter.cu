@@ -22,7 +22,7 @@
 
 #include "transpose_gpu.cuh"
 
-#define SMALL_THREADS 256
+#define SMALL_THREADS 512
 #define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
 /* rowptr entries a scatter block stages in shared memory */
 #define STAGE_ROWS 4096
