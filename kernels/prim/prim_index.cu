@@ -6,15 +6,14 @@
  * many, warp-aggregated atomics into the result (one per distinct bin in
  * a warp). idx2ptr: each position writes the pointers of the bins that
  * start there. ptr2idx: each block takes a tile of positions, finds the
- * segments it spans and searches their pointers in shared memory.
+ * segments it spans and fills their positions in shared memory.
  */
 #include "prim.cuh"
 
 /* Bins a block keeps in shared memory (48 KiB). */
 #define HIST_SMEM_BINS 12288
-/* Positions per block of ptr2idx, and the pointers it can stage. */
+/* Positions per block of ptr2idx: 8 per thread (32 KiB at 1024 threads). */
 #define P2I_ITEMS 8
-#define P2I_SMEM_PTRS 2048
 
 __global__ static void hist_smem(const int32_t *idx, int64_t n, int32_t *counts, int32_t bins)
 {
@@ -85,31 +84,29 @@ extern "C" int sp_gpu_idx2ptr(const int32_t *d_sorted, int64_t n, int32_t *d_ptr
     return 0;
 }
 
-/* Tile of bs * P2I_ITEMS positions per block. */
+/* Tile of bs * P2I_ITEMS positions per block: the block finds the segments
+ * the tile spans, each thread fills its segments' positions in shared
+ * memory (segment by segment, so no search per position), then the tile
+ * is written out coalesced. */
 __global__ static void ptr2idx(const int32_t *ptr, int32_t nseg, int32_t *idx, int64_t n)
 {
-    __shared__ int32_t sp[P2I_SMEM_PTRS];
-    __shared__ int32_t first, count;
+    extern __shared__ int32_t fill[];
+    __shared__ int32_t first, last;
     const int64_t tile = (int64_t)blockDim.x * P2I_ITEMS;
     int64_t k0 = (int64_t)blockIdx.x * tile, k1 = k0 + tile < n ? k0 + tile : n;
     if (threadIdx.x == 0) {
-        int32_t r0 = sp_segment_of(ptr, nseg + 1, k0);
-        int32_t r1 = sp_segment_of(ptr, nseg + 1, k1 - 1);
-        first = r0;
-        count = r1 - r0 + 2;    /* pointers r0 .. r1 + 1 */
+        first = sp_segment_of(ptr, nseg + 1, k0);
+        last = sp_segment_of(ptr, nseg + 1, k1 - 1);
     }
     __syncthreads();
-    int32_t r0 = first, len = count;
-    if (len <= P2I_SMEM_PTRS) {
-        for (int i = threadIdx.x; i < len; i += blockDim.x)
-            sp[i] = ptr[r0 + i];
-        __syncthreads();
-        for (int64_t k = k0 + threadIdx.x; k < k1; k += blockDim.x)
-            idx[k] = r0 + sp_segment_of(sp, len, k);
-    } else {    /* many empty segments inside the tile */
-        for (int64_t k = k0 + threadIdx.x; k < k1; k += blockDim.x)
-            idx[k] = sp_segment_of(ptr, nseg + 1, k);
+    for (int64_t r = (int64_t)first + threadIdx.x; r <= last; r += blockDim.x) {
+        int64_t a = ptr[r] > k0 ? ptr[r] : k0, b = ptr[r + 1] < k1 ? ptr[r + 1] : k1;
+        for (int64_t k = a; k < b; k++)
+            fill[k - k0] = (int32_t)r;
     }
+    __syncthreads();
+    for (int64_t i = threadIdx.x; i < k1 - k0; i += blockDim.x)
+        idx[k0 + i] = fill[i];
 }
 
 extern "C" int sp_gpu_ptr2idx(const int32_t *d_ptr, int32_t nseg, int32_t *d_idx, int64_t n,
@@ -119,7 +116,8 @@ extern "C" int sp_gpu_ptr2idx(const int32_t *d_ptr, int32_t nseg, int32_t *d_idx
         return sp_fail(err, "ptr2idx: %d segments, %lld positions", nseg, (long long)n);
     if (n == 0)
         return 0;
-    ptr2idx<<<sp_grid(n, (int64_t)bs * P2I_ITEMS), bs>>>(d_ptr, nseg, d_idx, n);
+    ptr2idx<<<sp_grid(n, (int64_t)bs * P2I_ITEMS), bs, (size_t)bs * P2I_ITEMS * sizeof(int32_t)>>>(
+        d_ptr, nseg, d_idx, n);
     SP_LAUNCHED("ptr2idx", err);
     return 0;
 }

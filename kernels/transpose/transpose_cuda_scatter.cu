@@ -10,10 +10,12 @@
  *      atomic (so a column whose entries one warp writes is already in row
  *      order; across warps and blocks the order is whatever the atomics
  *      made it);
- *   4. order restored: one thread per column checks its rows; a short
- *      column out of order is insertion-sorted in place, a long one is
- *      listed, and the listed columns are sorted by CUB's segmented sort
- *      (rows as keys, values along) and copied back.
+ *   4. order restored: one thread per column checks its rows; columns
+ *      out of order, and every column longer than SP_TRANS_SHORT_COL, are
+ *      listed, sorted by CUB's segmented sort (rows as keys, values along)
+ *      and copied back. (Sorting short columns in place, one thread each,
+ *      took 48 ms on the 27-point Laplacian 160^3, whose columns the
+ *      atomics of many blocks interleave: measured, dropped.)
  * Matrices of up to SP_TRANS_SMALL_NNZ nonzeros take one block instead: a
  * block radix sort of (column, position), then gather and pointers.
  */
@@ -118,38 +120,23 @@ __global__ static void scatter(const int32_t *rowptr, int32_t rows, const int32_
 
 /* ---- order restored ------------------------------------------------------ */
 
-/* Column j: rows ascending already, sorted here when short, or listed. */
-__global__ static void check_columns(const int32_t *colptr, int32_t cols, int32_t *rowidx,
-                                     double *cval, int32_t *count, int32_t *seg_begin,
-                                     int32_t *seg_end)
+/* Column j: listed for the segmented sort when it is long (its order is
+ * not checked) or when its rows are out of order. */
+__global__ static void check_columns(const int32_t *colptr, int32_t cols, const int32_t *rowidx,
+                                     int32_t *count, int32_t *seg_begin, int32_t *seg_end)
 {
     int32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= cols)
         return;
     int32_t a = colptr[j], b = colptr[j + 1];
-    if (b - a > SP_TRANS_SHORT_COL) {
-        int32_t i = atomicAdd(count, 1);
-        seg_begin[i] = a;
-        seg_end[i] = b;
-        return;
-    }
-    bool sorted = true;
+    bool sorted = b - a <= SP_TRANS_SHORT_COL;
     for (int32_t k = a + 1; k < b && sorted; k++)
         sorted = rowidx[k - 1] < rowidx[k];
     if (sorted)
         return;
-    for (int32_t k = a + 1; k < b; k++) {   /* insertion sort of (row, value) */
-        int32_t r = rowidx[k];
-        double v = cval[k];
-        int32_t m = k - 1;
-        while (m >= a && rowidx[m] > r) {
-            rowidx[m + 1] = rowidx[m];
-            cval[m + 1] = cval[m];
-            m--;
-        }
-        rowidx[m + 1] = r;
-        cval[m + 1] = v;
-    }
+    int32_t i = atomicAdd(count, 1);
+    seg_begin[i] = a;
+    seg_end[i] = b;
 }
 
 /* The listed columns back from the sort's output; one warp per column. */
@@ -228,8 +215,8 @@ static int scatter_transpose(sp_gpu_trans *g, sp_err *err)
     scatter<<<sp_grid(g->nnz, (int64_t)bs * SP_TRANS_ITEMS), bs>>>(
         g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->w32a, g->cval, g->rowidx);
     SP_LAUNCHED("scatter", err);
-    check_columns<<<sp_grid(g->cols, bs), bs>>>(g->colptr, g->cols, g->rowidx, g->cval, g->count,
-                                                g->w32c, g->w32d);
+    check_columns<<<sp_grid(g->cols, bs), bs>>>(g->colptr, g->cols, g->rowidx, g->count, g->w32c,
+                                                g->w32d);
     SP_LAUNCHED("check_columns", err);
     int32_t listed = 0;
     SP_CUDA(cudaMemcpy(&listed, g->count, 4, cudaMemcpyDeviceToHost), err);

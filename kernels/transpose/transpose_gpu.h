@@ -8,9 +8,9 @@
  *                             atomics), scan, a scatter through per-column
  *                             atomic cursors that ranks equal columns of a
  *                             warp in position order, then each column's
- *                             rows restored to ascending order: short
- *                             columns sorted in place by one thread, long
- *                             ones by CUB's segmented sort. Up to
+ *                             rows restored to ascending order: columns
+ *                             out of order (or long) sorted by CUB's
+ *                             segmented sort. Up to
  *                             SP_TRANS_SMALL_NNZ nonzeros: one block, a
  *                             block radix sort of (column, position).
  *   transpose_cuda_scantrans  ScanTrans: per-warp column counts
@@ -41,7 +41,8 @@ extern "C" {
  * kernel transposes in one block. */
 #define SP_TRANS_SMALL_NNZ 8192
 #define SP_TRANS_SMALL_COLS (1 << 20)
-/* Columns up to this long are checked and sorted by one thread each. */
+/* Columns up to this long are checked by one thread each (and sorted only
+ * when out of order); longer ones are always sorted. */
 #define SP_TRANS_SHORT_COL 32
 /* Positions each thread of the scatter handles per tile. */
 #define SP_TRANS_ITEMS 8
