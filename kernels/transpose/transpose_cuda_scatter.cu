@@ -26,6 +26,8 @@
 
 #define SMALL_THREADS 512
 #define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
+/* digit bits of the block radix sort: up to 2^10 columns in two passes */
+#define SMALL_RADIX_BITS 5
 /* rowptr entries a scatter block stages in shared memory */
 #define STAGE_ROWS 4096
 
@@ -36,7 +38,8 @@ small_transpose(const int32_t *rowptr, int32_t rows, const int32_t *colidx, cons
                 int32_t nnz, int32_t cols, int end_bit, double *cval, int32_t *colptr,
                 int32_t *rowidx)
 {
-    typedef cub::BlockRadixSort<uint32_t, SMALL_THREADS, SMALL_ITEMS, int32_t> Sort;
+    typedef cub::BlockRadixSort<uint32_t, SMALL_THREADS, SMALL_ITEMS, int32_t, SMALL_RADIX_BITS>
+        Sort;
     __shared__ union {
         typename Sort::TempStorage sort;
         uint32_t keys[SP_TRANS_SMALL_NNZ];
