@@ -147,7 +147,8 @@ extern "C" int sp_prim_gpu_prepare(const char *op, const sp_problem *pb, const s
     }
     ph->convert_s += sp_seconds() - t0;
     s->out_bytes = out_bytes_of(s->which, s->n, s->bins);
-    size_t in_bytes = s->which == PTR2IDX ? ((size_t)s->n + 1) * 4 : (size_t)s->n * in_elem(s->which);
+    size_t in_bytes =
+        s->which == PTR2IDX ? ((size_t)s->n + 1) * 4 : (size_t)s->n * in_elem(s->which);
     int rc = cudaEventCreate(&s->start) != cudaSuccess || cudaEventCreate(&s->stop) != cudaSuccess
                  ? sp_fail(err, "%s: cudaEventCreate failed", kname)
                  : 0;

@@ -64,7 +64,8 @@ small_transpose(const int32_t *rowptr, int32_t rows, const int32_t *colidx, cons
     }
     __syncthreads();
     for (int32_t p = t; p <= nnz; p += SMALL_THREADS) {
-        int32_t prev = p > 0 ? (int32_t)sm.keys[p - 1] : -1, cur = p < nnz ? (int32_t)sm.keys[p] : cols;
+        int32_t prev = p > 0 ? (int32_t)sm.keys[p - 1] : -1;
+        int32_t cur = p < nnz ? (int32_t)sm.keys[p] : cols;
         for (int32_t c = prev + 1; c <= cur; c++)
             colptr[c] = p;
     }
@@ -113,7 +114,8 @@ __global__ static void scatter(const int32_t *rowptr, int32_t rows, const int32_
         if (valid) {
             int32_t c = colidx[k];
             double v = val[k];
-            int32_t r = staged ? r0 + sp_segment_of(stage, len, k) : sp_segment_of(rowptr, rows + 1, k);
+            int32_t r = staged ? r0 + sp_segment_of(stage, len, k)
+                               : sp_segment_of(rowptr, rows + 1, k);
             int32_t dst = sp_warp_atomic_inc(cursor, c, active);
             rowidx[dst] = r;
             cval[dst] = v;

@@ -73,7 +73,8 @@ uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A)
 uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A)
 {
     uint64_t nnz = (uint64_t)A->nnz;
-    return csr_csc(A) + 4 * sp_gpu_array_bytes(nnz, 4) + sp_gpu_array_bytes(nnz * 8 + (16u << 20), 1);
+    return csr_csc(A) + 4 * sp_gpu_array_bytes(nnz, 4) +
+           sp_gpu_array_bytes(nnz * 8 + (16u << 20), 1);
 }
 
 /* The CSC in three arrays, and cusparseCsr2cscEx2's buffer, asked on the
