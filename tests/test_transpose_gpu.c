@@ -225,7 +225,8 @@ Test(transpose_gpu, need_of_every_kernel)
     sp_err err;
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
-        if (!k->needs_gpu || !strcmp(k->operation, "spmv"))
+        if (!k->needs_gpu || !strcmp(k->operation, "spmv") ||
+            !strcmp(k->name, "transpose_cuda_wintrans"))   /* refuses: wintrans_refusals */
             continue;
         sp_need need = {0, 0};
         cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s: %s", k->name, err.msg);
@@ -251,4 +252,226 @@ Test(transpose_gpu, scantrans_need_refuses_too_many_columns)
     cr_assert_eq(sp_kernel_find("transpose_cuda_scantrans")->need(&pb, NULL, &need, &err), -1);
     cr_assert_not_null(strstr(err.msg, "transpose_cuda_scantrans"), "%s", err.msg);
     cr_assert_not_null(strstr(err.msg, "budget"), "%s", err.msg);
+}
+
+/* ---- windowed ScanTrans: the plan ------------------------------------- */
+
+#define WINTRANS "transpose_cuda_wintrans"
+
+Test(transpose_gpu, wintrans_is_registered_with_its_axes)
+{
+    const sp_kernel *k = sp_kernel_find(WINTRANS);
+    cr_assert_not_null(k);
+    cr_assert_str_eq(k->operation, "transpose");
+    cr_assert(k->needs_gpu && k->need);
+    cr_assert_eq(k->naxes, 2);
+    cr_assert_str_eq(k->axes[0].name, "blocksize");
+    cr_assert_str_eq(k->axes[1].name, "chunk");
+    cr_assert_str_eq(k->axes[1].defaults, SP_WINTRANS_CHUNKS);
+}
+
+Test(transpose_gpu, wintrans_chunks_and_row_starts)
+{
+    /* rows of 3, 0, 2, 4, 1 entries */
+    int32_t rowptr[] = {0, 3, 3, 5, 9, 10};
+    sp_csr A = {.rows = 5, .cols = 10, .nnz = 10, .rowptr = rowptr};
+    cr_assert_eq(sp_wintrans_chunks(10, 4), 3);
+    cr_assert_eq(sp_wintrans_chunks(8, 4), 2);
+    cr_assert_eq(sp_wintrans_chunks(0, 4), 1, "nnz = 0: one (empty) chunk");
+    cr_assert_eq(sp_wintrans_chunks(1, 1 << 20), 1);
+    int32_t want[] = {0, 3, 4, 5};   /* first rows starting at >= 0, 4, 8; rows */
+    for (int32_t c = 0; c <= 3; c++)
+        cr_assert_eq(sp_wintrans_row_start(&A, 4, 3, c), want[c], "chunk %d", c);
+    /* a row longer than the chunk leaves empty chunks (equal starts) */
+    int32_t longrow[] = {0, 1, 11, 12};
+    sp_csr L = {.rows = 3, .cols = 20, .nnz = 12, .rowptr = longrow};
+    int32_t lwant[] = {0, 2, 2, 2, 3};
+    for (int32_t c = 0; c <= 4; c++)
+        cr_assert_eq(sp_wintrans_row_start(&L, 3, 4, c), lwant[c], "long row, chunk %d", c);
+}
+
+/* The plan checked against an independent construction: chunk row ranges
+ * by a linear walk, windows as min and max over all entries (not the
+ * first and last of each row), monotonicity and W recomputed. */
+static void check_plan(const sp_csr *A, int64_t chunk, const char *what)
+{
+    sp_wintrans_plan pl;
+    sp_err err = {{0}};
+    int rc = sp_wintrans_plan_of(A, chunk, &pl, &err);
+    int32_t C = A->nnz ? (int32_t)((A->nnz + chunk - 1) / chunk) : 1;
+    int64_t W = 0;
+    int32_t widest = 0, plo = -1, phi = -1, r = 0;
+    int monotone = 1;
+    for (int32_t c = 0; c < C; c++) {
+        int32_t r1 = r;
+        if (c == C - 1)
+            r1 = A->rows;
+        else
+            while (r1 < A->rows && A->rowptr[r1] < (int64_t)(c + 1) * chunk)
+                r1++;
+        int32_t lo = INT32_MAX, hi = -1;
+        for (int32_t k = A->rowptr[r]; k < A->rowptr[r1]; k++) {
+            lo = A->colidx[k] < lo ? A->colidx[k] : lo;
+            hi = A->colidx[k] > hi ? A->colidx[k] : hi;
+        }
+        int32_t glo, ghi;
+        if (!rc || strstr(err.msg, "budget")) {
+            cr_assert_eq(sp_wintrans_row_start(A, chunk, C, c), r, "%s: chunk %d", what, c);
+            cr_assert_eq(sp_wintrans_window(A, &pl, c, &glo, &ghi), hi >= lo);
+            if (hi >= lo)
+                cr_assert(glo == lo && ghi == hi, "%s: chunk %d [%d, %d] vs [%d, %d]", what, c,
+                          glo, ghi, lo, hi);
+        }
+        if (hi >= lo) {
+            monotone &= plo < 0 || (lo >= plo && hi >= phi);
+            plo = lo, phi = hi;
+            W += hi - lo + 1;
+            widest = hi - lo + 1 > widest ? hi - lo + 1 : widest;
+        }
+        r = r1;
+    }
+    int64_t budget = 2 * (int64_t)A->nnz + SP_WINTRANS_SLACK;
+    if (!monotone) {
+        cr_assert_eq(rc, -1, "%s at %lld: not monotone, accepted", what, (long long)chunk);
+        cr_assert_not_null(strstr(err.msg, "not monotone"), "%s", err.msg);
+    } else if (W > budget) {
+        cr_assert_eq(rc, -1, "%s at %lld: W = %lld accepted", what, (long long)chunk,
+                     (long long)W);
+        cr_assert_not_null(strstr(err.msg, "budget"), "%s", err.msg);
+    } else {
+        cr_assert_eq(rc, 0, "%s at %lld: %s", what, (long long)chunk, err.msg);
+        cr_assert_eq(pl.chunks, C);
+        cr_assert_eq(pl.width, W, "%s: W", what);
+        cr_assert_eq(pl.max_width, widest, "%s: widest", what);
+    }
+    if (rc)
+        cr_assert_not_null(strstr(err.msg, WINTRANS), "%s", err.msg);
+}
+
+Test(transpose_gpu, wintrans_plan_matches_brute_force, .timeout = 120)
+{
+    static const int64_t chunks[] = {256, 1000, 4096, 65536};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        for (int k = 0; k < 4; k++)
+            check_plan(&c.A, chunks[k], c.name);
+        spmv_case_free(&c);
+    }
+    static const char *specs[] = {"laplace2d?n=101", "laplace3d?n=9&points=27",
+                                  "banded?n=5001&bw=7", "rmat?scale=10&ef=8",
+                                  "denserow?rows=2000&cols=30000&per_row=4&dense=30000"};
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[s], &A, &err), 0, "%s", err.msg);
+        for (int k = 0; k < 4; k++)
+            check_plan(&A, chunks[k], specs[s]);
+        sp_csr_free(&A);
+    }
+}
+
+/* Stencils are taken with W below nnz; for 5 points on n x n with
+ * chunk / 5 rows a chunk, each window is about chunk / 5 + 2n wide. */
+Test(transpose_gpu, wintrans_takes_stencils)
+{
+    sp_csr A;
+    sp_err err;
+    sp_wintrans_plan pl;
+    cr_assert_eq(sp_generate("laplace2d?n=300", &A, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_wintrans_plan_of(&A, 16384, &pl, &err), 0, "%s", err.msg);
+    cr_assert_lt(pl.width, A.nnz);
+    cr_assert_leq(pl.max_width, 16384 / 5 + 2 * 300 + 2 * 300);
+    cr_assert_geq(pl.max_width, 16384 / 5 + 2 * 300 - 10);
+    sp_csr_free(&A);
+    cr_assert_eq(sp_generate("laplace3d?n=20&points=27", &A, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_wintrans_plan_of(&A, 16384, &pl, &err), 0, "%s", err.msg);
+    cr_assert_lt(pl.width, A.nnz);
+    sp_csr_free(&A);
+}
+
+/* Refusals: an anti-diagonal (windows decreasing), rows holding the first
+ * and the last column (monotone, every window full: W above the budget),
+ * a dense row among random rows; by need, naming the kernel. */
+Test(transpose_gpu, wintrans_refusals)
+{
+    enum { N = 5000 };
+    static int32_t rowptr[N + 1], colidx[N];
+    static double val[N];
+    for (int32_t i = 0; i < N; i++)
+        rowptr[i] = i, colidx[i] = N - 1 - i, val[i] = 1;
+    rowptr[N] = N;
+    sp_csr A = {.rows = N, .cols = N, .nnz = N, .rowptr = rowptr, .colidx = colidx, .val = val};
+    sp_problem pb = {.A = &A};
+    sp_params p = {.n = 1, .name = {"chunk"}, .value = {256}};
+    sp_need need;
+    sp_err err;
+    const sp_kernel *k = sp_kernel_find(WINTRANS);
+    cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
+    cr_assert_not_null(strstr(err.msg, WINTRANS ": column windows not monotone"), "%s", err.msg);
+    static int32_t ends_ptr[N / 2 + 1];
+    for (int32_t i = 0; i < N; i++)
+        colidx[i] = i % 2 ? N - 1 : 0;
+    for (int32_t i = 0; i <= N / 2; i++)
+        ends_ptr[i] = 2 * i;
+    sp_csr E = {.rows = N / 2, .cols = N, .nnz = N, .rowptr = ends_ptr, .colidx = colidx,
+                .val = val};
+    pb.A = &E;
+    cr_assert_eq(k->need(&pb, &p, &need, &err), -1, "every window full");
+    cr_assert_not_null(strstr(err.msg, WINTRANS ": the column windows of 20 chunks of 256 "
+                              "nonzeros sum to W = 100000 counts, above the budget"),
+                       "%s", err.msg);
+    sp_csr D;
+    cr_assert_eq(sp_generate("denserow?rows=100000&cols=100000&per_row=8&dense=100000", &D,
+                             &err), 0, "%s", err.msg);
+    pb.A = &D;
+    cr_assert_eq(k->need(&pb, NULL, &need, &err), -1, "a dense row among random rows");
+    cr_assert_not_null(strstr(err.msg, WINTRANS), "%s", err.msg);
+    sp_csr_free(&D);
+    /* a diagonal is taken: W = nnz */
+    for (int32_t i = 0; i < N; i++)
+        colidx[i] = i;
+    pb.A = &A;
+    cr_assert_eq(k->need(&pb, &p, &need, &err), 0, "%s", err.msg);
+    sp_wintrans_plan pl;
+    cr_assert_eq(sp_wintrans_plan_of(&A, 256, &pl, &err), 0);
+    cr_assert_eq(pl.width, N);
+    cr_assert_eq(need.device_bytes, sp_trans_gpu_bytes_wintrans(&A, &pl, 256));
+}
+
+Test(transpose_gpu, wintrans_chunk_axis)
+{
+    int64_t chunk;
+    sp_err err;
+    cr_assert_eq(sp_wintrans_chunk("k", NULL, &chunk, &err), 0);
+    cr_assert_eq(chunk, 16384, "default");
+    long good[] = {SP_WINTRANS_CHUNK_MIN, 1000, SP_WINTRANS_CHUNK_MAX};
+    long bad[] = {0, -5, SP_WINTRANS_CHUNK_MIN - 1, SP_WINTRANS_CHUNK_MAX + 1};
+    for (int i = 0; i < 3; i++) {
+        sp_params p = {.n = 1, .name = {"chunk"}, .value = {good[i]}};
+        cr_assert_eq(sp_wintrans_chunk("k", &p, &chunk, &err), 0, "%ld", good[i]);
+        cr_assert_eq(chunk, good[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        sp_params p = {.n = 1, .name = {"chunk"}, .value = {bad[i]}};
+        cr_assert_eq(sp_wintrans_chunk("k", &p, &chunk, &err), -1, "%ld", bad[i]);
+        cr_assert_not_null(strstr(err.msg, "chunk"), "%s", err.msg);
+    }
+    sp_csr A = {.rows = 0, .cols = 0, .nnz = 0};
+    sp_wintrans_plan pl;
+    cr_assert_eq(sp_wintrans_plan_of(&A, 0, &pl, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "chunk"), "%s", err.msg);
+}
+
+Test(transpose_gpu, wintrans_memory_statement)
+{
+    sp_csr A = {.rows = 1000000, .cols = 2000000, .nnz = 10000000};
+    sp_wintrans_plan pl = {.chunk = 16384, .chunks = 611, .width = 3000000, .max_width = 9000};
+    uint64_t csr = sp_gpu_array_bytes(1000001, 4) + sp_gpu_array_bytes(10000000, 4) +
+                   sp_gpu_array_bytes(10000000, 8);
+    uint64_t csc = sp_gpu_array_bytes(10000000ull * 12 + 2000000ull * 4 + 4, 1);
+    cr_assert_eq(sp_trans_gpu_bytes_wintrans(&A, &pl, 512),
+                 csr + csc + sp_gpu_array_bytes(6 * 611 + 3, 4) +
+                     sp_gpu_array_bytes(3000000, 4) + sp_gpu_array_bytes(2000000, 4) +
+                     sp_gpu_array_bytes(sp_gpu_scan_temp_bytes(2000000, 512), 1));
 }

@@ -27,6 +27,8 @@ typedef struct sp_gpu_trans {
     void *scan_temp, *lib_temp;            /* scan levels; CUB or cuSPARSE buffer */
     size_t lib_bytes;
     int32_t units;                         /* ScanTrans */
+    sp_wintrans_plan plan;                 /* windowed ScanTrans */
+    int32_t *flag;                         /* its device check (a view into w32a) */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
 } sp_gpu_trans;

@@ -20,11 +20,18 @@
  *                             segments of 1024, merge rounds, pointers,
  *                             gather
  *   transpose_cub_sort        CUB radix sort of (column, position), gather
+ *   transpose_cuda_wintrans   ScanTrans over column windows: rows split in
+ *                             chunks of about `chunk` nonzeros (one block
+ *                             each), counts only over each chunk's window
+ *                             [min col, max col]; refused when the windows
+ *                             are not monotone or sum to more than the
+ *                             budget (banded and stencil matrices only)
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
  *   transpose_gpu.cu          upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
+ *   transpose_wintrans_host.c the window plan (chunks, W, refusals)
  */
 #ifndef SP_TRANSPOSE_GPU_H
 #define SP_TRANSPOSE_GPU_H
@@ -50,6 +57,43 @@ extern "C" {
  * (one warp) per SP_SCANTRANS_CHUNK nonzeros when they fit. */
 #define SP_SCANTRANS_BUDGET (4ull << 30)
 #define SP_SCANTRANS_CHUNK 4096
+
+/* Windowed ScanTrans: the `chunk` axis (nonzeros per chunk) and its
+ * limits; the window counts W = sum of the chunks' window widths may take
+ * up to 2 x nnz + SP_WINTRANS_SLACK ints; a launch keeps the window in
+ * shared memory when the widest fits SP_WINTRANS_SMEM bytes. */
+#define SP_WINTRANS_CHUNKS "16384,65536"
+#define SP_WINTRANS_CHUNK_MIN 256
+#define SP_WINTRANS_CHUNK_MAX (1l << 26)
+#define SP_WINTRANS_SLACK 65536
+#define SP_WINTRANS_SMEM (96 << 10)
+
+/* The chunks of rows and their column windows. Chunk c holds the rows
+ * [row_start(c), row_start(c + 1)): row_start(c) is the first row whose
+ * first position is >= c x chunk (0 for c = 0, rows for c = chunks), so
+ * every chunk holds about `chunk` nonzeros (rows are never split). A
+ * chunk's window is [min over its rows of the first column, max of the
+ * last] (rows are sorted); a chunk without entries has none. */
+typedef struct sp_wintrans_plan {
+    int64_t chunk;          /* nonzeros per chunk (the axis) */
+    int32_t chunks;         /* C = max(1, ceil(nnz / chunk)) */
+    int64_t width;          /* W = sum of the window widths */
+    int32_t max_width;      /* the widest window */
+    int64_t budget;         /* the most W may be */
+} sp_wintrans_plan;
+
+int32_t sp_wintrans_chunks(int32_t nnz, int64_t chunk);
+int32_t sp_wintrans_row_start(const sp_csr *A, int64_t chunk, int32_t chunks, int32_t c);
+/* Chunk c's window into lo, hi; returns 0 when it has no entries. */
+int sp_wintrans_window(const sp_csr *A, const sp_wintrans_plan *pl, int32_t c, int32_t *lo,
+                       int32_t *hi);
+/* The plan of A at `chunk`; -1 with the reason when the windows are not
+ * monotone (lo or hi decreasing over the chunks with entries) or W is
+ * above the budget. */
+int sp_wintrans_plan_of(const sp_csr *A, int64_t chunk, sp_wintrans_plan *pl, sp_err *err);
+/* The `chunk` axis (default 16384), in SP_WINTRANS_CHUNK_MIN..MAX. */
+int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp_err *err);
+uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs);
 
 /* ScanTrans's unit count on A with `budget` bytes for its (units + 1) x
  * cols counts; -1 with the reason when not even one unit fits. */
@@ -79,6 +123,9 @@ int sp_trans_scantrans_run(void *state, double *seconds, sp_err *err);
 int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                 sp_phases *ph, sp_err *err);
 int sp_trans_mergetrans_run(void *state, double *seconds, sp_err *err);
+int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                              sp_phases *ph, sp_err *err);
+int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err);
 int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
                          sp_phases *ph, sp_err *err);
 int sp_trans_cub_run(void *state, double *seconds, sp_err *err);

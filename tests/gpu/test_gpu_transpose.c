@@ -8,34 +8,69 @@
  * smaller generated matrices. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../fetch/matrix.h"
 #include "../../kernels/transpose/transpose_gpu.h"
 #include "../spmv_cases.h"
 
-static const char *const kernels[] = {"transpose_cuda_scatter", "transpose_cuda_scantrans",
-                                      "transpose_cuda_mergetrans", "transpose_cub_sort",
-                                      "transpose_cusparse"};
-#define NKERNELS (sizeof kernels / sizeof *kernels)
+/* The window kernel refuses matrices whose column windows are wide or not
+ * monotone; every other GPU transposition kernel takes every matrix. */
+#define WINTRANS "transpose_cuda_wintrans"
 
 static int quick(void)
 {
     return getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
 }
 
-/* Every GPU transposition kernel on A at a few block sizes. */
-static void check_gpu_transpose(const sp_csr *A, const char *what)
+static int is_gpu_transpose(const sp_kernel *k)
+{
+    return k->needs_gpu && !strcmp(k->operation, "transpose");
+}
+
+/* k at a few block sizes (and, for the window kernel, the chunk sizes
+ * given: small ones put chunk boundaries inside the test matrices);
+ * returns the number of combinations refused. */
+static int check_one(const sp_kernel *k, const sp_csr *A, const char *what, const long *chunks,
+                     int nchunks)
 {
     static const long few[] = {64, 256, 1024}, two[] = {64, 1024};
-    spmv_axis_override o = {"blocksize", quick() ? two : few, quick() ? 2 : 3};
-    for (size_t i = 0; i < NKERNELS; i++) {
-        const sp_kernel *k = sp_kernel_find(kernels[i]);
-        cr_assert_not_null(k, "%s not registered", kernels[i]);
-        cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
-        cr_assert_eq(spmv_check_kernel_with(k, &o, 1, A, what), 0, "%s refused %s", k->name,
-                     what);
+    spmv_axis_override o[2] = {{"blocksize", quick() ? two : few, quick() ? 2 : 3},
+                               {"chunk", chunks, nchunks}};
+    cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
+    return spmv_check_kernel_with(k, o, 2, A, what);
+}
+
+/* Every registered GPU transposition kernel on A (the registry walked, so
+ * a new kernel is checked without touching this file); only the window
+ * kernel may refuse. Returns the window kernel's refusals. */
+static int check_gpu_transpose(const sp_csr *A, const char *what)
+{
+    static const long chunks[] = {256, 4096};
+    int n = 0, refused = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!is_gpu_transpose(k))
+            continue;
+        n++;
+        int r = check_one(k, A, what, chunks, quick() ? 1 : 2);
+        if (strcmp(k->name, WINTRANS))
+            cr_assert_eq(r, 0, "%s refused %s", k->name, what);
+        else
+            refused = r;
     }
+    cr_assert_geq(n, 6, "the GPU transposition kernels are registered");
+    return refused;
+}
+
+/* The window kernel must take A at every chunk size given. */
+static void check_wintrans_accepts(const sp_csr *A, const char *what, const long *chunks,
+                                   int nchunks)
+{
+    const sp_kernel *k = sp_kernel_find(WINTRANS);
+    cr_assert_not_null(k);
+    cr_assert_eq(check_one(k, A, what, chunks, nchunks), 0, "%s refused %s", WINTRANS, what);
 }
 
 /* A from n triplets (row, col) with values from the index. */
@@ -90,6 +125,10 @@ Test(gpu_transpose, generated_matrices, .timeout = 600)
         sp_err err;
         cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
         check_gpu_transpose(&A, spec);
+        if (!strncmp(spec, "laplace", 7) || !strncmp(spec, "banded", 6)) {
+            static const long big[] = {1024, 16384};
+            check_wintrans_accepts(&A, spec, big, 2);
+        }
         sp_csr_free(&A);
     }
 }
@@ -185,7 +224,9 @@ Test(gpu_transpose, bad_block_sizes_are_refused)
     sp_err err;
     cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
     long bad[] = {0, 32, 96, 2048};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const kernels[] = {"transpose_cuda_scatter", "transpose_cuda_scantrans",
+                                          "transpose_cuda_mergetrans", WINTRANS};
+    for (size_t i = 0; i < 4; i++) {
         const sp_kernel *k = sp_kernel_find(kernels[i]);
         for (int b = 0; b < 4; b++) {
             sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad[b]}};
@@ -205,6 +246,98 @@ Test(gpu_transpose, bad_block_sizes_are_refused)
 
 Test(gpu_transpose, release_accepts_null)
 {
-    for (size_t i = 0; i < NKERNELS; i++)
-        sp_kernel_find(kernels[i])->release(NULL);
+    for (int i = 0; sp_kernels[i]; i++)
+        if (is_gpu_transpose(sp_kernels[i]))
+            sp_kernels[i]->release(NULL);
+}
+
+/* Row r of a rows x cols band: the columns within hw of r x cols / rows
+ * (tall and wide bands, monotone windows). */
+static int32_t band_rows, band_cols, band_hw;
+static void band(int64_t i, int32_t *r, int32_t *c)
+{
+    int32_t w = 2 * band_hw + 1, row = (int32_t)(i / w), d = (int32_t)(i % w) - band_hw;
+    int32_t mid = (int32_t)((int64_t)row * band_cols / band_rows);
+    *r = row;
+    *c = mid + d < 0 ? 0 : mid + d >= band_cols ? band_cols - 1 : mid + d;
+}
+
+Test(gpu_transpose, wintrans_rectangular_bands, .timeout = 300)
+{
+    static const int32_t shapes[][3] = {{5003, 701, 3}, {701, 5003, 9}, {4099, 4099, 40}};
+    static const long chunks[] = {256, 1024};
+    for (int s = 0; s < 3; s++) {
+        band_rows = shapes[s][0], band_cols = shapes[s][1], band_hw = shapes[s][2];
+        sp_csr A;
+        from_triplets(&A, band_rows, band_cols, (int64_t)band_rows * (2 * band_hw + 1), band);
+        char what[64];
+        snprintf(what, sizeof what, "band %d x %d, half-width %d", band_rows, band_cols,
+                 band_hw);
+        check_wintrans_accepts(&A, what, chunks, 2);
+        sp_csr_free(&A);
+    }
+}
+
+/* Every row holds columns 0 and cols - 1: every window is [0, cols - 1]
+ * and every column is covered by every chunk (the column pass walks them
+ * all); the rest of a row at random. */
+static void full_window(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i / 32);
+    int32_t e = (int32_t)(i % 32);
+    *c = e == 0 ? 0 : e == 1 ? 599 : (int32_t)((i * 2654435761u) % 600);
+}
+
+Test(gpu_transpose, wintrans_every_chunk_covers_every_column, .timeout = 300)
+{
+    static const long chunks[] = {256, 1024};
+    sp_csr A;
+    from_triplets(&A, 3001, 600, 3001 * 32, full_window);
+    check_wintrans_accepts(&A, "3001 x 600, every window full", chunks, 2);
+    sp_csr_free(&A);
+}
+
+/* Rows of stair_len consecutive columns starting at the row. */
+static int32_t stair_len;
+static void staircase(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i / stair_len);
+    *c = *r + (int32_t)(i % stair_len);
+}
+
+/* Each row longer than several chunks: most chunks hold no rows (empty
+ * chunks between the windows). */
+Test(gpu_transpose, wintrans_rows_longer_than_chunks, .timeout = 300)
+{
+    static const long chunks[] = {256, 1024};
+    sp_csr A;
+    stair_len = 700;
+    from_triplets(&A, 300, 1000, 300 * 700, staircase);
+    check_wintrans_accepts(&A, "300 x 1000 staircase of 700", chunks, 2);
+    sp_csr_free(&A);
+}
+
+/* Windows of 30000 columns: wider than SP_WINTRANS_SMEM holds, so the
+ * counts and cursors stay in each chunk's slice of global memory. */
+Test(gpu_transpose, wintrans_windows_beyond_shared_memory, .timeout = 300)
+{
+    static const long chunks[] = {4096, 65536};
+    sp_csr A;
+    stair_len = 30000;
+    cr_assert_gt(30000 * 4, SP_WINTRANS_SMEM);
+    from_triplets(&A, 40, 30040, 40 * 30000, staircase);
+    check_wintrans_accepts(&A, "40 x 30040 staircase of 30000", chunks, 2);
+    sp_csr_free(&A);
+}
+
+/* Refused combinations are refused by need and prepare alike, naming the
+ * reason: a random matrix's windows overlap and wander. */
+Test(gpu_transpose, wintrans_refuses_wide_windows)
+{
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_generate("rmat?scale=14&ef=8", &A, &err), 0, "%s", err.msg);
+    static const long chunks[] = {256};
+    cr_assert_gt(check_one(sp_kernel_find(WINTRANS), &A, "rmat 14", chunks, 1), 0);
+    sp_csr_free(&A);
 }

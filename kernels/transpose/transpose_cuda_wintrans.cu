@@ -1,0 +1,400 @@
+/*
+ * transpose_cuda_wintrans.cu — ScanTrans over column windows. The rows are
+ * split into C chunks of about `chunk` nonzeros (transpose_wintrans_host.c
+ * defines them; one block each). Chunk c's entries lie in its window
+ * [lo_c, hi_c], so its column counts take hi_c - lo_c + 1 ints, not cols:
+ * for banded and stencil matrices W = sum of the widths stays below nnz.
+ *   1. windows: each block finds its rows and its window (min of the rows'
+ *      first columns, max of their last);
+ *   2. plan (one block): the count offsets (scan of the widths), the
+ *      windows carried over empty chunks (prefix max of hi, suffix min of
+ *      lo), and the check: windows monotone, W and the widest as planned
+ *      on the host, else a flag that stops the later passes (run fails);
+ *   3. count: each block counts its entries per column of its window
+ *      (shared memory when the widest window fits, else its own slice);
+ *   4. columns: per column, the chunks covering it form a contiguous range
+ *      (monotone windows; binary search over the carried hi): their
+ *      counts become exclusive offsets in chunk order, the total the
+ *      column's length; 5. colptr = exclusive scan of the lengths;
+ *   6. scatter: each block walks its entries in position order, 32 at a
+ *      time per warp, warps taking turns (a shared ticket) to advance the
+ *      window's cursors; equal columns of a step ranked in lane order. A
+ *      chunk's entries of one column take consecutive slots in row order
+ *      after those of the chunks before it: the serial transposition,
+ *      entry for entry, with no sort.
+ */
+#include <limits.h>
+
+#include <cub/block/block_scan.cuh>
+
+#include "transpose_gpu.cuh"
+
+#define WT_PLAN_THREADS 1024
+
+/* The first row of chunk c, as sp_wintrans_row_start. */
+__device__ static int32_t wt_row_start(const int32_t *rowptr, int32_t rows, int64_t chunk,
+                                       int32_t chunks, int32_t c)
+{
+    if (c <= 0)
+        return 0;
+    if (c >= chunks)
+        return rows;
+    int64_t x = (int64_t)c * chunk;
+    int32_t lo = 0, hi = rows;
+    while (lo < hi) {
+        int32_t m = lo + (hi - lo) / 2;
+        if (rowptr[m] < x)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
+/* 1. rs[c] (and rs[C] = rows), the raw window lo[c], hi[c] (INT32_MAX, -1
+ * when the chunk has no entries). */
+__global__ static void wt_windows(const int32_t *rowptr, const int32_t *colidx, int32_t rows,
+                                  int64_t chunk, int32_t chunks, int32_t *rs, int32_t *lo,
+                                  int32_t *hi)
+{
+    __shared__ int32_t s_r[2], s_lo, s_hi;
+    const int32_t c = blockIdx.x;
+    if (threadIdx.x < 2)
+        s_r[threadIdx.x] = wt_row_start(rowptr, rows, chunk, chunks, c + threadIdx.x);
+    if (threadIdx.x == 0)
+        s_lo = INT32_MAX, s_hi = -1;
+    __syncthreads();
+    int32_t mlo = INT32_MAX, mhi = -1;
+    for (int32_t r = s_r[0] + threadIdx.x; r < s_r[1]; r += blockDim.x) {
+        int32_t a = rowptr[r], b = rowptr[r + 1];
+        if (a < b) {
+            mlo = min(mlo, colidx[a]);
+            mhi = max(mhi, colidx[b - 1]);
+        }
+    }
+    mlo = __reduce_min_sync(SP_FULL_MASK, mlo);
+    mhi = __reduce_max_sync(SP_FULL_MASK, mhi);
+    if ((threadIdx.x & 31) == 0) {
+        atomicMin(&s_lo, mlo);
+        atomicMax(&s_hi, mhi);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        rs[c] = s_r[0];
+        lo[c] = s_lo;
+        hi[c] = s_hi;
+        if (c == chunks - 1)
+            rs[chunks] = rows;
+    }
+}
+
+struct wt_max {
+    __device__ int64_t operator()(int64_t a, int64_t b) const { return a > b ? a : b; }
+};
+struct wt_min {
+    __device__ int64_t operator()(int64_t a, int64_t b) const { return a < b ? a : b; }
+};
+
+/* 2. One block of WT_PLAN_THREADS, each thread a run of chunks: off[c]
+ * (exclusive scan of the widths, off[C] = W), chi[c] = max hi up to c,
+ * clo[c] = min lo from c on; flag |= 1 when a window decreases, is wider
+ * than planned or W differs from the plan. */
+__global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t *hi,
+                               int32_t max_width, int64_t width, int32_t *clo, int32_t *chi,
+                               int32_t *off, int32_t *flag)
+{
+    typedef cub::BlockScan<int64_t, WT_PLAN_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ int64_t s_rev[WT_PLAN_THREADS];
+    const int t = threadIdx.x;
+    int32_t per = (chunks + WT_PLAN_THREADS - 1) / WT_PLAN_THREADS;
+    int32_t a = min(chunks, t * per), b = min(chunks, a + per);
+    int64_t sum = 0, mh = -1, ml = INT32_MAX;
+    bool bad = false;
+    for (int32_t c = a; c < b; c++)
+        if (hi[c] >= lo[c]) {
+            sum += (int64_t)hi[c] - lo[c] + 1;
+            bad |= hi[c] - lo[c] + 1 > max_width;
+            mh = max(mh, (int64_t)hi[c]);
+            ml = min(ml, (int64_t)lo[c]);
+        }
+    int64_t base, runh, runl;
+    scan_t(tmp).ExclusiveSum(sum, base);
+    __syncthreads();
+    scan_t(tmp).ExclusiveScan(mh, runh, (int64_t)-1, wt_max());
+    __syncthreads();
+    /* the suffix min: an exclusive min-scan over the threads reversed */
+    s_rev[WT_PLAN_THREADS - 1 - t] = ml;
+    __syncthreads();
+    int64_t rev = s_rev[t];
+    __syncthreads();
+    scan_t(tmp).ExclusiveScan(rev, runl, (int64_t)INT32_MAX, wt_min());
+    __syncthreads();
+    s_rev[WT_PLAN_THREADS - 1 - t] = runl;
+    __syncthreads();
+    runl = s_rev[t];
+    for (int32_t c = a; c < b; c++) {
+        bool full = hi[c] >= lo[c];
+        off[c] = (int32_t)min(base, (int64_t)INT32_MAX);
+        if (full) {
+            base += (int64_t)hi[c] - lo[c] + 1;
+            bad |= hi[c] < runh;
+            runh = hi[c];
+        }
+        chi[c] = (int32_t)runh;
+    }
+    for (int32_t c = b - 1; c >= a; c--) {
+        if (hi[c] >= lo[c]) {
+            bad |= lo[c] > runl;
+            runl = lo[c];
+        }
+        clo[c] = (int32_t)runl;
+    }
+    if (t == WT_PLAN_THREADS - 1) {
+        off[chunks] = (int32_t)min(base, (int64_t)INT32_MAX);
+        bad |= base != width;
+    }
+    if (bad)
+        atomicOr(flag, 1);
+}
+
+/* 3. The chunk's counts per window column into its slice of cnt (through
+ * shared memory when `smem`); flag |= 2 for a column outside the window
+ * (a row not sorted). */
+__global__ static void wt_count(const int32_t *rowptr, const int32_t *colidx, const int32_t *rs,
+                                const int32_t *lo, const int32_t *hi, const int32_t *off,
+                                int32_t *cnt, int smem, int32_t *flag)
+{
+    extern __shared__ int32_t s_cnt[];
+    const int32_t c = blockIdx.x;
+    if (*(volatile int32_t *)flag || hi[c] < lo[c])
+        return;
+    const int32_t l = lo[c], w = hi[c] - l + 1;
+    int32_t *dst = cnt + off[c], *acc = smem ? s_cnt : dst;
+    for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
+        acc[i] = 0;
+    __syncthreads();
+    const int32_t p1 = rowptr[rs[c + 1]];
+    for (int32_t k = rowptr[rs[c]] + threadIdx.x; k < p1; k += blockDim.x) {
+        uint32_t j = (uint32_t)(colidx[k] - l);
+        if (j < (uint32_t)w)
+            atomicAdd(acc + j, 1);
+        else
+            atomicOr(flag, 2);
+    }
+    __syncthreads();
+    if (smem)
+        for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
+            dst[i] = s_cnt[i];
+}
+
+/* 4. Column j: the counts of the chunks covering it become exclusive
+ * offsets in chunk order; len[j] their total. */
+__global__ static void wt_columns(int32_t cols, int32_t chunks, const int32_t *lo,
+                                  const int32_t *hi, const int32_t *clo, const int32_t *chi,
+                                  const int32_t *off, int32_t *cnt, int32_t *len,
+                                  const int32_t *flag)
+{
+    int32_t j = (int32_t)((int64_t)blockIdx.x * blockDim.x + threadIdx.x);
+    if (j >= cols)
+        return;
+    int32_t a = 0, b = chunks;  /* the first chunk with chi >= j */
+    while (a < b) {
+        int32_t m = a + (b - a) / 2;
+        if (chi[m] < j)
+            a = m + 1;
+        else
+            b = m;
+    }
+    int32_t run = 0;
+    if (!*flag)
+        for (int32_t c = a; c < chunks && clo[c] <= j; c++)
+            if (hi[c] >= lo[c]) {
+                int32_t *p = cnt + off[c] + (j - lo[c]);
+                int32_t x = *p;
+                *p = run;
+                run += x;
+            }
+    len[j] = run;
+}
+
+/* The row of position k (lanes with k < 0: any), rowptr[cur] <= every
+ * lane's k, rows below r1: 32 row starts at a time, each lane counting
+ * those <= its k by a binary search over the lanes. */
+__device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t cur, int32_t k)
+{
+    const int lane = threadIdx.x & 31;
+    int32_t row = -1;
+    for (int32_t base = cur;; base += 32) {
+        int32_t r = base + 1 + lane;
+        int32_t start = r < r1 ? rowptr[r] : INT32_MAX;
+        int n = 0;
+        for (int s = 16; s > 0; s >>= 1)
+            if (__shfl_sync(SP_FULL_MASK, start, n + s - 1) <= k)
+                n += s;
+        if (n == 31 && __shfl_sync(SP_FULL_MASK, start, 31) <= k)
+            n = 32;
+        if (row < 0 && n < 32)
+            row = base + n;
+        if (!__any_sync(SP_FULL_MASK, row < 0))
+            return row;
+    }
+}
+
+/* 6. The chunk's entries in position order: warp w takes the steps of 32
+ * positions w, w + nw, ...; each waits for the ticket of its step, its
+ * leaders take the slots of their column from the cursors, and it passes
+ * the ticket on before writing. */
+__global__ static void wt_scatter(const int32_t *rowptr, const int32_t *colidx,
+                                  const double *val, const int32_t *rs, const int32_t *lo,
+                                  const int32_t *hi, const int32_t *off, int32_t *cnt,
+                                  const int32_t *colptr, int smem, const int32_t *flag,
+                                  double *cval, int32_t *rowidx)
+{
+    extern __shared__ int32_t s_cur[];
+    __shared__ int32_t s_turn;
+    const int32_t c = blockIdx.x;
+    if (*flag || hi[c] < lo[c])
+        return;
+    const int32_t l = lo[c], w = hi[c] - l + 1;
+    int32_t *slice = cnt + off[c];
+    volatile int32_t *cur = smem ? s_cur : slice;
+    for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
+        cur[i] = slice[i] + colptr[l + i];
+    if (threadIdx.x == 0)
+        s_turn = 0;
+    __syncthreads();
+    volatile int32_t *turn = &s_turn;
+    const int32_t r1 = rs[c + 1], p0 = rowptr[rs[c]], p1 = rowptr[r1];
+    const int lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    const int32_t steps = (p1 - p0 + 31) / 32;
+    int32_t row0 = rs[c];
+    for (int32_t s = threadIdx.x >> 5; s < steps; s += nw) {
+        int32_t k = p0 + s * 32 + lane;
+        bool ok = k < p1;
+        int32_t j = ok ? colidx[k] : -1;
+        double v = ok ? val[k] : 0.0;
+        int32_t row = wt_row_of(rowptr, r1, row0, ok ? k : -1);
+        row0 = __reduce_max_sync(SP_FULL_MASK, ok ? row : row0);
+        unsigned peers = __match_any_sync(SP_FULL_MASK, j);
+        int leader = __ffs(peers) - 1;
+        int rank = __popc(peers & ((1u << lane) - 1u));
+        if (lane == 0)
+            while (*turn != s) {
+            }
+        __syncwarp();
+        __threadfence_block();
+        int32_t slot = 0;
+        if (ok && lane == leader) {
+            slot = cur[j - l];
+            cur[j - l] = slot + __popc(peers);
+        }
+        slot = __shfl_sync(SP_FULL_MASK, slot, leader) + rank;
+        __threadfence_block();
+        __syncwarp();
+        if (lane == 0)
+            *turn = s + 1;
+        if (ok) {
+            rowidx[slot] = row;
+            cval[slot] = v;
+        }
+    }
+}
+
+extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                         sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int bs = 0;
+    int64_t chunk = 0;
+    sp_wintrans_plan pl;
+    if (sp_trans_gpu_blocksize("transpose_cuda_wintrans", p, &bs, err) ||
+        sp_wintrans_chunk("transpose_cuda_wintrans", p, &chunk, err) ||
+        sp_wintrans_plan_of(pb->A, chunk, &pl, err))
+        return -1;
+    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_wintrans", pb, err);
+    if (!g)
+        return -1;
+    g->bs = bs;
+    g->plan = pl;
+    int rc = sp_trans_gpu_upload(pb, g, ph, err);
+    double t0 = sp_seconds();
+    size_t nc = (size_t)pl.chunks;
+    if (!rc)
+        rc = sp_trans_gpu_alloc((void **)&g->w32a, 6 * nc + 3, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->w32b, (size_t)pl.width, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->w32c, (size_t)g->cols, 4, err) ||
+             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err);
+    if (!rc) {
+        g->flag = g->w32a + 6 * nc + 2;
+        int smem = (int)SP_WINTRANS_SMEM;
+        if (cudaFuncSetAttribute(wt_count, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+                cudaSuccess ||
+            cudaFuncSetAttribute(wt_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 smem) != cudaSuccess)
+            rc = sp_fail(err, "transpose_cuda_wintrans: %d bytes of shared memory refused: %s",
+                         smem, cudaGetErrorString(cudaGetLastError()));
+    }
+    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+        rc = sp_fail(err, "transpose_cuda_wintrans: work allocation failed");
+    ph->h2d_s += sp_seconds() - t0;
+    if (rc) {
+        sp_trans_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+static int wintrans(sp_gpu_trans *g, sp_err *err)
+{
+    const int bs = g->bs;
+    const sp_wintrans_plan *pl = &g->plan;
+    const int32_t C = pl->chunks;
+    int32_t *rs = g->w32a, *lo = rs + C + 1, *hi = lo + C, *clo = hi + C, *chi = clo + C;
+    int32_t *off = chi + C, *cnt = g->w32b, *len = g->w32c;
+    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4), err);
+    if (g->nnz == 0) {
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        return 0;
+    }
+    size_t smem = (size_t)pl->max_width * 4;
+    int use_smem = smem <= SP_WINTRANS_SMEM;
+    if (!use_smem)
+        smem = 0;
+    wt_windows<<<C, bs>>>(g->rowptr, g->colidx, g->rows, pl->chunk, C, rs, lo, hi);
+    SP_LAUNCHED("wt_windows", err);
+    wt_plan<<<1, WT_PLAN_THREADS>>>(C, lo, hi, pl->max_width, pl->width, clo, chi, off, g->flag);
+    SP_LAUNCHED("wt_plan", err);
+    wt_count<<<C, bs, smem>>>(g->rowptr, g->colidx, rs, lo, hi, off, cnt, use_smem, g->flag);
+    SP_LAUNCHED("wt_count", err);
+    wt_columns<<<sp_grid(g->cols, 256), 256>>>(g->cols, C, lo, hi, clo, chi, off, cnt, len,
+                                               g->flag);
+    SP_LAUNCHED("wt_columns", err);
+    if (sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, err))
+        return -1;
+    wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, lo, hi, off, cnt, g->colptr,
+                                use_smem, g->flag, g->cval, g->rowidx);
+    SP_LAUNCHED("wt_scatter", err);
+    return 0;
+}
+
+extern "C" int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "transpose_cuda_wintrans: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (wintrans(g, err))
+        return -1;
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    if (sp_trans_gpu_elapsed(g, seconds, err))
+        return -1;
+    int32_t flag = 0;
+    SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
+    if (flag)
+        return sp_fail(err, "transpose_cuda_wintrans: the device's windows disagree with the "
+                       "plan (%s%s)", flag & 1 ? "not monotone, or W / widest window differ" : "",
+                       flag & 2 ? " a column outside its chunk's window: rows not sorted" : "");
+    return 0;
+}
