@@ -7,7 +7,8 @@
 # kernel's median time, the best own kernel against cuSPARSE and their
 # geomean. Output in $OUT (when set) or results/bench-gpu-transpose/:
 # transpose.db, prim.db, *.log, table.md; the table is printed last.
-# SKIP_PRIM=1 skips the primitives' sweep.
+# SKIP_PRIM=1 skips the primitives' sweep; TRANSPOSE_INI=file sweeps that
+# instead of bench/gpu_transpose.ini (e.g. bench/gpu_transpose_win.ini).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-results}/bench-gpu-transpose
@@ -19,7 +20,9 @@ for s in transpose prim; do
   [ "$s" = prim ] && [ -n "${SKIP_PRIM:-}" ] && continue
   db=$out/$s.db
   rm -f "$db" "$db-wal" "$db-shm"
-  bin/spsweep sweep "bench/gpu_$s.ini" --db "$db" >"$out/$s.log" 2>&1 ||
+  ini=bench/gpu_$s.ini
+  [ "$s" = transpose ] && ini=${TRANSPOSE_INI:-$ini}
+  bin/spsweep sweep "$ini" --db "$db" >"$out/$s.log" 2>&1 ||
     echo "spsweep sweep bench/gpu_$s.ini exited with $? (see $out/$s.log)"
 done
 [ -s "$out/transpose.db" ] || { tail -30 "$out/transpose.log"; exit 1; }
