@@ -6,14 +6,15 @@
  * for banded and stencil matrices W = sum of the widths stays below nnz.
  *   1. windows: each block finds its rows and its window (min of the rows'
  *      first columns, max of their last);
- *   2. plan (one block): the count offsets (scan of the widths), the
- *      windows carried over empty chunks (prefix max of hi, suffix min of
- *      lo), and the check: windows monotone, W and the widest as planned
- *      on the host, else a flag that stops the later passes (run fails);
+ *   2. plan (one block): the windows widened to monotone ones (prefix
+ *      max of hi, suffix min of lo: the chunks covering a column are then
+ *      consecutive), the count offsets (scan of the widths), and the
+ *      check: W and the widest as planned on the host, else a flag that
+ *      stops the later passes (the run fails);
  *   3. count: each block counts its entries per column of its window
  *      (shared memory when the widest window fits, else its own slice);
  *   4. columns: per column, the chunks covering it form a contiguous range
- *      (monotone windows; binary search over the carried hi): their
+ *      (binary search over the widened hi): their
  *      counts become exclusive offsets in chunk order, the total the
  *      column's length; 5. colptr = exclusive scan of the lengths;
  *   6. scatter: each block walks its entries in position order, 32 at a
@@ -95,10 +96,11 @@ struct wt_min {
     __device__ int64_t operator()(int64_t a, int64_t b) const { return a < b ? a : b; }
 };
 
-/* 2. One block of WT_PLAN_THREADS, each thread a run of chunks: off[c]
- * (exclusive scan of the widths, off[C] = W), chi[c] = max hi up to c,
- * clo[c] = min lo from c on; flag |= 1 when a window decreases, is wider
- * than planned or W differs from the plan. */
+/* 2. One block of WT_PLAN_THREADS, each thread a run of chunks: the
+ * windows widened to monotone ones over the chunks with entries (chi[c] =
+ * max hi up to c, clo[c] = min lo from c on), off[c] = exclusive scan of
+ * their widths (0 for a chunk without entries; off[C] = W); flag |= 1
+ * when a window is wider than planned or W differs from the plan. */
 __global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t *hi,
                                int32_t max_width, int64_t width, int32_t *clo, int32_t *chi,
                                int32_t *off, int32_t *flag)
@@ -109,18 +111,13 @@ __global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t 
     const int t = threadIdx.x;
     int32_t per = (chunks + WT_PLAN_THREADS - 1) / WT_PLAN_THREADS;
     int32_t a = min(chunks, t * per), b = min(chunks, a + per);
-    int64_t sum = 0, mh = -1, ml = INT32_MAX;
-    bool bad = false;
+    int64_t mh = -1, ml = INT32_MAX;
     for (int32_t c = a; c < b; c++)
         if (hi[c] >= lo[c]) {
-            sum += (int64_t)hi[c] - lo[c] + 1;
-            bad |= hi[c] - lo[c] + 1 > max_width;
             mh = max(mh, (int64_t)hi[c]);
             ml = min(ml, (int64_t)lo[c]);
         }
-    int64_t base, runh, runl;
-    scan_t(tmp).ExclusiveSum(sum, base);
-    __syncthreads();
+    int64_t runh, runl, base;
     scan_t(tmp).ExclusiveScan(mh, runh, (int64_t)-1, wt_max());
     __syncthreads();
     /* the suffix min: an exclusive min-scan over the threads reversed */
@@ -134,21 +131,27 @@ __global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t 
     __syncthreads();
     runl = s_rev[t];
     for (int32_t c = a; c < b; c++) {
-        bool full = hi[c] >= lo[c];
-        off[c] = (int32_t)min(base, (int64_t)INT32_MAX);
-        if (full) {
-            base += (int64_t)hi[c] - lo[c] + 1;
-            bad |= hi[c] < runh;
-            runh = hi[c];
-        }
+        if (hi[c] >= lo[c])
+            runh = max(runh, (int64_t)hi[c]);
         chi[c] = (int32_t)runh;
     }
+    int64_t sum = 0;
     for (int32_t c = b - 1; c >= a; c--) {
-        if (hi[c] >= lo[c]) {
-            bad |= lo[c] > runl;
-            runl = lo[c];
-        }
+        bool full = hi[c] >= lo[c];
+        if (full)
+            runl = min(runl, (int64_t)lo[c]);
         clo[c] = (int32_t)runl;
+        if (full)
+            sum += (int64_t)chi[c] - runl + 1;
+    }
+    bool bad = false;
+    scan_t(tmp).ExclusiveSum(sum, base);
+    for (int32_t c = a; c < b; c++) {
+        off[c] = (int32_t)min(base, (int64_t)INT32_MAX);
+        if (hi[c] >= lo[c]) {
+            base += (int64_t)chi[c] - clo[c] + 1;
+            bad |= chi[c] - clo[c] + 1 > max_width;
+        }
     }
     if (t == WT_PLAN_THREADS - 1) {
         off[chunks] = (int32_t)min(base, (int64_t)INT32_MAX);
@@ -158,18 +161,18 @@ __global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t 
         atomicOr(flag, 1);
 }
 
-/* 3. The chunk's counts per window column into its slice of cnt (through
- * shared memory when `smem`); flag |= 2 for a column outside the window
- * (a row not sorted). */
+/* 3. The chunk's counts per column of its (widened) window into its slice
+ * of cnt (through shared memory when `smem`); flag |= 2 for a column
+ * outside the window (a row not sorted). */
 __global__ static void wt_count(const int32_t *rowptr, const int32_t *colidx, const int32_t *rs,
-                                const int32_t *lo, const int32_t *hi, const int32_t *off,
-                                int32_t *cnt, int smem, int32_t *flag)
+                                const int32_t *clo, const int32_t *off, int32_t *cnt, int smem,
+                                int32_t *flag)
 {
     extern __shared__ int32_t s_cnt[];
     const int32_t c = blockIdx.x;
-    if (*(volatile int32_t *)flag || hi[c] < lo[c])
+    if (*(volatile int32_t *)flag || off[c + 1] == off[c])
         return;
-    const int32_t l = lo[c], w = hi[c] - l + 1;
+    const int32_t l = clo[c], w = off[c + 1] - off[c];
     int32_t *dst = cnt + off[c], *acc = smem ? s_cnt : dst;
     for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
         acc[i] = 0;
@@ -190,10 +193,9 @@ __global__ static void wt_count(const int32_t *rowptr, const int32_t *colidx, co
 
 /* 4. Column j: the counts of the chunks covering it become exclusive
  * offsets in chunk order; len[j] their total. */
-__global__ static void wt_columns(int32_t cols, int32_t chunks, const int32_t *lo,
-                                  const int32_t *hi, const int32_t *clo, const int32_t *chi,
-                                  const int32_t *off, int32_t *cnt, int32_t *len,
-                                  const int32_t *flag)
+__global__ static void wt_columns(int32_t cols, int32_t chunks, const int32_t *clo,
+                                  const int32_t *chi, const int32_t *off, int32_t *cnt,
+                                  int32_t *len, const int32_t *flag)
 {
     int32_t j = (int32_t)((int64_t)blockIdx.x * blockDim.x + threadIdx.x);
     if (j >= cols)
@@ -209,8 +211,8 @@ __global__ static void wt_columns(int32_t cols, int32_t chunks, const int32_t *l
     int32_t run = 0;
     if (!*flag)
         for (int32_t c = a; c < chunks && clo[c] <= j; c++)
-            if (hi[c] >= lo[c]) {
-                int32_t *p = cnt + off[c] + (j - lo[c]);
+            if (off[c + 1] > off[c]) {
+                int32_t *p = cnt + off[c] + (j - clo[c]);
                 int32_t x = *p;
                 *p = run;
                 run += x;
@@ -246,17 +248,16 @@ __device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t c
  * leaders take the slots of their column from the cursors, and it passes
  * the ticket on before writing. */
 __global__ static void wt_scatter(const int32_t *rowptr, const int32_t *colidx,
-                                  const double *val, const int32_t *rs, const int32_t *lo,
-                                  const int32_t *hi, const int32_t *off, int32_t *cnt,
-                                  const int32_t *colptr, int smem, const int32_t *flag,
-                                  double *cval, int32_t *rowidx)
+                                  const double *val, const int32_t *rs, const int32_t *clo,
+                                  const int32_t *off, int32_t *cnt, const int32_t *colptr,
+                                  int smem, const int32_t *flag, double *cval, int32_t *rowidx)
 {
     extern __shared__ int32_t s_cur[];
     __shared__ int32_t s_turn;
     const int32_t c = blockIdx.x;
-    if (*flag || hi[c] < lo[c])
+    if (*flag || off[c + 1] == off[c])
         return;
-    const int32_t l = lo[c], w = hi[c] - l + 1;
+    const int32_t l = clo[c], w = off[c + 1] - off[c];
     int32_t *slice = cnt + off[c];
     volatile int32_t *cur = smem ? s_cur : slice;
     for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
@@ -366,14 +367,13 @@ static int wintrans(sp_gpu_trans *g, sp_err *err)
     SP_LAUNCHED("wt_windows", err);
     wt_plan<<<1, WT_PLAN_THREADS>>>(C, lo, hi, pl->max_width, pl->width, clo, chi, off, g->flag);
     SP_LAUNCHED("wt_plan", err);
-    wt_count<<<C, bs, smem>>>(g->rowptr, g->colidx, rs, lo, hi, off, cnt, use_smem, g->flag);
+    wt_count<<<C, bs, smem>>>(g->rowptr, g->colidx, rs, clo, off, cnt, use_smem, g->flag);
     SP_LAUNCHED("wt_count", err);
-    wt_columns<<<sp_grid(g->cols, 256), 256>>>(g->cols, C, lo, hi, clo, chi, off, cnt, len,
-                                               g->flag);
+    wt_columns<<<sp_grid(g->cols, 256), 256>>>(g->cols, C, clo, chi, off, cnt, len, g->flag);
     SP_LAUNCHED("wt_columns", err);
     if (sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, err))
         return -1;
-    wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, lo, hi, off, cnt, g->colptr,
+    wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr,
                                 use_smem, g->flag, g->cval, g->rowidx);
     SP_LAUNCHED("wt_scatter", err);
     return 0;
@@ -394,7 +394,7 @@ extern "C" int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err)
     SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
     if (flag)
         return sp_fail(err, "transpose_cuda_wintrans: the device's windows disagree with the "
-                       "plan (%s%s)", flag & 1 ? "not monotone, or W / widest window differ" : "",
+                       "plan (%s%s)", flag & 1 ? "W or the widest window differ" : "",
                        flag & 2 ? " a column outside its chunk's window: rows not sorted" : "");
     return 0;
 }

@@ -23,8 +23,8 @@
  *   transpose_cuda_wintrans   ScanTrans over column windows: rows split in
  *                             chunks of about `chunk` nonzeros (one block
  *                             each), counts only over each chunk's window
- *                             [min col, max col]; refused when the windows
- *                             are not monotone or sum to more than the
+ *                             [min col, max col] (widened to monotone);
+ *                             refused when they sum to more than the
  *                             budget (banded and stencil matrices only)
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
@@ -73,7 +73,10 @@ extern "C" {
  * first position is >= c x chunk (0 for c = 0, rows for c = chunks), so
  * every chunk holds about `chunk` nonzeros (rows are never split). A
  * chunk's window is [min over its rows of the first column, max of the
- * last] (rows are sorted); a chunk without entries has none. */
+ * last] (rows are sorted), then widened to be monotone over the chunks
+ * with entries: lo = the least lo from the chunk on, hi = the greatest hi
+ * up to it (so the chunks covering a column are consecutive); a chunk
+ * without entries has none. */
 typedef struct sp_wintrans_plan {
     int64_t chunk;          /* nonzeros per chunk (the axis) */
     int32_t chunks;         /* C = max(1, ceil(nnz / chunk)) */
@@ -84,12 +87,11 @@ typedef struct sp_wintrans_plan {
 
 int32_t sp_wintrans_chunks(int32_t nnz, int64_t chunk);
 int32_t sp_wintrans_row_start(const sp_csr *A, int64_t chunk, int32_t chunks, int32_t c);
-/* Chunk c's window into lo, hi; returns 0 when it has no entries. */
+/* Chunk c's raw window into lo, hi; returns 0 when it has no entries. */
 int sp_wintrans_window(const sp_csr *A, const sp_wintrans_plan *pl, int32_t c, int32_t *lo,
                        int32_t *hi);
-/* The plan of A at `chunk`; -1 with the reason when the windows are not
- * monotone (lo or hi decreasing over the chunks with entries) or W is
- * above the budget. */
+/* The plan of A at `chunk` (W and the widest over the widened windows);
+ * -1 with the reason when W is above the budget. */
 int sp_wintrans_plan_of(const sp_csr *A, int64_t chunk, sp_wintrans_plan *pl, sp_err *err);
 /* The `chunk` axis (default 16384), in SP_WINTRANS_CHUNK_MIN..MAX. */
 int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp_err *err);
