@@ -30,7 +30,8 @@
 
 #include "transpose_gpu.cuh"
 
-#define WT_PLAN_THREADS 1024
+/* the plan's one block (80 registers a thread: 1024 would not launch) */
+#define WT_PLAN_THREADS 512
 
 /* The first row of chunk c, as sp_wintrans_row_start. */
 __device__ static int32_t wt_row_start(const int32_t *rowptr, int32_t rows, int64_t chunk,
@@ -54,9 +55,9 @@ __device__ static int32_t wt_row_start(const int32_t *rowptr, int32_t rows, int6
 
 /* 1. rs[c] (and rs[C] = rows), the raw window lo[c], hi[c] (INT32_MAX, -1
  * when the chunk has no entries). */
-__global__ static void wt_windows(const int32_t *rowptr, const int32_t *colidx, int32_t rows,
-                                  int64_t chunk, int32_t chunks, int32_t *rs, int32_t *lo,
-                                  int32_t *hi)
+__global__ static void __launch_bounds__(1024)
+wt_windows(const int32_t *rowptr, const int32_t *colidx, int32_t rows, int64_t chunk,
+           int32_t chunks, int32_t *rs, int32_t *lo, int32_t *hi)
 {
     __shared__ int32_t s_r[2], s_lo, s_hi;
     const int32_t c = blockIdx.x;
@@ -101,9 +102,9 @@ struct wt_min {
  * max hi up to c, clo[c] = min lo from c on), off[c] = exclusive scan of
  * their widths (0 for a chunk without entries; off[C] = W); flag |= 1
  * when a window is wider than planned or W differs from the plan. */
-__global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t *hi,
-                               int32_t max_width, int64_t width, int32_t *clo, int32_t *chi,
-                               int32_t *off, int32_t *flag)
+__global__ static void __launch_bounds__(WT_PLAN_THREADS)
+wt_plan(int32_t chunks, const int32_t *lo, const int32_t *hi, int32_t max_width, int64_t width,
+        int32_t *clo, int32_t *chi, int32_t *off, int32_t *flag)
 {
     typedef cub::BlockScan<int64_t, WT_PLAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -164,13 +165,18 @@ __global__ static void wt_plan(int32_t chunks, const int32_t *lo, const int32_t 
 /* 3. The chunk's counts per column of its (widened) window into its slice
  * of cnt (through shared memory when `smem`); flag |= 2 for a column
  * outside the window (a row not sorted). */
-__global__ static void wt_count(const int32_t *rowptr, const int32_t *colidx, const int32_t *rs,
-                                const int32_t *clo, const int32_t *off, int32_t *cnt, int smem,
-                                int32_t *flag)
+__global__ static void __launch_bounds__(1024)
+wt_count(const int32_t *rowptr, const int32_t *colidx, const int32_t *rs, const int32_t *clo,
+         const int32_t *off, int32_t *cnt, int smem, int32_t *flag)
 {
     extern __shared__ int32_t s_cnt[];
+    __shared__ int32_t s_stop;
     const int32_t c = blockIdx.x;
-    if (*(volatile int32_t *)flag || off[c + 1] == off[c])
+    /* other blocks may raise the flag meanwhile: one reading for all */
+    if (threadIdx.x == 0)
+        s_stop = *(volatile int32_t *)flag & 1;
+    __syncthreads();
+    if (s_stop || off[c + 1] == off[c])
         return;
     const int32_t l = clo[c], w = off[c + 1] - off[c];
     int32_t *dst = cnt + off[c], *acc = smem ? s_cnt : dst;
@@ -247,10 +253,10 @@ __device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t c
  * positions w, w + nw, ...; each waits for the ticket of its step, its
  * leaders take the slots of their column from the cursors, and it passes
  * the ticket on before writing. */
-__global__ static void wt_scatter(const int32_t *rowptr, const int32_t *colidx,
-                                  const double *val, const int32_t *rs, const int32_t *clo,
-                                  const int32_t *off, int32_t *cnt, const int32_t *colptr,
-                                  int smem, const int32_t *flag, double *cval, int32_t *rowidx)
+__global__ static void __launch_bounds__(1024)
+wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, const int32_t *rs,
+           const int32_t *clo, const int32_t *off, int32_t *cnt, const int32_t *colptr, int smem,
+           const int32_t *flag, double *cval, int32_t *rowidx)
 {
     extern __shared__ int32_t s_cur[];
     __shared__ int32_t s_turn;
