@@ -498,3 +498,142 @@ Test(transpose_gpu, wintrans_memory_statement)
                      sp_gpu_array_bytes(3000000, 4) + sp_gpu_array_bytes(2000000, 4) +
                      sp_gpu_array_bytes(sp_gpu_scan_temp_bytes(2000000, 512), 1));
 }
+
+/* A serial model of the device passes (transpose_cuda_wintrans.cu), step
+ * for step: widened windows (prefix max / suffix min), the column pass's
+ * binary search over the widened hi and walk while the widened lo <= j,
+ * the scatter's row search (32 row starts at a time from the row of the
+ * warp's previous step, nw steps apart) and its slots in step order. Its
+ * CSC must equal the serial transposition. */
+static int32_t model_row_of(const int32_t *rowptr, int32_t r1, int32_t cur, int32_t k)
+{
+    for (int32_t base = cur;; base += 32) {
+        int n = 0;
+        for (int i = 0; i < 32; i++)
+            n += (base + 1 + i < r1 ? rowptr[base + 1 + i] : INT32_MAX) <= k;
+        if (n < 32)
+            return base + n;
+    }
+}
+
+static void model_wintrans(const sp_csr *A, int64_t chunk, int nw, sp_csc *C)
+{
+    sp_wintrans_plan pl;
+    sp_err err;
+    cr_assert_eq(sp_wintrans_plan_of(A, chunk, &pl, &err), 0, "%s", err.msg);
+    int32_t n = pl.chunks, *lo = malloc((size_t)n * 16 + 8), *hi = lo + n, *off = hi + n;
+    int32_t *len = calloc((size_t)A->cols + 1, 4), *cnt = calloc((size_t)pl.width + 1, 4);
+    cr_assert(lo && len && cnt);
+    for (int32_t c = 0; c < n; c++)
+        sp_wintrans_window(A, &pl, c, &lo[c], &hi[c]);
+    int32_t run = -1;
+    for (int32_t c = 0; c < n; c++)     /* widened, carried over empty chunks */
+        hi[c] = run = hi[c] >= lo[c] && hi[c] > run ? hi[c] : run;
+    run = INT32_MAX;
+    int32_t *full = malloc((size_t)n * 4);
+    for (int32_t c = n - 1; c >= 0; c--) {
+        full[c] = hi[c] >= 0 && lo[c] != INT32_MAX;
+        lo[c] = run = full[c] && lo[c] < run ? lo[c] : run;
+    }
+    off[0] = 0;
+    for (int32_t c = 0; c < n; c++)
+        off[c + 1] = off[c] + (full[c] ? hi[c] - lo[c] + 1 : 0);
+    cr_assert_eq(off[n], pl.width);
+    for (int32_t c = 0; c < n; c++) {   /* count */
+        int32_t r0 = sp_wintrans_row_start(A, chunk, n, c);
+        int32_t r1 = sp_wintrans_row_start(A, chunk, n, c + 1);
+        for (int32_t k = A->rowptr[r0]; k < A->rowptr[r1]; k++) {
+            cr_assert(A->colidx[k] >= lo[c] && A->colidx[k] <= hi[c]);
+            cnt[off[c] + A->colidx[k] - lo[c]]++;
+        }
+    }
+    for (int32_t j = 0; j < A->cols; j++) {   /* columns */
+        int32_t a = 0, b = n;
+        while (a < b) {
+            int32_t m = a + (b - a) / 2;
+            if (hi[m] < j)
+                a = m + 1;
+            else
+                b = m;
+        }
+        for (int32_t c = a; c < n && lo[c] <= j; c++)
+            if (off[c + 1] > off[c]) {
+                int32_t x = cnt[off[c] + j - lo[c]];
+                cnt[off[c] + j - lo[c]] = len[j];
+                len[j] += x;
+            }
+    }
+    sp_scan_serial(len, C->colptr, A->cols);
+    for (int32_t c = 0; c < n; c++) {   /* scatter: steps in order, rows per warp */
+        if (off[c + 1] == off[c])
+            continue;
+        int32_t r0 = sp_wintrans_row_start(A, chunk, n, c);
+        int32_t r1 = sp_wintrans_row_start(A, chunk, n, c + 1);
+        int32_t p0 = A->rowptr[r0], p1 = A->rowptr[r1], steps = (p1 - p0 + 31) / 32;
+        int32_t *cur = cnt + off[c], warp_row[32];
+        for (int32_t i = 0; i < off[c + 1] - off[c]; i++)
+            cur[i] += C->colptr[lo[c] + i];
+        for (int w = 0; w < nw; w++)
+            warp_row[w] = r0;
+        for (int32_t s = 0; s < steps; s++) {
+            int w = s % nw;
+            for (int32_t k = p0 + s * 32; k < p0 + s * 32 + 32 && k < p1; k++) {
+                int32_t row = model_row_of(A->rowptr, r1, warp_row[w], k);
+                cr_assert(A->rowptr[row] <= k && k < A->rowptr[row + 1], "row of %d", k);
+                int32_t slot = cur[A->colidx[k] - lo[c]]++;
+                C->rowidx[slot] = row;
+                C->val[slot] = A->val[k];
+                if (k == p1 - 1 || k == p0 + s * 32 + 31)
+                    warp_row[w] = row;
+            }
+        }
+    }
+    free(lo), free(len), free(cnt), free(full);
+}
+
+static int check_model(const sp_csr *A, int64_t chunk, const char *what)
+{
+    sp_wintrans_plan pl;
+    sp_err err;
+    if (sp_wintrans_plan_of(A, chunk, &pl, &err))
+        return 0;
+    size_t bytes = sp_csc_bytes(A);
+    void *want = malloc(bytes + 8), *got = malloc(bytes + 8);
+    cr_assert(want && got);
+    sp_csc W, G;
+    sp_csc_view(want, A, &W);
+    sp_csc_view(got, A, &G);
+    sp_transpose_count(A, &W);
+    memset(got, 0xff, bytes);
+    for (int nw = 2; nw <= 32; nw *= 4) {
+        model_wintrans(A, chunk, nw, &G);
+        cr_assert_eq(memcmp(got, want, bytes), 0, "%s at chunk %lld, %d warps", what,
+                     (long long)chunk, nw);
+    }
+    free(want), free(got);
+    return 1;
+}
+
+Test(transpose_gpu, wintrans_model_equals_serial_transposition, .timeout = 120)
+{
+    static const int64_t chunks[] = {256, 1000, 16384};
+    int checked = 0;
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        for (int k = 0; k < 3; k++)
+            checked += check_model(&c.A, chunks[k], c.name);
+        spmv_case_free(&c);
+    }
+    static const char *specs[] = {"laplace2d?n=101", "laplace3d?n=12&points=27",
+                                  "banded?n=5001&bw=7"};
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[s], &A, &err), 0, "%s", err.msg);
+        for (int k = 0; k < 3; k++)
+            checked += check_model(&A, chunks[k], specs[s]);
+        sp_csr_free(&A);
+    }
+    cr_assert_geq(checked, 9 + spmv_case_count(), "checked %d", checked);
+}
