@@ -502,9 +502,11 @@ Test(transpose_gpu, wintrans_memory_statement)
 /* A serial model of the device passes (transpose_cuda_wintrans.cu), step
  * for step: widened windows (prefix max / suffix min), the column pass's
  * binary search over the widened hi and walk while the widened lo <= j,
- * the scatter's row search (32 row starts at a time from the row of the
- * warp's previous step, nw steps apart) and its slots in step order. Its
- * CSC must equal the serial transposition. */
+ * the scatter in rounds of nw x 32 positions: each warp's row search (32
+ * row starts at a time from the last row of its previous round) and lane
+ * ranks among equal columns, then the cursors advanced by the warps in
+ * warp order (the kernel's sub-steps between barriers), slot = the
+ * leader's cursor + rank. Its CSC must equal the serial transposition. */
 static int32_t model_row_of(const int32_t *rowptr, int32_t r1, int32_t cur, int32_t k)
 {
     for (int32_t base = cur;; base += 32) {
@@ -564,28 +566,61 @@ static void model_wintrans(const sp_csr *A, int64_t chunk, int nw, sp_csc *C)
             }
     }
     sp_scan_serial(len, C->colptr, A->cols);
-    for (int32_t c = 0; c < n; c++) {   /* scatter: steps in order, rows per warp */
+    for (int32_t c = 0; c < n; c++) {   /* scatter: rounds of nw x 32, warps in order */
         if (off[c + 1] == off[c])
             continue;
         int32_t r0 = sp_wintrans_row_start(A, chunk, n, c);
         int32_t r1 = sp_wintrans_row_start(A, chunk, n, c + 1);
-        int32_t p0 = A->rowptr[r0], p1 = A->rowptr[r1], steps = (p1 - p0 + 31) / 32;
+        int32_t p0 = A->rowptr[r0], p1 = A->rowptr[r1];
         int32_t *cur = cnt + off[c], warp_row[32];
         for (int32_t i = 0; i < off[c + 1] - off[c]; i++)
             cur[i] += C->colptr[lo[c] + i];
         for (int w = 0; w < nw; w++)
             warp_row[w] = r0;
-        for (int32_t s = 0; s < steps; s++) {
-            int w = s % nw;
-            for (int32_t k = p0 + s * 32; k < p0 + s * 32 + 32 && k < p1; k++) {
-                int32_t row = model_row_of(A->rowptr, r1, warp_row[w], k);
-                cr_assert(A->rowptr[row] <= k && k < A->rowptr[row + 1], "row of %d", k);
-                int32_t slot = cur[A->colidx[k] - lo[c]]++;
-                C->rowidx[slot] = row;
-                C->val[slot] = A->val[k];
-                if (k == p1 - 1 || k == p0 + s * 32 + 31)
-                    warp_row[w] = row;
+        static int32_t col[32 * 32], row[32 * 32], slot[32 * 32];
+        static int ok[32 * 32], leader[32 * 32], rank[32 * 32], peers[32 * 32];
+        for (int32_t base = p0; base < p1; base += nw * 32) {
+            for (int w = 0; w < nw; w++) {   /* every warp: rows, then peers */
+                int32_t next = warp_row[w];
+                for (int lane = 0; lane < 32; lane++) {
+                    int t = w * 32 + lane;
+                    int32_t k = base + t;
+                    ok[t] = k < p1;
+                    col[t] = ok[t] ? A->colidx[k] : -1;
+                    row[t] = model_row_of(A->rowptr, r1, warp_row[w], ok[t] ? k : -1);
+                    if (ok[t]) {
+                        cr_assert(A->rowptr[row[t]] <= k && k < A->rowptr[row[t] + 1],
+                                  "row of %d", k);
+                        next = row[t] > next ? row[t] : next;
+                    }
+                }
+                warp_row[w] = next;
+                for (int lane = 0; lane < 32; lane++) {
+                    int t = w * 32 + lane;
+                    leader[t] = -1, rank[t] = 0, peers[t] = 0;
+                    for (int o = 0; o < 32; o++)
+                        if (col[w * 32 + o] == col[t]) {
+                            peers[t]++;
+                            rank[t] += o < lane;
+                            if (leader[t] < 0)
+                                leader[t] = o;
+                        }
+                }
             }
+            for (int w = 0; w < nw; w++)   /* sub-step w: warp w's leaders */
+                for (int lane = 0; lane < 32; lane++) {
+                    int t = w * 32 + lane;
+                    if (ok[t] && leader[t] == lane) {
+                        slot[t] = cur[col[t] - lo[c]];
+                        cur[col[t] - lo[c]] = slot[t] + peers[t];
+                    }
+                }
+            for (int t = 0; t < nw * 32; t++)   /* the writes */
+                if (ok[t]) {
+                    int32_t s = slot[(t & ~31) + leader[t]] + rank[t];
+                    C->rowidx[s] = row[t];
+                    C->val[s] = A->val[base + t];
+                }
         }
     }
     free(lo), free(len), free(cnt), free(full);
@@ -604,8 +639,8 @@ static int check_model(const sp_csr *A, int64_t chunk, const char *what)
     sp_csc_view(want, A, &W);
     sp_csc_view(got, A, &G);
     sp_transpose_count(A, &W);
-    memset(got, 0xff, bytes);
-    for (int nw = 2; nw <= 32; nw *= 4) {
+    for (int nw = 2; nw <= 32; nw *= 2) {   /* block sizes 64 .. 1024 */
+        memset(got, 0xff, bytes);
         model_wintrans(A, chunk, nw, &G);
         cr_assert_eq(memcmp(got, want, bytes), 0, "%s at chunk %lld, %d warps", what,
                      (long long)chunk, nw);

@@ -17,12 +17,15 @@
  *      (binary search over the widened hi): their
  *      counts become exclusive offsets in chunk order, the total the
  *      column's length; 5. colptr = exclusive scan of the lengths;
- *   6. scatter: each block walks its entries in position order, 32 at a
- *      time per warp, warps taking turns (a shared ticket) to advance the
- *      window's cursors; equal columns of a step ranked in lane order. A
- *      chunk's entries of one column take consecutive slots in row order
- *      after those of the chunks before it: the serial transposition,
- *      entry for entry, with no sort.
+ *   6. scatter: each block walks its entries in rounds of blockDim.x
+ *      consecutive positions, 32 per warp; equal columns inside a warp
+ *      ranked in lane order, then the warps advance the window's cursors
+ *      in warp order, one per sub-step between block barriers (no ticket,
+ *      no spinning: rewritten after racecheck flagged the earlier
+ *      volatile-ticket hand-off; the rewrite is unmeasured on a device).
+ *      A chunk's entries of one column take consecutive slots in row
+ *      order after those of the chunks before it: the serial
+ *      transposition, entry for entry, with no sort.
  */
 #include <limits.h>
 
@@ -249,35 +252,37 @@ __device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t c
     }
 }
 
-/* 6. The chunk's entries in position order: warp w takes the steps of 32
- * positions w, w + nw, ...; each waits for the ticket of its step, its
- * leaders take the slots of their column from the cursors, and it passes
- * the ticket on before writing. */
+/* 6. The chunk's entries in rounds of blockDim.x consecutive positions,
+ * warp w the 32 positions w * 32 .. w * 32 + 31 of each round (round r is
+ * step r * nw + w of a warp-per-32 walk). Equal columns inside a warp
+ * are ranked in lane order (__match_any_sync); the warps then take their
+ * slots from the window's cursors in warp order, one warp per sub-step,
+ * the nw sub-steps of a round separated by __syncthreads: in sub-step t
+ * only warp t's group leaders touch cur[], one word per distinct column,
+ * so every conflicting pair of accesses has a block barrier between them
+ * (no spinning, no volatile). The cursors thus serve the round's entries
+ * of a column in position order, as the serial transposition does. The
+ * loop runs the same number of rounds in every thread (barriers). */
 __global__ static void __launch_bounds__(1024)
 wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, const int32_t *rs,
            const int32_t *clo, const int32_t *off, int32_t *cnt, const int32_t *colptr, int smem,
            const int32_t *flag, double *cval, int32_t *rowidx)
 {
     extern __shared__ int32_t s_cur[];
-    __shared__ int32_t s_turn;
     const int32_t c = blockIdx.x;
     if (*flag || off[c + 1] == off[c])
         return;
     const int32_t l = clo[c], w = off[c + 1] - off[c];
     int32_t *slice = cnt + off[c];
-    volatile int32_t *cur = smem ? s_cur : slice;
+    int32_t *cur = smem ? s_cur : slice;
     for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
         cur[i] = slice[i] + colptr[l + i];
-    if (threadIdx.x == 0)
-        s_turn = 0;
     __syncthreads();
-    volatile int32_t *turn = &s_turn;
     const int32_t r1 = rs[c + 1], p0 = rowptr[rs[c]], p1 = rowptr[r1];
-    const int lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-    const int32_t steps = (p1 - p0 + 31) / 32;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     int32_t row0 = rs[c];
-    for (int32_t s = threadIdx.x >> 5; s < steps; s += nw) {
-        int32_t k = p0 + s * 32 + lane;
+    for (int32_t base = p0; base < p1; base += blockDim.x) {
+        int32_t k = base + (int32_t)threadIdx.x;
         bool ok = k < p1;
         int32_t j = ok ? colidx[k] : -1;
         double v = ok ? val[k] : 0.0;
@@ -286,21 +291,15 @@ wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, cons
         unsigned peers = __match_any_sync(SP_FULL_MASK, j);
         int leader = __ffs(peers) - 1;
         int rank = __popc(peers & ((1u << lane) - 1u));
-        if (lane == 0)
-            while (*turn != s) {
-            }
-        __syncwarp();
-        __threadfence_block();
         int32_t slot = 0;
-        if (ok && lane == leader) {
-            slot = cur[j - l];
-            cur[j - l] = slot + __popc(peers);
+        for (int t = 0; t < nw; t++) {
+            if (warp == t && ok && lane == leader) {
+                slot = cur[j - l];
+                cur[j - l] = slot + __popc(peers);
+            }
+            __syncthreads();
         }
         slot = __shfl_sync(SP_FULL_MASK, slot, leader) + rank;
-        __threadfence_block();
-        __syncwarp();
-        if (lane == 0)
-            *turn = s + 1;
         if (ok) {
             rowidx[slot] = row;
             cval[slot] = v;
