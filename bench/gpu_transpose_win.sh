@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # gpu_transpose_win.sh — on a GPU machine, in one go (about 70 s on the
-# H100): build with CUDA, the GPU transposition tests (every registered
+# H100 when every step passes quickly; the step limits — tests 60 s,
+# memcheck 40 s, racecheck 20 s, bench 90 s — plus the build can reach
+# 300 s, so give the device call at least that): build with CUDA, the GPU transposition tests (every registered
 # kernel, the window kernel's own cases), compute-sanitizer memcheck and
 # racecheck on the window kernel's tests (quick mode), then the sweep of
 # bench/gpu_transpose_win.ini (window kernel, CUB sort, cuSPARSE) and its
