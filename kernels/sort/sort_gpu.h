@@ -44,9 +44,15 @@ extern "C" {
  * typedef is valid C11 and C++), so this header builds without CUDA. */
 typedef struct CUstream_st *cudaStream_t;
 
-#ifndef SP_QSORT_OPTS_DEFINED
-#define SP_QSORT_OPTS_DEFINED
-/* The tuning axes of a design (also declared, identically, by qsort_gpu.h). */
+/* The tuning axes of a design: declared by the quicksort designs' header
+ * (kernels/sort/qsort_gpu.h) when it is there, so the two headers can be
+ * included in either order; identically here otherwise. */
+#if defined(__has_include)
+#if __has_include("qsort_gpu.h")
+#include "qsort_gpu.h"
+#endif
+#endif
+#ifndef SP_QSORT_GPU_H
 typedef struct sp_qsort_opts {
     int blocksize, window, cutoff;
 } sp_qsort_opts;
