@@ -5,10 +5,12 @@
  * values) into the other buffer. One extra read up front counts all four
  * digits at once, so a pass whose digit is the same for every key (all
  * equal keys, 16 values sharing a byte, small column indices) is skipped.
+ * The scatter goes through per-thread write-combining buffers (below).
  * Stable, O(n) per pass whatever the distribution: sorted, reverse and
  * all-equal inputs cost the same as uniform ones (or less).
  */
 #include <omp.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "sort.h"
@@ -37,10 +39,72 @@ static void count_digits(const uint32_t *key, int64_t n, int threads, int64_t co
     }
 }
 
-/* One stable pass on digit `shift`: src -> dst. hist: threads x RADIX. */
+/* Write-combining: each thread gathers WC keys (64 bytes) per digit in a
+ * buffer that stays in L1/L2 and writes them out a line at a time, instead
+ * of 256 scattered streams of single words. Without it, inputs whose
+ * consecutive keys fall in different digits with power-of-two spacing
+ * (sorted, reverse) make every write miss: the 256 destinations alias in
+ * the same cache sets (measured 2-3x slower on sorted keys). */
+#define WC 16
+
+typedef struct wc_buf {
+    uint32_t key[RADIX][WC], val[RADIX][WC];
+    int64_t pos[RADIX];         /* where the digit's next entries go */
+    int cnt[RADIX], lim[RADIX]; /* entries buffered; entries at which to flush */
+} wc_buf;
+
+/* Flush digit b's buffer to its place in dk (and dv): a whole 64-byte line
+ * once aligned, fewer entries at the start and at the end. */
+static inline void wc_flush(wc_buf *w, int b, uint32_t *dk, uint32_t *dv)
+{
+    int c = w->cnt[b];
+    if (c == WC) {
+        memcpy(dk + w->pos[b], w->key[b], WC * 4);
+        if (dv)
+            memcpy(dv + w->pos[b], w->val[b], WC * 4);
+    } else {
+        memcpy(dk + w->pos[b], w->key[b], (size_t)c * 4);
+        if (dv)
+            memcpy(dv + w->pos[b], w->val[b], (size_t)c * 4);
+    }
+    w->pos[b] += c;
+    w->cnt[b] = 0;
+    w->lim[b] = WC;
+}
+
+/* Scatter sk[lo..hi) (and sv) to the digit offsets in h, through w. The
+ * first flush of each digit stops at a 64-byte boundary of dk, so the
+ * later ones write whole lines. */
+static void scatter(const uint32_t *sk, const uint32_t *sv, uint32_t *dk, uint32_t *dv,
+                    int64_t lo, int64_t hi, int shift, const int64_t *h, wc_buf *w)
+{
+    for (int b = 0; b < RADIX; b++) {
+        w->pos[b] = h[b];
+        w->cnt[b] = 0;
+        w->lim[b] = WC - (int)(((uintptr_t)(dk + h[b]) / 4) % WC);
+    }
+    for (int64_t i = lo; i < hi; i++) {
+        uint32_t k = sk[i];
+        int b = (k >> shift) & 0xff;
+        int c = w->cnt[b];
+        w->key[b][c] = k;
+        if (sv)
+            w->val[b][c] = sv[i];
+        w->cnt[b] = ++c;
+        if (c == w->lim[b])
+            wc_flush(w, b, dk, dv);
+    }
+    for (int b = 0; b < RADIX; b++)
+        if (w->cnt[b])
+            wc_flush(w, b, dk, dv);
+}
+
+/* One stable pass on digit `shift`: src -> dst. hist: threads x RADIX
+ * counters, then the threads' write-combining buffers. */
 static void pass(const uint32_t *sk, const uint32_t *sv, uint32_t *dk, uint32_t *dv, int64_t n,
                  int shift, int threads, int64_t *hist)
 {
+    wc_buf *bufs = (wc_buf *)(hist + (size_t)threads * RADIX);
 #pragma omp parallel num_threads(threads)
     {
         int T = omp_get_num_threads(), t = omp_get_thread_num();
@@ -60,22 +124,13 @@ static void pass(const uint32_t *sk, const uint32_t *sv, uint32_t *dk, uint32_t 
                     sum += c;
                 }
         }
-        if (sv) {
-            for (int64_t i = lo; i < hi; i++) {
-                int64_t at = h[(sk[i] >> shift) & 0xff]++;
-                dk[at] = sk[i];
-                dv[at] = sv[i];
-            }
-        } else {
-            for (int64_t i = lo; i < hi; i++)
-                dk[h[(sk[i] >> shift) & 0xff]++] = sk[i];
-        }
+        scatter(sk, sv, dk, dv, lo, hi, shift, h, &bufs[t]);
     }
 }
 
 size_t sp_radix_omp_work(int threads)
 {
-    return (size_t)threads * RADIX * sizeof(int64_t);
+    return (size_t)threads * (RADIX * sizeof(int64_t) + sizeof(wc_buf));
 }
 
 int sp_radix_sort_omp(uint32_t *key, uint32_t *val, uint32_t *tmp_key, uint32_t *tmp_val,
