@@ -295,6 +295,13 @@ static size_t fake_workspace(int64_t n, int with_vals, const sp_qsort_opts *o)
     return (size_t)n * 2 * (with_vals ? 2 : 1) + (size_t)o->cutoff;
 }
 
+static int warps_only(const sp_qsort_opts *o, sp_err *err)
+{
+    if (o->blocksize % 32)
+        return sp_fail(err, "blocksize = %d is not a multiple of 32", o->blocksize);
+    return 0;
+}
+
 Test(sort, gpu_harness_axes_and_need)
 {
     sp_qsort_opts o;
@@ -318,7 +325,7 @@ Test(sort, gpu_harness_axes_and_need)
         cr_expect_eq(sp_sort_gpu_axes("sort_x", &p, &values, &o, &err), -1, "%s", bad[i].says);
         cr_expect(strstr(err.msg, bad[i].says) && strstr(err.msg, "sort_x"), "%s", err.msg);
     }
-    sp_sort_gpu_design d = {"sort_fake", 0, NULL, fake_workspace};
+    sp_sort_gpu_design d = {"sort_fake", 0, NULL, fake_workspace, NULL};
     sp_keys K;
     us_keys("keys:uniform?n=1048576", &K);
     sp_problem pb;
@@ -333,6 +340,15 @@ Test(sort, gpu_harness_axes_and_need)
     cr_expect_eq(need.device_bytes, 2 * mib4 + 2 * page);
     cr_assert_eq(sp_sort_gpu_need(&d, &pb, &pairs, &need, &err), 0, "%s", err.msg);
     cr_expect_eq(need.device_bytes, 3 * mib4 + 3 * page);
+    /* the design's own check refuses in need, naming the kernel and the axis */
+    d.check = warps_only;
+    static const long bs[] = {100};
+    const char *bname[] = {"blocksize"};
+    sp_params odd = us_params(1, 1, bname, bs);
+    cr_expect_eq(sp_sort_gpu_need(&d, &pb, &odd, &need, &err), -1);
+    cr_expect(strstr(err.msg, "sort_fake: blocksize = 100 is not a multiple of 32"), "%s",
+              err.msg);
+    cr_expect_eq(sp_sort_gpu_need(&d, &pb, &pairs, &need, &err), 0, "%s", err.msg);
     d.workspace = NULL;
     cr_expect_eq(sp_sort_gpu_need(&d, &pb, &keys, &need, &err), -1);
     cr_expect(strstr(err.msg, "sort_fake"), "%s", err.msg);

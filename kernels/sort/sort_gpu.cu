@@ -63,7 +63,7 @@ extern "C" int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem
     if (!g)
         return sp_fail(err, "%s: out of memory for the state", d->name);
     g->d = d, g->n = pb->nkeys;
-    if (sp_sort_gpu_axes(d->name, p, &g->values, &g->o, err)) {
+    if (sp_sort_gpu_design_axes(d, p, &g->values, &g->o, err)) {
         free(g);
         return -1;
     }

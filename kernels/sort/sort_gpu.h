@@ -3,7 +3,9 @@
  * a design is one function that sorts n keys (and values) in place on a
  * stream with a workspace it sized itself; the harness does the rest.
  *
- *   need     device: the input copy, the keys, the values, the workspace
+ *   need     the axes checked (the harness's ranges, then design->check:
+ *            a combination refused here is stored as skipped, with the reason);
+ *            device: the input copy, the keys, the values, the workspace
  *            (design->workspace, pure arithmetic: need runs in the parent,
  *            which never touches CUDA), each rounded to 2 MiB pages
  *   prepare  axes (values, blocksize, window, cutoff), stream, events,
@@ -71,11 +73,17 @@ typedef size_t (*sp_sort_gpu_workspace_fn)(int64_t n, int with_vals, const sp_qs
 typedef int (*sp_sort_gpu_fn)(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
                               const sp_qsort_opts *o, cudaStream_t stream, sp_err *err);
 
+/* 0 when the design can run with o; else -1 with the reason naming the
+ * axis. Plain C: need calls it in the parent, so a combination the design
+ * cannot take is recorded as skipped with the reason, never run. */
+typedef int (*sp_sort_gpu_check_fn)(const sp_qsort_opts *o, sp_err *err);
+
 typedef struct sp_sort_gpu_design {
     const char *name;                   /* the kernel's name, for messages */
     int stable;                         /* claims equal keys keep their order */
     sp_sort_gpu_fn sort;
     sp_sort_gpu_workspace_fn workspace;
+    sp_sort_gpu_check_fn check;         /* optional */
 } sp_sort_gpu_design;
 
 /* The axes of a combination: values (default 1) and the tuning options
@@ -83,6 +91,9 @@ typedef struct sp_sort_gpu_design {
  * and cutoff >= 1. */
 int sp_sort_gpu_axes(const char *kernel, const sp_params *p, int *values, sp_qsort_opts *o,
                      sp_err *err);
+/* The same, then the design's own check (when it has one). */
+int sp_sort_gpu_design_axes(const sp_sort_gpu_design *d, const sp_params *p, int *values,
+                            sp_qsort_opts *o, sp_err *err);
 
 /* sp_kernel.need: device arrays and workspace, as above. Plain C. */
 int sp_sort_gpu_need(const sp_sort_gpu_design *d, const sp_problem *pb, const sp_params *p,
@@ -96,10 +107,13 @@ int sp_sort_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_sort_gpu_release(void *state);
 
 /* Define design `id` and its prepare/need wrappers (static), for a kernel
- * descriptor's SP_SORT_GPU_FNS(id). */
-#ifdef SP_HAVE_CUDA
+ * descriptor's SP_SORT_GPU_FNS(id); _CHECKED adds the design's axis check. */
 #define SP_SORT_GPU_DESIGN(id, kname, is_stable, sort_fn, workspace_fn)                     \
-    static const sp_sort_gpu_design id##_design = {kname, is_stable, sort_fn, workspace_fn}; \
+    SP_SORT_GPU_DESIGN_CHECKED(id, kname, is_stable, sort_fn, workspace_fn, NULL)
+#ifdef SP_HAVE_CUDA
+#define SP_SORT_GPU_DESIGN_CHECKED(id, kname, is_stable, sort_fn, workspace_fn, check_fn)   \
+    static const sp_sort_gpu_design id##_design = {kname, is_stable, sort_fn, workspace_fn, \
+                                                   check_fn};                               \
     static int id##_prepare(const sp_problem *pb, const sp_params *p, void **state,         \
                             sp_phases *ph, sp_err *err)                                     \
     {                                                                                       \
@@ -111,7 +125,7 @@ void sp_sort_gpu_release(void *state);
         return sp_sort_gpu_need(&id##_design, pb, p, need, err);                            \
     }
 #else
-#define SP_SORT_GPU_DESIGN(id, kname, is_stable, sort_fn, workspace_fn)
+#define SP_SORT_GPU_DESIGN_CHECKED(id, kname, is_stable, sort_fn, workspace_fn, check_fn)
 #endif
 
 /* The entry points of design `id` in an sp_kernel initialiser. */

@@ -23,6 +23,16 @@ int sp_sort_gpu_axes(const char *kernel, const sp_params *p, int *values, sp_qso
     return 0;
 }
 
+int sp_sort_gpu_design_axes(const sp_sort_gpu_design *d, const sp_params *p, int *values,
+                            sp_qsort_opts *o, sp_err *err)
+{
+    if (sp_sort_gpu_axes(d->name, p, values, o, err))
+        return -1;
+    if (d->check && d->check(o, err))
+        return sp_fail_prefix(err, "%s", d->name);
+    return 0;
+}
+
 /* cudaMalloc hands out memory in 2 MiB pages: each array counts rounded up
  * to that, and never less than one page. */
 static uint64_t device_array(uint64_t bytes)
@@ -40,7 +50,7 @@ int sp_sort_gpu_need(const sp_sort_gpu_design *d, const sp_problem *pb, const sp
         return sp_fail(err, "%s: not built into this binary", d ? d->name : "GPU sort");
     if (!pb || pb->nkeys < 0 || (!pb->keys && pb->nkeys > 0))
         return sp_fail(err, "%s: problem without keys", d->name);
-    if (sp_sort_gpu_axes(d->name, p, &values, &o, err))
+    if (sp_sort_gpu_design_axes(d, p, &values, &o, err))
         return -1;
     uint64_t n = (uint64_t)pb->nkeys;
     need->host_bytes = 4096;

@@ -171,7 +171,8 @@ static const sp_kernel harness_kernel = {
 
 Test(gpu_sort, harness_output_is_checked)
 {
-    static const sp_sort_gpu_design nothing = {"sort_nothing", 1, sort_nothing, small_workspace};
+    static const sp_sort_gpu_design nothing = {"sort_nothing", 1, sort_nothing, small_workspace,
+                                                 NULL};
     current = &nothing;
     sp_keys U, S;
     us_keys("keys:uniform?n=10007", &U);
@@ -189,7 +190,7 @@ Test(gpu_sort, harness_output_is_checked)
 
 Test(gpu_sort, harness_reports_a_failing_design)
 {
-    static const sp_sort_gpu_design fails = {"sort_fails", 0, sort_fails, small_workspace};
+    static const sp_sort_gpu_design fails = {"sort_fails", 0, sort_fails, small_workspace, NULL};
     sp_keys K;
     us_keys("keys:few?n=1000", &K);
     const sp_operation *op = sp_operation_find("sort");
@@ -205,7 +206,7 @@ Test(gpu_sort, harness_reports_a_failing_design)
               err.msg);
     sp_sort_gpu_release(state);
     /* a design without functions is refused at prepare */
-    static const sp_sort_gpu_design empty = {"sort_empty", 0, NULL, NULL};
+    static const sp_sort_gpu_design empty = {"sort_empty", 0, NULL, NULL, NULL};
     cr_expect_eq(sp_sort_gpu_prepare(&empty, &pb, &p, &state, NULL, &err), -1);
     cr_expect(strstr(err.msg, "sort_empty"), "%s", err.msg);
     sp_keys_free(&K);
