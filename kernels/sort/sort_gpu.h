@@ -38,6 +38,15 @@
 
 #include "sort.h"
 
+/* The quicksort designs' header (kernels/sort/qsort_gpu.h) declares
+ * sp_qsort_opts too: included first when it is there, so the two headers
+ * can be included in either order. */
+#if defined(__has_include)
+#if __has_include("qsort_gpu.h")
+#include "qsort_gpu.h"
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,14 +55,7 @@ extern "C" {
  * typedef is valid C11 and C++), so this header builds without CUDA. */
 typedef struct CUstream_st *cudaStream_t;
 
-/* The tuning axes of a design: declared by the quicksort designs' header
- * (kernels/sort/qsort_gpu.h) when it is there, so the two headers can be
- * included in either order; identically here otherwise. */
-#if defined(__has_include)
-#if __has_include("qsort_gpu.h")
-#include "qsort_gpu.h"
-#endif
-#endif
+/* The tuning axes of a design (as qsort_gpu.h declares them). */
 #ifndef SP_QSORT_GPU_H
 typedef struct sp_qsort_opts {
     int blocksize, window, cutoff;
