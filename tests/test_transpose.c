@@ -148,13 +148,44 @@ Test(transpose, work_model_and_need)
     cr_assert_eq(op->output_bytes(&pb), 50u * 12 + 21 * 4);
     const sp_kernel *scan = sp_kernel_find("transpose_scantrans");
     cr_assert_not_null(scan);
-    sp_need n1, n8;
+    sp_params p0 = {.n = 1, .name = {"threads"}, .value = {0}};
+    sp_need n;
     sp_err err;
-    sp_params p1 = {.n = 1, .name = {"threads"}, .value = {1}};
-    sp_params p8 = {.n = 1, .name = {"threads"}, .value = {8}};
-    cr_assert_eq(scan->need(&pb, &p1, &n1, &err), 0, "%s", err.msg);
-    cr_assert_eq(scan->need(&pb, &p8, &n8, &err), 0, "%s", err.msg);
-    cr_assert_eq(n8.host_bytes - n1.host_bytes, 7 * (20 * 4 + 8), "inter: (threads+1) x cols");
-    p8.value[0] = 0;
-    cr_assert_eq(scan->need(&pb, &p8, &n8, &err), -1, "threads = 0 refused");
+    cr_assert_eq(scan->need(&pb, &p0, &n, &err), -1, "threads = 0 refused");
+}
+
+/* ScanTrans's scratch: 20 bytes of bookkeeping per thread plus one counter
+ * per column of each thread's window. The windows of a diagonal tile the
+ * columns once; where every thread touches every column (full rows) they
+ * are (threads) x cols, the paper's `inter`. */
+static uint64_t scan_need(const sp_csr *A, long threads)
+{
+    const sp_kernel *scan = sp_kernel_find("transpose_scantrans");
+    cr_assert_not_null(scan);
+    sp_problem pb = {.A = A};
+    sp_params p = {.n = 1, .name = {"threads"}, .value = {threads}};
+    sp_need n;
+    sp_err err;
+    cr_assert_eq(scan->need(&pb, &p, &n, &err), 0, "%s", err.msg);
+    return n.host_bytes;
+}
+
+Test(transpose, scantrans_need_counts_the_column_windows)
+{
+    sp_csr D, F;
+    sp_err err;
+    cr_assert_eq(sp_csr_alloc(&D, 1000, 1000, 1000, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_csr_alloc(&F, 16, 1000, 16000, &err), 0, "%s", err.msg);
+    D.rowptr[0] = 0;
+    for (int32_t i = 0; i < 1000; i++)
+        D.rowptr[i + 1] = i + 1, D.colidx[i] = i, D.val[i] = 1.0;
+    for (int32_t k = 0; k < 16000; k++)
+        F.colidx[k] = k % 1000, F.val[k] = 1.0;
+    for (int32_t i = 0; i <= 16; i++)
+        F.rowptr[i] = i * 1000;
+    cr_assert_eq(scan_need(&D, 8) - scan_need(&D, 1), 7 * 20, "diagonal: windows tile");
+    cr_assert_eq(scan_need(&F, 8) - scan_need(&F, 1), 7 * 20 + 7 * 1000 * 4,
+                 "full rows: every thread spans every column");
+    sp_csr_free(&D);
+    sp_csr_free(&F);
 }
