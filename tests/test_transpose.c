@@ -59,14 +59,36 @@ static void check_reference(const sp_csr *A, const char *what)
 /* Threads above the row count of the small cases, and odd ones. */
 static const long test_threads[] = {1, 2, 3, 7, 64};
 
-/* Every transposition kernel on A: identical to the reference (error 0). */
+/* Thread counts of test_threads at which k's need for A is over the
+ * tests' free memory (ScanTrans at 64 threads on 5·10^6 columns), which
+ * spmv_check_kernel skips as the runner would. */
+static int over_budget(const sp_kernel *k, const sp_csr *A)
+{
+    sp_problem pb = {.A = A};
+    int n = 0;
+    for (int t = 0; t < 5; t++) {
+        sp_params p = {.n = 1, .name = {"threads"}, .value = {test_threads[t]}};
+        sp_need need = {0, 0};
+        sp_err err;
+        n += k->need && !k->need(&pb, &p, &need, &err) && need.host_bytes > SPMV_TEST_FREE_BYTES;
+    }
+    return n;
+}
+
+/* Every transposition kernel on A: identical to the reference (error 0),
+ * refused nowhere but where it does not fit. */
 static void check_kernels(const sp_csr *A, const char *what)
 {
     int n = 0;
     for (int k = 0; sp_kernels[k]; k++)
         if (!strcmp(sp_kernels[k]->operation, "transpose") && !sp_kernels[k]->needs_gpu) {
-            cr_assert_eq(spmv_check_kernel_all(sp_kernels[k], test_threads, 5, A, what), 0,
-                         "%s refused %s", sp_kernels[k]->name, what);
+            const sp_kernel *K = sp_kernels[k];
+            if (!K->axes[0].name)       /* serial: one combination */
+                cr_assert_eq(spmv_check_kernel_all(K, test_threads, 5, A, what), 0,
+                             "%s refused %s", K->name, what);
+            else
+                cr_assert_eq(spmv_check_kernel_all(K, test_threads, 5, A, what),
+                             over_budget(K, A), "%s refused %s", K->name, what);
             n++;
         }
     cr_assert_geq(n, 3, "serial, ScanTrans and MergeTrans at least");
