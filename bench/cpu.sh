@@ -5,6 +5,9 @@
 #
 #   bench/cpu.sh [-t THREADS] [-r REPS] [-w WARMUP] [-a NAME=VALUES]... [-x REGEX]
 #                [-o DIR] [SOURCE...]
+#   bench/cpu.sh -T [-o DIR]    the tables again from DIR's database (e.g. on
+#                               a machine with the sqlite3 shell, when the
+#                               benchmark ran on one without it)
 #
 #   -t THREADS   the `threads` axis (spsweep axis syntax; default 1..nproc:*2,nproc)
 #   -r REPS      timed repetitions per combination (default 10)
@@ -27,8 +30,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-threads="1..nproc:*2,nproc" reps=10 warmup=2 out=bench/work/cpu axes=() exclude='^$'
-while getopts "t:r:w:a:x:o:h" o; do
+threads="1..nproc:*2,nproc" reps=10 warmup=2 out=bench/work/cpu axes=() exclude='^$' only_tables=0
+while getopts "t:r:w:a:x:o:Th" o; do
   case $o in
     t) threads=$OPTARG ;;
     r) reps=$OPTARG ;;
@@ -36,7 +39,8 @@ while getopts "t:r:w:a:x:o:h" o; do
     a) axes+=(--axis "$OPTARG") ;;
     x) exclude=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,27p' "$0"; exit 2 ;;
+    T) only_tables=1 ;;
+    *) sed -n '2,30p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -49,37 +53,7 @@ if [ ${#sources[@]} -eq 0 ]; then
             "gen:banded?n=2000000&bw=16")
 fi
 
-mkdir -p "$out"
-make --no-print-directory all build/bench/stream_triad >/dev/null
-export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-cfgdir=$(mktemp -d)
-trap 'rm -rf "$cfgdir"' EXIT
-
-# Every CPU kernel of the spmv and transpose operations that is built.
-kernels=$(bin/spsweep list | awk 'NR > 1 && ($2 == "spmv" || $2 == "transpose") &&
-          $4 != "cuda" && $4 != "cusparse" && $4 != "cub" && !/not built/ {print $1}' |
-          grep -Ev "$exclude")
 db=$out/cpu-bench.db log=$out/cpu-sweep.log md=$out/cpu-results.md
-rm -f "$db" "$db-wal" "$db-shm" "$log"
-
-maxt=$(nproc)
-triad=$(build/bench/stream_triad "$maxt" 1024 20)
-triad1=$(build/bench/stream_triad 1 1024 5)
-field() { awk -F': ' -v k="$2" '$1 == k {print $2}' <<<"$1"; }
-best=$(field "$triad" best_gb_s)
-cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-llc=$(lscpu | awk -F: '/L3 cache/ {gsub(/^ +/, "", $2); print $2; exit}')
-header() {
-  echo "Machine: $cpu, $(nproc) cores, L3 $llc; $(gcc --version | head -1); $(date -u +%F)."
-  echo "Threads axis: $threads; median of $reps repetitions after $warmup warm-up;" \
-       "OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES."
-  echo "STREAM triad (build/bench/stream_triad, 3 x 1 GiB): $best GB/s best" \
-       "($(field "$triad" median_gb_s) median) at $maxt threads;" \
-       "$(field "$triad1" best_gb_s) GB/s best at 1."
-}
-header >"$md"
-cat "$md"
-
 q() { sqlite3 -markdown -header "$db" "$1"; }
 tables() {
 echo
@@ -151,6 +125,49 @@ echo
 q "SELECT matrix, kernel, axes, status, substr(error, 1, 160) AS error FROM run_failures"
 }
 
+if [ "$only_tables" = 1 ]; then
+  [ -f "$db" ] || { echo "cpu.sh: no $db" >&2; exit 1; }
+  best=$(sed -n 's|^STREAM triad.*: \([0-9.]*\) GB/s best.*|\1|p' "$md")
+  { grep -E '^(Machine:|Threads axis:|STREAM triad)' "$md"; tables; } >"$md.tmp" && mv "$md.tmp" "$md"
+  cat "$md"
+  exit 0
+fi
+have_sqlite=1
+command -v sqlite3 >/dev/null || {
+  have_sqlite=0
+  echo "cpu.sh: no sqlite3 shell here: measuring only; tables later with bench/cpu.sh -T -o $out" >&2
+}
+
+mkdir -p "$out"
+make --no-print-directory all build/bench/stream_triad >/dev/null
+export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+cfgdir=$(mktemp -d)
+trap 'rm -rf "$cfgdir"' EXIT
+
+# Every CPU kernel of the spmv and transpose operations that is built.
+kernels=$(bin/spsweep list | awk 'NR > 1 && ($2 == "spmv" || $2 == "transpose") &&
+          $4 != "cuda" && $4 != "cusparse" && $4 != "cub" && !/not built/ {print $1}' |
+          grep -Ev "$exclude")
+rm -f "$db" "$db-wal" "$db-shm" "$log"
+
+maxt=$(nproc)
+triad=$(build/bench/stream_triad "$maxt" 1024 20)
+triad1=$(build/bench/stream_triad 1 1024 5)
+field() { awk -F': ' -v k="$2" '$1 == k {print $2}' <<<"$1"; }
+best=$(field "$triad" best_gb_s)
+cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
+llc=$(lscpu | awk -F: '/L3 cache/ {gsub(/^ +/, "", $2); print $2; exit}')
+header() {
+  echo "Machine: $cpu, $(nproc) cores, L3 $llc; $(gcc --version | head -1); $(date -u +%F)."
+  echo "Threads axis: $threads; median of $reps repetitions after $warmup warm-up;" \
+       "OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES."
+  echo "STREAM triad (build/bench/stream_triad, 3 x 1 GiB): $best GB/s best" \
+       "($(field "$triad" median_gb_s) median) at $maxt threads;" \
+       "$(field "$triad1" best_gb_s) GB/s best at 1."
+}
+header >"$md"
+cat "$md"
+
 # One sweep per matrix into the same database, the tables after each.
 n=0
 for s in "${sources[@]}"; do
@@ -172,6 +189,8 @@ for s in "${sources[@]}"; do
   bin/spsweep sweep "$cfg" --db "$db" --axis "threads=$threads" "${axes[@]}" >>"$log" 2>&1 ||
     echo "cpu.sh: $s: some runs did not measure (see the last table)" >&2
   echo "cpu.sh: $s done in $((SECONDS - t0)) s" >&2
-  { header; tables; } >"$md.tmp" && mv "$md.tmp" "$md"
+  if [ "$have_sqlite" = 1 ]; then
+    { header; tables; } >"$md.tmp" && mv "$md.tmp" "$md"
+  fi
 done
 cat "$md"
