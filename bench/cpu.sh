@@ -128,6 +128,7 @@ q "SELECT matrix, kernel, axes, status, substr(error, 1, 160) AS error FROM run_
 if [ "$only_tables" = 1 ]; then
   [ -f "$db" ] || { echo "cpu.sh: no $db" >&2; exit 1; }
   best=$(sed -n 's|^STREAM triad.*: \([0-9.]*\) GB/s best.*|\1|p' "$md")
+  [ -n "$best" ] || { echo "cpu.sh: no STREAM triad line in $md" >&2; exit 1; }
   { grep -E '^(Machine:|Threads axis:|STREAM triad)' "$md"; tables; } >"$md.tmp" && mv "$md.tmp" "$md"
   cat "$md"
   exit 0
