@@ -430,7 +430,9 @@ int main(int argc, char **argv)
         return argc < 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "sweep"))
+    /* not --gpus: libgomp would bind this process to one CPU, and the
+     * shards' CPU shares are cut from what it may use (runner/gpus.c) */
+    if (!strcmp(cmd, "sweep") && !has_option(argc, argv, "--gpus"))
         pin_threads(argv);
     cli c;
     if (!strcmp(cmd, "fetch"))

@@ -163,7 +163,7 @@ typedef struct sp_provenance {
     int cpu_count;
     char compiler[128];
     char cflags[256];
-    char omp_binding[128];
+    char omp_binding[384];
     int have_gpu;
     char gpu[256];
     char gpu_driver[32];

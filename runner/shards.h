@@ -4,6 +4,7 @@
 #ifndef SP_SHARDS_H
 #define SP_SHARDS_H
 
+#include <sched.h>
 #include <stddef.h>
 #include "runner.h"
 
@@ -43,5 +44,12 @@ int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err);
 #define SP_SLURM_FETCH_SCRIPT "fetch.sbatch"
 #define SP_SHARD_DB_FMT "%s/shard-%d.db"
 
+/* ---- CPUs per GPU shard (runner/cpushare.c) ------------------------------- */
+/* Shard k (0-based) of n: its share of this process's CPUs, whole cores
+ * of one package together; the count, 0 when there are fewer CPUs than
+ * shards. */
+int sp_cpu_share(int k, int n, cpu_set_t *set);
+/* The CPUs of set as "0-7,16-23". */
+void sp_cpuset_text(const cpu_set_t *set, char *buf, size_t len);
 
 #endif
