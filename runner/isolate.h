@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "runner.h"
 
 /* ---- frames (runner/wire.c) ----------------------------------------------
@@ -89,6 +90,19 @@ int sp_child_run(sp_child_fn fn, void *arg, double timeout_s,
 const char *sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *msg,
                              size_t len);
 void sp_child_outcome_free(sp_child_outcome *o);
+
+/* ---- the GPU keeper (runner/keeper.c) -------------------------------------
+ * A child that holds one idle CUDA context for the length of a sweep with
+ * GPU kernels, so the driver keeps the device set up between combination
+ * children. Start: only when have_gpu and the plan has GPU kernels and
+ * SPSWEEP_GPU_KEEPER is not 0; waits until the context exists. */
+typedef struct sp_gpu_keeper {
+    pid_t pid;                  /* -1: none */
+    int fd;
+    int ready;
+} sp_gpu_keeper;
+void sp_gpu_keeper_start(const sp_plan *plan, int have_gpu, sp_gpu_keeper *k);
+void sp_gpu_keeper_stop(sp_gpu_keeper *k);
 
 /* ---- the measurement (runner/measure.c) ---------------------------------- */
 typedef struct sp_measure_job {

@@ -108,9 +108,12 @@ static int device_short(const sp_measure_job *j, sp_err *err)
 /* A fresh child has no OpenMP threads (the parent released its pool before
  * the fork): start them now, at the combination's thread count, so that
  * not even the first timed repetition pays for creating them when the
- * warm-up is 0. */
+ * warm-up is 0. A GPU kernel without a threads axis times no host
+ * threads: it starts none (the check makes its pool if it needs one). */
 static void start_openmp_threads(const sp_measure_job *j)
 {
+    if (j->kernel->needs_gpu && sp_param(j->params, "threads", 0) <= 0)
+        return;
     long threads = sp_param(j->params, "threads", omp_get_max_threads());
 #pragma omp parallel num_threads((int)(threads > 0 ? threads : 1))
     {

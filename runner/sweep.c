@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isolate.h"
 #include "resume.h"
 #include "sweep_impl.h"
 
@@ -230,6 +231,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (sp_plan_expand(cfg, &plan, err))
         return -1;
     run_ctx rc = {.cfg = cfg, .o = o, .res = res, .plan = &plan};
+    sp_gpu_keeper keeper = {.pid = -1};
     int rcode = -1;
     if (prepare_run(&rc, err))
         goto out;
@@ -240,6 +242,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (sp_store_open(cfg->database, &rc.st, err))
         goto out;
     sp_provenance_collect(&rc.prov);
+    sp_gpu_keeper_start(&plan, rc.prov.have_gpu, &keeper);
     if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
     res->sweep_id = rc.sweep_id;
@@ -260,6 +263,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (!rcode && o && o->log && !o->no_summary)
         sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
 out:
+    sp_gpu_keeper_stop(&keeper);
     sp_store_close(rc.st);
     sp_worklist_free(&rc.todo);
     sp_plan_free(&plan);
