@@ -7,7 +7,8 @@
  * Run two at once with CUDA_VISIBLE_DEVICES=0 and =1 to see whether
  * contexts on two GPUs get in each other's way.
  *
- *   build/bench/ctx_cost [N] [SOURCE]     default 8, gen:laplace2d?n=2000
+ *   build/bench/ctx_cost [N] [SOURCE] [contexts]   default 8, gen:laplace2d?n=2000;
+ *                                   "contexts": the context lines only
  *
  * Needs a GPU; prints medians and minima in ms, one line per variant.
  */
@@ -142,16 +143,17 @@ int main(int argc, char **argv)
     sp_plan gpu_plan = {0};
     sp_combo one = {.kernel = sp_kernel_find("spmv_csr_cusparse")};
     gpu_plan.combos = &one, gpu_plan.ncombos = 1;
+    int only_ctx = argc > 3 && !strcmp(argv[3], "contexts");
     int rc = contexts("no keeper, module loading default", NULL, n) ||
-             contexts("no keeper, CUDA_MODULE_LOADING=EAGER", "EAGER", n) ||
-             all_combos("no keeper", op, &pb, ref, out, ob, n);
+             (!only_ctx && (contexts("no keeper, CUDA_MODULE_LOADING=EAGER", "EAGER", n) ||
+                            all_combos("no keeper", op, &pb, ref, out, ob, n)));
     sp_gpu_keeper k;
     double t0 = sp_seconds();
     sp_gpu_keeper_start(&gpu_plan, 1, &k);
     printf("keeper started in %.1f ms (%s)\n", (sp_seconds() - t0) * 1e3,
            k.ready ? "holding a context" : "no context");
     rc = rc || contexts("keeper on, module loading default", NULL, n) ||
-         all_combos("keeper on", op, &pb, ref, out, ob, n);
+         (!only_ctx && all_combos("keeper on", op, &pb, ref, out, ob, n));
     sp_gpu_keeper_stop(&k);
     op->teardown(&pb);
     free(ref);

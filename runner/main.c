@@ -16,6 +16,7 @@
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "../db/store.h"
 #include "../plots/report.h"
 #include "runner.h"
+#include "shards.h"
 
 static const char usage[] =
     "usage: spsweep COMMAND [options]\n"
@@ -249,6 +251,14 @@ static void pin_threads(char **argv)
     if (getenv("OMP_PROC_BIND") || getenv("SPSWEEP_NO_PIN"))
         return;
     setenv("OMP_PROC_BIND", "close", 1);
+    /* the CPUs this process may use, for the provenance: once bound,
+     * libgomp narrows this thread's own affinity to its first place */
+    cpu_set_t cpus;
+    char text[256];
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) {
+        sp_cpuset_text(&cpus, text, sizeof text);
+        setenv("SPSWEEP_CPUS", text, 1);
+    }
     if (!getenv("OMP_PLACES"))
         setenv("OMP_PLACES", "cores", 1);
     execv("/proc/self/exe", argv);      /* on failure: go on unpinned */
