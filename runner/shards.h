@@ -39,6 +39,9 @@ int sp_shell_quote(const char *s, char *buf, size_t len);
 /* The job-array script and the fetch script, malloc'd text. */
 int sp_slurm_array_script(const sp_slurm_opts *o, char **text, sp_err *err);
 int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err);
+/* The --cache-dir an array script gives its tasks (unquoted): 1, or 0
+ * when it gives none. */
+int sp_slurm_script_cache_dir(const char *script, char *out, size_t len);
 /* Names of the scripts and shard databases under out_dir. */
 #define SP_SLURM_ARRAY_SCRIPT "sweep.sbatch"
 #define SP_SLURM_FETCH_SCRIPT "fetch.sbatch"
