@@ -16,6 +16,9 @@ if [ -d .gpu-deps ]; then
   export CPATH=$d/include LIBRARY_PATH=$d/lib LD_LIBRARY_PATH=$d/lib
 fi
 now() { date +%s.%N; }
+start=$(now)
+budget=${BUDGET_S:-285}                 # the whole script, seconds
+left() { awk "BEGIN { print int($budget - ($(now) - $start)) }"; }
 say() { echo "$*" | tee -a "$out/summary.txt"; }
 
 t=$(now)
@@ -25,10 +28,10 @@ nvidia-smi --query-gpu=index,name,persistence_mode,driver_version,memory.total -
   tee -a "$out/summary.txt"
 say "CPUs: $(nproc)"
 
-timeout 90 build/bench/ctx_cost 5 >"$out/ctx.log" 2>&1
+timeout 60 build/bench/ctx_cost 4 >"$out/ctx.log" 2>&1
 cat "$out/ctx.log" >>"$out/summary.txt"
 for g in 0 1; do
-  CUDA_VISIBLE_DEVICES=$g timeout 60 build/bench/ctx_cost 5 'gen:laplace2d?n=2000' contexts \
+  CUDA_VISIBLE_DEVICES=$g timeout 30 build/bench/ctx_cost 4 'gen:laplace2d?n=2000' contexts \
     >"$out/ctx-pair-$g.log" 2>&1 &
 done
 wait
@@ -48,8 +51,11 @@ sweep() {   # sweep NAME GPUS TIMEOUT
   mv /tmp/gpus2/gpu-shards "/tmp/gpus2/shards-$1"
   cp "/tmp/gpus2/$1.db" "$out/" 2>/dev/null
 }
-sweep one 0 150
-sweep two all 100
+# the one-GPU sweep leaves at least 60 s for the two-GPU one
+t1=$(left); t1=$((t1 - 60 < 150 ? t1 - 60 : 150))
+sweep one 0 "$t1"
+t2=$(left); t2=$((t2 - 5 < 120 ? t2 - 5 : 120))
+sweep two all "$t2"
 python3 - "$out/one.db" "$out/two.db" <<'PY' | tee -a "$out/summary.txt"
 import sqlite3, sys
 q = """SELECT m.source, r.kernel, r.axes, count(*), sum(r.status = 'ok')
