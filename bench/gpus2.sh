@@ -56,7 +56,7 @@ t1=$(left); t1=$((t1 - 60 < 150 ? t1 - 60 : 150))
 sweep one 0 "$t1"
 t2=$(left); t2=$((t2 - 5 < 120 ? t2 - 5 : 120))
 sweep two all "$t2"
-python3 - "$out/one.db" "$out/two.db" <<'PY' | tee -a "$out/summary.txt"
+python3 - /tmp/gpus2/one.db /tmp/gpus2/two.db <<'PY' | tee -a "$out/summary.txt"
 import sqlite3, sys
 q = """SELECT m.source, r.kernel, r.axes, count(*), sum(r.status = 'ok')
        FROM runs r JOIN matrices m ON m.id = r.matrix_id GROUP BY 1, 2, 3"""
