@@ -32,7 +32,8 @@
 
 #define UNKNOWN_NNZ 1e6
 /* Seconds per run outside the timed part: fork + reap + store (about 1 ms,
- * bench/fork_cost) and, for a GPU kernel, a CUDA context and the upload. */
+ * bench/fork_cost) and, for a GPU kernel, a CUDA context and the upload
+ * (246 ms per run on an H200 with the keeper, bench/RESULTS.md). */
 #define RUN_FIXED_CPU_S 2e-3
 #define RUN_FIXED_GPU_S 0.25
 /* Seconds per nonzero and repetition: ~1 GFLOPS for one CPU thread, ~100
