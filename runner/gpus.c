@@ -50,7 +50,8 @@ static int fail(const char *msg)
 static int takes_value(const char *opt)
 {
     static const char *const valued[] = {"--db", "--repetitions", "--warmup", "--axis",
-        "--cache-dir", "--complex", "--timeout", "--shard", "--only", "--gpus", NULL};
+        "--cache-dir", "--complex", "--timeout", "--shard", "--only", "--gpus", "--isolate",
+        NULL};
     for (int i = 0; valued[i]; i++)
         if (!strcmp(opt, valued[i]))
             return 1;

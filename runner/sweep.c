@@ -100,6 +100,7 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.gpu_driver = p->have_gpu ? p->gpu_driver : NULL;
     m.cuda_runtime = p->have_gpu ? p->cuda_runtime : NULL, m.compiler = p->compiler;
     m.cflags = p->cflags, m.omp_binding = p->omp_binding;
+    m.isolate = sp_isolate_name(cfg->isolate);
     m.repetitions = cfg->repetitions, m.warmup = cfg->warmup;
     m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
