@@ -189,9 +189,9 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     char reps[32];
     snprintf(reps, sizeof reps, rc->cfg->auto_reps ? "auto (>= %d)" : "%d",
              rc->cfg->repetitions);
-    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
-        rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
-        rc->cfg->database);
+    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up, "
+        "isolate %s -> %s\n", rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps,
+        rc->cfg->warmup, sp_isolate_name(rc->cfg->isolate), rc->cfg->database);
     if (rc->total != rc->cfg->nmatrices * plan->ncombos)
         sp_sweep_say(rc, "running %d of the plan's %d runs\n", rc->total,
             rc->cfg->nmatrices * plan->ncombos);
@@ -209,7 +209,10 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     sp_progress_clear(&rc->progress);
     char took[32];
     sp_duration_text(sp_seconds() - rc->progress.t0, took, sizeof took);
-    sp_sweep_say(rc, "%d runs in %s\n", rc->res->runs, took);
+    sp_sweep_say(rc, "%d runs in %s", rc->res->runs, took);
+    if (rc->res->workers)
+        sp_sweep_say(rc, " (%d worker processes)", rc->res->workers);
+    sp_sweep_say(rc, "\n");
     return 0;
 }
 
