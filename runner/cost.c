@@ -13,11 +13,14 @@
  * A missing file or a malformed spec estimates 1 (the load will say why).
  *
  * From nnz, the estimated seconds that shards are balanced on (select.c):
- * a run costs a fixed part (fork, reap, store; for a GPU kernel its own
- * CUDA context, measured in bench/RESULTS.md "CUDA context per
- * combination") plus its repetitions at a rough rate per nonzero, and a
- * matrix costs loading it (generating or reading, features, reference) once
- * in every process that runs any of its pairs. The rates are orders of
+ * a run costs a fixed part (fork, reap, store; for a GPU kernel the upload,
+ * conversion and check in the matrix's worker, measured in bench/RESULTS.md
+ * "Sweeps across the GPUs of one host") plus its repetitions at a rough
+ * rate per nonzero, and a matrix costs loading it (generating or reading,
+ * features, reference, and starting its GPU worker) once in every process
+ * that runs any of its pairs. With `isolate = combination` a GPU run costs
+ * about 0.23 s more (its own CUDA context): the estimate assumes the
+ * default. The rates are orders of
  * magnitude, not a model of any kernel: they only need to rank and add up.
  */
 #include <math.h>
@@ -32,10 +35,12 @@
 
 #define UNKNOWN_NNZ 1e6
 /* Seconds per run outside the timed part: fork + reap + store (about 1 ms,
- * bench/fork_cost) and, for a GPU kernel, a CUDA context and the upload
- * (246 ms per run on an H200 with the keeper, bench/RESULTS.md). */
+ * bench/fork_cost); for a GPU kernel in its matrix's worker, a few ms plus
+ * the upload, conversion and check, which grow with nnz (on an H200: 26 ms
+ * at 5 M nonzeros, 58 ms at 12.8 M; R-MAT's skewed rows cost more). */
 #define RUN_FIXED_CPU_S 2e-3
-#define RUN_FIXED_GPU_S 0.25
+#define RUN_FIXED_GPU_S 5e-3
+#define GPU_RUN_S_PER_NNZ 4e-9
 /* Seconds per nonzero and repetition: ~1 GFLOPS for one CPU thread, ~100
  * GFLOPS for a GPU kernel (2 flops per nonzero). */
 #define CPU_S_PER_NNZ 2e-9
@@ -135,7 +140,7 @@ void sp_estimate_config_nnz(const sp_config *cfg, double *nnz)
 double sp_estimate_run_s(double nnz, int reps, const sp_kernel *k, const sp_params *p)
 {
     if (k->needs_gpu)
-        return RUN_FIXED_GPU_S + nnz * reps * GPU_S_PER_NNZ;
+        return RUN_FIXED_GPU_S + nnz * (GPU_RUN_S_PER_NNZ + reps * GPU_S_PER_NNZ);
     long threads = sp_param(p, "threads", 1);
     return RUN_FIXED_CPU_S + nnz * reps * CPU_S_PER_NNZ / (double)(threads > 1 ? threads : 1);
 }
