@@ -211,7 +211,8 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     sp_duration_text(sp_seconds() - rc->progress.t0, took, sizeof took);
     sp_sweep_say(rc, "%d runs in %s", rc->res->runs, took);
     if (rc->res->workers)
-        sp_sweep_say(rc, " (%d worker processes)", rc->res->workers);
+        sp_sweep_say(rc, " (%d worker process%s)", rc->res->workers,
+            rc->res->workers == 1 ? "" : "es");
     sp_sweep_say(rc, "\n");
     return 0;
 }

@@ -300,6 +300,7 @@ Test(isolation, worker_replaced_after_each_bad_combination, .timeout = 60)
                         "[kernel test_hang]\n[kernel test_stubborn]\n"
                         "[kernel spmv_csr_omp_simd]\nthreads = 1\n"
                         "[kernel test_greedy]\n[kernel test_impossible]\n"
+                        "[kernel test_greedy_gpu]\n"
                         "[kernel spmv_ell_serial]\n[kernel test_wrong]\n"
                         "[kernel spmv_hll_serial]\n[kernel transpose_serial]\n"
                         "[kernel spmv_csr_omp_nnz]\nthreads = 2\n"
@@ -312,10 +313,12 @@ Test(isolation, worker_replaced_after_each_bad_combination, .timeout = 60)
     cr_assert_eq(res.crashed, 3);
     cr_assert_eq(res.timeouts, 2);
     cr_assert_eq(res.failed, 1);
-    cr_assert_eq(res.skipped, 2);
-    /* 1: serial, segv | 2: omp x2, hang | 3: stubborn | 4: simd, ell, wrong |
-     * 5: hll, then transpose's reference appears | 6: transpose, nnz, abort |
-     * 7: exit | 8: hll_aligned. The skipped two never reach a worker. */
+    cr_assert_eq(res.skipped, 3);
+    /* 1: serial, segv | 2: omp x2, hang | 3: stubborn | 4: simd, (with a GPU:
+     * greedy_gpu, skipped in the worker), ell, wrong | 5: hll, then
+     * transpose's reference appears | 6: transpose, nnz, abort | 7: exit |
+     * 8: hll_aligned. The host-memory and impossible ones never reach a
+     * worker. */
     cr_assert_eq(res.workers, 8);
     cr_assert(took >= 2.9 && took < 20, "took %.2f s", took);
     sqlite3 *h;
@@ -325,6 +328,11 @@ Test(isolation, worker_replaced_after_each_bad_combination, .timeout = 60)
     expect_error(h, "test_stubborn", "timeout: ");
     expect_error(h, "test_greedy", "skipped: needs 1048576.00 GiB of host memory, ");
     expect_error(h, "test_impossible", "skipped: padding would overflow");
+    sp_gpu_info g;
+    char why[256];
+    expect_error(h, "test_greedy_gpu", sp_gpu_probe(&g, why, sizeof why)
+                                           ? "skipped: needs 1048576.00 GiB of device memory, "
+                                           : why);
     expect_error(h, "test_wrong", "failed: relative error ");
     expect_error(h, "test_abort", "stderr: CUDA error: an illegal memory access");
     expect_error(h, "test_abort", "crashed: killed by SIGABRT");
