@@ -102,7 +102,7 @@ slurm: ## submit CONFIG as a Slurm job array of SHARDS tasks (PARTITION= TIME= G
 
 merge: ## merge the complete shards of SHARDS_DIR into DB; prints how to resubmit the rest
 	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) merge --shards $(SHARDS_DIR)$(if $(SHARDS), --expect $(SHARDS))$(if $(JOB), --job $(JOB)) $(DB)
+	$(BIN) merge --shards $(SHARDS_DIR)$(if $(SHARDS), --expect $(SHARDS))$(if $(JOB), --job $(JOB))$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR)) $(DB)
 
 report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a change table
 	@$(MAKE) --no-print-directory $(BIN)
@@ -160,7 +160,7 @@ $(BUILD)/obj/%.cu.o: %.cu
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
-$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

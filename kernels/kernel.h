@@ -174,6 +174,11 @@ int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len);
  * before prepare). -1 and a one-line reason without a device. */
 int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
                     size_t reason_len);
+/* Is the calling process's CUDA context still usable after a combination
+ * (no pending or sticky error: synchronize, then ask for the last error)?
+ * 0 yes; -1 and the error as one line. A runner worker that runs several
+ * combinations asks this after each GPU one (runner/worker.c). */
+int sp_gpu_healthy_here(char *reason, size_t reason_len);
 
 /* Device copy bandwidth in GB/s (bytes read + written), the median of 20
  * device-to-device copies of `bytes` each, in the calling process; -1 with

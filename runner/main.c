@@ -16,6 +16,7 @@
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "../db/store.h"
 #include "../plots/report.h"
 #include "runner.h"
+#include "shards.h"
 
 static const char usage[] =
     "usage: spsweep COMMAND [options]\n"
@@ -37,6 +39,9 @@ static const char usage[] =
     "                 --timeout S        seconds per combination before it is killed\n"
     "                                    and stored as 'timeout' (default 600)\n"
     "                 --warmup N         untimed runs first (default 2)\n"
+    "                 --isolate auto|matrix|combination   one process per combination, or\n"
+    "                                    per matrix keeping its CUDA context (default auto:\n"
+    "                                    matrix for GPU kernels, combination for CPU ones)\n"
     "                 --axis NAME=VALUES override an axis in every kernel that has it,\n"
     "                                    e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2\n"
     "                 --cache-dir DIR    matrix cache (default $SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep\n"
@@ -79,7 +84,7 @@ static const char usage[] =
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
-       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT };
+       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -94,6 +99,7 @@ static const struct option long_opts[] = {
     {"base", required_argument, NULL, OPT_BASE},
     {"base-sweep", required_argument, NULL, OPT_BASE_SWEEP},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"isolate", required_argument, NULL, OPT_ISOLATE},
     {"new", no_argument, NULL, OPT_NEW},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"only", required_argument, NULL, OPT_ONLY},
@@ -107,7 +113,7 @@ static const struct option long_opts[] = {
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
-    const char *timeout, *shard, *only;
+    const char *timeout, *shard, *only, *isolate;
     int fresh, dry_run, force, csv, json;
     const char *what;
     const char *axes[16];
@@ -142,6 +148,7 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_BASE: c->base = optarg; break;
         case OPT_BASE_SWEEP: c->base_sweep = strtol(optarg, NULL, 10); break;
         case OPT_TIMEOUT: c->timeout = optarg; break;
+        case OPT_ISOLATE: c->isolate = optarg; break;
         case OPT_NEW: c->fresh = 1; break;
         case OPT_SHARD: c->shard = optarg; break;
         case OPT_ONLY: c->only = optarg; break;
@@ -207,6 +214,8 @@ static int apply_cli(const cli *c, sp_config *cfg)
             return die("--timeout: expected a positive number of seconds");
         cfg->timeout_s = t;
     }
+    if (c->isolate && sp_isolate_parse(c->isolate, &cfg->isolate))
+        return die("--isolate: expected 'auto', 'matrix' or 'combination'");
     if ((c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
         parse_complex(c->complex, &cfg->complex))
         return 1;
@@ -249,6 +258,14 @@ static void pin_threads(char **argv)
     if (getenv("OMP_PROC_BIND") || getenv("SPSWEEP_NO_PIN"))
         return;
     setenv("OMP_PROC_BIND", "close", 1);
+    /* the CPUs this process may use, for the provenance: once bound,
+     * libgomp narrows this thread's own affinity to its first place */
+    cpu_set_t cpus;
+    char text[256];
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) {
+        sp_cpuset_text(&cpus, text, sizeof text);
+        setenv("SPSWEEP_CPUS", text, 1);
+    }
     if (!getenv("OMP_PLACES"))
         setenv("OMP_PLACES", "cores", 1);
     execv("/proc/self/exe", argv);      /* on failure: go on unpinned */
@@ -445,7 +462,9 @@ int main(int argc, char **argv)
         return argc < 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "sweep"))
+    /* not --gpus: libgomp would bind this process to one CPU, and the
+     * shards' CPU shares are cut from what it may use (runner/gpus.c) */
+    if (!strcmp(cmd, "sweep") && !has_option(argc, argv, "--gpus"))
         pin_threads(argv);
     cli c;
     if (!strcmp(cmd, "fetch"))

@@ -3,14 +3,13 @@
  * runs: all, or those --only names (kernel=GLOB, matrix=GLOB on the source
  * text or the short name), then this shard's share of them.
  *
- * Shards are balanced by an estimated cost, nnz × repetitions, known
- * before any matrix is loaded (runner/cost.c estimates nnz from the
- * source). The assignment is longest-processing-time greedy: pairs by
- * cost, largest first (ties: plan order), each to the shard with the least
- * cost so far (ties: the lowest shard). It depends only on the plan, so
- * every shard computes the same partition and keeps its own part: the N
- * shards cover the plan exactly once. The selection keeps plan order
- * (matrix-major), so a shard loads each of its matrices once.
+ * Shards are balanced by an estimated cost in seconds, known before any
+ * matrix is loaded (runner/cost.c: nnz from the source, the index or the
+ * generator's parameters), and split by matrix where they can
+ * (runner/split.c): every process loads only the matrices of its own
+ * pairs. The partition depends only on the plan, so the N shards cover it
+ * exactly once. The selection keeps plan order (matrix-major), so a
+ * shard loads each of its matrices once.
  *
  * Pairs whose operation cannot take the workload (spmv on a keys: source)
  * are not part of any selection: sp_select_unfit counts them and says why,
@@ -63,41 +62,6 @@ static int wanted(const sp_sweep_opts *o, const sp_source *src, const sp_kernel 
     return 1;
 }
 
-static int by_cost_desc(const void *a, const void *b)
-{
-    const sp_work *x = a, *y = b;
-    if (x->cost != y->cost)
-        return x->cost < y->cost ? 1 : -1;
-    return x->order - y->order;
-}
-
-static int by_order(const void *a, const void *b)
-{
-    return ((const sp_work *)a)->order - ((const sp_work *)b)->order;
-}
-
-/* Keep the pairs of shard `index` (1-based) of `count`. */
-static int keep_shard(sp_worklist *wl, int index, int count, sp_err *err)
-{
-    double *load = calloc((size_t)count, sizeof *load);
-    if (!load)
-        return sp_fail(err, "out of memory sharding the plan");
-    qsort(wl->w, (size_t)wl->n, sizeof *wl->w, by_cost_desc);
-    int kept = 0;
-    for (int i = 0; i < wl->n; i++) {
-        int best = 0;
-        for (int s = 1; s < count; s++)
-            best = load[s] < load[best] ? s : best;
-        load[best] += wl->w[i].cost;
-        if (best == index - 1)
-            wl->w[kept++] = wl->w[i];
-    }
-    free(load);
-    wl->n = kept;
-    qsort(wl->w, (size_t)wl->n, sizeof *wl->w, by_order);
-    return 0;
-}
-
 /* The pairs this process runs, in plan order, with their costs. */
 int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
               sp_worklist *wl, sp_err *err)
@@ -111,14 +75,28 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
     wl->w = malloc((cap ? cap : 1) * sizeof *wl->w);
     if (!wl->w)
         return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
+    double *nnz = malloc((size_t)(cfg->nmatrices + 1) * sizeof *nnz);
+    double *load_s = malloc((size_t)(cfg->nmatrices + 1) * sizeof *load_s);
+    if (!nnz || !load_s) {
+        free(nnz), free(load_s), sp_worklist_free(wl);
+        return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
+    }
+    sp_estimate_config_nnz(cfg, nnz);
     int reps = cfg->repetitions + cfg->warmup;
     for (int m = 0; m < cfg->nmatrices; m++) {
-        double nnz = sp_estimate_nnz(&cfg->matrices[m]);
-        for (int c = 0; c < plan->ncombos; c++)
-            if (wanted(o, &cfg->matrices[m], plan->combos[c].kernel))
-                wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c, nnz * reps};
+        load_s[m] = sp_estimate_load_s(nnz[m]);
+        for (int c = 0; c < plan->ncombos; c++) {
+            const sp_combo *cb = &plan->combos[c];
+            if (wanted(o, &cfg->matrices[m], cb->kernel))
+                wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c,
+                                           sp_estimate_run_s(nnz[m], reps, cb->kernel,
+                                                             &cb->params)};
+        }
     }
-    if (shards > 1 && keep_shard(wl, o->shard_index, shards, err)) {
+    int rc = shards > 1 ? sp_shard_keep(wl, load_s, o->shard_index, shards, err) : 0;
+    free(nnz);
+    free(load_s);
+    if (rc) {
         sp_worklist_free(wl);
         return -1;
     }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isolate.h"
 #include "resume.h"
 #include "sweep_impl.h"
 
@@ -103,6 +104,7 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.gpu_driver = p->have_gpu ? p->gpu_driver : NULL;
     m.cuda_runtime = p->have_gpu ? p->cuda_runtime : NULL, m.compiler = p->compiler;
     m.cflags = p->cflags, m.omp_binding = p->omp_binding;
+    m.isolate = sp_isolate_name(cfg->isolate);
     m.repetitions = cfg->repetitions, m.warmup = cfg->warmup;
     m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
@@ -191,9 +193,9 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     char reps[32];
     snprintf(reps, sizeof reps, rc->cfg->auto_reps ? "auto (>= %d)" : "%d",
              rc->cfg->repetitions);
-    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
-        rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
-        rc->cfg->database);
+    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up, "
+        "isolate %s -> %s\n", rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps,
+        rc->cfg->warmup, sp_isolate_name(rc->cfg->isolate), rc->cfg->database);
     char why[512];
     int unfit = sp_select_unfit(rc->cfg, plan, why, sizeof why);
     if (unfit)
@@ -215,7 +217,11 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     sp_progress_clear(&rc->progress);
     char took[32];
     sp_duration_text(sp_seconds() - rc->progress.t0, took, sizeof took);
-    sp_sweep_say(rc, "%d runs in %s\n", rc->res->runs, took);
+    sp_sweep_say(rc, "%d runs in %s", rc->res->runs, took);
+    if (rc->res->workers)
+        sp_sweep_say(rc, " (%d worker process%s)", rc->res->workers,
+            rc->res->workers == 1 ? "" : "es");
+    sp_sweep_say(rc, "\n");
     return 0;
 }
 
@@ -238,6 +244,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (sp_plan_expand(cfg, &plan, err))
         return -1;
     run_ctx rc = {.cfg = cfg, .o = o, .res = res, .plan = &plan};
+    sp_gpu_keeper keeper = {.pid = -1};
     int rcode = -1;
     if (prepare_run(&rc, err))
         goto out;
@@ -248,6 +255,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (sp_store_open(cfg->database, &rc.st, err))
         goto out;
     sp_provenance_collect(&rc.prov);
+    sp_gpu_keeper_start(&plan, rc.prov.have_gpu, &keeper);
     if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
     res->sweep_id = rc.sweep_id;
@@ -268,6 +276,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (!rcode && o && o->log && !o->no_summary)
         sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
 out:
+    sp_gpu_keeper_stop(&keeper);
     sp_store_close(rc.st);
     sp_worklist_free(&rc.todo);
     sp_plan_free(&plan);

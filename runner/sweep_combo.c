@@ -1,8 +1,8 @@
 /*
  * sweep_combo.c — one combination on the loaded matrix: decide whether it
  * can run (GPU present, kernel built, memory enough: the kernel's `need`,
- * pure arithmetic, against MemAvailable), run it in a child (isolate.h),
- * log and store what came back.
+ * pure arithmetic, against MemAvailable), run it in a child of its own or
+ * in the matrix's worker (isolate.h), log and store what came back.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -95,20 +95,79 @@ static int kernel_need(const sp_kernel *k, const op_state *os, const sp_combo *c
     return k->need(&os->pb, &c->params, need, err);
 }
 
-/* Run the combination in a child and read its outcome. */
-static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
+/* The measurement of combination c on the operation's problem. */
+static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_combo *c,
+                             uint64_t need_device_bytes)
 {
     const sp_config *cfg = rc->cfg;
-    sp_measure_job j = {
+    return (sp_measure_job){
         .kernel = c->kernel, .params = &c->params, .op = os->op, .pb = &os->pb,
         .ref = os->ref, .out = os->out, .out_bytes = os->out_bytes, .warmup = cfg->warmup,
         .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
         .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
-        .tolerance = cfg->tolerance, .need_device_bytes = out->need.device_bytes,
+        .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
     };
+}
+
+/* Does kernel k run in the matrix's worker (else in a child of its own)? */
+static int in_worker(const run_ctx *rc, const sp_kernel *k)
+{
+    if (rc->cfg->isolate == SP_ISOLATE_AUTO)
+        return k->needs_gpu;
+    return rc->cfg->isolate == SP_ISOLATE_MATRIX;
+}
+
+/* What the parent sends the worker: indices into the plan and the
+ * operation states, which the worker holds as they were at its fork. */
+typedef struct worker_cmd {
+    int32_t combo, op;
+    uint64_t need_device_bytes;
+} worker_cmd;
+
+/* The worker's body (sp_worker_fn): it goes on after ok and skipped only. */
+static int worker_body(void *arg, const void *cmd, size_t len, int fd)
+{
+    const run_ctx *rc = arg;
+    worker_cmd wc;
+    if (len != sizeof wc)
+        return 0;
+    memcpy(&wc, cmd, sizeof wc);
+    if (wc.combo < 0 || wc.combo >= rc->plan->ncombos || wc.op < 0 || wc.op >= rc->nops)
+        return 0;
+    sp_measure_job j = job_of(rc, &rc->ops[wc.op], &rc->plan->combos[wc.combo],
+                              wc.need_device_bytes);
+    j.check_context = 1;
+    int status = sp_measure(&j, fd);
+    return status == SP_DONE_OK || status == SP_DONE_SKIPPED;
+}
+
+/* Run the combination in the matrix's worker, or in a child of its own. */
+static int run_isolated(run_ctx *rc, op_state *os, const sp_combo *c, uint64_t need_dev,
+                        sp_child_outcome *co, sp_err *e)
+{
+    const sp_config *cfg = rc->cfg;
+    if (!in_worker(rc, c->kernel)) {
+        sp_measure_job j = job_of(rc, os, c, need_dev);
+        return sp_child_run(sp_measure_child, &j, cfg->timeout_s, &sp_sweep_interrupted, co, e);
+    }
+    worker_cmd wc = {(int32_t)(c - rc->plan->combos), (int32_t)(os - rc->ops), need_dev};
+    if (rc->worker.pid > 0 && wc.op >= rc->worker_nops)
+        sp_worker_stop(&rc->worker);    /* forked before this operation's reference */
+    if (rc->worker.pid <= 0)
+        rc->worker_nops = rc->nops;
+    int r = sp_worker_run(&rc->worker, worker_body, rc, &wc, sizeof wc, cfg->timeout_s,
+                          &sp_sweep_interrupted, co, e);
+    rc->res->workers = rc->worker.started;
+    return r;
+}
+
+/* Run the combination and read its outcome. */
+static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
+{
+    const sp_config *cfg = rc->cfg;
     sp_child_outcome co;
     sp_err e;
-    if (sp_child_run(sp_measure_child, &j, cfg->timeout_s, &sp_sweep_interrupted, &co, &e)) {
+    if (run_isolated(rc, os, c, out->need.device_bytes, &co, &e)) {
         out->status = "error";
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
         return;
@@ -237,9 +296,11 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     return rcode;
 }
 
-/* Free the matrix's operation states. */
+/* Let the matrix's worker go (it holds the matrix and the references as
+ * they were at its fork), then free the matrix's operation states. */
 void sp_sweep_ops_free(run_ctx *rc)
 {
+    sp_worker_stop(&rc->worker);
     for (int i = 0; i < rc->nops; i++)
         op_state_free(&rc->ops[i]);
     rc->nops = 0;
