@@ -233,12 +233,18 @@ Test(qsort_layout, bad_n_is_refused)
 }
 
 #ifndef SP_HAVE_CUDA
-Test(qsort_opts, host_sort_refuses_without_cuda)
+Test(qsort_opts, sorts_refuse_without_cuda)
 {
     uint32_t k[3] = {3, 1, 2};
     sp_qsort_opts o = sp_qsort_defaults(SP_QSORT_BLOCK);
     sp_err err;
     cr_assert_eq(sp_qsort_host(SP_QSORT_BLOCK, k, NULL, 3, &o, &err), -1);
     cr_assert_not_null(strstr(err.msg, "without CUDA"), "%s", err.msg);
+    cr_assert_eq(sp_qsort_block(k, NULL, 3, NULL, &o, 0, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "without CUDA"), "%s", err.msg);
+    cr_assert_eq(sp_qsort_queue(k, NULL, 1, NULL, &o, 0, &err), 0, "n = 1: nothing to do");
+    o.blocksize = 33;
+    cr_assert_eq(sp_qsort_thread(k, NULL, 3, NULL, &o, 0, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "blocksize"), "%s", err.msg);
 }
 #endif

@@ -193,11 +193,46 @@ size_t sp_qsort_queue_workspace(int64_t n, int with_vals, const sp_qsort_opts *o
 }
 
 #ifndef SP_HAVE_CUDA
+/* A CPU-only build: the same checks, nothing to do for n < 2, and a
+ * refusal for anything else. */
+static int no_cuda(sp_qsort_design d, uint32_t *vals, int64_t n, const sp_qsort_opts *o,
+                   sp_err *err)
+{
+    sp_qsort_layout L;
+    if (sp_qsort_plan(d, n, vals != NULL, o, &L, err))
+        return -1;
+    if (n < 2)
+        return 0;
+    return sp_fail(err, "qsort_%s: spsweep was built without CUDA", sp_qsort_design_name(d));
+}
+
+int sp_qsort_thread(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
+                    const sp_qsort_opts *o, cudaStream_t stream, sp_err *err)
+{
+    (void)keys, (void)workspace, (void)stream;
+    return no_cuda(SP_QSORT_THREAD, vals, n, o, err);
+}
+
+int sp_qsort_block(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
+                   const sp_qsort_opts *o, cudaStream_t stream, sp_err *err)
+{
+    (void)keys, (void)workspace, (void)stream;
+    return no_cuda(SP_QSORT_BLOCK, vals, n, o, err);
+}
+
+int sp_qsort_queue(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
+                   const sp_qsort_opts *o, cudaStream_t stream, sp_err *err)
+{
+    (void)keys, (void)workspace, (void)stream;
+    return no_cuda(SP_QSORT_QUEUE, vals, n, o, err);
+}
+
 int sp_qsort_host(sp_qsort_design d, uint32_t *keys, uint32_t *vals, int64_t n,
                   const sp_qsort_opts *o, sp_err *err)
 {
-    (void)keys, (void)vals, (void)n, (void)o;
-    return sp_fail(err, "qsort_%s: spsweep was built without CUDA",
-                   sp_qsort_design_name(d) ? sp_qsort_design_name(d) : "?");
+    (void)keys;
+    if (!sp_qsort_design_name(d))
+        return sp_fail(err, "qsort: unknown design %d", (int)d);
+    return no_cuda(d, vals, n, o, err);
 }
 #endif
