@@ -61,7 +61,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
-        bench-gpu list clean slurm merge
+        bench-gpu bench-sort list clean slurm merge
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -135,6 +135,9 @@ bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload
 
 bench-gpu: ## on a GPU machine: every GPU SpMV kernel vs cuSPARSE on the bench set (bench/RESULTS.md)
 	@bash bench/gpu_spmv.sh
+
+bench-sort: ## on a GPU machine: every GPU sort vs CUB, six distributions at 2^28 keys (bench/RESULTS.md)
+	@bash bench/gpu_sort.sh
 
 bench-fetch: all ## fetch + unpack + parse of a >= 500 MB mirror over loopback, --jobs 1 vs 4
 	@bash bench/fetch.sh

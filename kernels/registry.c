@@ -41,7 +41,10 @@
     X(sp_spmv_csr_cusparse_alg2)                                              \
     X(sp_spmv_coo_cusparse_alg1)                                              \
     X(sp_spmv_coo_cusparse_alg2)                                              \
-    X(sp_spmv_sell_cusparse)
+    X(sp_spmv_sell_cusparse)                                                  \
+    X(sp_sort_qsort)                                                          \
+    X(sp_sort_radix_omp)                                                      \
+    X(sp_sort_cub_radix)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,
@@ -52,10 +55,12 @@ const sp_kernel *const sp_kernels[] = {SP_KERNEL_LIST(SP_LIST_KERNEL) NULL};
 
 extern const sp_operation sp_op_spmv;
 extern const sp_operation sp_op_transpose;
+extern const sp_operation sp_op_sort;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
     &sp_op_transpose,
+    &sp_op_sort,
     NULL,
 };
 
@@ -79,6 +84,18 @@ const sp_operation *sp_operation_find(const char *name)
         if (!strcmp(operations[i]->name, name))
             return operations[i];
     return NULL;
+}
+
+/* 1 when op takes workloads of this kind (no declaration: matrices only). */
+int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind)
+{
+    unsigned set = op && op->workloads ? op->workloads : SP_WL_MATRIX;
+    return op && (set & (unsigned)kind) != 0;
+}
+
+const char *sp_workload_kind_name(sp_workload_kind kind)
+{
+    return kind == SP_WL_KEYS ? "keys" : "matrix";
 }
 
 /* The value of axis `name` in p; dflt when p is NULL or lacks that axis. */

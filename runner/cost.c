@@ -7,7 +7,8 @@
  *   file:   the file's size over 24 bytes per coordinate line ("i j value"
  *           with a 17-digit value), times 4 for gzip;
  *   suitesparse: unknown until fetched: 1e6, the order of the collection's
- *           median.
+ *           median;
+ *   keys:   n, the number of keys.
  * A missing file or a malformed spec estimates 1 (the load will say why).
  */
 #include <math.h>
@@ -60,6 +61,9 @@ double sp_estimate_nnz(const sp_source *src)
     struct stat sb;
     if (src->kind == SP_SRC_GEN) {
         nnz = gen_nnz(src->path);
+    } else if (src->kind == SP_SRC_KEYS) {
+        sp_keys_spec ks;
+        nnz = sp_keys_spec_parse(src->path, &ks, NULL) ? 1 : (double)ks.n;
     } else if (src->kind == SP_SRC_FILE) {
         size_t len = strlen(src->path);
         int gz = len > 3 && !strcmp(src->path + len - 3, ".gz");

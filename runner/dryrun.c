@@ -11,6 +11,9 @@ int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_work
                         FILE *out, sp_err *err)
 {
     (void)err;
+    char why[512];
+    if (sp_select_unfit(cfg, plan, why, sizeof why))
+        fprintf(out, "# %s\n", why);
     for (int i = 0; i < wl->n; i++) {
         const sp_work *w = &wl->w[i];
         char axes[256];

@@ -354,13 +354,28 @@ static int cmd_info(const cli *c)
     sp_err err;
     sp_load_opts lo = {.cache_dir = c->cache_dir};
     if (c->nargs != 1)
-        return die("expected one SOURCE (gen:..., file:..., or a path)");
+        return die("expected one SOURCE (gen:..., file:..., keys:..., or a path)");
     if (parse_complex(c->complex, &lo.mm.complex))
         return 1;
     if (sp_source_parse(c->args[0], &src, &err) || sp_matrix_load(&src, &lo, &M, &err))
         return die(err.msg);
     printf("source: %s\nname: %s\n", M.src.text, M.src.name);
-    sp_features_print(&M.feat, stdout);
+    if (M.src.kind == SP_SRC_KEYS) {
+        sp_keys_spec ks;
+        sp_keys_stats st;
+        if (sp_keys_spec_parse(M.src.path, &ks, &err) || sp_keys_stats_compute(&M.keys, &st, &err)) {
+            sp_matrix_free(&M);
+            return die(err.msg);
+        }
+        printf("workload: keys (32-bit unsigned)\ndistribution: %s\nseed: %llu\n",
+               sp_keys_dist_name(ks.dist), (unsigned long long)ks.seed);
+        if (ks.dist == SP_KEYS_ZIPF)
+            printf("zipf_exponent: %g\n", ks.s);
+        sp_keys_stats_print(&st, stdout);
+        printf("size_class: %s\n", M.feat.size_class);
+    } else {
+        sp_features_print(&M.feat, stdout);
+    }
     printf("checksum: %016llx\nfrom_cache: %s\n", (unsigned long long)M.checksum,
            M.from_cache ? "yes" : "no");
     sp_matrix_free(&M);

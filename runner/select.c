@@ -11,16 +11,49 @@
  * every shard computes the same partition and keeps its own part: the N
  * shards cover the plan exactly once. The selection keeps plan order
  * (matrix-major), so a shard loads each of its matrices once.
+ *
+ * Pairs whose operation cannot take the workload (spmv on a keys: source)
+ * are not part of any selection: sp_select_unfit counts them and says why,
+ * once, for the log and the dry run.
  */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "select.h"
 
+/* Can the kernel's operation take this source's workload kind? */
+static int fits(const sp_source *src, const sp_kernel *k)
+{
+    return sp_operation_accepts(sp_operation_find(k->operation), sp_source_workload(src));
+}
+
+/* Pairs of the plan left out because the operation cannot take the
+ * workload; why: the first such operation and kind, and the count. */
+int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t len)
+{
+    int n = 0;
+    const sp_kernel *first = NULL;
+    const sp_source *fsrc = NULL;
+    for (int m = 0; m < cfg->nmatrices; m++)
+        for (int c = 0; c < plan->ncombos; c++)
+            if (!fits(&cfg->matrices[m], plan->combos[c].kernel) && n++ == 0)
+                first = plan->combos[c].kernel, fsrc = &cfg->matrices[m];
+    if (why && len)
+        why[0] = '\0';
+    if (n && why)
+        snprintf(why, len, "%d runs left out: an operation cannot take the workload "
+                 "(e.g. %s on %s: %s takes no %s workloads)", n, first->name, fsrc->name,
+                 first->operation, sp_workload_kind_name(sp_source_workload(fsrc)));
+    return n;
+}
+
 /* Does the pair pass --only? */
 static int wanted(const sp_sweep_opts *o, const sp_source *src, const sp_kernel *k)
 {
+    if (!fits(src, k))
+        return 0;
     if (o && o->only_kernel && fnmatch(o->only_kernel, k->name, 0) != 0)
         return 0;
     if (o && o->only_matrix && fnmatch(o->only_matrix, src->text, 0) != 0 &&

@@ -21,6 +21,10 @@ typedef struct sp_worklist {
 int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
               sp_worklist *wl, sp_err *err);
 void sp_worklist_free(sp_worklist *wl);
+/* Pairs of the plan no selection holds because the kernel's operation
+ * cannot take the workload (spmv on keys); why (when not NULL) says so in
+ * one line. */
+int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t len);
 
 /* --dry-run: the selection, one line per run, and its size (dryrun.c). */
 int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,

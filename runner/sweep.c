@@ -62,8 +62,12 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     }
     int64_t matrix_id;
     int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
-    sp_sweep_say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows, M.A.cols,
-        M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
+    if (M.src.kind == SP_SRC_KEYS)
+        sp_sweep_say(rc, "keys %s: %lld keys (%s)\n", M.src.name, (long long)M.keys.n,
+            M.feat.size_class);
+    else
+        sp_sweep_say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows,
+            M.A.cols, M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
     for (int i = 0; !rcode && i < n && !sp_sweep_interrupted; i++) {
         const sp_combo *c = &rc->plan->combos[w[i].combo];
         char axes[256];
@@ -190,9 +194,13 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
         rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
         rc->cfg->database);
-    if (rc->total != rc->cfg->nmatrices * plan->ncombos)
+    char why[512];
+    int unfit = sp_select_unfit(rc->cfg, plan, why, sizeof why);
+    if (unfit)
+        sp_sweep_say(rc, "%s\n", why);
+    if (rc->total != rc->cfg->nmatrices * plan->ncombos - unfit)
         sp_sweep_say(rc, "running %d of the plan's %d runs\n", rc->total,
-            rc->cfg->nmatrices * plan->ncombos);
+            rc->cfg->nmatrices * plan->ncombos - unfit);
     announce_gpu(rc, plan);
     sp_progress_start(&rc->progress, rc->o ? rc->o->log : NULL, rc->o && rc->o->live,
                       rc->total, rc->todo.total_cost);

@@ -35,8 +35,18 @@ static void op_state_free(op_state *os)
     memset(os, 0, sizeof *os);
 }
 
-/* The operation's problem and reference on A, set up on first use. */
-static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, sp_err *err)
+/* M as an operation's workload: its matrix, or its key array. */
+static sp_workload workload_of(const sp_matrix *M)
+{
+    sp_workload w = {SP_WL_MATRIX, &M->A, NULL};
+    if (sp_source_workload(&M->src) == SP_WL_KEYS)
+        w = (sp_workload){SP_WL_KEYS, NULL, &M->keys};
+    return w;
+}
+
+/* The operation's problem and reference on w, set up on first use. */
+static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_workload *w,
+                              sp_err *err)
 {
     for (int i = 0; i < rc->nops; i++)
         if (!strcmp(rc->ops[i].op->name, opname))
@@ -53,7 +63,7 @@ static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, 
     op_state *os = &rc->ops[rc->nops];
     memset(os, 0, sizeof *os);
     os->op = op;
-    if (op->setup(&os->pb, A, err))
+    if (op->setup(&os->pb, w, err))
         return NULL;
     os->out_bytes = op->output_bytes(&os->pb);
     os->ref = malloc(os->out_bytes ? os->out_bytes : 1);
@@ -121,13 +131,14 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
     const sp_kernel *k = c->kernel;
     sp_err e = {{0}};
     op_state *os = NULL;
+    sp_workload w = workload_of(M);
     out->status = "skipped";
     if (k->needs_gpu && !rc->prov.have_gpu)
         snprintf(out->msg, sizeof out->msg, "%s", rc->prov.gpu_reason);
     else if (!k->prepare)
         snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
                  k->name);
-    else if (!(os = op_state_get(rc, k->operation, &M->A, &e)))
+    else if (!(os = op_state_get(rc, k->operation, &w, &e)))
         out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
     else if (kernel_need(k, os, c, &out->need, &e))
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
@@ -204,11 +215,12 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     sp_params_json(&c->params, axes, sizeof axes);
     const sp_operation *op = sp_operation_find(k->operation);
     int ok = !strcmp(out.status, "ok");
+    sp_workload w = workload_of(M);
     sp_run_record r = {
         .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
         .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
-        .rel_error = out.rel, .flops = op ? op->flops(&M->A) : NAN,
-        .bytes = op ? op->bytes(&M->A) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
+        .rel_error = out.rel, .flops = op ? op->flops(&w) : NAN,
+        .bytes = op ? op->bytes(&w) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
         .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need,

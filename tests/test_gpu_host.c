@@ -82,7 +82,7 @@ Test(sell, ell_of_a_dense_row_is_refused)
     const sp_operation *op = sp_operation_find("spmv");
     sp_problem pb;
     sp_err err = {{0}};
-    cr_assert_eq(op->setup(&pb, &A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
     sp_need need = {0, 0};
     cr_assert_eq(ell->need(&pb, NULL, &need, &err), -1);
     cr_assert_not_null(strstr(err.msg, "ELL"), "%s", err.msg);
@@ -157,7 +157,7 @@ Test(gpu_host, every_gpu_kernel_states_its_memory)
     const sp_operation *op = sp_operation_find("spmv");
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
         if (!k->needs_gpu)

@@ -144,7 +144,7 @@ Test(hll, ell_refuses_one_dense_row)
         sp_problem pb;
         sp_err err = {{0}};
         sp_need need = {0, 0};
-        cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+        cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
         cr_assert_eq(k->need(&pb, NULL, &need, &err), -1);
         cr_assert_not_null(strstr(err.msg, "refused"), "%s", err.msg);
         cr_assert_not_null(strstr(err.msg, "longest row 200000"), "%s", err.msg);
@@ -165,7 +165,7 @@ Test(hll, need_covers_the_padded_format)
     const sp_operation *op = sp_operation_find("spmv");
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
     sp_params p = {.n = 1, .name = {"hack"}, .value = {32}};
     sp_need need;
     cr_assert_eq(sp_kernel_find("spmv_hll_serial")->need(&pb, &p, &need, &err), 0, "%s",
@@ -226,7 +226,7 @@ Test(spmv_cpu, dynamic_chunk_sizes_and_bad_axes)
     const sp_operation *op = sp_operation_find("spmv");
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
     for (int i = 0; i < 3; i++) {
         sp_params p = {.n = 2, .name = {"chunk", "hack"}, .value = {i == 2 ? 1 : 0, 0}};
         void *state = NULL;
@@ -250,7 +250,7 @@ Test(spmv_cpu, every_cpu_kernel_states_its_need)
     const sp_operation *op = sp_operation_find("spmv");
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
     for (int k = 0; sp_kernels[k]; k++) {
         const sp_kernel *K = sp_kernels[k];
         if (K->needs_gpu || strcmp(K->operation, "spmv") || !strcmp(K->name, "spmv_csr_serial") ||

@@ -23,7 +23,7 @@ static void *reference_of(const sp_csr *A)
 {
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(transpose_op()->setup(&pb, A, &err), 0, "%s", err.msg);
+    cr_assert_eq(transpose_op()->setup(&pb, SP_MATRIX_WORKLOAD(A), &err), 0, "%s", err.msg);
     void *ref = malloc(sp_csc_bytes(A) + 8);
     cr_assert_not_null(ref);
     cr_assert_eq(transpose_op()->reference(&pb, ref, &err), 0, "%s", err.msg);
@@ -141,8 +141,8 @@ Test(transpose, work_model_and_need)
 {
     const sp_operation *op = transpose_op();
     sp_csr A = {.rows = 10, .cols = 20, .nnz = 50};
-    cr_assert_float_eq(op->flops(&A), 50.0, 0);
-    cr_assert_float_eq(op->bytes(&A), 50 * 24 + 11 * 4 + 21 * 4, 0);
+    cr_assert_float_eq(op->flops(SP_MATRIX_WORKLOAD(&A)), 50.0, 0);
+    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A)), 50 * 24 + 11 * 4 + 21 * 4, 0);
     cr_assert_str_eq(op->rate_unit, "Gnnz/s");
     sp_problem pb = {.A = &A};
     cr_assert_eq(op->output_bytes(&pb), 50u * 12 + 21 * 4);

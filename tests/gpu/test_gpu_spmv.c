@@ -104,7 +104,7 @@ Test(gpu_spmv, scalar_refuses_bad_block_sizes)
     spmv_case_build(1, &c);
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     long bad[] = {0, -32, 1025, 4096};
     for (int i = 0; i < 4; i++) {
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad[i]}};
@@ -171,7 +171,7 @@ Test(gpu_spmv, warp_kernels_refuse_partial_warps)
     spmv_case_build(1, &c);
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     for (int i = 0; i < 5; i++) {
         const sp_kernel *k = sp_kernel_find(names[i]);
         cr_assert(k && k->prepare, "%s", names[i]);
