@@ -3,8 +3,10 @@
  * and the workspace layout (hand-computed capacities, arrays aligned and
  * disjoint, growing with n), design names. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/kernel.h"
 #include "../kernels/sort/qsort_gpu.h"
 
 static const sp_qsort_design designs[] = {SP_QSORT_THREAD, SP_QSORT_BLOCK, SP_QSORT_QUEUE};
@@ -230,6 +232,31 @@ Test(qsort_layout, bad_n_is_refused)
     cr_assert_eq(sp_qsort_plan(SP_QSORT_BLOCK, SP_QSORT_N_MAX + 1, 0, &o, &L, &err), -1);
     cr_assert_eq(sp_qsort_block_workspace(-5, 0, &o), 0);
     cr_assert_eq(sp_qsort_block_workspace(3, 0, NULL), 0);
+}
+
+/* The three designs are registered for `sort` with the axes values,
+ * blocksize, window, cutoff, and their default axis values pass the
+ * design's own check and equal sp_qsort_defaults. */
+Test(qsort_opts, registered_with_checked_defaults)
+{
+    const char *names[] = {"sort_qsort_cuda_thread", "sort_qsort_cuda_block",
+                           "sort_qsort_cuda_queue"};
+    const char *axes[] = {"values", "blocksize", "window", "cutoff"};
+    for (int i = 0; i < 3; i++) {
+        const sp_kernel *k = sp_kernel_find(names[i]);
+        cr_assert_not_null(k, "%s not registered", names[i]);
+        cr_assert_str_eq(k->operation, "sort");
+        cr_assert(k->needs_gpu);
+        cr_assert_eq(k->naxes, 4);
+        for (int a = 0; a < 4; a++)
+            cr_assert_str_eq(k->axes[a].name, axes[a]);
+        sp_qsort_opts o = {atoi(k->axes[1].defaults), atoi(k->axes[2].defaults),
+                           atoi(k->axes[3].defaults)};
+        sp_qsort_opts d = sp_qsort_defaults(designs[i]);
+        cr_assert(o.blocksize == d.blocksize && o.window == d.window && o.cutoff == d.cutoff,
+                  "%s: axis defaults differ from sp_qsort_defaults", names[i]);
+        accepted(designs[i], o);
+    }
 }
 
 #ifndef SP_HAVE_CUDA
