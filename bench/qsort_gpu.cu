@@ -13,6 +13,12 @@
  *
  *   build/bench/qsort_gpu [REPS [LOG2N ...]]      (bench/qsort_gpu.sh builds it)
  *
+ * Environment: QSORT_THREAD / QSORT_BLOCK / QSORT_QUEUE = "bs,window,cutoff"
+ * replace a design's defaults; QSORT_SORTERS = e.g. "cub,block" and
+ * QSORT_DISTS = e.g. "uniform,zipf" run a subset; QSORT_PROFILE = 1 adds,
+ * per size, each design's time by phase on uniform pairs (one run, each
+ * phase ended by a synchronisation, so the sum exceeds the plain time).
+ *
  * Prints a Markdown table: ms, Mkeys/s, and the ratio of CUB's time to
  * the sorter's (>= 0.5 is the issue's goal for pairs at 2^28 uniform).
  */
@@ -25,8 +31,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "../kernels/cuda_check.h"
-#include "../kernels/sort/qsort_gpu.h"
+#include "../kernels/sort/qsort_level.cuh"
 
 #define CK(call)                                                                          \
     do {                                                                                  \
@@ -175,6 +180,40 @@ static double run_one(bufs &b, int sorter, int pairs, const sp_qsort_opts *o, in
     return ms[ms.size() / 2];
 }
 
+/* Each design once on uniform pairs with qs_profile set: ms per phase. */
+static void profile_designs(bufs &b, const sp_qsort_opts *opts, const char *const *names, int lg)
+{
+    static const char *ph[QS_PH_N] = {"sample", "count", "scan", "scatter", "children",
+                                      "leaves", "thread", "queue"};
+    gen_keys<<<4096, 256>>>(b.kin, b.vin, b.n, UNIFORM, 12345u);
+    CK(cudaGetLastError());
+    printf("\nphases at 2^%d uniform pairs, ms (each phase synchronised):\n", lg);
+    for (int s = 1; s < 4; s++) {
+        CK(cudaMemcpy(b.k, b.kin, b.n * 4, cudaMemcpyDeviceToDevice));
+        CK(cudaMemcpy(b.v, b.vin, b.n * 4, cudaMemcpyDeviceToDevice));
+        CK(cudaDeviceSynchronize());
+        qs_prof p;
+        memset(&p, 0, sizeof p);
+        qs_profile = &p;
+        qs_phase(0, -1);
+        sp_err err;
+        int rc = s == 1   ? sp_qsort_thread(b.k, b.v, b.n, b.ws, &opts[s], 0, &err)
+                 : s == 2 ? sp_qsort_block(b.k, b.v, b.n, b.ws, &opts[s], 0, &err)
+                          : sp_qsort_queue(b.k, b.v, b.n, b.ws, &opts[s], 0, &err);
+        qs_phase(0, QS_PH_N - 1);
+        qs_profile = NULL;
+        CK(cudaDeviceSynchronize());
+        printf("  %-6s%s", names[s], rc ? " FAILED" : "");
+        double sum = 0;
+        for (int i = 0; i < QS_PH_N; i++)
+            if (p.ms[i] > 0) {
+                printf("  %s %.2f", ph[i], p.ms[i]);
+                sum += p.ms[i];
+            }
+        printf("  (sum %.2f)\n", sum);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 5;
@@ -188,18 +227,24 @@ int main(int argc, char **argv)
     printf("device: %s, %d SMs; median of %d runs after one warm-up\n", prop.name,
            prop.multiProcessorCount, reps);
     const char *names[] = {"cub", "thread", "block", "queue"};
+    const char *envs[] = {NULL, "QSORT_THREAD", "QSORT_BLOCK", "QSORT_QUEUE"};
     sp_qsort_opts opts[4];
-    for (int d = 0; d < 3; d++)
-        opts[d + 1] = sp_qsort_defaults((sp_qsort_design)d);
-    /* QSORT_OPTS=bs,window,cutoff overrides block and queue defaults */
-    if (getenv("QSORT_OPTS")) {
+    for (int s = 1; s < 4; s++) {
+        opts[s] = sp_qsort_defaults((sp_qsort_design)(s - 1));
+        const char *e = getenv(envs[s]);
         sp_qsort_opts o;
-        if (sscanf(getenv("QSORT_OPTS"), "%d,%d,%d", &o.blocksize, &o.window, &o.cutoff) == 3)
-            opts[2] = opts[3] = o;
-    }
-    for (int s = 1; s < 4; s++)
+        if (e && sscanf(e, "%d,%d,%d", &o.blocksize, &o.window, &o.cutoff) == 3)
+            opts[s] = o;
+        sp_err err;
+        if (sp_qsort_check_opts((sp_qsort_design)(s - 1), &opts[s], &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
         printf("%s: blocksize %d, window %d, cutoff %d\n", names[s], opts[s].blocksize,
                opts[s].window, opts[s].cutoff);
+    }
+    const char *only = getenv("QSORT_SORTERS"), *dists = getenv("QSORT_DISTS");
+    int profile = getenv("QSORT_PROFILE") && atoi(getenv("QSORT_PROFILE"));
     printf("\n| n | distribution | sorter | keys ms | keys Mkeys/s | keys vs CUB | pairs ms | "
            "pairs Mkeys/s | pairs vs CUB | check |\n");
     printf("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
@@ -225,12 +270,16 @@ int main(int argc, char **argv)
         b.cub_bytes = std::max(tk, tp);
         CK(cudaMalloc(&b.cub_tmp, b.cub_bytes));
         for (int d = 0; d < NDIST; d++) {
+            if (dists && !strstr(dists, dist_names[d]))
+                continue;
             gen_keys<<<4096, 256>>>(b.kin, b.vin, b.n, d, 12345u + d);
             CK(cudaGetLastError());
             unsigned long long ref[4];
             input_sums(b, ref);
             double cub_ms[2] = {0, 0};
             for (int s = 0; s < 4; s++) {
+                if (only && s > 0 && !strstr(only, names[s]))
+                    continue;
                 double t[2];
                 int ok[2];
                 char why[2][1100];
@@ -248,6 +297,8 @@ int main(int argc, char **argv)
                 fflush(stdout);
             }
         }
+        if (profile)
+            profile_designs(b, opts, names, lg);
         cudaFree(b.kin);
         cudaFree(b.vin);
         cudaFree(b.k);

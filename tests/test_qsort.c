@@ -124,11 +124,12 @@ Test(qsort_layout, leaf_items_and_shared_memory)
     cr_assert_eq(sp_qsort_leaf_items(96, 100), 2);
     cr_assert_eq(sp_qsort_leaf_items(96, 1000), 16);
     cr_assert_eq(sp_qsort_smem_scatter(4096), 1024 + 4096 + 4096 + 22 * 4096);
-    /* 8192 keys, positions and values, plus the scan's 33 x 4 words */
-    cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 1024 + 64);
+    /* 8192 keys, positions (both padded by 1/32) and values, plus the
+     * scan's 33 x 4 words */
+    cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 2 * 256 * 4 + 1056 + 64);
     /* the queue's block: 7168 bytes kept, then the largest of samples,
      * window and block-local sort */
-    cr_assert_eq(sp_qsort_smem_queue(512, 2048, 8192), 7168 + 8192 * 12 + 1088);
+    cr_assert_eq(sp_qsort_smem_queue(512, 2048, 8192), 7168 + 8192 * 12 + 2048 + 1120);
     cr_assert_eq(sp_qsort_smem_queue(512, 8192, 8192), 7168 + 4096 + 22 * 8192);
     cr_assert_eq(sp_qsort_smem_queue(32, 32, 16), 7168 + 16384);
     for (int w = 32; w <= SP_QSORT_WINDOW_MAX; w *= 2)
@@ -155,8 +156,9 @@ Test(qsort_layout, capacities_by_hand)
     o = (sp_qsort_opts){128, 4096, 16};
     cr_assert_eq(sp_qsort_plan(SP_QSORT_THREAD, 1000003, 0, &o, &L, &err), 0, "%s", err.msg);
     cr_assert_eq(L.target, SP_QSORT_THREAD_SPLIT);
-    cr_assert_eq(L.seg_cap, 1000003 / 32769 + 2);
-    cr_assert_eq(L.tl_cap, 1000003 / 17 + SP_QSORT_MAX_LEVELS * (5 * 1000003 / 32768 + 1) + 16);
+    cr_assert_eq(L.seg_cap, 1000003 / (SP_QSORT_THREAD_SPLIT + 1) + 2);
+    cr_assert_eq(L.tl_cap, 1000003 / 17 +
+                               SP_QSORT_MAX_LEVELS * (5 * 1000003 / SP_QSORT_THREAD_SPLIT + 1) + 16);
     cr_assert_eq(L.tmp_vals, L.tmp_keys + 4000256, "no values: an empty array");
     o = (sp_qsort_opts){512, 2048, 8192};
     cr_assert_eq(sp_qsort_plan(SP_QSORT_QUEUE, 1000003, 1, &o, &L, &err), 0, "%s", err.msg);

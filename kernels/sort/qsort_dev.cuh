@@ -334,6 +334,13 @@ __device__ __forceinline__ unsigned qs_lane16(const unsigned long long c[4], uns
     return (unsigned)(w >> ((d & 3) * 16)) & 0xffffu;
 }
 
+/* Index p of a padded shared array: one spare word per 32, so the blocked
+ * reads below (thread t, item j at t * ITEMS + j) hit 32 distinct banks. */
+__device__ __forceinline__ unsigned qs_pad(unsigned p)
+{
+    return p + (p >> 5);
+}
+
 /* Sort X[start, start + len) (len <= ITEMS * blockDim.x) into A (values
  * from XV into AV when VALS), the whole block, in shared memory: keys minus
  * their minimum, least significant 4-bit digit first, only over the bits
@@ -341,14 +348,15 @@ __device__ __forceinline__ unsigned qs_lane16(const unsigned long long c[4], uns
  * bits, so uniform keys at 2^28 need 4 passes, not 8). Each pass ranks the
  * keys, each thread holding ITEMS consecutive ones, with packed 16-bit
  * counters and one block scan. Positions travel with the keys, so values
- * move once, at the end; stable, and safe in place (X == A). smem holds
- * keys, positions and values of cap keys, then the scan's scratch. */
+ * move once, at the end; stable, and safe in place (X == A). smem: padded
+ * keys and positions, values, then the scan's scratch
+ * (sp_qsort_smem_leaf). */
 template <int ITEMS, bool VALS>
 __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A, unsigned *AV,
                              unsigned long long start, unsigned len, unsigned char *smem)
 {
-    const unsigned bs = blockDim.x, tid = threadIdx.x, cap = ITEMS * bs;
-    unsigned *sk = (unsigned *)smem, *si = sk + cap, *sv = si + cap;
+    const unsigned bs = blockDim.x, tid = threadIdx.x, cap = ITEMS * bs, capp = cap + cap / 32;
+    unsigned *sk = (unsigned *)smem, *si = sk + capp, *sv = si + capp;
     unsigned long long *scratch = (unsigned long long *)(sv + cap);
     unsigned *mm = (unsigned *)(scratch + 33 * 4);
     if (tid == 0) {
@@ -359,7 +367,7 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     unsigned lo = 0xffffffffu, hi = 0;
     for (unsigned i = tid; i < len; i += bs) {
         unsigned x = X[start + i];
-        sk[i] = x;
+        sk[qs_pad(i)] = x;
         if (VALS)
             sv[i] = XV[start + i];
         lo = min(lo, x);
@@ -377,71 +385,62 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     lo = mm[0];
     hi = mm[1];
     unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(lo ^ hi);
-    unsigned k[ITEMS], id[ITEMS];
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        unsigned p = tid * ITEMS + j;
-        k[j] = p < len ? sk[p] - lo : 0xffffffffu; /* pads: last, and stay last */
-        id[j] = p;
-    }
-    for (unsigned shift = 0; shift < bits; shift += 4) {
-        unsigned long long c[4] = {0, 0, 0, 0}, excl[4], tot[4];
-        unsigned short lr[ITEMS];
+    if (bits) {
+        unsigned k[ITEMS], id[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
-            unsigned d = (k[j] >> shift) & 15;
-            lr[j] = (unsigned short)qs_lane16(c, d);
-            unsigned long long inc = 1ull << ((d & 3) * 16);
-#pragma unroll
-            for (int q = 0; q < 4; q++)
-                c[q] += (d >> 2) == (unsigned)q ? inc : 0;
+            unsigned p = tid * ITEMS + j;
+            k[j] = p < len ? sk[qs_pad(p)] - lo : 0xffffffffu; /* pads: last, and stay last */
+            id[j] = p;
         }
-        qs_block_scan4(c, excl, tot, scratch);
-        /* digit d starts after all keys of smaller digits */
-        unsigned dstart[16], run = 0;
+        for (unsigned shift = 0; shift < bits; shift += 4) {
+            unsigned long long c[4] = {0, 0, 0, 0}, excl[4], tot[4];
+            unsigned short lr[ITEMS];
 #pragma unroll
-        for (int d = 0; d < 16; d++) {
-            dstart[d] = run;
-            run += qs_lane16(tot, d);
+            for (int j = 0; j < ITEMS; j++) {
+                unsigned d = (k[j] >> shift) & 15;
+                lr[j] = (unsigned short)qs_lane16(c, d);
+                unsigned long long inc = 1ull << ((d & 3) * 16);
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    c[q] += (d >> 2) == (unsigned)q ? inc : 0;
+            }
+            qs_block_scan4(c, excl, tot, scratch);
+            /* digit d starts after all keys of smaller digits */
+            unsigned dstart[16], run = 0;
+#pragma unroll
+            for (int d = 0; d < 16; d++) {
+                dstart[d] = run;
+                run += qs_lane16(tot, d);
+            }
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                unsigned d = (k[j] >> shift) & 15;
+                unsigned ds = 0;
+#pragma unroll
+                for (int e = 0; e < 16; e++)
+                    ds = (unsigned)e == d ? dstart[e] : ds;
+                unsigned dest = qs_pad(ds + qs_lane16(excl, d) + lr[j]);
+                sk[dest] = k[j];
+                if (VALS)
+                    si[dest] = id[j];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                k[j] = sk[qs_pad(tid * ITEMS + j)];
+                if (VALS)
+                    id[j] = si[qs_pad(tid * ITEMS + j)];
+            }
+            __syncthreads();
         }
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            unsigned d = (k[j] >> shift) & 15;
-            unsigned ds = 0;
-#pragma unroll
-            for (int e = 0; e < 16; e++)
-                ds = (unsigned)e == d ? dstart[e] : ds;
-            unsigned dest = ds + qs_lane16(excl, d) + lr[j];
-            sk[dest] = k[j];
-            si[dest] = id[j];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            k[j] = sk[tid * ITEMS + j];
-            id[j] = si[tid * ITEMS + j];
-        }
-        __syncthreads();
     }
-    if (bits == 0) {
-        for (unsigned i = tid; i < len; i += bs) {
-            A[start + i] = sk[i];
-            if (VALS)
-                AV[start + i] = sv[i];
-        }
-        __syncthreads();
-        return;
-    }
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        sk[tid * ITEMS + j] = k[j];
-        si[tid * ITEMS + j] = id[j];
-    }
-    __syncthreads();
+    /* sk (and si) now hold the keys in order, minus lo unless bits == 0 */
+    unsigned add = bits ? lo : 0;
     for (unsigned i = tid; i < len; i += bs) {
-        A[start + i] = sk[i] + lo;
+        A[start + i] = sk[qs_pad(i)] + add;
         if (VALS)
-            AV[start + i] = sv[si[i]];
+            AV[start + i] = bits ? sv[si[qs_pad(i)]] : sv[i];
     }
     __syncthreads();
 }

@@ -56,7 +56,7 @@ typedef enum sp_qsort_design { SP_QSORT_THREAD, SP_QSORT_BLOCK, SP_QSORT_QUEUE }
 #define SP_QSORT_SAMPLES_MAX 4096     /* sorted in shared memory per subproblem */
 #define SP_QSORT_TILE_WINDOWS 8       /* a tile of a level is 8 windows */
 #define SP_QSORT_COPY_CHUNK 65536     /* keys one block copies */
-#define SP_QSORT_THREAD_SPLIT 32768   /* thread: larger subproblems are split by wide passes */
+#define SP_QSORT_THREAD_SPLIT 4096    /* thread: larger subproblems are split by wide passes */
 #define SP_QSORT_THREAD_CUTOFF_MAX 256
 #define SP_QSORT_THREAD_DEPTH 64      /* thread: deeper subproblems are heap-sorted */
 #define SP_QSORT_MAX_LEVELS 32        /* wide passes before giving up (never seen) */

@@ -36,7 +36,7 @@ const sp_kernel sp_sort_qsort_cuda_thread = {
     .format = "keys",
     .backend = "cuda",
     .summary = "GPU quicksort, one thread per subproblem (three-way, median of three), levels "
-               "from the host; above 32768 keys split by sampled 511-bucket passes; unstable",
+               "from the host; above 4096 keys split by sampled 511-bucket passes; unstable",
     .needs_gpu = 1,
     .naxes = 4,
     .axes = {{"values", SP_SORT_VALUES},

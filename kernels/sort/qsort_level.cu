@@ -241,13 +241,23 @@ struct qs_out {
 };
 
 /* One block per subproblem, a thread per bucket: long range buckets to the
- * next pass; short ones to the block-local sort (thread: to the thread
- * list); equal buckets and single keys are in place, copied back to the
- * caller's arrays in chunks when the pass wrote the workspace's. */
-__global__ void __launch_bounds__(1024) qs_k_children(const qs_seg *segs, const qs_info *info, const unsigned *cnt,
-                              unsigned ybuf, unsigned long long big, int mode, qs_out out,
-                              qs_ctr *ctr)
+ * next pass (or the queue); long equal buckets copied back to the caller's
+ * arrays in chunks when the pass wrote the workspace's. Thread mode: short
+ * range buckets to the thread list, short equal ones copied. Otherwise
+ * thread 0 joins runs of adjacent short buckets (a bucket's keys all lie
+ * below the next bucket's, so any run is sorted by sorting it as one) into
+ * tasks of up to `cutoff` keys: a block-local sort when a range bucket of
+ * two or more keys is in it, else a copy. Joining keeps the tasks near the
+ * cutoff, not the thousands of one-key equal buckets uniform keys make. */
+__global__ void __launch_bounds__(1024) qs_k_children(const qs_seg *segs, const qs_info *info,
+                                                      const unsigned *cnt, unsigned ybuf,
+                                                      unsigned long long big,
+                                                      unsigned cutoff, int mode, qs_out out,
+                                                      qs_ctr *ctr)
 {
+    __shared__ unsigned blen[512], bpos[512], rs[512], rl[512];
+    __shared__ unsigned char rsort[512];
+    __shared__ unsigned nruns, base;
     qs_seg g = segs[blockIdx.x];
     qs_info f = info[blockIdx.x];
     unsigned nb = 2 * f.nsp + 1, first = cnt[f.cbase];
@@ -256,24 +266,18 @@ __global__ void __launch_bounds__(1024) qs_k_children(const qs_seg *segs, const 
         unsigned be = b + 1 < nb ? cnt[f.cbase + (b + 1) * (unsigned long long)f.nt] - first : g.len;
         unsigned len = be - bs;
         unsigned long long start = g.start + bs;
-        if (len == 0)
-            continue;
-        bool range = !(b & 1) && len >= 2;
+        blen[b] = len;
+        bpos[b] = bs;
+        bool range = !(b & 1);
         if (range && len > big) {
             qs_seg t = {start, len, ybuf | (QS_TASK_PART << 1)};
             if (mode == QS_MODE_QUEUE)
                 qs_push(out.q, t);
             else
                 qs_append(out.next, &ctr->nnext, out.next_cap, ctr, t);
-        } else if (range && mode == QS_MODE_THREAD) {
+        } else if (mode == QS_MODE_THREAD && range && len >= 2) {
             qs_append(out.tl, &ctr->nthread, out.tl_cap, ctr, qs_seg{start, len, ybuf});
-        } else if (range) {
-            qs_seg t = {start, len, ybuf | (QS_TASK_SORT << 1)};
-            if (mode == QS_MODE_QUEUE)
-                qs_push(out.q, t);
-            else
-                qs_append(out.leaf, &ctr->nleaf, out.leaf_cap, ctr, t);
-        } else if (ybuf) {
+        } else if (ybuf && len > 0 && (mode == QS_MODE_THREAD || len > cutoff)) {
             for (unsigned c0 = 0; c0 < len; c0 += SP_QSORT_COPY_CHUNK) {
                 qs_seg t = {start + c0, min(len - c0, (unsigned)SP_QSORT_COPY_CHUNK),
                             ybuf | (QS_TASK_COPY << 1)};
@@ -283,6 +287,46 @@ __global__ void __launch_bounds__(1024) qs_k_children(const qs_seg *segs, const 
                     qs_append(out.leaf, &ctr->nleaf, out.leaf_cap, ctr, t);
             }
         }
+    }
+    if (mode == QS_MODE_THREAD)
+        return;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned r = 0, open = 0;
+        for (unsigned b = 0; b < nb; b++) {
+            unsigned len = blen[b];
+            bool range = !(b & 1), sort = range && len >= 2;
+            if (len == 0)
+                continue;
+            bool joins = len <= cutoff && (sort || ybuf);
+            if (!joins) {
+                open = 0;
+                continue;
+            }
+            if (open && rl[r - 1] + len <= cutoff) {
+                rl[r - 1] += len;
+                rsort[r - 1] |= sort;
+            } else {
+                rs[r] = bpos[b];
+                rl[r] = len;
+                rsort[r] = sort;
+                r++;
+                open = 1;
+            }
+        }
+        nruns = r;
+        if (mode != QS_MODE_QUEUE)
+            base = atomicAdd(&ctr->nleaf, r);
+    }
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < nruns; i += blockDim.x) {
+        qs_seg t = {g.start + rs[i], rl[i], ybuf | ((rsort[i] ? QS_TASK_SORT : QS_TASK_COPY) << 1)};
+        if (mode == QS_MODE_QUEUE)
+            qs_push(out.q, t);
+        else if (base + i < out.leaf_cap)
+            out.leaf[base + i] = t;
+        else
+            atomicOr(&ctr->overflow, 1u);
     }
 }
 
@@ -343,6 +387,28 @@ int qs_read_ctr(qs_ctx *c, qs_ctr *h, sp_err *err)
     return 0;
 }
 
+qs_prof *qs_profile = NULL;
+
+void qs_phase(cudaStream_t st, int phase)
+{
+    if (!qs_profile)
+        return;
+    cudaEvent_t e;
+    if (cudaEventCreate(&e) != cudaSuccess)
+        return;
+    cudaEventRecord(e, st);
+    cudaEventSynchronize(e);
+    if (qs_profile->started) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, qs_profile->last, e);
+        if (phase >= 0)
+            qs_profile->ms[phase] += ms;
+        cudaEventDestroy(qs_profile->last);
+    }
+    qs_profile->last = e;
+    qs_profile->started = 1;
+}
+
 int qs_reset(qs_ctx *c, sp_err *err)
 {
     SP_CUDA(cudaMemsetAsync(c->ctr, 0, sizeof(qs_ctr), c->st), err);
@@ -379,15 +445,18 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     SP_CUDA(cudaGetLastError(), err);
     qs_k_plan<<<1, 1024, 0, st>>>(segs, nsegs, c->info, tile, c->ctr);
     SP_CUDA(cudaGetLastError(), err);
+    qs_phase(st, QS_PH_SAMPLE);
     qs_k_count<<<(unsigned)tiles_max, bs, 0, st>>>(segs, nsegs, c->info, c->spl, c->buf[xb],
                                                    tile, c->ctr, c->cnt);
     SP_CUDA(cudaGetLastError(), err);
+    qs_phase(st, QS_PH_COUNT);
     qs_k_scan_reduce<<<(unsigned)chunks, QS_SCAN_THREADS, 0, st>>>(c->cnt, c->ctr, c->part);
     SP_CUDA(cudaGetLastError(), err);
     qs_k_scan_top<<<1, 1024, 0, st>>>(c->part, c->ctr);
     SP_CUDA(cudaGetLastError(), err);
     qs_k_scan_down<<<(unsigned)chunks, QS_SCAN_THREADS, 0, st>>>(c->cnt, c->ctr, c->part);
     SP_CUDA(cudaGetLastError(), err);
+    qs_phase(st, QS_PH_SCAN);
     size_t smem = sp_qsort_smem_scatter(W);
     if (vals) {
         SP_CUDA(cudaFuncSetAttribute(qs_k_scatter<true>,
@@ -405,13 +474,15 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
             (unsigned)W, c->ctr, c->cnt);
     }
     SP_CUDA(cudaGetLastError(), err);
+    qs_phase(st, QS_PH_SCATTER);
     qs_out out = {c->segs[cur ^ 1], c->leaf, c->tl[0],
                   (unsigned long long)c->L.seg_cap, (unsigned long long)c->L.leaf_cap,
                   (unsigned long long)c->L.tl_cap, c->q};
     unsigned long long big = mode == QS_MODE_THREAD ? SP_QSORT_THREAD_SPLIT : c->o.cutoff;
-    qs_k_children<<<nsegs, bs, 0, st>>>(segs, c->info, c->cnt, (unsigned)yb, big, (int)mode,
-                                        out, c->ctr);
+    qs_k_children<<<nsegs, bs, 0, st>>>(segs, c->info, c->cnt, (unsigned)yb, big,
+                                        (unsigned)c->o.cutoff, (int)mode, out, c->ctr);
     SP_CUDA(cudaGetLastError(), err);
+    qs_phase(st, QS_PH_CHILDREN);
     return 0;
 }
 
@@ -456,7 +527,9 @@ int qs_leaves(qs_ctx *c, unsigned nleaf, sp_err *err)
     if (nleaf > (unsigned long long)c->L.leaf_cap)
         return sp_fail(err, "qsort: %u tasks over the bound %lld (a bug)", nleaf,
                        (long long)c->L.leaf_cap);
-    return qs_tasks(c, c->leaf, nleaf, err);
+    int rc = qs_tasks(c, c->leaf, nleaf, err);
+    qs_phase(c->st, QS_PH_LEAVES);
+    return rc;
 }
 
 __global__ void qs_k_one_task(qs_seg *t, unsigned long long n)

@@ -85,4 +85,21 @@ int qs_first_seg(qs_ctx *c, sp_err *err);
 int qs_reset(qs_ctx *c, sp_err *err);
 int qs_reset_level(qs_ctx *c, sp_err *err);
 
+/* Phase timing for bench/qsort_gpu.cu: when qs_profile is set, each
+ * phase ends with an event and a synchronisation, and its milliseconds are
+ * added to qs_profile->ms[phase]. NULL (off) unless a benchmark sets it;
+ * the sorts themselves never read the clock. */
+enum {
+    QS_PH_SAMPLE, QS_PH_COUNT, QS_PH_SCAN, QS_PH_SCATTER, QS_PH_CHILDREN, QS_PH_LEAVES,
+    QS_PH_THREAD, QS_PH_QUEUE, QS_PH_N
+};
+struct qs_prof {
+    double ms[QS_PH_N];
+    cudaEvent_t last;
+    int started;
+};
+extern qs_prof *qs_profile;
+/* End phase `phase` (< 0: just start the clock). */
+void qs_phase(cudaStream_t st, int phase);
+
 #endif

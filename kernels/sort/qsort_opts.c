@@ -49,12 +49,13 @@ size_t sp_qsort_smem_scatter(int window)
     return 256 * 4 + 512 * 8 + 512 * 4 * 2 + (size_t)window * 22;
 }
 
-/* keys, positions and values of cap = items * blocksize keys, the scan's
- * per-warp totals (32 warps x 4 words x 8 bytes) and a few words. */
+/* keys and positions of cap = items * blocksize keys, padded by one word
+ * per 32 (bank-conflict-free blocked reads), their values, the scan's
+ * per-warp totals (33 x 4 words x 8 bytes) and two words. */
 size_t sp_qsort_smem_leaf(int blocksize, int cutoff)
 {
     size_t cap = (size_t)sp_qsort_leaf_items(blocksize, cutoff) * blocksize;
-    return cap * 12 + 32 * 4 * 8 + 64;
+    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 64;
 }
 
 /* The persistent block keeps splitters, bucket offsets (64-bit) and the

@@ -71,17 +71,40 @@ __device__ void qs_block_partition(qs_queue q, qs_seg t, unsigned **k, unsigned 
      * to Y before a child that reads them is published to other blocks. */
     __threadfence();
     __syncthreads();
-    for (unsigned b = 0; b < nb; b++) {
-        unsigned len = hist[b];
-        unsigned long long start = off[b] - len;
-        if (len == 0)
+    /* then, as qs_k_children: long range buckets pushed, long equal ones
+     * copied home, runs of adjacent short ones sorted (or copied) as one */
+    unsigned long long rs = 0;
+    unsigned rl = 0;
+    bool open = false, rsort = false;
+    for (unsigned b = 0; b <= nb; b++) {
+        unsigned len = b < nb ? hist[b] : 0;
+        unsigned long long start = b < nb ? off[b] - len : 0;
+        bool range = !(b & 1), sort = range && len >= 2;
+        bool joins = b < nb && len > 0 && len <= cutoff && (sort || yb);
+        if (b < nb && len == 0)
             continue;
-        bool range = !(b & 1) && len >= 2;
-        if (range && len > cutoff) {
+        if (open && (!joins || rl + len > cutoff)) {
+            if (rsort)
+                qs_leaf_sort<ITEMS, VALS>(Y, YV, k[0], v[0], rs, rl, region);
+            else
+                qs_copy_range(Y, YV, k[0], v[0], rs, rl);
+            open = false;
+        }
+        if (b == nb)
+            break;
+        if (joins) {
+            if (open) {
+                rl += len;
+                rsort |= sort;
+            } else {
+                rs = start;
+                rl = len;
+                rsort = sort;
+                open = true;
+            }
+        } else if (range && len > cutoff) {
             if (threadIdx.x == 0)
                 qs_push(q, qs_seg{start, len, yb | (QS_TASK_PART << 1)});
-        } else if (range) {
-            qs_leaf_sort<ITEMS, VALS>(Y, YV, k[0], v[0], start, len, region);
         } else if (yb) {
             qs_copy_range(Y, YV, k[0], v[0], start, len);
         }
@@ -144,6 +167,7 @@ static int qs_serve(qs_ctx *c, sp_err *err)
     kern<<<sms * per_sm, bs, smem, c->st>>>(c->q, c->buf[0], c->vbuf[0], c->buf[1], c->vbuf[1],
                                             (unsigned)c->o.cutoff, (unsigned)c->o.window);
     SP_CUDA(cudaGetLastError(), err);
+    qs_phase(c->st, QS_PH_QUEUE);
     return 0;
 }
 

@@ -9,10 +9,11 @@
  * so no input goes quadratic.
  *
  * One thread cannot stream a large subproblem fast: at about 20 ns a key,
- * a lone thread would spend seconds on the first level of 2^28 keys. So
- * subproblems longer than SP_QSORT_THREAD_SPLIT are first split by the
- * wide passes of qsort_level.cu (many blocks per subproblem), and the
- * threads take over from there.
+ * a lone thread would spend seconds on the first level of 2^28 keys, and
+ * a few thousand threads cannot keep the memory busy. So subproblems
+ * longer than SP_QSORT_THREAD_SPLIT (4096) are first split by the wide
+ * passes of qsort_level.cu (many blocks per subproblem), and the threads
+ * take over from there (2^28 keys: about 10^5 threads).
  */
 #include "qsort_level.cuh"
 
@@ -198,6 +199,7 @@ extern "C" int sp_qsort_thread(uint32_t *keys, uint32_t *vals, int64_t n, void *
             c.tl[cur], count, c.tl[cur ^ 1], &c.ctr->nthread_next,
             (unsigned long long)c.L.tl_cap, b, (unsigned)o->cutoff, c.ctr);
         SP_CUDA(cudaGetLastError(), err);
+        qs_phase(stream, QS_PH_THREAD);
         if (qs_read_ctr(&c, &h, err))
             return -1;
         count = h.nthread_next;
