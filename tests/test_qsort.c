@@ -87,9 +87,13 @@ Test(qsort_opts, cutoff_fits_the_block_local_sort)
         accepted(d, (sp_qsort_opts){96, 96, 1000});
     }
     refused(SP_QSORT_THREAD, (sp_qsort_opts){128, 4096, 0}, "cutoff");
+    refused(SP_QSORT_THREAD, (sp_qsort_opts){128, 4096, 15}, "cutoff");
     refused(SP_QSORT_THREAD, (sp_qsort_opts){128, 4096, SP_QSORT_THREAD_CUTOFF_MAX + 1},
             "cutoff");
-    accepted(SP_QSORT_THREAD, (sp_qsort_opts){32, 32, 1});
+    accepted(SP_QSORT_THREAD, (sp_qsort_opts){32, 32, 16});
+    /* the GPU sort harness's own defaults (sort_gpu.h) suit every design */
+    for (int i = 0; i < 3; i++)
+        accepted(designs[i], (sp_qsort_opts){256, 256, 2048});
     accepted(SP_QSORT_THREAD, (sp_qsort_opts){128, 4096, SP_QSORT_THREAD_CUTOFF_MAX});
 }
 
@@ -148,17 +152,16 @@ Test(qsort_layout, capacities_by_hand)
     cr_assert_eq(L.tile, 32768);
     cr_assert_eq(L.seg_cap, 1000003 / 8193 + 2);         /* 124 */
     cr_assert_eq(L.tile_cap, 1000003 / 32768 + 124 + 1); /* 155 */
-    cr_assert_eq(L.cnt_cap, 511 * 155);
+    cr_assert_eq(L.cnt_cap, 511 * (30 + 1) + 5 * 1000003 / 8192 + 124); /* 16575 */
     cr_assert_eq(L.leaf_cap, 5 * 1000003 / 8192 + 1000003 / 65536 + 16); /* 641 */
     cr_assert_eq(L.tl_cap, 0);
     cr_assert_eq(L.queue_cap, 0);
-    /* thread: wide passes aim at SP_QSORT_THREAD_SPLIT, threads at cutoff */
-    o = (sp_qsort_opts){128, 4096, 16};
+    /* thread: wide passes down to cutoff, then threads down to 16 keys */
+    o = (sp_qsort_opts){128, 4096, 4096};
     cr_assert_eq(sp_qsort_plan(SP_QSORT_THREAD, 1000003, 0, &o, &L, &err), 0, "%s", err.msg);
-    cr_assert_eq(L.target, SP_QSORT_THREAD_SPLIT);
-    cr_assert_eq(L.seg_cap, 1000003 / (SP_QSORT_THREAD_SPLIT + 1) + 2);
-    cr_assert_eq(L.tl_cap, 1000003 / 17 +
-                               SP_QSORT_MAX_LEVELS * (5 * 1000003 / SP_QSORT_THREAD_SPLIT + 1) + 16);
+    cr_assert_eq(L.target, 4096);
+    cr_assert_eq(L.seg_cap, 1000003 / 4097 + 2);
+    cr_assert_eq(L.tl_cap, 1000003 / 17 + SP_QSORT_MAX_LEVELS * (5 * 1000003 / 4096 + 1) + 16);
     cr_assert_eq(L.tmp_vals, L.tmp_keys + 4000256, "no values: an empty array");
     o = (sp_qsort_opts){512, 2048, 8192};
     cr_assert_eq(sp_qsort_plan(SP_QSORT_QUEUE, 1000003, 1, &o, &L, &err), 0, "%s", err.msg);
@@ -211,7 +214,7 @@ Test(qsort_layout, arrays_aligned_disjoint_and_growing)
     /* the smallest options give the largest lists, still laid out */
     check_layout(SP_QSORT_BLOCK, 1000003, 1, (sp_qsort_opts){32, 32, 16});
     check_layout(SP_QSORT_QUEUE, 1000003, 1, (sp_qsort_opts){32, 32, 16});
-    check_layout(SP_QSORT_THREAD, 1000003, 1, (sp_qsort_opts){32, 32, 1});
+    check_layout(SP_QSORT_THREAD, 1000003, 1, (sp_qsort_opts){32, 32, 16});
 }
 
 Test(qsort_layout, workspace_at_2_28_pairs_stays_modest)

@@ -115,18 +115,25 @@ __device__ __forceinline__ unsigned qs_bucket(const unsigned *sp, unsigned m, un
     return 2 * pos + (pos < m && sp[pos] == x);
 }
 
-/* cnt[b] += 1 for every lane of `active` with this b, one shared atomic per
- * distinct b in the warp; returns this lane's rank among all adds to b. */
+/* cnt[b] += 1 for every lane of `active`; returns this lane's rank among
+ * all adds to b. A warp whose lanes all share b (sorted runs, equal keys)
+ * adds once; otherwise each lane adds for itself: shared atomics to
+ * distinct words go in one instruction, and __match_any_sync, which
+ * costs about one step per distinct value, measured slower on uniform
+ * keys (bench/RESULTS.md). */
 __device__ __forceinline__ unsigned qs_agg_add(unsigned *cnt, unsigned b, unsigned active)
 {
-    unsigned peers = __match_any_sync(active, b);
     unsigned lane = threadIdx.x & 31;
-    int leader = __ffs(peers) - 1;
-    unsigned base = 0;
-    if ((int)lane == leader)
-        base = atomicAdd(&cnt[b], __popc(peers));
-    base = __shfl_sync(peers, base, leader);
-    return base + __popc(peers & ((1u << lane) - 1));
+    int leader = __ffs(active) - 1;
+    unsigned b0 = __shfl_sync(active, b, leader);
+    if (__all_sync(active, b == b0)) {
+        unsigned base = 0;
+        if ((int)lane == leader)
+            base = atomicAdd(&cnt[b], __popc(active));
+        base = __shfl_sync(active, base, leader);
+        return base + __popc(active & ((1u << lane) - 1));
+    }
+    return atomicAdd(&cnt[b], 1u);
 }
 
 /* hist[bucket] += 1 for every key of X[lo, hi); hist zeroed by the caller.
@@ -145,11 +152,15 @@ __device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned l
             ok[u] = i < hi;
             x[u] = ok[u] ? X[i] : 0;
         }
+        unsigned bk[4]; /* four independent searches in flight, then the adds */
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            bk[u] = qs_bucket(sp, m, x[u]);
 #pragma unroll
         for (int u = 0; u < 4; u++) {
             unsigned act = __ballot_sync(QS_FULL, ok[u]);
             if (ok[u])
-                qs_agg_add(hist, qs_bucket(sp, m, x[u]), act);
+                qs_agg_add(hist, bk[u], act);
         }
     }
 }
@@ -229,12 +240,16 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
                 x[u] = ok[u] ? X[w0 + i] : 0;
                 v[u] = VALS && ok[u] ? XV[w0 + i] : 0;
             }
+            unsigned bk[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                bk[u] = qs_bucket(sp, m, x[u]);
 #pragma unroll
             for (int u = 0; u < 4; u++) {
                 unsigned act = __ballot_sync(QS_FULL, ok[u]);
                 if (ok[u]) {
                     unsigned i = i0 + u * bs + tid;
-                    unsigned b = qs_bucket(sp, m, x[u]);
+                    unsigned b = bk[u];
                     w.sr[i] = (unsigned short)qs_agg_add(w.wcnt, b, act);
                     w.sb[i] = (unsigned short)b;
                     w.sk[i] = x[u];
@@ -406,21 +421,21 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
                     c[q] += (d >> 2) == (unsigned)q ? inc : 0;
             }
             qs_block_scan4(c, excl, tot, scratch);
-            /* digit d starts after all keys of smaller digits */
-            unsigned dstart[16], run = 0;
-#pragma unroll
-            for (int d = 0; d < 16; d++) {
-                dstart[d] = run;
-                run += qs_lane16(tot, d);
+            /* digit d starts after all keys of smaller digits: a table in
+             * the scan's scratch (row 32 holds the totals, rows 0..31 are
+             * free until the next scan) */
+            unsigned *dstart = (unsigned *)scratch;
+            if (tid < 16) {
+                unsigned run = 0;
+                for (unsigned d = 0; d < tid; d++)
+                    run += qs_lane16(tot, d);
+                dstart[tid] = run;
             }
+            __syncthreads();
 #pragma unroll
             for (int j = 0; j < ITEMS; j++) {
                 unsigned d = (k[j] >> shift) & 15;
-                unsigned ds = 0;
-#pragma unroll
-                for (int e = 0; e < 16; e++)
-                    ds = (unsigned)e == d ? dstart[e] : ds;
-                unsigned dest = qs_pad(ds + qs_lane16(excl, d) + lr[j]);
+                unsigned dest = qs_pad(dstart[d] + qs_lane16(excl, d) + lr[j]);
                 sk[dest] = k[j];
                 if (VALS)
                     si[dest] = id[j];

@@ -42,8 +42,10 @@ typedef struct CUstream_st *cudaStream_t;
  * window: keys a block stages in shared memory per step of its slide
  * (blocksize..SP_QSORT_WINDOW_MAX); cutoff: block, queue: the largest
  * bucket finished by the block-local sort (16..8192, at most 16 per
- * thread as a power of two times blocksize, and it must fit shared memory); thread: the largest subproblem a thread finishes by
- * insertion sort (1..SP_QSORT_THREAD_CUTOFF_MAX). */
+ * thread as a power of two times blocksize, and it must fit shared
+ * memory); thread: the largest subproblem handed to one thread
+ * (16..SP_QSORT_THREAD_CUTOFF_MAX; longer ones are split by wide passes
+ * first). Wide passes aim at buckets of cutoff / 2. */
 typedef struct sp_qsort_opts {
     int blocksize, window, cutoff;
 } sp_qsort_opts;
@@ -56,8 +58,8 @@ typedef enum sp_qsort_design { SP_QSORT_THREAD, SP_QSORT_BLOCK, SP_QSORT_QUEUE }
 #define SP_QSORT_SAMPLES_MAX 4096     /* sorted in shared memory per subproblem */
 #define SP_QSORT_TILE_WINDOWS 8       /* a tile of a level is 8 windows */
 #define SP_QSORT_COPY_CHUNK 65536     /* keys one block copies */
-#define SP_QSORT_THREAD_SPLIT 4096    /* thread: larger subproblems are split by wide passes */
-#define SP_QSORT_THREAD_CUTOFF_MAX 256
+#define SP_QSORT_THREAD_INSERTION 16  /* thread: insertion sort up to this many keys */
+#define SP_QSORT_THREAD_CUTOFF_MAX (1 << 20)
 #define SP_QSORT_THREAD_DEPTH 64      /* thread: deeper subproblems are heap-sorted */
 #define SP_QSORT_MAX_LEVELS 32        /* wide passes before giving up (never seen) */
 #define SP_QSORT_WINDOW_MAX 8192

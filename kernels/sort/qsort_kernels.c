@@ -36,13 +36,13 @@ const sp_kernel sp_sort_qsort_cuda_thread = {
     .format = "keys",
     .backend = "cuda",
     .summary = "GPU quicksort, one thread per subproblem (three-way, median of three), levels "
-               "from the host; above 4096 keys split by sampled 511-bucket passes; unstable",
+               "from the host; above cutoff keys split by sampled 511-bucket passes; unstable",
     .needs_gpu = 1,
     .naxes = 4,
     .axes = {{"values", SP_SORT_VALUES},
              {"blocksize", "128"},
              {"window", "4096"},
-             {"cutoff", "16"}},
+             {"cutoff", "4096"}},
     SP_SORT_GPU_FNS(qsort_thread),
 };
 
@@ -59,7 +59,7 @@ const sp_kernel sp_sort_qsort_cuda_block = {
     .axes = {{"values", SP_SORT_VALUES},
              {"blocksize", "512"},
              {"window", "4096"},
-             {"cutoff", "8192"}},
+             {"cutoff", "4096"}},
     SP_SORT_GPU_FNS(qsort_block),
 };
 
@@ -74,7 +74,7 @@ const sp_kernel sp_sort_qsort_cuda_queue = {
     .naxes = 4,
     .axes = {{"values", SP_SORT_VALUES},
              {"blocksize", "512"},
-             {"window", "2048"},
-             {"cutoff", "8192"}},
+             {"window", "4096"},
+             {"cutoff", "4096"}},
     SP_SORT_GPU_FNS(qsort_queue),
 };

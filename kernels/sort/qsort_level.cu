@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(1024) qs_k_sample(const qs_seg *segs, const un
 /* One block: tiles and counter entries of each subproblem, their starts,
  * and the totals into ctr. */
 __global__ void __launch_bounds__(1024) qs_k_plan(const qs_seg *segs, unsigned nsegs, qs_info *info,
-                          unsigned long long tile, qs_ctr *ctr)
+                          unsigned long long tile, unsigned long long cnt_cap, qs_ctr *ctr)
 {
     __shared__ unsigned long long scratch[33];
     unsigned long long carry_t = 0, carry_e = 0;
@@ -94,8 +94,12 @@ __global__ void __launch_bounds__(1024) qs_k_plan(const qs_seg *segs, unsigned n
         carry_e += tot;
     }
     if (threadIdx.x == 0) {
-        ctr->tiles = carry_t;
-        ctr->entries = carry_e;
+        /* a short bound: nothing is counted or scattered, the host sees it */
+        bool over = carry_e > cnt_cap;
+        ctr->tiles = over ? 0 : carry_t;
+        ctr->entries = over ? 0 : carry_e;
+        if (over)
+            atomicOr(&ctr->overflow, 1u);
     }
 }
 
@@ -373,7 +377,8 @@ int qs_ctx_init(qs_ctx *c, sp_qsort_design d, uint32_t *keys, uint32_t *vals, in
     c->tl[0] = (qs_seg *)(w + c->L.tl[0]);
     c->tl[1] = (qs_seg *)(w + c->L.tl[1]);
     c->q = qs_queue{(qs_slot *)(w + c->L.queue), (unsigned long long)c->L.queue_cap, c->ctr};
-    c->items = sp_qsort_leaf_items(o->blocksize, o->cutoff);
+    /* the thread design's task list holds copies only */
+    c->items = d == SP_QSORT_THREAD ? 1 : sp_qsort_leaf_items(o->blocksize, o->cutoff);
     return 0;
 }
 
@@ -435,6 +440,8 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     const unsigned long long tile = (unsigned long long)c->L.tile;
     unsigned long long tiles_max = (unsigned long long)c->n / tile + nsegs + 1;
     unsigned long long chunks = (SP_QSORT_BUCKETS * tiles_max + QS_SCAN_CHUNK - 1) / QS_SCAN_CHUNK;
+    if (chunks > (unsigned long long)c->L.part_cap)
+        chunks = (unsigned long long)c->L.part_cap;
     qs_seg *segs = c->segs[cur];
     cudaStream_t st = c->st;
     if (nsegs > (unsigned long long)c->L.seg_cap)
@@ -443,7 +450,8 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     qs_k_sample<<<nsegs, bs, 0, st>>>(segs, c->buf[xb], (unsigned long long)c->L.target,
                                       (unsigned)level, c->spl, c->info);
     SP_CUDA(cudaGetLastError(), err);
-    qs_k_plan<<<1, 1024, 0, st>>>(segs, nsegs, c->info, tile, c->ctr);
+    qs_k_plan<<<1, 1024, 0, st>>>(segs, nsegs, c->info, tile, (unsigned long long)c->L.cnt_cap,
+                                  c->ctr);
     SP_CUDA(cudaGetLastError(), err);
     qs_phase(st, QS_PH_SAMPLE);
     qs_k_count<<<(unsigned)tiles_max, bs, 0, st>>>(segs, nsegs, c->info, c->spl, c->buf[xb],
@@ -478,7 +486,7 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     qs_out out = {c->segs[cur ^ 1], c->leaf, c->tl[0],
                   (unsigned long long)c->L.seg_cap, (unsigned long long)c->L.leaf_cap,
                   (unsigned long long)c->L.tl_cap, c->q};
-    unsigned long long big = mode == QS_MODE_THREAD ? SP_QSORT_THREAD_SPLIT : c->o.cutoff;
+    unsigned long long big = c->o.cutoff;
     qs_k_children<<<nsegs, bs, 0, st>>>(segs, c->info, c->cnt, (unsigned)yb, big,
                                         (unsigned)c->o.cutoff, (int)mode, out, c->ctr);
     SP_CUDA(cudaGetLastError(), err);
@@ -490,7 +498,7 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
 template <int ITEMS>
 static int qs_leaves_at(qs_ctx *c, const qs_seg *tasks, unsigned ntasks, sp_err *err)
 {
-    size_t smem = sp_qsort_smem_leaf(c->o.blocksize, c->o.cutoff);
+    size_t smem = sp_qsort_smem_leaf(c->o.blocksize, ITEMS * c->o.blocksize);
     if (c->vbuf[0]) {
         SP_CUDA(cudaFuncSetAttribute(qs_k_leaf<ITEMS, true>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),

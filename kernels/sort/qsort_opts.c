@@ -28,10 +28,8 @@ int sp_qsort_design_find(const char *name, sp_qsort_design *d)
 sp_qsort_opts sp_qsort_defaults(sp_qsort_design d)
 {
     if (d == SP_QSORT_THREAD)
-        return (sp_qsort_opts){.blocksize = 128, .window = 4096, .cutoff = 16};
-    if (d == SP_QSORT_QUEUE)
-        return (sp_qsort_opts){.blocksize = 512, .window = 2048, .cutoff = 8192};
-    return (sp_qsort_opts){.blocksize = 512, .window = 4096, .cutoff = 8192};
+        return (sp_qsort_opts){.blocksize = 128, .window = 4096, .cutoff = 4096};
+    return (sp_qsort_opts){.blocksize = 512, .window = 4096, .cutoff = 4096};
 }
 
 int sp_qsort_leaf_items(int blocksize, int cutoff)
@@ -90,9 +88,9 @@ int sp_qsort_check_opts(sp_qsort_design d, const sp_qsort_opts *o, sp_err *err)
                        "22 bytes each)",
                        name, o->window, SP_QSORT_WINDOW_MAX);
     if (d == SP_QSORT_THREAD) {
-        if (o->cutoff < 1 || o->cutoff > SP_QSORT_THREAD_CUTOFF_MAX)
-            return sp_fail(err, "qsort_thread: cutoff = %d outside 1..%d (insertion sort)",
-                           o->cutoff, SP_QSORT_THREAD_CUTOFF_MAX);
+        if (o->cutoff < 16 || o->cutoff > SP_QSORT_THREAD_CUTOFF_MAX)
+            return sp_fail(err, "qsort_thread: cutoff = %d outside 16..%d", o->cutoff,
+                           SP_QSORT_THREAD_CUTOFF_MAX);
         return 0;
     }
     if (o->cutoff < 16)
@@ -129,8 +127,9 @@ static size_t place(size_t *at, size_t bytes)
 
 /* The capacities follow from two facts: the subproblems of one level are
  * disjoint and each is longer than the target, and a pass makes at most
- * 2m+1 <= 4 len/target + 1 buckets of a subproblem of len keys
- * (m + 1 = ceil(2 len / target) range buckets, at most 256). */
+ * nb = 2m+1 <= min(511, 4 len/target + 1) buckets of a subproblem of len
+ * keys (m + 1 = ceil(2 len / target) range buckets, at most 256). A
+ * bound found short is reported (ctr.overflow), never written past. */
 int sp_qsort_plan(sp_qsort_design d, int64_t n, int with_vals, const sp_qsort_opts *o,
                   sp_qsort_layout *L, sp_err *err)
 {
@@ -140,17 +139,18 @@ int sp_qsort_plan(sp_qsort_design d, int64_t n, int with_vals, const sp_qsort_op
     if (n < 0 || n > SP_QSORT_N_MAX)
         return sp_fail(err, "qsort_%s: n = %lld outside 0..%lld", sp_qsort_design_name(d),
                        (long long)n, SP_QSORT_N_MAX);
-    int64_t target = d == SP_QSORT_THREAD ? SP_QSORT_THREAD_SPLIT : o->cutoff;
+    int64_t target = o->cutoff;
     L->target = target;
     L->tile = (int64_t)o->window * SP_QSORT_TILE_WINDOWS;
     L->seg_cap = n / (target + 1) + 2;
     L->tile_cap = n / L->tile + L->seg_cap + 1;
-    L->cnt_cap = SP_QSORT_BUCKETS * L->tile_cap;
+    /* counters: sum of nb * nt over subproblems, nt <= len / tile + 1 */
+    L->cnt_cap = SP_QSORT_BUCKETS * (n / L->tile + 1) + 5 * n / target + L->seg_cap;
     L->part_cap = L->cnt_cap / 4096 + 2;
     L->leaf_cap = 5 * n / target + n / SP_QSORT_COPY_CHUNK + 16;
     if (d == SP_QSORT_THREAD)
-        L->tl_cap = n / (o->cutoff + 1) +
-                    SP_QSORT_MAX_LEVELS * (5 * n / SP_QSORT_THREAD_SPLIT + 1) + 16;
+        L->tl_cap = n / (SP_QSORT_THREAD_INSERTION + 1) +
+                    SP_QSORT_MAX_LEVELS * (5 * n / o->cutoff + 1) + 16;
     if (d == SP_QSORT_QUEUE)
         L->queue_cap = n / (o->cutoff + 1) + n / SP_QSORT_COPY_CHUNK + 2 * SP_QSORT_BUCKETS +
                        4096;

@@ -4,16 +4,16 @@
  * picks the median of three keys at hashed positions, partitions it three
  * ways (<, =, > pivot) into the other buffer in two sequential sweeps
  * (count, then write), copies the equal keys home, and hands both sides to
- * the next level; sides up to `cutoff` it finishes itself by insertion
+ * the next level; sides up to 16 keys it finishes itself by insertion
  * sort, and a subproblem deeper than SP_QSORT_THREAD_DEPTH is heap-sorted,
  * so no input goes quadratic.
  *
  * One thread cannot stream a large subproblem fast: at about 20 ns a key,
  * a lone thread would spend seconds on the first level of 2^28 keys, and
  * a few thousand threads cannot keep the memory busy. So subproblems
- * longer than SP_QSORT_THREAD_SPLIT (4096) are first split by the wide
- * passes of qsort_level.cu (many blocks per subproblem), and the threads
- * take over from there (2^28 keys: about 10^5 threads).
+ * longer than `cutoff` (default 4096) are first split by the wide passes
+ * of qsort_level.cu (many blocks per subproblem), and the threads take
+ * over from there (2^28 keys: about 10^5 threads).
  */
 #include "qsort_level.cuh"
 
@@ -168,7 +168,7 @@ extern "C" int sp_qsort_thread(uint32_t *keys, uint32_t *vals, int64_t n, void *
     if (qs_reset(&c, err))
         return -1;
     qs_ctr h;
-    if (n > SP_QSORT_THREAD_SPLIT) {
+    if (n > o->cutoff) {
         if (qs_first_seg(&c, err))
             return -1;
         unsigned nsegs = 1;
@@ -197,7 +197,7 @@ extern "C" int sp_qsort_thread(uint32_t *keys, uint32_t *vals, int64_t n, void *
         SP_CUDA(cudaMemsetAsync(&c.ctr->nthread_next, 0, sizeof(unsigned), stream), err);
         qs_k_thread<<<(count + bs - 1) / bs, bs, 0, stream>>>(
             c.tl[cur], count, c.tl[cur ^ 1], &c.ctr->nthread_next,
-            (unsigned long long)c.L.tl_cap, b, (unsigned)o->cutoff, c.ctr);
+            (unsigned long long)c.L.tl_cap, b, SP_QSORT_THREAD_INSERTION, c.ctr);
         SP_CUDA(cudaGetLastError(), err);
         qs_phase(stream, QS_PH_THREAD);
         if (qs_read_ctr(&c, &h, err))
