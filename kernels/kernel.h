@@ -78,8 +78,6 @@ typedef struct sp_workload {
 #define SP_MATRIX_WORKLOAD(A) (&(const sp_workload){SP_WL_MATRIX, (A), NULL})
 /* A key array as a workload. */
 #define SP_KEYS_WORKLOAD(K) (&(const sp_workload){SP_WL_KEYS, NULL, (K)})
-/* "matrix" or "keys". */
-const char *sp_workload_kind_name(sp_workload_kind kind);
 
 /* The inputs of one operation on one workload, built once by op->setup. */
 typedef struct sp_problem {
@@ -99,9 +97,11 @@ typedef struct sp_operation {
     int (*setup)(sp_problem *pb, const sp_workload *w, sp_err *err);
     void (*teardown)(sp_problem *pb);
     size_t (*output_bytes)(const sp_problem *pb);
-    /* Serial double-precision reference into out (output_bytes bytes). */
+    /* The reference into out (output_bytes bytes): spmv's serial double
+     * y, transpose's serial CSC, sort's key count and multiset hashes. */
     int (*reference)(const sp_problem *pb, void *out, sp_err *err);
-    /* Norm-wise relative error of out against ref; NaN/Inf in out gives +Inf. */
+    /* Norm-wise relative error of out against ref (NaN/Inf in out gives
+     * +Inf); 0 or +Inf for the exact operations (transpose, sort). */
     double (*error)(const sp_problem *pb, const void *out, const void *ref);
     double (*flops)(const sp_workload *w);  /* useful work of one run */
     double (*bytes)(const sp_workload *w);  /* fewest bytes one run must move */

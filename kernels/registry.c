@@ -96,11 +96,6 @@ int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind)
     return op && (set & (unsigned)kind) != 0;
 }
 
-const char *sp_workload_kind_name(sp_workload_kind kind)
-{
-    return kind == SP_WL_KEYS ? "keys" : "matrix";
-}
-
 /* The value of axis `name` in p; dflt when p is NULL or lacks that axis. */
 long sp_param(const sp_params *p, const char *name, long dflt)
 {

@@ -43,9 +43,10 @@ int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t
     if (why && len)
         why[0] = '\0';
     if (n && why)
-        snprintf(why, len, "%d runs left out: an operation cannot take the workload "
-                 "(e.g. %s on %s: %s takes no %s workloads)", n, first->name, fsrc->name,
-                 first->operation, sp_workload_kind_name(sp_source_workload(fsrc)));
+        snprintf(why, len, "%d run%s left out: an operation cannot take the workload "
+                 "(e.g. %s on %s: %s takes no %s workloads)", n, n == 1 ? "" : "s",
+                 first->name, fsrc->name, first->operation,
+                 sp_source_workload(fsrc) == SP_WL_KEYS ? "key" : "matrix");
     return n;
 }
 

@@ -277,14 +277,14 @@ Test(keys, plan_leaves_out_what_an_operation_cannot_take)
                        "[kernel spmv_csr_serial]\n");
     snprintf(cmd, sizeof cmd, "sweep %s --dry-run --db %s/r.db", ini, dir);
     cr_assert_eq(tu_run_spsweep(cmd, &out), 0, "%s", out);
-    cr_expect(strstr(out, "1 runs left out"), "%s", out);
-    cr_expect(strstr(out, "spmv takes no keys workloads"), "%s", out);
+    cr_expect(strstr(out, "1 run left out"), "%s", out);
+    cr_expect(strstr(out, "spmv takes no key workloads"), "%s", out);
     cr_expect(strstr(out, "gen:laplace2d?n=10\tspmv_csr_serial"), "%s", out);
     cr_expect_null(strstr(out, "keys:uniform?n=1000&seed=1\tspmv"), "%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "sweep %s --db %s/r.db", ini, dir);
     cr_assert_eq(tu_run_spsweep(cmd, &out), 0, "%s", out);
-    cr_expect(strstr(out, "1 runs left out"), "%s", out);
+    cr_expect(strstr(out, "1 run left out"), "%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "sqlite3 %s/r.db 'SELECT count(*) FROM runs'", dir);
     FILE *p = popen(cmd, "r");

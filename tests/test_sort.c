@@ -382,7 +382,7 @@ Test(sort, sweep_stores_and_reports_mkeys, .timeout = 120)
     snprintf(cmd, sizeof cmd, "sweep %s --db %s", ini, db);
     cr_assert_eq(tu_run_spsweep(cmd, &out), 0, "%s", out);
     cr_expect(strstr(out, "keys keys_zipf_n65539: 65539 keys"), "%s", out);
-    cr_expect(strstr(out, "1 runs left out"), "%s", out);
+    cr_expect(strstr(out, "1 run left out"), "%s", out);
     free(out);
     cr_expect_eq(query(db, "SELECT count(*) FROM runs WHERE status = 'ok' AND operation = 'sort'"),
                  8.0);

@@ -14,33 +14,6 @@
 #include "../cuda_check.h"
 #include "sort_gpu.h"
 
-static size_t align256(size_t b)
-{
-    return (b + 255) / 256 * 256;
-}
-
-/* Alternate buffers: n keys (and n values), 256-byte aligned. */
-static size_t alt_bytes(int64_t n, int with_vals)
-{
-    return align256((size_t)(n > 0 ? n : 0) * 4) * (with_vals ? 2 : 1);
-}
-
-/* CUB's temporary storage, from above: onesweep's look-back holds one
- * 32-bit counter per digit (256) per tile of at least 2048 keys, for at
- * most 2^28 keys at a time, i.e. under 1/2 byte per key: counted as 1
- * byte per key up to 2^28, plus 8 MiB for the bins, counters and
- * alignment. The GPU tests compare it with CUB's own query. */
-static size_t temp_estimate(int64_t n)
-{
-    int64_t portion = n < (1LL << 28) ? n : (1LL << 28);
-    return (size_t)(portion > 0 ? portion : 0) + (8u << 20);
-}
-
-extern "C" size_t sp_sort_cub_workspace(int64_t n, int with_vals, const sp_qsort_opts *o)
-{
-    (void)o;
-    return alt_bytes(n, with_vals) + temp_estimate(n);
-}
 
 extern "C" int sp_sort_cub_temp_bytes(int64_t n, int with_vals, size_t *bytes, sp_err *err)
 {
@@ -73,21 +46,21 @@ static int temp_bytes_cached(int64_t n, int with_vals, size_t *bytes, sp_err *er
 extern "C" int sp_sort_cub(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
                            const sp_qsort_opts *o, cudaStream_t stream, sp_err *err)
 {
-    (void)o;
     if (n < 0 || n > INT32_MAX)
         return sp_fail(err, "CUB radix sort: %lld keys outside 0..2^31-1", (long long)n);
     if (n <= 1)
         return 0;
     int with_vals = vals != NULL;
-    size_t temp, have = temp_estimate(n);
+    size_t alt = sp_sort_cub_alt_bytes(n, with_vals);
+    size_t temp, have = sp_sort_cub_workspace(n, with_vals, o) - alt;
     if (temp_bytes_cached(n, with_vals, &temp, err))
         return -1;
     if (temp > have)
         return sp_fail(err, "CUB radix sort: CUB asks %zu bytes of temporary storage for %lld "
                        "keys, the workspace estimate holds %zu", temp, (long long)n, have);
     char *w = (char *)workspace;
-    uint32_t *alt_k = (uint32_t *)w, *alt_v = with_vals ? alt_k + align256(n * 4) / 4 : NULL;
-    void *tmp = w + alt_bytes(n, with_vals);
+    uint32_t *alt_k = (uint32_t *)w, *alt_v = with_vals ? alt_k + sp_sort_cub_alt_bytes(n, 0) / 4 : NULL;
+    void *tmp = w + alt;
     cub::DoubleBuffer<uint32_t> dk(keys, alt_k), dv(vals, alt_v);
     if (with_vals)
         SP_CUDA(cub::DeviceRadixSort::SortPairs(tmp, temp, dk, dv, (int)n, 0, 32, stream), err);

@@ -30,13 +30,22 @@
  *       SP_SORT_GPU_FNS(qsort_block),
  *   };
  *
- * In a CPU-only build the design and its wrappers vanish and the entry
- * points are NULL: the runner skips the kernel with the reason.
+ * In a CPU-only build the entry points but need are NULL: the runner
+ * skips the kernel with the reason.
  */
 #ifndef SP_SORT_GPU_H
 #define SP_SORT_GPU_H
 
 #include "sort.h"
+
+/* The quicksort designs' header (kernels/sort/qsort_gpu.h) declares
+ * sp_qsort_opts too: included first when it is there, so the two headers
+ * can be included in either order. */
+#if defined(__has_include)
+#if __has_include("qsort_gpu.h")
+#include "qsort_gpu.h"
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,14 +55,7 @@ extern "C" {
  * typedef is valid C11 and C++), so this header builds without CUDA. */
 typedef struct CUstream_st *cudaStream_t;
 
-/* The tuning axes of a design: declared by the quicksort designs' header
- * (kernels/sort/qsort_gpu.h) when it is there, so the two headers can be
- * included in either order; identically here otherwise. */
-#if defined(__has_include)
-#if __has_include("qsort_gpu.h")
-#include "qsort_gpu.h"
-#endif
-#endif
+/* The tuning axes of a design (as qsort_gpu.h declares them). */
 #ifndef SP_QSORT_GPU_H
 typedef struct sp_qsort_opts {
     int blocksize, window, cutoff;
@@ -107,32 +109,37 @@ int sp_sort_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_sort_gpu_release(void *state);
 
 /* Define design `id` and its prepare/need wrappers (static), for a kernel
- * descriptor's SP_SORT_GPU_FNS(id); _CHECKED adds the design's axis check. */
+ * descriptor's SP_SORT_GPU_FNS(id); _CHECKED adds the design's axis check.
+ * The workspace and check functions are plain C and stay in a CPU-only
+ * build (need states the memory there too); the sort function and prepare
+ * exist only with CUDA. */
 #define SP_SORT_GPU_DESIGN(id, kname, is_stable, sort_fn, workspace_fn)                     \
     SP_SORT_GPU_DESIGN_CHECKED(id, kname, is_stable, sort_fn, workspace_fn, NULL)
-#ifdef SP_HAVE_CUDA
 #define SP_SORT_GPU_DESIGN_CHECKED(id, kname, is_stable, sort_fn, workspace_fn, check_fn)   \
-    static const sp_sort_gpu_design id##_design = {kname, is_stable, sort_fn, workspace_fn, \
-                                                   check_fn};                               \
-    static int id##_prepare(const sp_problem *pb, const sp_params *p, void **state,         \
-                            sp_phases *ph, sp_err *err)                                     \
-    {                                                                                       \
-        return sp_sort_gpu_prepare(&id##_design, pb, p, state, ph, err);                    \
-    }                                                                                       \
+    static const sp_sort_gpu_design id##_design = {kname, is_stable, SP_GPU_FN(sort_fn),    \
+                                                   workspace_fn, check_fn};                 \
+    SP_SORT_GPU_PREPARE(id)                                                                 \
     static int id##_need(const sp_problem *pb, const sp_params *p, sp_need *need,           \
                          sp_err *err)                                                       \
     {                                                                                       \
         return sp_sort_gpu_need(&id##_design, pb, p, need, err);                            \
     }
+#ifdef SP_HAVE_CUDA
+#define SP_SORT_GPU_PREPARE(id)                                                             \
+    static int id##_prepare(const sp_problem *pb, const sp_params *p, void **state,         \
+                            sp_phases *ph, sp_err *err)                                     \
+    {                                                                                       \
+        return sp_sort_gpu_prepare(&id##_design, pb, p, state, ph, err);                    \
+    }
 #else
-#define SP_SORT_GPU_DESIGN_CHECKED(id, kname, is_stable, sort_fn, workspace_fn, check_fn)
+#define SP_SORT_GPU_PREPARE(id)
 #endif
 
 /* The entry points of design `id` in an sp_kernel initialiser. */
 #define SP_SORT_GPU_FNS(id)                                                                 \
     .prepare = SP_GPU_FN(id##_prepare), .run = SP_GPU_FN(sp_sort_gpu_run),                \
     .result = SP_GPU_FN(sp_sort_gpu_result), .release = SP_GPU_FN(sp_sort_gpu_release),   \
-    .need = SP_GPU_FN(id##_need)
+    .need = id##_need
 
 /* ---- CUB DeviceRadixSort (sort_cub.cu): the vendor baseline, as a design.
  * Keys alone (vals NULL) or pairs, all 32 bits, through cub::DoubleBuffer
@@ -143,8 +150,11 @@ int sp_sort_cub(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
                 const sp_qsort_opts *o, cudaStream_t stream, sp_err *err);
 /* Alternate buffers plus CUB's temporary storage, estimated from above
  * without CUDA (sp_sort_cub checks the estimate against CUB's own query
- * and fails, naming both, if it ever falls short). */
+ * and fails, naming both, if it ever falls short). Plain C (sort_cub.c). */
 size_t sp_sort_cub_workspace(int64_t n, int with_vals, const sp_qsort_opts *o);
+/* The alternate buffers at the start of that workspace: n keys (and n
+ * values), each 256-byte aligned. */
+size_t sp_sort_cub_alt_bytes(int64_t n, int with_vals);
 /* CUB's own temporary-storage query (needs a device), for the tests. */
 int sp_sort_cub_temp_bytes(int64_t n, int with_vals, size_t *bytes, sp_err *err);
 

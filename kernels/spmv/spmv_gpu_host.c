@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "../sell.h"
+#include "../hll.h"
 #include "spmv_gpu_host.h"
 
 int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, int *bs,
@@ -23,8 +23,8 @@ int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, 
 int sp_gpu_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err)
 {
     long v = sp_param(p, "hack", 32);
-    if (v < 1 || v > 65536)
-        return sp_fail(err, "%s: hack = %ld outside 1..65536", kernel, v);
+    if (v < 1 || v > SP_HACK_MAX)
+        return sp_fail(err, "%s: hack = %ld outside 1..%d", kernel, v, SP_HACK_MAX);
     *hack = (int)v;
     return 0;
 }
@@ -189,16 +189,20 @@ int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     return 0;
 }
 
-/* A sliced ELL of `hack` rows per slice (0: ELL) on the host and the device. */
-static int need_sell(const sp_problem *pb, int32_t hack, const char *what, sp_need *need,
+/* A sliced ELL of `hack` rows per slice (0: ELL) in the GPU layout
+ * (kernels/hll.h) on the host and the device: the runner skips the
+ * combination when either is more than what is free. */
+static int need_sell(const sp_problem *pb, int32_t hack, int colmajor, sp_need *need,
                      sp_err *err)
 {
     int64_t stored;
-    if (sp_sell_size(pb->A, hack, what, &stored, err))
+    uint64_t bytes;
+    sp_hll_opts o = sp_hll_gpu(hack, colmajor);
+    if (sp_hll_plan(pb->A, &o, &stored, &bytes, err))
         return -1;
     int32_t h = hack > 0 ? hack : 1;
     uint64_t slices = ((uint64_t)pb->A->rows + h - 1) / h + 1;
-    need->host_bytes = (uint64_t)stored * 12 + slices * 4;
+    need->host_bytes = bytes;
     need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
                          device_array(slices, 4) + vectors(pb->A);
     return 0;
@@ -207,7 +211,7 @@ static int need_sell(const sp_problem *pb, int32_t hack, const char *what, sp_ne
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     (void)p;
-    return need_sell(pb, 0, "ELL", need, err);
+    return need_sell(pb, 0, 1, need, err);
 }
 
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
@@ -215,5 +219,5 @@ int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     int hack = 0;
     if (sp_gpu_hack("HLL", p, &hack, err))
         return -1;
-    return need_sell(pb, hack, "HLL", need, err);
+    return need_sell(pb, hack, 1, need, err);
 }
