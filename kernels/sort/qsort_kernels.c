@@ -3,13 +3,12 @@
  * (qsort_gpu.h), run in the GPU sort harness (sort_gpu.h): axes values,
  * blocksize, window and cutoff, each combination checked by the design
  * before anything runs. None claims stability. In a CPU-only build their
- * entry points are NULL and the runner skips them with the reason.
+ * sort entry points are NULL and the runner skips them with the reason;
+ * need and the checks stay.
  */
 #include "qsort_gpu.h"
 #include "sort_gpu.h"
 
-/* The checks exist for the harness, which a CPU-only build leaves out. */
-#ifdef SP_HAVE_CUDA
 static int check_thread(const sp_qsort_opts *o, sp_err *err)
 {
     return sp_qsort_check_opts(SP_QSORT_THREAD, o, err);
@@ -24,7 +23,6 @@ static int check_queue(const sp_qsort_opts *o, sp_err *err)
 {
     return sp_qsort_check_opts(SP_QSORT_QUEUE, o, err);
 }
-#endif
 
 SP_SORT_GPU_DESIGN_CHECKED(qsort_thread, "sort_qsort_cuda_thread", 0, sp_qsort_thread,
                            sp_qsort_thread_workspace, check_thread)
