@@ -44,7 +44,10 @@
     X(sp_spmv_sell_cusparse)                                                  \
     X(sp_sort_qsort)                                                          \
     X(sp_sort_radix_omp)                                                      \
-    X(sp_sort_cub_radix)
+    X(sp_sort_cub_radix)                                                      \
+    X(sp_sort_qsort_cuda_thread)                                              \
+    X(sp_sort_qsort_cuda_block)                                               \
+    X(sp_sort_qsort_cuda_queue)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,
