@@ -61,7 +61,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
-        bench-gpu bench-sort list clean slurm merge
+        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -138,6 +138,9 @@ bench-gpu: ## on a GPU machine: every GPU SpMV kernel vs cuSPARSE on the bench s
 
 bench-sort: ## on a GPU machine: every GPU sort vs CUB, six distributions at 2^28 keys (bench/RESULTS.md)
 	@bash bench/gpu_sort.sh
+
+bench-gpu-transpose: ## on a GPU machine: every GPU transposition kernel and the primitives vs cusparseCsr2cscEx2 (bench/RESULTS.md)
+	@bash bench/gpu_transpose.sh
 
 bench-fetch: all ## fetch + unpack + parse of a >= 500 MB mirror over loopback, --jobs 1 vs 4
 	@bash bench/fetch.sh

@@ -47,7 +47,18 @@
     X(sp_sort_cub_radix)                                                      \
     X(sp_sort_qsort_cuda_thread)                                              \
     X(sp_sort_qsort_cuda_block)                                               \
-    X(sp_sort_qsort_cuda_queue)
+    X(sp_sort_qsort_cuda_queue)                                               \
+    X(sp_transpose_cuda_scatter)                                              \
+    X(sp_transpose_cuda_scantrans)                                            \
+    X(sp_transpose_cuda_mergetrans)                                           \
+    X(sp_transpose_cub_sort)                                                  \
+    X(sp_transpose_cusparse)                                                  \
+    X(sp_scan_cuda)                                                           \
+    X(sp_histogram_cuda)                                                      \
+    X(sp_idx2ptr_cuda)                                                        \
+    X(sp_ptr2idx_cuda)                                                        \
+    X(sp_segsort_cuda)                                                        \
+    X(sp_merge_cuda)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,
@@ -59,11 +70,19 @@ const sp_kernel *const sp_kernels[] = {SP_KERNEL_LIST(SP_LIST_KERNEL) NULL};
 extern const sp_operation sp_op_spmv;
 extern const sp_operation sp_op_transpose;
 extern const sp_operation sp_op_sort;
+extern const sp_operation sp_op_scan, sp_op_histogram, sp_op_idx2ptr, sp_op_ptr2idx,
+    sp_op_segsort, sp_op_merge;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
     &sp_op_transpose,
     &sp_op_sort,
+    &sp_op_scan,
+    &sp_op_histogram,
+    &sp_op_idx2ptr,
+    &sp_op_ptr2idx,
+    &sp_op_segsort,
+    &sp_op_merge,
     NULL,
 };
 

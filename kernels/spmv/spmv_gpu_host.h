@@ -45,6 +45,10 @@ int64_t sp_merge_tile_count(const sp_csr *A, int tile);
  * free(*row). */
 int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err);
 
+/* Device bytes of an array of n elements of elem bytes as cudaMalloc takes
+ * them: whole 2 MiB pages, never less than one element. */
+uint64_t sp_gpu_array_bytes(uint64_t n, uint64_t elem);
+
 /* sp_kernel.need of each family: device arrays (format, x, y, work) and the
  * host copy of a converted format. */
 int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);

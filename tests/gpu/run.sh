@@ -57,10 +57,11 @@ if [ -x build/tests/gpu ]; then
   if command -v compute-sanitizer >/dev/null; then
     # --target-processes all: Criterion runs each test in a child process.
     # SPSWEEP_GPU_TEST_QUICK: fewer block sizes and a dense row of 10^5
-    # instead of 10^6 (tests/gpu/test_gpu_spmv.c), and GPU quicksorts up to
-    # 20011 keys on three distributions (tests/gpu/test_gpu_qsort.c), so the
-    # instrumented runs stay within minutes; the plain run above checks
-    # everything.
+    # instead of 10^6 (tests/gpu/test_gpu_spmv.c); GPU quicksorts up to
+    # 20011 keys on three distributions (tests/gpu/test_gpu_qsort.c); smaller
+    # generated matrices for the transposition kernels and primitive lengths
+    # up to 2^17 (test_gpu_transpose.c, test_gpu_prim.c), so the instrumented
+    # runs stay within minutes; the plain run above checks everything.
     export SPSWEEP_GPU_TEST_QUICK=1
     sanitize="compute-sanitizer --target-processes all --error-exitcode 1"
     step memcheck $sanitize --tool memcheck build/tests/gpu --jobs 1

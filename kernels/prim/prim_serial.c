@@ -1,0 +1,92 @@
+/*
+ * prim_serial.c — the serial versions of the GPU primitives (prim.h): the
+ * references of their operations and of the GPU tests.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "prim.h"
+
+void sp_scan_serial(const int32_t *in, int32_t *out, int64_t n)
+{
+    int32_t sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t v = in[i];      /* read before the write: out may be in */
+        out[i] = sum;
+        sum += v;
+    }
+    out[n] = sum;
+}
+
+void sp_histogram_serial(const int32_t *idx, int64_t n, int32_t *counts, int32_t bins)
+{
+    memset(counts, 0, (size_t)bins * sizeof *counts);
+    for (int64_t i = 0; i < n; i++)
+        counts[idx[i]]++;
+}
+
+void sp_idx2ptr_serial(const int32_t *sorted, int64_t n, int32_t *ptr, int32_t bins)
+{
+    int64_t i = 0;
+    for (int32_t b = 0; b <= bins; b++) {
+        while (i < n && sorted[i] < b)
+            i++;
+        ptr[b] = (int32_t)i;
+    }
+}
+
+void sp_ptr2idx_serial(const int32_t *ptr, int32_t nseg, int32_t *idx)
+{
+    for (int32_t s = 0; s < nseg; s++)
+        for (int32_t k = ptr[s]; k < ptr[s + 1]; k++)
+            idx[k] = s;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void sp_segsort_serial(uint64_t *keys, int64_t n, int64_t seg)
+{
+    for (int64_t s = 0; s < n; s += seg)
+        qsort(keys + s, (size_t)(n - s < seg ? n - s : seg), sizeof *keys, cmp_u64);
+}
+
+/* The sorted keys by a counting sort over the columns (the order of the
+ * serial transposition), so no comparison sort of nnz keys is needed. */
+static int sorted_keys(const sp_csr *A, const uint64_t *keys, uint64_t *sorted, sp_err *err)
+{
+    int32_t *next = calloc((size_t)A->cols + 1, sizeof *next);
+    if (!next)
+        return sp_fail(err, "prim keys: out of memory for %d column pointers", A->cols);
+    sp_histogram_serial(A->colidx, A->nnz, next, A->cols);
+    sp_scan_serial(next, next, A->cols);
+    for (int32_t k = 0; k < A->nnz; k++)
+        sorted[next[A->colidx[k]]++] = keys[k];
+    free(next);
+    return 0;
+}
+
+int sp_prim_keys(const sp_csr *A, uint64_t **keys, uint64_t **sorted, sp_err *err)
+{
+    size_t n = (size_t)A->nnz ? (size_t)A->nnz : 1;
+    uint64_t *k = malloc(n * sizeof *k), *s = sorted ? malloc(n * sizeof *s) : NULL;
+    if (!k || (sorted && !s)) {
+        free(k);
+        free(s);
+        return sp_fail(err, "prim keys: out of memory for %d keys", A->nnz);
+    }
+    for (int32_t i = 0; i < A->nnz; i++)
+        k[i] = (uint64_t)(uint32_t)A->colidx[i] << 32 | (uint32_t)i;
+    if (sorted && sorted_keys(A, k, s, err)) {
+        free(k);
+        free(s);
+        return -1;
+    }
+    *keys = k;
+    if (sorted)
+        *sorted = s;
+    return 0;
+}

@@ -1,0 +1,163 @@
+/*
+ * transpose_cuda_scantrans.cu — ScanTrans (Wang, Liu, Hou, Feng, ICS'16) in
+ * CUDA. The nonzeros are split into `units` contiguous chunks, one warp
+ * each (sp_scantrans_gpu_units chooses how many fit the memory budget):
+ *   1. each warp counts its chunk's columns into its own row of the
+ *      (units + 1) x cols counts, 32 positions at a time, equal columns
+ *      of a step counted with one update (no atomics: the row is its own);
+ *   2. vertical scan: for each column (one thread, coalesced over the
+ *      columns) the counts of the units before each unit, and the total;
+ *   3. exclusive scan of the totals into colptr;
+ *   4. write back: each warp walks its chunk again in position order and
+ *      puts each entry at colptr + its unit's offset + its rank, so rows
+ *      stay ascending in every column without any sort.
+ * The row of each nonzero comes from pointers-to-index (prim).
+ */
+#include "transpose_gpu.cuh"
+
+/* The warp's chunk of positions [c0, c1). */
+__device__ static void chunk_of(int32_t nnz, int32_t units, int32_t u, int64_t *c0, int64_t *c1)
+{
+    int64_t per = ((int64_t)nnz + units - 1) / units;
+    *c0 = (int64_t)u * per < nnz ? (int64_t)u * per : nnz;
+    *c1 = *c0 + per < nnz ? *c0 + per : nnz;
+}
+
+__global__ static void count_units(const int32_t *colidx, int32_t nnz, int32_t cols,
+                                   int32_t units, int32_t *counts)
+{
+    int32_t u = (int32_t)(((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+    if (u >= units)
+        return;
+    int lane = threadIdx.x & 31;
+    int64_t c0, c1;
+    chunk_of(nnz, units, u, &c0, &c1);
+    int32_t *mine = counts + (size_t)u * cols;
+    for (int64_t k0 = c0; k0 < c1; k0 += 32) {
+        int64_t k = k0 + lane;
+        unsigned active = __ballot_sync(SP_FULL_MASK, k < c1);
+        if (k < c1) {
+            int32_t c = colidx[k];
+            unsigned peers = __match_any_sync(active, c);
+            if (lane == __ffs(peers) - 1)
+                mine[c] += __popc(peers);
+        }
+        __syncwarp();
+    }
+}
+
+/* counts[u][j] = sum of counts[0..u-1][j]; counts[units][j] = the total. */
+__global__ static void vertical_scan(int32_t *counts, int32_t cols, int32_t units)
+{
+    int32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= cols)
+        return;
+    int32_t run = 0;
+    for (int32_t u = 0; u < units; u++) {
+        int32_t x = counts[(size_t)u * cols + j];
+        counts[(size_t)u * cols + j] = run;
+        run += x;
+    }
+    counts[(size_t)units * cols + j] = run;
+}
+
+__global__ static void write_back(const int32_t *row, const int32_t *colidx, const double *val,
+                                  int32_t nnz, int32_t cols, int32_t units, int32_t *offsets,
+                                  const int32_t *colptr, double *cval, int32_t *rowidx)
+{
+    int32_t u = (int32_t)(((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+    if (u >= units)
+        return;
+    int lane = threadIdx.x & 31;
+    int64_t c0, c1;
+    chunk_of(nnz, units, u, &c0, &c1);
+    int32_t *mine = offsets + (size_t)u * cols;
+    for (int64_t k0 = c0; k0 < c1; k0 += 32) {
+        int64_t k = k0 + lane;
+        unsigned active = __ballot_sync(SP_FULL_MASK, k < c1);
+        if (k < c1) {
+            int32_t c = colidx[k];
+            unsigned peers = __match_any_sync(active, c);
+            int leader = __ffs(peers) - 1;
+            int32_t base = colptr[c] + mine[c];
+            int32_t dst = base + __popc(peers & ((1u << lane) - 1u));
+            rowidx[dst] = row[k];
+            cval[dst] = val[k];
+            __syncwarp(active);
+            if (lane == leader)
+                mine[c] += __popc(peers);
+        }
+        __syncwarp();
+    }
+}
+
+extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params *p,
+                                          void **state, sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int bs = 0;
+    int32_t units = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_scantrans", p, &bs, err) ||
+        sp_scantrans_gpu_units(pb->A, SP_SCANTRANS_BUDGET, &units, err))
+        return -1;
+    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_scantrans", pb, err);
+    if (!g)
+        return -1;
+    g->bs = bs;
+    g->units = units;
+    int rc = sp_trans_gpu_upload(pb, g, ph, err);
+    double t0 = sp_seconds();
+    if (!rc)
+        rc = sp_trans_gpu_alloc((void **)&g->w32a, ((size_t)units + 1) * (size_t)g->cols, 4,
+                                err) ||
+             sp_trans_gpu_alloc((void **)&g->w32b, (size_t)g->nnz, 4, err) ||
+             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err);
+    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+        rc = sp_fail(err, "transpose_cuda_scantrans: work allocation failed");
+    ph->h2d_s += sp_seconds() - t0;
+    if (rc) {
+        sp_trans_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+static int scantrans(sp_gpu_trans *g, sp_err *err)
+{
+    const int bs = g->bs;
+    const size_t cols = (size_t)g->cols;
+    int32_t *counts = g->w32a;
+    SP_CUDA(cudaMemsetAsync(counts, 0, (size_t)g->units * cols * 4), err);
+    unsigned warps_grid = sp_grid((int64_t)g->units * 32, bs);
+    if (g->nnz > 0) {
+        count_units<<<warps_grid, bs>>>(g->colidx, g->nnz, g->cols, g->units, counts);
+        SP_LAUNCHED("count_units", err);
+    }
+    if (g->cols > 0) {
+        vertical_scan<<<sp_grid(g->cols, bs), bs>>>(counts, g->cols, g->units);
+        SP_LAUNCHED("vertical_scan", err);
+    }
+    if (sp_gpu_scan(counts + (size_t)g->units * cols, g->colptr, g->cols, bs, g->scan_temp, err))
+        return -1;
+    if (g->nnz == 0)
+        return 0;
+    if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32b, g->nnz, bs, err))
+        return -1;
+    write_back<<<warps_grid, bs>>>(g->w32b, g->colidx, g->val, g->nnz, g->cols, g->units, counts,
+                                   g->colptr, g->cval, g->rowidx);
+    SP_LAUNCHED("write_back", err);
+    return 0;
+}
+
+extern "C" int sp_trans_scantrans_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "transpose_cuda_scantrans: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (scantrans(g, err))
+        return -1;
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_trans_gpu_elapsed(g, seconds, err);
+}

@@ -1,0 +1,262 @@
+/*
+ * transpose_cuda_scatter.cu — the own fast transposition, few passes over
+ * the data:
+ *   1. column counts into colptr: warp-aggregated atomics (histogram);
+ *   2. exclusive scan of colptr in place; a copy as per-column cursors;
+ *   3. scatter: each warp takes SP_TRANS_ITEMS x 32 consecutive nonzeros,
+ *      32 at a time; the row of each comes from the block's slice of
+ *      rowptr in shared memory; each lane takes its slot from its column's
+ *      cursor, lanes of one column ranked in position order with one
+ *      atomic (so a column whose entries one warp writes is already in row
+ *      order; across warps and blocks the order is whatever the atomics
+ *      made it);
+ *   4. order restored: one thread per column checks its rows; columns
+ *      out of order, and every column longer than SP_TRANS_SHORT_COL, are
+ *      listed, sorted by CUB's segmented sort (rows as keys, values along)
+ *      and copied back. (Sorting short columns in place, one thread each,
+ *      took 48 ms on the 27-point Laplacian 160^3, whose columns the
+ *      atomics of many blocks interleave: measured, dropped.)
+ * Matrices of up to SP_TRANS_SMALL_NNZ nonzeros take one block instead: a
+ * block radix sort of (column, position), then gather and pointers.
+ */
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+
+#include "transpose_gpu.cuh"
+
+#define SMALL_THREADS 512
+#define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
+/* digit bits of the block radix sort: up to 2^10 columns in two passes */
+#define SMALL_RADIX_BITS 5
+/* rowptr entries a scatter block stages in shared memory */
+#define STAGE_ROWS 4096
+
+/* ---- one block for small matrices --------------------------------------- */
+
+__global__ static void __launch_bounds__(SMALL_THREADS)
+small_transpose(const int32_t *rowptr, int32_t rows, const int32_t *colidx, const double *val,
+                int32_t nnz, int32_t cols, int end_bit, double *cval, int32_t *colptr,
+                int32_t *rowidx)
+{
+    typedef cub::BlockRadixSort<uint32_t, SMALL_THREADS, SMALL_ITEMS, int32_t, SMALL_RADIX_BITS>
+        Sort;
+    __shared__ union {
+        typename Sort::TempStorage sort;
+        uint32_t keys[SP_TRANS_SMALL_NNZ];
+    } sm;
+    uint32_t key[SMALL_ITEMS];
+    int32_t pos[SMALL_ITEMS];
+    const int t = threadIdx.x;
+    for (int i = 0; i < SMALL_ITEMS; i++) {
+        int32_t k = t * SMALL_ITEMS + i;
+        key[i] = k < nnz ? (uint32_t)colidx[k] : (uint32_t)cols;
+        pos[i] = k;
+    }
+    Sort(sm.sort).SortBlockedToStriped(key, pos, 0, end_bit);
+    __syncthreads();
+    for (int i = 0; i < SMALL_ITEMS; i++) {
+        int32_t p = i * SMALL_THREADS + t;
+        sm.keys[p] = key[i];
+        if (p < nnz) {
+            rowidx[p] = sp_segment_of(rowptr, rows + 1, pos[i]);
+            cval[p] = val[pos[i]];
+        }
+    }
+    __syncthreads();
+    for (int32_t p = t; p <= nnz; p += SMALL_THREADS) {
+        int32_t prev = p > 0 ? (int32_t)sm.keys[p - 1] : -1;
+        int32_t cur = p < nnz ? (int32_t)sm.keys[p] : cols;
+        for (int32_t c = prev + 1; c <= cur; c++)
+            colptr[c] = p;
+    }
+}
+
+/* Bits that hold every value 0..x. */
+static int bits_for(uint32_t x)
+{
+    int b = 1;
+    while (b < 32 && (x >> b))
+        b++;
+    return b;
+}
+
+/* ---- the scatter ---------------------------------------------------------- */
+
+__global__ static void scatter(const int32_t *rowptr, int32_t rows, const int32_t *colidx,
+                               const double *val, int32_t nnz, int32_t *cursor, double *cval,
+                               int32_t *rowidx)
+{
+    __shared__ int32_t stage[STAGE_ROWS];
+    __shared__ int32_t first, count;
+    const int64_t tile = (int64_t)blockDim.x * SP_TRANS_ITEMS;
+    int64_t k0 = (int64_t)blockIdx.x * tile, k1 = k0 + tile < nnz ? k0 + tile : nnz;
+    if (threadIdx.x == 0) {
+        int32_t r0 = sp_segment_of(rowptr, rows + 1, k0);
+        first = r0;
+        count = sp_segment_of(rowptr, rows + 1, k1 - 1) - r0 + 2;
+    }
+    __syncthreads();
+    const int32_t r0 = first, len = count;
+    const bool staged = len <= STAGE_ROWS;
+    if (staged)
+        for (int i = threadIdx.x; i < len; i += blockDim.x)
+            stage[i] = rowptr[r0 + i];
+    __syncthreads();
+    /* warp w: positions k0 + w * 32 * ITEMS + step * 32 + lane */
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int64_t wk = k0 + (int64_t)warp * 32 * SP_TRANS_ITEMS;
+    for (int step = 0; step < SP_TRANS_ITEMS; step++) {
+        int64_t k = wk + step * 32 + lane;
+        bool valid = k < k1;
+        unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+        if (!active)
+            break;
+        if (valid) {
+            int32_t c = colidx[k];
+            double v = val[k];
+            int32_t r = staged ? r0 + sp_segment_of(stage, len, k)
+                               : sp_segment_of(rowptr, rows + 1, k);
+            int32_t dst = sp_warp_atomic_inc(cursor, c, active);
+            rowidx[dst] = r;
+            cval[dst] = v;
+        }
+    }
+}
+
+/* ---- order restored ------------------------------------------------------ */
+
+/* Column j: listed for the segmented sort when it is long (its order is
+ * not checked) or when its rows are out of order. */
+__global__ static void check_columns(const int32_t *colptr, int32_t cols, const int32_t *rowidx,
+                                     int32_t *count, int32_t *seg_begin, int32_t *seg_end)
+{
+    int32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= cols)
+        return;
+    int32_t a = colptr[j], b = colptr[j + 1];
+    bool sorted = b - a <= SP_TRANS_SHORT_COL;
+    for (int32_t k = a + 1; k < b && sorted; k++)
+        sorted = rowidx[k - 1] < rowidx[k];
+    if (sorted)
+        return;
+    int32_t i = atomicAdd(count, 1);
+    seg_begin[i] = a;
+    seg_end[i] = b;
+}
+
+/* The listed columns back from the sort's output; one warp per column. */
+__global__ static void copy_back(const int32_t *count, const int32_t *seg_begin,
+                                 const int32_t *seg_end, const int32_t *row_sorted,
+                                 const double *val_sorted, int32_t *rowidx, double *cval)
+{
+    int lane = threadIdx.x & 31;
+    int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    int64_t warps = ((int64_t)gridDim.x * blockDim.x) >> 5;
+    for (int64_t s = warp; s < *count; s += warps)
+        for (int32_t k = seg_begin[s] + lane; k < seg_end[s]; k += 32) {
+            rowidx[k] = row_sorted[k];
+            cval[k] = val_sorted[k];
+        }
+}
+
+/* CUB's temporary bytes for sorting `segments` of the nnz (row, value) pairs. */
+static int segsort_bytes(sp_gpu_trans *g, int32_t segments, size_t *bytes, sp_err *err)
+{
+    *bytes = 0;
+    SP_CUDA(cub::DeviceSegmentedSort::SortPairs(NULL, *bytes, g->rowidx, g->w32b, g->cval,
+                                                g->wval, g->nnz, segments, g->w32c, g->w32d),
+            err);
+    return 0;
+}
+
+extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                        sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int bs = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_scatter", p, &bs, err))
+        return -1;
+    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_scatter", pb, err);
+    if (!g)
+        return -1;
+    g->bs = bs;
+    int rc = sp_trans_gpu_upload(pb, g, ph, err);
+    double t0 = sp_seconds();
+    bool small = g->nnz <= SP_TRANS_SMALL_NNZ && g->cols < SP_TRANS_SMALL_COLS;
+    size_t cols = (size_t)g->cols, nnz = (size_t)g->nnz;
+    if (!rc && !small)
+        rc = sp_trans_gpu_alloc((void **)&g->w32a, cols, 4, err) ||          /* cursors */
+             sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||           /* sorted rows */
+             sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err) ||           /* sorted values */
+             sp_trans_gpu_alloc((void **)&g->w32c, cols, 4, err) ||          /* segment begins */
+             sp_trans_gpu_alloc((void **)&g->w32d, cols, 4, err) ||          /* segment ends */
+             sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) ||
+             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err) ||
+             segsort_bytes(g, g->cols, &g->lib_bytes, err) ||
+             sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
+    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+        rc = sp_fail(err, "transpose_cuda_scatter: work allocation failed");
+    ph->h2d_s += sp_seconds() - t0;
+    if (rc) {
+        sp_trans_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+/* Steps 1-4 of the header on g. */
+static int scatter_transpose(sp_gpu_trans *g, sp_err *err)
+{
+    const int bs = g->bs;
+    if (sp_gpu_histogram(g->colidx, g->nnz, g->colptr, g->cols, bs, err) ||
+        sp_gpu_scan(g->colptr, g->colptr, g->cols, bs, g->scan_temp, err))
+        return -1;
+    if (g->nnz == 0)
+        return 0;
+    SP_CUDA(cudaMemcpyAsync(g->w32a, g->colptr, (size_t)g->cols * 4, cudaMemcpyDeviceToDevice),
+            err);
+    SP_CUDA(cudaMemsetAsync(g->count, 0, 4), err);
+    scatter<<<sp_grid(g->nnz, (int64_t)bs * SP_TRANS_ITEMS), bs>>>(
+        g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->w32a, g->cval, g->rowidx);
+    SP_LAUNCHED("scatter", err);
+    check_columns<<<sp_grid(g->cols, bs), bs>>>(g->colptr, g->cols, g->rowidx, g->count, g->w32c,
+                                                g->w32d);
+    SP_LAUNCHED("check_columns", err);
+    int32_t listed = 0;
+    SP_CUDA(cudaMemcpy(&listed, g->count, 4, cudaMemcpyDeviceToHost), err);
+    if (listed == 0)
+        return 0;
+    size_t bytes;
+    if (segsort_bytes(g, listed, &bytes, err))
+        return -1;
+    if (bytes > g->lib_bytes)
+        return sp_fail(err, "transpose_cuda_scatter: CUB asks %zu temporary bytes for %d "
+                       "columns, %zu were allocated", bytes, listed, g->lib_bytes);
+    SP_CUDA(cub::DeviceSegmentedSort::SortPairs(g->lib_temp, bytes, g->rowidx, g->w32b, g->cval,
+                                                g->wval, g->nnz, listed, g->w32c, g->w32d),
+            err);
+    unsigned blocks = sp_grid((int64_t)listed * 32, 256);
+    copy_back<<<blocks < 4096 ? blocks : 4096, 256>>>(g->count, g->w32c, g->w32d, g->w32b,
+                                                      g->wval, g->rowidx, g->cval);
+    SP_LAUNCHED("copy_back", err);
+    return 0;
+}
+
+extern "C" int sp_trans_scatter_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "transpose_cuda_scatter: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (g->nnz <= SP_TRANS_SMALL_NNZ && g->cols < SP_TRANS_SMALL_COLS) {
+        small_transpose<<<1, SMALL_THREADS>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
+                                             g->cols, bits_for((uint32_t)g->cols), g->cval,
+                                             g->colptr, g->rowidx);
+        SP_LAUNCHED("small_transpose", err);
+    } else if (scatter_transpose(g, err)) {
+        return -1;
+    }
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_trans_gpu_elapsed(g, seconds, err);
+}

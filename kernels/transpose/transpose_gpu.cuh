@@ -1,0 +1,43 @@
+/*
+ * transpose_gpu.cuh — the state every GPU transposition kernel shares: the
+ * CSR on the device, the CSC in the operation's layout (one buffer, so the
+ * result comes back in one copy), work arrays, events.
+ */
+#ifndef SP_TRANSPOSE_GPU_CUH
+#define SP_TRANSPOSE_GPU_CUH
+
+#include "../prim/prim.cuh"
+#include "transpose_gpu.h"
+
+typedef struct sp_gpu_trans {
+    const char *name;
+    int32_t rows, cols, nnz;
+    int bs;
+    int32_t *rowptr, *colidx;   /* the CSR */
+    double *val;
+    bool separate;              /* the CSC in three arrays of its own (cuSPARSE) */
+    void *out;                  /* else one: sp_csc_bytes, val | colptr | rowidx */
+    double *cval;
+    int32_t *colptr, *rowidx;
+    /* work arrays; which are set depends on the kernel */
+    int32_t *w32a, *w32b, *w32c, *w32d;   /* int32 arrays of nnz or cols */
+    uint64_t *w64a, *w64b;                 /* 64-bit keys */
+    double *wval;
+    int32_t *count;                        /* one counter */
+    void *scan_temp, *lib_temp;            /* scan levels; CUB or cuSPARSE buffer */
+    size_t lib_bytes;
+    int32_t units;                         /* ScanTrans */
+    cusparseHandle_t handle;
+    cudaEvent_t start, stop;
+} sp_gpu_trans;
+
+/* A state for A with the kernel's name; events made, context created. */
+sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, sp_err *err);
+/* Allocate the CSR and the CSC on the device and upload the CSR (h2d). */
+int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp_err *err);
+/* cudaMalloc of n elements of elem bytes, never zero bytes. */
+int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
+/* The time between g's events, after waiting for the stop event. */
+int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * transpose_gpu.h — the GPU transposition kernels (issue 7), plain C so the
+ * memory statements and the ScanTrans unit choice build (and are unit-
+ * tested) without CUDA. Output in the operation's layout (transpose.h),
+ * identical to the serial counting sort.
+ *
+ *   transpose_cuda_scatter    histogram of the columns (warp-aggregated
+ *                             atomics), scan, a scatter through per-column
+ *                             atomic cursors that ranks equal columns of a
+ *                             warp in position order, then each column's
+ *                             rows restored to ascending order: columns
+ *                             out of order (or long) sorted by CUB's
+ *                             segmented sort. Up to
+ *                             SP_TRANS_SMALL_NNZ nonzeros: one block, a
+ *                             block radix sort of (column, position).
+ *   transpose_cuda_scantrans  ScanTrans: per-warp column counts
+ *                             ((units + 1) x cols), vertical scan, scan,
+ *                             write back in position order
+ *   transpose_cuda_mergetrans MergeTrans: keys (column, position) sorted in
+ *                             segments of 1024, merge rounds, pointers,
+ *                             gather
+ *   transpose_cub_sort        CUB radix sort of (column, position), gather
+ *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
+ *
+ *   transpose_gpu_host.c      need, ScanTrans units, descriptors
+ *   transpose_gpu.cu          upload, result, release, cuSPARSE
+ *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
+ */
+#ifndef SP_TRANSPOSE_GPU_H
+#define SP_TRANSPOSE_GPU_H
+
+#include "transpose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The `blocksize` values of the CUDA transposition kernels. */
+#define SP_TRANS_BLOCKSIZES "64,128,256,512,1024"
+/* Up to this many nonzeros (and fewer than 2^20 columns) the scatter
+ * kernel transposes in one block. */
+#define SP_TRANS_SMALL_NNZ 8192
+#define SP_TRANS_SMALL_COLS (1 << 20)
+/* Columns up to this long are checked by one thread each (and sorted only
+ * when out of order); longer ones are always sorted. */
+#define SP_TRANS_SHORT_COL 32
+/* Positions each thread of the scatter handles per tile. */
+#define SP_TRANS_ITEMS 8
+/* ScanTrans: the per-unit column counts may take this many bytes; a unit
+ * (one warp) per SP_SCANTRANS_CHUNK nonzeros when they fit. */
+#define SP_SCANTRANS_BUDGET (4ull << 30)
+#define SP_SCANTRANS_CHUNK 4096
+
+/* ScanTrans's unit count on A with `budget` bytes for its (units + 1) x
+ * cols counts; -1 with the reason when not even one unit fits. */
+int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_err *err);
+
+/* The `blocksize` axis of the CUDA transposition kernels (default 256). */
+int sp_trans_gpu_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *err);
+
+/* Device bytes of each kernel (the CSR in, the CSC out, its work arrays);
+ * the sp_kernel.need functions add the host side. */
+uint64_t sp_trans_gpu_bytes_scatter(const sp_csr *A);
+uint64_t sp_trans_gpu_bytes_scantrans(const sp_csr *A, int32_t units, int bs);
+uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A);
+uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A);
+uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
+
+/* ---- CUDA entry points ---------------------------------------------------
+ * prepare: axes checked, upload (h2d), work arrays and library buffers;
+ * run: the transposition between two CUDA events; result and release are
+ * shared (transpose_gpu.cu). */
+int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                             sp_phases *ph, sp_err *err);
+int sp_trans_scatter_run(void *state, double *seconds, sp_err *err);
+int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                               sp_phases *ph, sp_err *err);
+int sp_trans_scantrans_run(void *state, double *seconds, sp_err *err);
+int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                sp_phases *ph, sp_err *err);
+int sp_trans_mergetrans_run(void *state, double *seconds, sp_err *err);
+int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                         sp_phases *ph, sp_err *err);
+int sp_trans_cub_run(void *state, double *seconds, sp_err *err);
+int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                              sp_phases *ph, sp_err *err);
+int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err);
+int sp_trans_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+void sp_trans_gpu_release(void *state);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

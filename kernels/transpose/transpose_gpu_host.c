@@ -1,0 +1,215 @@
+/*
+ * transpose_gpu_host.c — the GPU transposition kernels' descriptors, their
+ * `blocksize` axis, ScanTrans's unit count and the memory each kernel
+ * needs (transpose_gpu.h). Pure arithmetic: need() runs in the runner's
+ * parent, which never touches CUDA.
+ */
+#include "../prim/prim.h"
+#include "../spmv/spmv_gpu_host.h"
+#include "transpose_gpu.h"
+
+int sp_trans_gpu_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *err)
+{
+    long v = sp_param(p, "blocksize", 256);
+    if (v < 64 || v > 1024 || (v & (v - 1)))
+        return sp_fail(err, "%s: blocksize = %ld is not a power of two in 64..1024", kernel, v);
+    *bs = (int)v;
+    return 0;
+}
+
+int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_err *err)
+{
+    uint64_t want = ((uint64_t)A->nnz + SP_SCANTRANS_CHUNK - 1) / SP_SCANTRANS_CHUNK;
+    if (want < 1)
+        want = 1;
+    if (want > 65536)
+        want = 65536;
+    uint64_t row = (uint64_t)(A->cols ? A->cols : 1) * 4;
+    uint64_t fit = budget / row;    /* units + 1 rows of counts */
+    if (fit < 2)
+        return sp_fail(err, "transpose_cuda_scantrans: per-unit column counts need (units + 1) "
+                       "x cols x 4 bytes; with cols = %d even one unit takes %llu bytes, above "
+                       "the budget of %llu", A->cols, (unsigned long long)(2 * row),
+                       (unsigned long long)budget);
+    *units = (int32_t)(want < fit - 1 ? want : fit - 1);
+    return 0;
+}
+
+/* The CSR in and the CSC out, on the device. */
+static uint64_t csr_csc(const sp_csr *A)
+{
+    uint64_t nnz = (uint64_t)A->nnz;
+    return sp_gpu_array_bytes((uint64_t)A->rows + 1, 4) + sp_gpu_array_bytes(nnz, 4) +
+           sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(nnz * 12 + (uint64_t)A->cols * 4 + 4, 1);
+}
+
+/* CUB's segmented-sort buffer is asked on the device; estimated here as
+ * 16 bytes per column plus 16 MiB. */
+uint64_t sp_trans_gpu_bytes_scatter(const sp_csr *A)
+{
+    uint64_t nnz = (uint64_t)A->nnz, cols = (uint64_t)A->cols;
+    return csr_csc(A) + 3 * sp_gpu_array_bytes(cols, 4) + sp_gpu_array_bytes(nnz, 4) +
+           sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(1, 4) +
+           sp_gpu_array_bytes(sp_gpu_scan_temp_bytes((int64_t)cols, 64), 1) +
+           sp_gpu_array_bytes(cols * 16 + (16u << 20), 1);
+}
+
+uint64_t sp_trans_gpu_bytes_scantrans(const sp_csr *A, int32_t units, int bs)
+{
+    uint64_t cols = (uint64_t)A->cols;
+    return csr_csc(A) + sp_gpu_array_bytes(((uint64_t)units + 1) * cols, 4) +
+           sp_gpu_array_bytes((uint64_t)A->nnz, 4) +
+           sp_gpu_array_bytes(sp_gpu_scan_temp_bytes((int64_t)cols, bs), 1);
+}
+
+uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A)
+{
+    uint64_t nnz = (uint64_t)A->nnz;
+    return csr_csc(A) + 2 * sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(nnz, 4);
+}
+
+/* CUB's radix-sort buffer: estimated as the double buffers of keys and
+ * values (8 bytes per nonzero) plus 16 MiB. */
+uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A)
+{
+    uint64_t nnz = (uint64_t)A->nnz;
+    return csr_csc(A) + 4 * sp_gpu_array_bytes(nnz, 4) +
+           sp_gpu_array_bytes(nnz * 8 + (16u << 20), 1);
+}
+
+/* The CSC in three arrays, and cusparseCsr2cscEx2's buffer, asked on the
+ * device: estimated as 8 bytes per nonzero, row and column, plus 64 MiB
+ * for the handle. */
+uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A)
+{
+    uint64_t nnz = (uint64_t)A->nnz, n = nnz + A->rows + A->cols;
+    uint64_t csc = sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes((uint64_t)A->cols + 1, 4) +
+                   sp_gpu_array_bytes(nnz, 4);    /* three arrays of their own */
+    return csr_csc(A) - sp_gpu_array_bytes(nnz * 12 + (uint64_t)A->cols * 4 + 4, 1) + csc +
+           sp_gpu_array_bytes(n * 8 + (64u << 20), 1);
+}
+
+static int need_host(sp_need *need)
+{
+    need->host_bytes = 4096;
+    return 0;
+}
+
+static int scatter_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int bs = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_scatter", p, &bs, err))
+        return -1;
+    need->device_bytes = sp_trans_gpu_bytes_scatter(pb->A);
+    return need_host(need);
+}
+
+static int scantrans_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int bs = 0;
+    int32_t units = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_scantrans", p, &bs, err) ||
+        sp_scantrans_gpu_units(pb->A, SP_SCANTRANS_BUDGET, &units, err))
+        return -1;
+    need->device_bytes = sp_trans_gpu_bytes_scantrans(pb->A, units, bs);
+    return need_host(need);
+}
+
+static int mergetrans_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int bs = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_mergetrans", p, &bs, err))
+        return -1;
+    need->device_bytes = sp_trans_gpu_bytes_mergetrans(pb->A);
+    return need_host(need);
+}
+
+static int cub_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p, (void)err;
+    need->device_bytes = sp_trans_gpu_bytes_cub(pb->A);
+    return need_host(need);
+}
+
+static int cusparse_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p, (void)err;
+    need->device_bytes = sp_trans_gpu_bytes_cusparse(pb->A);
+    return need_host(need);
+}
+
+const sp_kernel sp_transpose_cuda_scatter = {
+    .name = "transpose_cuda_scatter",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cuda",
+    .summary = "histogram, scan, warp-ordered atomic scatter, column order restored",
+    .needs_gpu = 1,
+    .naxes = 1,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}},
+    .prepare = SP_GPU_FN(sp_trans_scatter_prepare),
+    .run = SP_GPU_FN(sp_trans_scatter_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = scatter_need,
+};
+
+const sp_kernel sp_transpose_cuda_scantrans = {
+    .name = "transpose_cuda_scantrans",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cuda",
+    .summary = "ScanTrans: per-warp column counts, vertical scan, scan, write back",
+    .needs_gpu = 1,
+    .naxes = 1,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}},
+    .prepare = SP_GPU_FN(sp_trans_scantrans_prepare),
+    .run = SP_GPU_FN(sp_trans_scantrans_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = scantrans_need,
+};
+
+const sp_kernel sp_transpose_cuda_mergetrans = {
+    .name = "transpose_cuda_mergetrans",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cuda",
+    .summary = "MergeTrans: segmented sort of (column, position), merge rounds, gather",
+    .needs_gpu = 1,
+    .naxes = 1,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}},
+    .prepare = SP_GPU_FN(sp_trans_mergetrans_prepare),
+    .run = SP_GPU_FN(sp_trans_mergetrans_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = mergetrans_need,
+};
+
+const sp_kernel sp_transpose_cub_sort = {
+    .name = "transpose_cub_sort",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cub",
+    .summary = "CUB DeviceRadixSort of (column, position) pairs, then gather",
+    .needs_gpu = 1,
+    .prepare = SP_GPU_FN(sp_trans_cub_prepare),
+    .run = SP_GPU_FN(sp_trans_cub_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = cub_need,
+};
+
+const sp_kernel sp_transpose_cusparse = {
+    .name = "transpose_cusparse",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cusparse",
+    .summary = "cusparseCsr2cscEx2, CUSPARSE_CSR2CSC_ALG_DEFAULT (the GPU baseline)",
+    .needs_gpu = 1,
+    .prepare = SP_GPU_FN(sp_trans_cusparse_prepare),
+    .run = SP_GPU_FN(sp_trans_cusparse_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = cusparse_need,
+};
