@@ -69,9 +69,43 @@ __device__ inline void qs_bitonic(unsigned *s, unsigned S)
         }
 }
 
+/* Where node i (1..255) of the implicit search tree over 255 sorted
+ * splitters (Eytzinger order: node i's children are 2i and 2i + 1) finds
+ * its splitter: level l = floor(log2 i), place p = i - 2^l in the level. */
+__device__ __forceinline__ unsigned qs_tree_src(unsigned i)
+{
+    unsigned l = 31 - __clz(i), p = i - (1u << l);
+    return ((2 * p + 1) << (7 - l)) - 1;
+}
+
+/* Rewrite sorted sp[0..256) in tree order in place (the whole block; sp[0]
+ * gets the largest splitter, never read by qs_bucket). A binary search of
+ * the sorted array reads, at each step, words that all lie in one bank
+ * (pos + step - 1 with pos a multiple of 2 * step): up to 8-way conflicts
+ * per step for uniform keys. The tree puts each level's nodes in
+ * consecutive words, so the first six levels never conflict. */
+__device__ inline void qs_to_tree(unsigned *sp)
+{
+    unsigned v[8]; /* blockDim.x >= 32: at most 8 words per thread */
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        unsigned i = threadIdx.x + j * blockDim.x;
+        v[j] = i < 256 ? sp[i == 0 ? 255 : qs_tree_src(i)] : 0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        unsigned i = threadIdx.x + j * blockDim.x;
+        if (i < 256)
+            sp[i] = v[j];
+    }
+    __syncthreads();
+}
+
 /* Choose up to 255 distinct splitters of X[start, start + len) from a
  * sorted sample of 16 per bucket, aiming at buckets of target / 2; sp
- * (256 entries) is padded with the last splitter. Returns how many were
+ * (256 entries) is padded with the last splitter and left in tree order
+ * (qs_to_tree) for qs_bucket. Returns how many were
  * kept (>= 1; every splitter is a key of the range, so its equal bucket is
  * never empty and every other bucket is shorter than the range). */
 __device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long start,
@@ -99,20 +133,28 @@ __device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long st
         *nsp = c;
     }
     __syncthreads();
+    qs_to_tree(sp);
     return *nsp;
 }
 
 /* The bucket of x: 2j for keys between splitters j-1 and j (j = the number
- * of splitters below x), 2j+1 for keys equal to splitter j. */
+ * of splitters below x), 2j+1 for keys equal to splitter j. sp in tree
+ * order (qs_to_tree); the descent remembers the last node it went left
+ * at, which is the smallest splitter >= x, so equality costs no extra
+ * read. A splitter list padded with its last value makes j either < m or
+ * 255 (x above them all), capped at m. */
 __device__ __forceinline__ unsigned qs_bucket(const unsigned *sp, unsigned m, unsigned x)
 {
-    unsigned pos = 0;
+    unsigned i = 1, succ = 0;
 #pragma unroll
-    for (unsigned step = 128; step; step >>= 1)
-        if (sp[pos + step - 1] < x)
-            pos += step;
-    pos = min(pos, m);
-    return 2 * pos + (pos < m && sp[pos] == x);
+    for (int l = 0; l < 8; l++) {
+        unsigned v = sp[i];
+        bool right = v < x;
+        succ = right ? succ : v;
+        i = 2 * i + right;
+    }
+    unsigned pos = min(i - 256, m);
+    return 2 * pos + (pos < m && succ == x);
 }
 
 /* cnt[b] += 1 for every lane of `active`; returns this lane's rank among
@@ -137,27 +179,27 @@ __device__ __forceinline__ unsigned qs_agg_add(unsigned *cnt, unsigned b, unsign
 }
 
 /* hist[bucket] += 1 for every key of X[lo, hi); hist zeroed by the caller.
- * Four loads in flight per thread before the first is used. */
+ * Eight loads in flight per thread before the first is used. */
 __device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned long long lo,
                                       unsigned long long hi, const unsigned *sp, unsigned m,
                                       unsigned *hist)
 {
     const unsigned bs = blockDim.x;
-    for (unsigned long long i0 = lo; i0 < hi; i0 += 4ull * bs) {
-        unsigned x[4];
-        bool ok[4];
+    for (unsigned long long i0 = lo; i0 < hi; i0 += 8ull * bs) {
+        unsigned x[8];
+        bool ok[8];
 #pragma unroll
-        for (int u = 0; u < 4; u++) {
+        for (int u = 0; u < 8; u++) {
             unsigned long long i = i0 + u * bs + threadIdx.x;
             ok[u] = i < hi;
             x[u] = ok[u] ? X[i] : 0;
         }
-        unsigned bk[4]; /* four independent searches in flight, then the adds */
+        unsigned bk[8]; /* eight independent searches in flight, then the adds */
 #pragma unroll
-        for (int u = 0; u < 4; u++)
+        for (int u = 0; u < 8; u++)
             bk[u] = qs_bucket(sp, m, x[u]);
 #pragma unroll
-        for (int u = 0; u < 4; u++) {
+        for (int u = 0; u < 8; u++) {
             unsigned act = __ballot_sync(QS_FULL, ok[u]);
             if (ok[u])
                 qs_agg_add(hist, bk[u], act);
@@ -189,6 +231,49 @@ __device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned
     }
 }
 
+/* Exclusive scan of in[0..nb) into out by the whole block, each thread a
+ * run of consecutive counters (one at nb <= blockDim.x, so no bank
+ * conflicts), then a warp-shuffle scan of the warps' sums; the caller
+ * synchronises before, this function after. qs_scan_small is one warp
+ * walking 16 counters each with 16-way conflicts while the other warps
+ * wait at the barrier. */
+__device__ inline void qs_scan_block(const unsigned *in, unsigned *out, unsigned nb)
+{
+    __shared__ unsigned scr[33];
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned per = (nb + blockDim.x - 1) / blockDim.x, b0 = threadIdx.x * per;
+    unsigned b1 = min(b0 + per, nb), s = 0;
+    for (unsigned b = b0; b < b1; b++)
+        s += in[b];
+    unsigned incl = s;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned t = __shfl_up_sync(QS_FULL, incl, d);
+        if ((int)lane >= d)
+            incl += t;
+    }
+    if (lane == 31)
+        scr[warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+        unsigned w = lane < nw ? scr[lane] : 0, ws = w;
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned t = __shfl_up_sync(QS_FULL, ws, d);
+            if ((int)lane >= d)
+                ws += t;
+        }
+        if (lane < nw)
+            scr[lane] = ws - w;
+    }
+    __syncthreads();
+    unsigned run = scr[warp] + incl - s;
+    for (unsigned b = b0; b < b1; b++) {
+        unsigned c = in[b];
+        out[b] = run;
+        run += c;
+    }
+    __syncthreads();
+}
+
 /* The shared memory of qs_scatter_range, carved from one buffer. */
 struct qs_window {
     unsigned *wcnt, *wstart, *sk, *sv, *ok, *ov;
@@ -216,7 +301,13 @@ __device__ inline qs_window qs_window_at(unsigned char *base, unsigned W)
  * key goes, window by window: classify and rank the window's keys with
  * shared atomics, scan the window's bucket counts, reorder the window by
  * bucket in shared memory, then write each bucket's run in one coalesced
- * sweep (consecutive threads, consecutive addresses), and advance off. */
+ * sweep (consecutive threads, consecutive addresses), and advance off.
+ * When a window is at most QS_SCATTER_ITEMS keys per thread (the
+ * defaults: 4096 keys, 512 threads), each thread keeps its keys, values,
+ * buckets and ranks in registers between the ranking and the reorder, and
+ * issues all its loads of a window at once; otherwise the window is
+ * staged in shared memory (sk, sv, sb, sr) four keys per thread at a time. */
+#define QS_SCATTER_ITEMS 8
 template <bool VALS>
 __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned *__restrict__ XV,
                                  unsigned *__restrict__ Y, unsigned *__restrict__ YV,
@@ -225,48 +316,81 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
                                  const qs_window &w, unsigned W)
 {
     const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * m + 1;
+    const bool regs = W <= QS_SCATTER_ITEMS * bs;
     for (unsigned long long w0 = lo; w0 < hi; w0 += W) {
         unsigned wl = (unsigned)min((unsigned long long)W, hi - w0);
         for (unsigned b = tid; b < nb; b += bs)
             w.wcnt[b] = 0;
         __syncthreads();
-        for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs) {
-            unsigned x[4], v[4];
-            bool ok[4];
+        if (regs) {
+            unsigned x[QS_SCATTER_ITEMS], v[QS_SCATTER_ITEMS], br[QS_SCATTER_ITEMS];
 #pragma unroll
-            for (int u = 0; u < 4; u++) {
-                unsigned i = i0 + u * bs + tid;
-                ok[u] = i < wl;
-                x[u] = ok[u] ? X[w0 + i] : 0;
-                v[u] = VALS && ok[u] ? XV[w0 + i] : 0;
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
+                unsigned i = u * bs + tid;
+                x[u] = i < wl ? X[w0 + i] : 0;
+                v[u] = VALS && i < wl ? XV[w0 + i] : 0;
             }
-            unsigned bk[4];
 #pragma unroll
-            for (int u = 0; u < 4; u++)
-                bk[u] = qs_bucket(sp, m, x[u]);
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++)
+                br[u] = qs_bucket(sp, m, x[u]);
 #pragma unroll
-            for (int u = 0; u < 4; u++) {
-                unsigned act = __ballot_sync(QS_FULL, ok[u]);
-                if (ok[u]) {
-                    unsigned i = i0 + u * bs + tid;
-                    unsigned b = bk[u];
-                    w.sr[i] = (unsigned short)qs_agg_add(w.wcnt, b, act);
-                    w.sb[i] = (unsigned short)b;
-                    w.sk[i] = x[u];
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
+                unsigned i = u * bs + tid;
+                unsigned act = __ballot_sync(QS_FULL, i < wl);
+                if (i < wl) /* rank < W <= 8192, bucket < 512 */
+                    br[u] = br[u] << 16 | qs_agg_add(w.wcnt, br[u], act);
+            }
+            __syncthreads();
+            qs_scan_block(w.wcnt, w.wstart, nb);
+#pragma unroll
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
+                unsigned i = u * bs + tid;
+                if (i < wl) {
+                    unsigned b = br[u] >> 16, d = w.wstart[b] + (br[u] & 0xffffu);
+                    w.ok[d] = x[u];
                     if (VALS)
-                        w.sv[i] = v[u];
+                        w.ov[d] = v[u];
+                    w.ob[d] = (unsigned short)b;
                 }
             }
-        }
-        __syncthreads();
-        qs_scan_small(w.wcnt, w.wstart, nb);
-        __syncthreads();
-        for (unsigned i = tid; i < wl; i += bs) {
-            unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
-            w.ok[d] = w.sk[i];
-            if (VALS)
-                w.ov[d] = w.sv[i];
-            w.ob[d] = (unsigned short)b;
+        } else {
+            for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs) {
+                unsigned x[4], v[4];
+                bool ok[4];
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+                    unsigned i = i0 + u * bs + tid;
+                    ok[u] = i < wl;
+                    x[u] = ok[u] ? X[w0 + i] : 0;
+                    v[u] = VALS && ok[u] ? XV[w0 + i] : 0;
+                }
+                unsigned bk[4];
+#pragma unroll
+                for (int u = 0; u < 4; u++)
+                    bk[u] = qs_bucket(sp, m, x[u]);
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+                    unsigned act = __ballot_sync(QS_FULL, ok[u]);
+                    if (ok[u]) {
+                        unsigned i = i0 + u * bs + tid;
+                        unsigned b = bk[u];
+                        w.sr[i] = (unsigned short)qs_agg_add(w.wcnt, b, act);
+                        w.sb[i] = (unsigned short)b;
+                        w.sk[i] = x[u];
+                        if (VALS)
+                            w.sv[i] = v[u];
+                    }
+                }
+            }
+            __syncthreads();
+            qs_scan_block(w.wcnt, w.wstart, nb);
+            for (unsigned i = tid; i < wl; i += bs) {
+                unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
+                w.ok[d] = w.sk[i];
+                if (VALS)
+                    w.ov[d] = w.sv[i];
+                w.ob[d] = (unsigned short)b;
+            }
         }
         __syncthreads();
         for (unsigned i = tid; i < wl; i += bs) {
@@ -380,13 +504,27 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     }
     __syncthreads();
     unsigned lo = 0xffffffffu, hi = 0;
-    for (unsigned i = tid; i < len; i += bs) {
-        unsigned x = X[start + i];
-        sk[qs_pad(i)] = x;
-        if (VALS)
-            sv[i] = XV[start + i];
-        lo = min(lo, x);
-        hi = max(hi, x);
+    {
+        /* all ITEMS loads of a thread in flight at once (a loop over i
+         * waited for each in turn), then into shared memory */
+        unsigned x[ITEMS], v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            unsigned i = j * bs + tid;
+            x[j] = i < len ? X[start + i] : 0;
+            v[j] = VALS && i < len ? XV[start + i] : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            unsigned i = j * bs + tid;
+            if (i < len) {
+                sk[qs_pad(i)] = x[j];
+                if (VALS)
+                    sv[i] = v[j];
+                lo = min(lo, x[j]);
+                hi = max(hi, x[j]);
+            }
+        }
     }
     for (int d = 16; d; d >>= 1) {
         lo = min(lo, __shfl_xor_sync(QS_FULL, lo, d));
@@ -452,10 +590,14 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     }
     /* sk (and si) now hold the keys in order, minus lo unless bits == 0 */
     unsigned add = bits ? lo : 0;
-    for (unsigned i = tid; i < len; i += bs) {
-        A[start + i] = sk[qs_pad(i)] + add;
-        if (VALS)
-            AV[start + i] = bits ? sv[si[qs_pad(i)]] : sv[i];
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++) {
+        unsigned i = j * bs + tid;
+        if (i < len) {
+            A[start + i] = sk[qs_pad(i)] + add;
+            if (VALS)
+                AV[start + i] = bits ? sv[si[qs_pad(i)]] : sv[i];
+        }
     }
     __syncthreads();
 }
