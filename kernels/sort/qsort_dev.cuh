@@ -483,8 +483,8 @@ __device__ __forceinline__ unsigned qs_pad(unsigned p)
 /* Sort X[start, start + len) (len <= ITEMS * blockDim.x) into A (values
  * from XV into AV when VALS), the whole block, in shared memory: keys minus
  * their minimum, least significant 4-bit digit first, only over the bits
- * where the minimum and maximum differ (a bucket's keys share their top
- * bits, so uniform keys at 2^28 need 4 passes, not 8). Each pass ranks the
+ * of the maximum minus the minimum (a bucket spans few values, so uniform
+ * keys at 2^28 need 4 passes, not 8). Each pass ranks the
  * keys, each thread holding ITEMS consecutive ones, with packed 16-bit
  * counters and one block scan. Positions travel with the keys, so values
  * move once, at the end; stable, and safe in place (X == A). smem: padded
@@ -537,7 +537,10 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     __syncthreads();
     lo = mm[0];
     hi = mm[1];
-    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(lo ^ hi);
+    /* the digits of key - lo up to the top bit of hi - lo: lo ^ hi would
+     * count every bit below the highest one they differ in, a pass more
+     * for about half the buckets whose span crosses a power of two */
+    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(hi - lo);
     if (bits) {
         unsigned k[ITEMS], id[ITEMS];
 #pragma unroll
