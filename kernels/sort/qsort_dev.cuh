@@ -69,43 +69,9 @@ __device__ inline void qs_bitonic(unsigned *s, unsigned S)
         }
 }
 
-/* Where node i (1..255) of the implicit search tree over 255 sorted
- * splitters (Eytzinger order: node i's children are 2i and 2i + 1) finds
- * its splitter: level l = floor(log2 i), place p = i - 2^l in the level. */
-__device__ __forceinline__ unsigned qs_tree_src(unsigned i)
-{
-    unsigned l = 31 - __clz(i), p = i - (1u << l);
-    return ((2 * p + 1) << (7 - l)) - 1;
-}
-
-/* Rewrite sorted sp[0..256) in tree order in place (the whole block; sp[0]
- * gets the largest splitter, never read by qs_bucket). A binary search of
- * the sorted array reads, at each step, words that all lie in one bank
- * (pos + step - 1 with pos a multiple of 2 * step): up to 8-way conflicts
- * per step for uniform keys. The tree puts each level's nodes in
- * consecutive words, so the first six levels never conflict. */
-__device__ inline void qs_to_tree(unsigned *sp)
-{
-    unsigned v[8]; /* blockDim.x >= 32: at most 8 words per thread */
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        unsigned i = threadIdx.x + j * blockDim.x;
-        v[j] = i < 256 ? sp[i == 0 ? 255 : qs_tree_src(i)] : 0;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        unsigned i = threadIdx.x + j * blockDim.x;
-        if (i < 256)
-            sp[i] = v[j];
-    }
-    __syncthreads();
-}
-
 /* Choose up to 255 distinct splitters of X[start, start + len) from a
  * sorted sample of 16 per bucket, aiming at buckets of target / 2; sp
- * (256 entries) is padded with the last splitter and left in tree order
- * (qs_to_tree) for qs_bucket. Returns how many were
+ * (256 entries) is padded with the last splitter. Returns how many were
  * kept (>= 1; every splitter is a key of the range, so its equal bucket is
  * never empty and every other bucket is shorter than the range). */
 __device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long start,
@@ -133,28 +99,77 @@ __device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long st
         *nsp = c;
     }
     __syncthreads();
-    qs_to_tree(sp);
     return *nsp;
 }
 
-/* The bucket of x: 2j for keys between splitters j-1 and j (j = the number
- * of splitters below x), 2j+1 for keys equal to splitter j. sp in tree
- * order (qs_to_tree); the descent remembers the last node it went left
- * at, which is the smallest splitter >= x, so equality costs no extra
- * read. A splitter list padded with its last value makes j either < m or
- * 255 (x above them all), capped at m. */
-__device__ __forceinline__ unsigned qs_bucket(const unsigned *sp, unsigned m, unsigned x)
+/* The bucket lookup: 2j for keys between splitters j-1 and j (j = the
+ * number of splitters below x), 2j+1 for keys equal to splitter j. A
+ * binary search over 255 splitters is ~40 instructions a key, and the
+ * count and scatter passes measured as bound by instructions, not by bytes
+ * or bank conflicts (a conflict-free search tree changed nothing,
+ * bench/RESULTS.md). So a table first: the splitters' span [s0, sl] cut
+ * into QS_LUT_CELLS cells of equal width; tab[c] = the number of
+ * splitters below cell c's lower end. A key of cell c has between tab[c]
+ * and tab[c + 1] splitters below it, so a binary search over that short
+ * interval finishes the lookup: none or one step for uniform keys (four
+ * cells a splitter), at most eight where splitters crowd into one cell. */
+#define QS_LUT_BITS 10
+#define QS_LUT_CELLS (1u << QS_LUT_BITS)
+struct qs_lut {
+    const unsigned *sp;        /* sorted splitters, m of them */
+    const unsigned short *tab; /* QS_LUT_CELLS + 1 entries */
+    unsigned s0, sl, shift, m;
+};
+
+/* Build the table of the sorted splitters sp[0..m) (m >= 1, visible to
+ * the whole block) into tab; the whole block, synchronises at the end. */
+__device__ inline qs_lut qs_lut_make(const unsigned *sp, unsigned m, unsigned short *tab)
 {
-    unsigned i = 1, succ = 0;
-#pragma unroll
-    for (int l = 0; l < 8; l++) {
-        unsigned v = sp[i];
-        bool right = v < x;
-        succ = right ? succ : v;
-        i = 2 * i + right;
+    qs_lut L;
+    L.sp = sp;
+    L.tab = tab;
+    L.m = m;
+    L.s0 = sp[0];
+    L.sl = sp[m - 1];
+    unsigned span = L.sl - L.s0, bits = span ? 32 - __clz(span) : 0;
+    L.shift = bits > QS_LUT_BITS ? bits - QS_LUT_BITS : 0;
+    for (unsigned c = threadIdx.x; c <= QS_LUT_CELLS; c += blockDim.x) {
+        unsigned long long v = (unsigned long long)L.s0 + ((unsigned long long)c << L.shift);
+        unsigned a = 0, b = m;
+        if (v > L.sl) {
+            a = m;
+        } else {
+            unsigned t = (unsigned)v;
+            while (a < b) {
+                unsigned mid = (a + b) >> 1;
+                if (sp[mid] < t)
+                    a = mid + 1;
+                else
+                    b = mid;
+            }
+        }
+        tab[c] = (unsigned short)a;
     }
-    unsigned pos = min(i - 256, m);
-    return 2 * pos + (pos < m && succ == x);
+    __syncthreads();
+    return L;
+}
+
+__device__ __forceinline__ unsigned qs_bucket(const qs_lut &L, unsigned x)
+{
+    if (x < L.s0)
+        return 0;
+    if (x > L.sl)
+        return 2 * L.m;
+    unsigned c = (x - L.s0) >> L.shift; /* < QS_LUT_CELLS: span < 2^(shift + BITS) */
+    unsigned a = L.tab[c], b = L.tab[c + 1];
+    while (a < b) {
+        unsigned mid = (a + b) >> 1;
+        if (L.sp[mid] < x)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return 2 * a + (L.sp[a] == x); /* a < m: x <= sl */
 }
 
 /* cnt[b] += 1 for every lane of `active`; returns this lane's rank among
@@ -179,27 +194,27 @@ __device__ __forceinline__ unsigned qs_agg_add(unsigned *cnt, unsigned b, unsign
 }
 
 /* hist[bucket] += 1 for every key of X[lo, hi); hist zeroed by the caller.
- * Eight loads in flight per thread before the first is used. */
+ * Four loads in flight per thread before the first is used (eight took
+ * twice the registers: half the blocks per SM). */
 __device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned long long lo,
-                                      unsigned long long hi, const unsigned *sp, unsigned m,
-                                      unsigned *hist)
+                                      unsigned long long hi, const qs_lut &L, unsigned *hist)
 {
     const unsigned bs = blockDim.x;
-    for (unsigned long long i0 = lo; i0 < hi; i0 += 8ull * bs) {
-        unsigned x[8];
-        bool ok[8];
+    for (unsigned long long i0 = lo; i0 < hi; i0 += 4ull * bs) {
+        unsigned x[4];
+        bool ok[4];
 #pragma unroll
-        for (int u = 0; u < 8; u++) {
+        for (int u = 0; u < 4; u++) {
             unsigned long long i = i0 + u * bs + threadIdx.x;
             ok[u] = i < hi;
             x[u] = ok[u] ? X[i] : 0;
         }
-        unsigned bk[8]; /* eight independent searches in flight, then the adds */
+        unsigned bk[4]; /* four independent searches in flight, then the adds */
 #pragma unroll
-        for (int u = 0; u < 8; u++)
-            bk[u] = qs_bucket(sp, m, x[u]);
+        for (int u = 0; u < 4; u++)
+            bk[u] = qs_bucket(L, x[u]);
 #pragma unroll
-        for (int u = 0; u < 8; u++) {
+        for (int u = 0; u < 4; u++) {
             unsigned act = __ballot_sync(QS_FULL, ok[u]);
             if (ok[u])
                 qs_agg_add(hist, bk[u], act);
@@ -312,10 +327,10 @@ template <bool VALS>
 __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned *__restrict__ XV,
                                  unsigned *__restrict__ Y, unsigned *__restrict__ YV,
                                  unsigned long long lo, unsigned long long hi,
-                                 const unsigned *sp, unsigned m, unsigned long long *off,
+                                 const qs_lut &L, unsigned long long *off,
                                  const qs_window &w, unsigned W)
 {
-    const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * m + 1;
+    const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * L.m + 1;
     const bool regs = W <= QS_SCATTER_ITEMS * bs;
     for (unsigned long long w0 = lo; w0 < hi; w0 += W) {
         unsigned wl = (unsigned)min((unsigned long long)W, hi - w0);
@@ -332,7 +347,7 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
             }
 #pragma unroll
             for (int u = 0; u < QS_SCATTER_ITEMS; u++)
-                br[u] = qs_bucket(sp, m, x[u]);
+                br[u] = qs_bucket(L, x[u]);
 #pragma unroll
             for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
                 unsigned i = u * bs + tid;
@@ -367,7 +382,7 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
                 unsigned bk[4];
 #pragma unroll
                 for (int u = 0; u < 4; u++)
-                    bk[u] = qs_bucket(sp, m, x[u]);
+                    bk[u] = qs_bucket(L, x[u]);
 #pragma unroll
                 for (int u = 0; u < 4; u++) {
                     unsigned act = __ballot_sync(QS_FULL, ok[u]);
