@@ -102,74 +102,17 @@ __device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long st
     return *nsp;
 }
 
-/* The bucket lookup: 2j for keys between splitters j-1 and j (j = the
- * number of splitters below x), 2j+1 for keys equal to splitter j. A
- * binary search over 255 splitters is ~40 instructions a key, and the
- * count and scatter passes measured as bound by instructions, not by bytes
- * or bank conflicts (a conflict-free search tree changed nothing,
- * bench/RESULTS.md). So a table first: the splitters' span [s0, sl] cut
- * into QS_LUT_CELLS cells of equal width; tab[c] = the number of
- * splitters below cell c's lower end. A key of cell c has between tab[c]
- * and tab[c + 1] splitters below it, so a binary search over that short
- * interval finishes the lookup: none or one step for uniform keys (four
- * cells a splitter), at most eight where splitters crowd into one cell. */
-#define QS_LUT_BITS 10
-#define QS_LUT_CELLS (1u << QS_LUT_BITS)
-struct qs_lut {
-    const unsigned *sp;        /* sorted splitters, m of them */
-    const unsigned short *tab; /* QS_LUT_CELLS + 1 entries */
-    unsigned s0, sl, shift, m;
-};
-
-/* Build the table of the sorted splitters sp[0..m) (m >= 1, visible to
- * the whole block) into tab; the whole block, synchronises at the end. */
-__device__ inline qs_lut qs_lut_make(const unsigned *sp, unsigned m, unsigned short *tab)
+/* The bucket of x: 2j for keys between splitters j-1 and j (j = the number
+ * of splitters below x), 2j+1 for keys equal to splitter j. */
+__device__ __forceinline__ unsigned qs_bucket(const unsigned *sp, unsigned m, unsigned x)
 {
-    qs_lut L;
-    L.sp = sp;
-    L.tab = tab;
-    L.m = m;
-    L.s0 = sp[0];
-    L.sl = sp[m - 1];
-    unsigned span = L.sl - L.s0, bits = span ? 32 - __clz(span) : 0;
-    L.shift = bits > QS_LUT_BITS ? bits - QS_LUT_BITS : 0;
-    for (unsigned c = threadIdx.x; c <= QS_LUT_CELLS; c += blockDim.x) {
-        unsigned long long v = (unsigned long long)L.s0 + ((unsigned long long)c << L.shift);
-        unsigned a = 0, b = m;
-        if (v > L.sl) {
-            a = m;
-        } else {
-            unsigned t = (unsigned)v;
-            while (a < b) {
-                unsigned mid = (a + b) >> 1;
-                if (sp[mid] < t)
-                    a = mid + 1;
-                else
-                    b = mid;
-            }
-        }
-        tab[c] = (unsigned short)a;
-    }
-    __syncthreads();
-    return L;
-}
-
-__device__ __forceinline__ unsigned qs_bucket(const qs_lut &L, unsigned x)
-{
-    if (x < L.s0)
-        return 0;
-    if (x > L.sl)
-        return 2 * L.m;
-    unsigned c = (x - L.s0) >> L.shift; /* < QS_LUT_CELLS: span < 2^(shift + BITS) */
-    unsigned a = L.tab[c], b = L.tab[c + 1];
-    while (a < b) {
-        unsigned mid = (a + b) >> 1;
-        if (L.sp[mid] < x)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    return 2 * a + (L.sp[a] == x); /* a < m: x <= sl */
+    unsigned pos = 0;
+#pragma unroll
+    for (unsigned step = 128; step; step >>= 1)
+        if (sp[pos + step - 1] < x)
+            pos += step;
+    pos = min(pos, m);
+    return 2 * pos + (pos < m && sp[pos] == x);
 }
 
 /* cnt[b] += 1 for every lane of `active`; returns this lane's rank among
@@ -194,10 +137,10 @@ __device__ __forceinline__ unsigned qs_agg_add(unsigned *cnt, unsigned b, unsign
 }
 
 /* hist[bucket] += 1 for every key of X[lo, hi); hist zeroed by the caller.
- * Four loads in flight per thread before the first is used (eight took
- * twice the registers: half the blocks per SM). */
+ * Four loads in flight per thread before the first is used. */
 __device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned long long lo,
-                                      unsigned long long hi, const qs_lut &L, unsigned *hist)
+                                      unsigned long long hi, const unsigned *sp, unsigned m,
+                                      unsigned *hist)
 {
     const unsigned bs = blockDim.x;
     for (unsigned long long i0 = lo; i0 < hi; i0 += 4ull * bs) {
@@ -212,7 +155,7 @@ __device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned l
         unsigned bk[4]; /* four independent searches in flight, then the adds */
 #pragma unroll
         for (int u = 0; u < 4; u++)
-            bk[u] = qs_bucket(L, x[u]);
+            bk[u] = qs_bucket(sp, m, x[u]);
 #pragma unroll
         for (int u = 0; u < 4; u++) {
             unsigned act = __ballot_sync(QS_FULL, ok[u]);
@@ -246,49 +189,6 @@ __device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned
     }
 }
 
-/* Exclusive scan of in[0..nb) into out by the whole block, each thread a
- * run of consecutive counters (one at nb <= blockDim.x, so no bank
- * conflicts), then a warp-shuffle scan of the warps' sums; the caller
- * synchronises before, this function after. qs_scan_small is one warp
- * walking 16 counters each with 16-way conflicts while the other warps
- * wait at the barrier. */
-__device__ inline void qs_scan_block(const unsigned *in, unsigned *out, unsigned nb)
-{
-    __shared__ unsigned scr[33];
-    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    unsigned per = (nb + blockDim.x - 1) / blockDim.x, b0 = threadIdx.x * per;
-    unsigned b1 = min(b0 + per, nb), s = 0;
-    for (unsigned b = b0; b < b1; b++)
-        s += in[b];
-    unsigned incl = s;
-    for (int d = 1; d < 32; d <<= 1) {
-        unsigned t = __shfl_up_sync(QS_FULL, incl, d);
-        if ((int)lane >= d)
-            incl += t;
-    }
-    if (lane == 31)
-        scr[warp] = incl;
-    __syncthreads();
-    if (warp == 0) {
-        unsigned w = lane < nw ? scr[lane] : 0, ws = w;
-        for (int d = 1; d < 32; d <<= 1) {
-            unsigned t = __shfl_up_sync(QS_FULL, ws, d);
-            if ((int)lane >= d)
-                ws += t;
-        }
-        if (lane < nw)
-            scr[lane] = ws - w;
-    }
-    __syncthreads();
-    unsigned run = scr[warp] + incl - s;
-    for (unsigned b = b0; b < b1; b++) {
-        unsigned c = in[b];
-        out[b] = run;
-        run += c;
-    }
-    __syncthreads();
-}
-
 /* The shared memory of qs_scatter_range, carved from one buffer. */
 struct qs_window {
     unsigned *wcnt, *wstart, *sk, *sv, *ok, *ov;
@@ -316,96 +216,57 @@ __device__ inline qs_window qs_window_at(unsigned char *base, unsigned W)
  * key goes, window by window: classify and rank the window's keys with
  * shared atomics, scan the window's bucket counts, reorder the window by
  * bucket in shared memory, then write each bucket's run in one coalesced
- * sweep (consecutive threads, consecutive addresses), and advance off.
- * When a window is at most QS_SCATTER_ITEMS keys per thread (the
- * defaults: 4096 keys, 512 threads), each thread keeps its keys, values,
- * buckets and ranks in registers between the ranking and the reorder, and
- * issues all its loads of a window at once; otherwise the window is
- * staged in shared memory (sk, sv, sb, sr) four keys per thread at a time. */
-#define QS_SCATTER_ITEMS 8
+ * sweep (consecutive threads, consecutive addresses), and advance off. */
 template <bool VALS>
 __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned *__restrict__ XV,
                                  unsigned *__restrict__ Y, unsigned *__restrict__ YV,
                                  unsigned long long lo, unsigned long long hi,
-                                 const qs_lut &L, unsigned long long *off,
+                                 const unsigned *sp, unsigned m, unsigned long long *off,
                                  const qs_window &w, unsigned W)
 {
-    const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * L.m + 1;
-    const bool regs = W <= QS_SCATTER_ITEMS * bs;
+    const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * m + 1;
     for (unsigned long long w0 = lo; w0 < hi; w0 += W) {
         unsigned wl = (unsigned)min((unsigned long long)W, hi - w0);
         for (unsigned b = tid; b < nb; b += bs)
             w.wcnt[b] = 0;
         __syncthreads();
-        if (regs) {
-            unsigned x[QS_SCATTER_ITEMS], v[QS_SCATTER_ITEMS], br[QS_SCATTER_ITEMS];
+        for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs) {
+            unsigned x[4], v[4];
+            bool ok[4];
 #pragma unroll
-            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
-                unsigned i = u * bs + tid;
-                x[u] = i < wl ? X[w0 + i] : 0;
-                v[u] = VALS && i < wl ? XV[w0 + i] : 0;
+            for (int u = 0; u < 4; u++) {
+                unsigned i = i0 + u * bs + tid;
+                ok[u] = i < wl;
+                x[u] = ok[u] ? X[w0 + i] : 0;
+                v[u] = VALS && ok[u] ? XV[w0 + i] : 0;
             }
+            unsigned bk[4];
 #pragma unroll
-            for (int u = 0; u < QS_SCATTER_ITEMS; u++)
-                br[u] = qs_bucket(L, x[u]);
+            for (int u = 0; u < 4; u++)
+                bk[u] = qs_bucket(sp, m, x[u]);
 #pragma unroll
-            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
-                unsigned i = u * bs + tid;
-                unsigned act = __ballot_sync(QS_FULL, i < wl);
-                if (i < wl) /* rank < W <= 8192, bucket < 512 */
-                    br[u] = br[u] << 16 | qs_agg_add(w.wcnt, br[u], act);
-            }
-            __syncthreads();
-            qs_scan_block(w.wcnt, w.wstart, nb);
-#pragma unroll
-            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
-                unsigned i = u * bs + tid;
-                if (i < wl) {
-                    unsigned b = br[u] >> 16, d = w.wstart[b] + (br[u] & 0xffffu);
-                    w.ok[d] = x[u];
-                    if (VALS)
-                        w.ov[d] = v[u];
-                    w.ob[d] = (unsigned short)b;
-                }
-            }
-        } else {
-            for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs) {
-                unsigned x[4], v[4];
-                bool ok[4];
-#pragma unroll
-                for (int u = 0; u < 4; u++) {
+            for (int u = 0; u < 4; u++) {
+                unsigned act = __ballot_sync(QS_FULL, ok[u]);
+                if (ok[u]) {
                     unsigned i = i0 + u * bs + tid;
-                    ok[u] = i < wl;
-                    x[u] = ok[u] ? X[w0 + i] : 0;
-                    v[u] = VALS && ok[u] ? XV[w0 + i] : 0;
-                }
-                unsigned bk[4];
-#pragma unroll
-                for (int u = 0; u < 4; u++)
-                    bk[u] = qs_bucket(L, x[u]);
-#pragma unroll
-                for (int u = 0; u < 4; u++) {
-                    unsigned act = __ballot_sync(QS_FULL, ok[u]);
-                    if (ok[u]) {
-                        unsigned i = i0 + u * bs + tid;
-                        unsigned b = bk[u];
-                        w.sr[i] = (unsigned short)qs_agg_add(w.wcnt, b, act);
-                        w.sb[i] = (unsigned short)b;
-                        w.sk[i] = x[u];
-                        if (VALS)
-                            w.sv[i] = v[u];
-                    }
+                    unsigned b = bk[u];
+                    w.sr[i] = (unsigned short)qs_agg_add(w.wcnt, b, act);
+                    w.sb[i] = (unsigned short)b;
+                    w.sk[i] = x[u];
+                    if (VALS)
+                        w.sv[i] = v[u];
                 }
             }
-            __syncthreads();
-            qs_scan_block(w.wcnt, w.wstart, nb);
-            for (unsigned i = tid; i < wl; i += bs) {
-                unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
-                w.ok[d] = w.sk[i];
-                if (VALS)
-                    w.ov[d] = w.sv[i];
-                w.ob[d] = (unsigned short)b;
-            }
+        }
+        __syncthreads();
+        qs_scan_small(w.wcnt, w.wstart, nb);
+        __syncthreads();
+        for (unsigned i = tid; i < wl; i += bs) {
+            unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
+            w.ok[d] = w.sk[i];
+            if (VALS)
+                w.ov[d] = w.sv[i];
+            w.ob[d] = (unsigned short)b;
         }
         __syncthreads();
         for (unsigned i = tid; i < wl; i += bs) {
@@ -498,8 +359,8 @@ __device__ __forceinline__ unsigned qs_pad(unsigned p)
 /* Sort X[start, start + len) (len <= ITEMS * blockDim.x) into A (values
  * from XV into AV when VALS), the whole block, in shared memory: keys minus
  * their minimum, least significant 4-bit digit first, only over the bits
- * of the maximum minus the minimum (a bucket spans few values, so uniform
- * keys at 2^28 need 4 passes, not 8). Each pass ranks the
+ * where the minimum and maximum differ (a bucket's keys share their top
+ * bits, so uniform keys at 2^28 need 4 passes, not 8). Each pass ranks the
  * keys, each thread holding ITEMS consecutive ones, with packed 16-bit
  * counters and one block scan. Positions travel with the keys, so values
  * move once, at the end; stable, and safe in place (X == A). smem: padded
@@ -519,27 +380,13 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     }
     __syncthreads();
     unsigned lo = 0xffffffffu, hi = 0;
-    {
-        /* all ITEMS loads of a thread in flight at once (a loop over i
-         * waited for each in turn), then into shared memory */
-        unsigned x[ITEMS], v[ITEMS];
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            unsigned i = j * bs + tid;
-            x[j] = i < len ? X[start + i] : 0;
-            v[j] = VALS && i < len ? XV[start + i] : 0;
-        }
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            unsigned i = j * bs + tid;
-            if (i < len) {
-                sk[qs_pad(i)] = x[j];
-                if (VALS)
-                    sv[i] = v[j];
-                lo = min(lo, x[j]);
-                hi = max(hi, x[j]);
-            }
-        }
+    for (unsigned i = tid; i < len; i += bs) {
+        unsigned x = X[start + i];
+        sk[qs_pad(i)] = x;
+        if (VALS)
+            sv[i] = XV[start + i];
+        lo = min(lo, x);
+        hi = max(hi, x);
     }
     for (int d = 16; d; d >>= 1) {
         lo = min(lo, __shfl_xor_sync(QS_FULL, lo, d));
@@ -552,10 +399,7 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     __syncthreads();
     lo = mm[0];
     hi = mm[1];
-    /* the digits of key - lo up to the top bit of hi - lo: lo ^ hi would
-     * count every bit below the highest one they differ in, a pass more
-     * for about half the buckets whose span crosses a power of two */
-    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(hi - lo);
+    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(lo ^ hi);
     if (bits) {
         unsigned k[ITEMS], id[ITEMS];
 #pragma unroll
@@ -608,14 +452,10 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     }
     /* sk (and si) now hold the keys in order, minus lo unless bits == 0 */
     unsigned add = bits ? lo : 0;
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++) {
-        unsigned i = j * bs + tid;
-        if (i < len) {
-            A[start + i] = sk[qs_pad(i)] + add;
-            if (VALS)
-                AV[start + i] = bits ? sv[si[qs_pad(i)]] : sv[i];
-        }
+    for (unsigned i = tid; i < len; i += bs) {
+        A[start + i] = sk[qs_pad(i)] + add;
+        if (VALS)
+            AV[start + i] = bits ? sv[si[qs_pad(i)]] : sv[i];
     }
     __syncthreads();
 }

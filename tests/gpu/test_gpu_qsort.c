@@ -230,13 +230,12 @@ Test(gpu_qsort, edge_keys)
     free(in);
 }
 
-/* The bucket lookup (a search tree over the splitters) at its edges: keys
- * equal to the splitters and one off them on both sides, as many distinct
- * values as splitters fit and one or two more (255 of 255 kept, padding
- * used or not), sizes one off the cutoff and the tile of the default
- * options, and a window of more keys per thread than the scatter keeps in
- * registers (blocksize 64, window 4096: the shared-memory staging path).
- * Every design, keys and pairs. */
+/* The bucket lookup at its edges: keys equal to the splitters and one off
+ * them on both sides (0 and UINT32_MAX among the centres, so one off wraps),
+ * 1, 2, 255, 256, 257 and 300 distinct centres (all splitters kept and
+ * the list padded, or not), sizes one off the cutoff, twice the cutoff
+ * and one off the tile of the default options, and a window of 64 keys
+ * per thread (blocksize 64, window 4096). Every design, keys and pairs. */
 Test(gpu_qsort, splitter_edges, .timeout = 900)
 {
     sp_qsort_opts blk = sp_qsort_defaults(SP_QSORT_BLOCK);
@@ -271,8 +270,8 @@ Test(gpu_qsort, splitter_edges, .timeout = 900)
                 check_one((sp_qsort_design)d, o, in, ref, n, 0, "splitter edges");
             }
             sp_qsort_opts staged = {64, 4096, 1024};
-            check_one(SP_QSORT_BLOCK, staged, in, ref, n, 1, "splitter edges, staged window");
-            check_one(SP_QSORT_QUEUE, staged, in, ref, n, 1, "splitter edges, staged window");
+            check_one(SP_QSORT_BLOCK, staged, in, ref, n, 1, "splitter edges, bs 64 window 4096");
+            check_one(SP_QSORT_QUEUE, staged, in, ref, n, 1, "splitter edges, bs 64 window 4096");
             free(ref);
             free(in);
         }
