@@ -229,3 +229,50 @@ Test(gpu_qsort, edge_keys)
     }
     free(in);
 }
+
+/* The bucket lookup at its edges: keys equal to the splitters and one off
+ * them on both sides (0 and UINT32_MAX among the centres, so one off wraps),
+ * 1, 2, 255, 256, 257 and 300 distinct centres (all splitters kept and
+ * the list padded, or not), sizes one off the cutoff, twice the cutoff
+ * and one off the tile of the default options, and a window of 64 keys
+ * per thread (blocksize 64, window 4096). Every design, keys and pairs. */
+Test(gpu_qsort, splitter_edges, .timeout = 900)
+{
+    sp_qsort_opts blk = sp_qsort_defaults(SP_QSORT_BLOCK);
+    const int64_t tile = (int64_t)blk.window * SP_QSORT_TILE_WINDOWS;
+    const int64_t sizes[] = {blk.cutoff - 1, blk.cutoff, blk.cutoff + 1, 2 * blk.cutoff + 1,
+                             tile - 1, tile + 1, quick() ? 20011 : 1000003};
+    const unsigned distinct[] = {1, 2, 255, 256, 257, 300};
+    uint64_t s = 4242;
+    for (int si = 0; si < 7; si++)
+        for (int di = 0; di < 6; di++) {
+            int64_t n = sizes[si];
+            if (quick() && di % 2)
+                continue;
+            uint32_t *in = malloc((size_t)n * 4);
+            cr_assert_not_null(in);
+            for (int64_t i = 0; i < n; i++) {
+                uint64_t r = rng_next(&s);
+                /* centres spread over the range (0 and UINT32_MAX among
+                 * them); half the keys exactly on one, the rest one below
+                 * or one above it (wrapping at the ends) */
+                uint32_t c = (uint32_t)(((uint64_t)(r % distinct[di]) * 0xffffffffull) /
+                                        (distinct[di] > 1 ? distinct[di] - 1 : 1));
+                uint32_t off = (uint32_t)((r >> 32) & 3);
+                in[i] = off < 2 ? c : off == 2 ? c - 1 : c + 1;
+                if (di == 0)
+                    in[i] = c; /* one distinct value */
+            }
+            uint32_t *ref = cpu_sorted(in, n);
+            for (int d = 0; d < 3; d++) {
+                sp_qsort_opts o = sp_qsort_defaults((sp_qsort_design)d);
+                check_one((sp_qsort_design)d, o, in, ref, n, 1, "splitter edges");
+                check_one((sp_qsort_design)d, o, in, ref, n, 0, "splitter edges");
+            }
+            sp_qsort_opts staged = {64, 4096, 1024};
+            check_one(SP_QSORT_BLOCK, staged, in, ref, n, 1, "splitter edges, bs 64 window 4096");
+            check_one(SP_QSORT_QUEUE, staged, in, ref, n, 1, "splitter edges, bs 64 window 4096");
+            free(ref);
+            free(in);
+        }
+}
