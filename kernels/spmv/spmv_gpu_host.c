@@ -3,6 +3,7 @@
  * and the memory statements of the GPU SpMV kernels (spmv_gpu_host.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../hll.h"
 #include "spmv_gpu_host.h"
@@ -220,4 +221,170 @@ int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     if (sp_gpu_hack("HLL", p, &hack, err))
         return -1;
     return need_sell(pb, hack, 1, need, err);
+}
+
+int32_t sp_hybrid_long_min(int lanes)
+{
+    return 32 * lanes;
+}
+
+void sp_hybrid_count(const sp_csr *A, int32_t long_min, int32_t chunk, int32_t *nlong,
+                     int64_t *nchunks)
+{
+    int32_t n = 0;
+    int64_t c = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->rowptr[i + 1] - A->rowptr[i];
+        if (len > long_min) {
+            n++;
+            c += (len + (int64_t)chunk - 1) / chunk;
+        }
+    }
+    *nlong = n;
+    *nchunks = c;
+}
+
+void sp_hybrid_plan_free(sp_hybrid_plan *pl)
+{
+    if (!pl)
+        return;
+    free(pl->long_row);
+    free(pl->long_first);
+    free(pl->chunk_long);
+    memset(pl, 0, sizeof *pl);
+}
+
+int sp_hybrid_split(const sp_csr *A, int32_t long_min, int32_t chunk, sp_hybrid_plan *pl,
+                    sp_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    if (long_min < 0 || chunk < 1)
+        return sp_fail(err, "hybrid CSR: long-row threshold %d or chunk %d out of range",
+                       long_min, chunk);
+    sp_hybrid_count(A, long_min, chunk, &pl->nlong, &pl->nchunks);
+    pl->long_min = long_min;
+    pl->long_row = malloc(((size_t)pl->nlong + 1) * sizeof(int32_t));
+    pl->long_first = malloc(((size_t)pl->nlong + 1) * sizeof(int32_t));
+    pl->chunk_long = malloc(((size_t)pl->nchunks + 1) * sizeof(int32_t));
+    if (!pl->long_row || !pl->long_first || !pl->chunk_long) {
+        sp_hybrid_plan_free(pl);
+        return sp_fail(err, "hybrid CSR: out of memory for the long-row plan");
+    }
+    int32_t L = 0, c = 0;
+    pl->long_first[0] = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->rowptr[i + 1] - A->rowptr[i];
+        if (len <= long_min)
+            continue;
+        int32_t n = (int32_t)((len + (int64_t)chunk - 1) / chunk);
+        for (int32_t j = 0; j < n; j++)
+            pl->chunk_long[c + j] = L;
+        c += n;
+        pl->long_row[L] = i;
+        pl->long_first[++L] = c;
+    }
+    return 0;
+}
+
+int sp_gpu_sigma(const char *kernel, const sp_params *p, int32_t *sigma, sp_err *err)
+{
+    long v = sp_param(p, "sigma", 1);
+    if (v < 1 || v > (1L << 30))
+        return sp_fail(err, "%s: sigma = %ld outside 1..2^30", kernel, v);
+    *sigma = (int32_t)v;
+    return 0;
+}
+
+/* Rows of one window, longest first, ties by row index (stable). */
+static const sp_csr *sigma_A;
+static int by_length_desc(const void *a, const void *b)
+{
+    int32_t i = *(const int32_t *)a, j = *(const int32_t *)b;
+    int32_t li = sigma_A->rowptr[i + 1] - sigma_A->rowptr[i];
+    int32_t lj = sigma_A->rowptr[j + 1] - sigma_A->rowptr[j];
+    if (li != lj)
+        return li > lj ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_err *err)
+{
+    *perm = NULL;
+    memset(P, 0, sizeof *P);
+    if (sigma < 1)
+        return sp_fail(err, "SELL-C-sigma: sigma = %d, not >= 1", sigma);
+    int32_t *pm = malloc(((size_t)A->rows + 1) * sizeof(int32_t));
+    if (!pm || sp_csr_alloc(P, A->rows, A->cols, A->nnz, err)) {
+        free(pm);
+        return sp_fail(err, "SELL-C-sigma: out of memory for the permuted matrix");
+    }
+    for (int32_t i = 0; i < A->rows; i++)
+        pm[i] = i;
+    /* qsort's comparator sees the matrix through a static: serial sort.
+     * The windows are independent, the sort is the conversion's cost. */
+    if (sigma > 1) {
+        sigma_A = A;
+        for (int64_t w = 0; w < A->rows; w += sigma) {
+            int64_t n = A->rows - w < sigma ? A->rows - w : sigma;
+            qsort(pm + w, (size_t)n, sizeof(int32_t), by_length_desc);
+        }
+        sigma_A = NULL;
+    }
+    P->rowptr[0] = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        P->rowptr[i + 1] = P->rowptr[i] + A->rowptr[pm[i] + 1] - A->rowptr[pm[i]];
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t b = A->rowptr[pm[i]], n = A->rowptr[pm[i] + 1] - b;
+        memcpy(P->colidx + P->rowptr[i], A->colidx + b, (size_t)n * sizeof(int32_t));
+        memcpy(P->val + P->rowptr[i], A->val + b, (size_t)n * sizeof(double));
+    }
+    *perm = pm;
+    return 0;
+}
+
+/* CSR, x, y, and the long-row plan (host and device) plus one partial per
+ * chunk and one counter per long row on the device. */
+int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int lanes;
+    if (sp_gpu_lanes(pb->A, p, &lanes, err))
+        return -1;
+    int32_t nlong;
+    int64_t nchunks;
+    sp_hybrid_count(pb->A, sp_hybrid_long_min(lanes), SP_HYBRID_CHUNK, &nlong, &nchunks);
+    uint64_t plan = ((uint64_t)nlong * 2 + 1 + (uint64_t)nchunks + 2) * 4;
+    need->host_bytes = 4096 + plan;
+    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) +
+                         device_array((uint64_t)nlong + 1, 4) * 3 +
+                         device_array((uint64_t)nchunks + 1, 4 + 8);
+    return 0;
+}
+
+/* The HLL of the permuted rows, as need_sell states it, plus the permuted
+ * CSR and the permutation on the host and the permutation on the device. */
+int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *need,
+                           sp_err *err)
+{
+    int32_t sigma = 1;
+    if (sp_gpu_sigma("spmv_sell_cuda", p, &sigma, err) || sp_need_gpu_hll(pb, p, need, err))
+        return -1;
+    /* Sorting can only lower the padding (each hack's width is the longest
+     * row it holds, and sorted windows group long rows), except where a
+     * hack straddles two windows: state the unsorted layout plus one
+     * hack's worth of the longest row per window boundary, conservatively. */
+    const sp_csr *A = pb->A;
+    int32_t longest = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->rowptr[i + 1] - A->rowptr[i];
+        longest = len > longest ? len : longest;
+    }
+    int hack = 0;
+    sp_gpu_hack("spmv_sell_cuda", p, &hack, err);
+    uint64_t windows = sigma > 1 ? ((uint64_t)A->rows + sigma - 1) / sigma : 0;
+    uint64_t extra = windows * (uint64_t)hack * (uint64_t)longest * 12;
+    uint64_t perm = ((uint64_t)A->rows + 1) * 4;
+    need->host_bytes += extra + perm + ((uint64_t)A->rows + 1) * 4 + (uint64_t)A->nnz * 12;
+    need->device_bytes += device_array((uint64_t)extra, 1) + device_array((uint64_t)A->rows, 4);
+    return 0;
 }
