@@ -267,3 +267,47 @@ Test(gpu_host, sell_sigma_sorts_rows_within_windows)
         spmv_case_free(&c);
     }
 }
+
+/* The SELL-C-sigma plan counts exactly what the conversion of the sorted
+ * rows stores, and its need states at least those bytes. */
+Test(gpu_host, sell_sigma_plan_matches_the_layout)
+{
+    int32_t sigmas[] = {1, 3, 4096};
+    int32_t hacks[] = {1, 32, 64};
+    const sp_operation *op = sp_operation_find("spmv");
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        for (int s = 0; s < 3; s++)
+            for (int h = 0; h < 3; h++) {
+                int32_t *perm;
+                sp_csr P;
+                sp_err err;
+                int64_t stored;
+                cr_assert_eq(sp_sell_sigma(&c.A, sigmas[s], &perm, &P, &err), 0);
+                sp_hll S;
+                sp_hll_opts o = sp_hll_gpu(hacks[h], 1);
+                int built = sp_hll_from_csr(&S, &P, &o, &err);
+                int planned = sp_sell_sigma_plan(&c.A, sigmas[s], hacks[h], &stored, &err);
+                cr_assert_eq(planned, built, "%s sigma %d hack %d", c.name, sigmas[s], hacks[h]);
+                if (!built) {
+                    cr_assert_eq(stored, S.stored, "%s sigma %d hack %d", c.name, sigmas[s],
+                                 hacks[h]);
+                    sp_problem pb;
+                    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
+                    sp_params p = {.n = 2, .name = {"hack", "sigma"},
+                                   .value = {hacks[h], sigmas[s]}};
+                    sp_need need = {0, 0};
+                    const sp_kernel *k = sp_kernel_find("spmv_sell_cuda");
+                    cr_assert_eq(k->need(&pb, &p, &need, &err), 0, "%s", err.msg);
+                    cr_assert_geq(need.host_bytes, (uint64_t)S.stored * 12);
+                    cr_assert_geq(need.device_bytes, (uint64_t)S.stored * 12);
+                    op->teardown(&pb);
+                    sp_hll_free(&S);
+                }
+                free(perm);
+                sp_csr_free(&P);
+            }
+        spmv_case_free(&c);
+    }
+}

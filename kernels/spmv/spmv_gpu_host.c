@@ -361,30 +361,62 @@ int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, 
     return 0;
 }
 
-/* The HLL of the permuted rows, as need_sell states it, plus the permuted
- * CSR and the permutation on the host and the permutation on the device. */
+static int by_int_desc(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x < y) - (x > y);
+}
+
+int sp_sell_sigma_plan(const sp_csr *A, int32_t sigma, int32_t hack, int64_t *stored,
+                       sp_err *err)
+{
+    if (sigma < 1 || hack < 1)
+        return sp_fail(err, "SELL-C-sigma: sigma = %d or hack = %d not >= 1", sigma, hack);
+    int32_t *len = malloc(((size_t)A->rows + 1) * sizeof(int32_t));
+    if (!len)
+        return sp_fail(err, "SELL-C-sigma: out of memory for %d row lengths", A->rows);
+    for (int32_t i = 0; i < A->rows; i++)
+        len[i] = A->rowptr[i + 1] - A->rowptr[i];
+    if (sigma > 1)
+        for (int64_t w = 0; w < A->rows; w += sigma) {
+            int64_t n = A->rows - w < sigma ? A->rows - w : sigma;
+            qsort(len + w, (size_t)n, sizeof(int32_t), by_int_desc);
+        }
+    int64_t total = 0;
+    for (int64_t h = 0; h < A->rows; h += hack) {
+        int32_t w = 0;
+        for (int64_t i = h; i < h + hack && i < A->rows; i++)
+            w = len[i] > w ? len[i] : w;
+        total += (int64_t)hack * w;
+    }
+    free(len);
+    if (total > INT32_MAX)
+        return sp_fail(err, "SELL-C-sigma refused: %lld stored entries (padding included) "
+                       "for %d nonzeros (sigma %d, hack %d), more than the 2^31-1 that "
+                       "32-bit offsets address", (long long)total, A->nnz, sigma, hack);
+    *stored = total;
+    return 0;
+}
+
+/* The sorted layout's exact size (sp_sell_sigma_plan) on the host and the
+ * device, plus x, y, the permutation (host and device) and the permuted
+ * CSR that the conversion builds on the host. */
 int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *need,
                            sp_err *err)
 {
     int32_t sigma = 1;
-    if (sp_gpu_sigma("spmv_sell_cuda", p, &sigma, err) || sp_need_gpu_hll(pb, p, need, err))
-        return -1;
-    /* Sorting can only lower the padding (each hack's width is the longest
-     * row it holds, and sorted windows group long rows), except where a
-     * hack straddles two windows: state the unsorted layout plus one
-     * hack's worth of the longest row per window boundary, conservatively. */
-    const sp_csr *A = pb->A;
-    int32_t longest = 0;
-    for (int32_t i = 0; i < A->rows; i++) {
-        int32_t len = A->rowptr[i + 1] - A->rowptr[i];
-        longest = len > longest ? len : longest;
-    }
     int hack = 0;
-    sp_gpu_hack("spmv_sell_cuda", p, &hack, err);
-    uint64_t windows = sigma > 1 ? ((uint64_t)A->rows + sigma - 1) / sigma : 0;
-    uint64_t extra = windows * (uint64_t)hack * (uint64_t)longest * 12;
-    uint64_t perm = ((uint64_t)A->rows + 1) * 4;
-    need->host_bytes += extra + perm + ((uint64_t)A->rows + 1) * 4 + (uint64_t)A->nnz * 12;
-    need->device_bytes += device_array((uint64_t)extra, 1) + device_array((uint64_t)A->rows, 4);
+    int64_t stored;
+    const sp_csr *A = pb->A;
+    if (sp_gpu_sigma("spmv_sell_cuda", p, &sigma, err) ||
+        sp_gpu_hack("spmv_sell_cuda", p, &hack, err) ||
+        sp_sell_sigma_plan(A, sigma, hack, &stored, err))
+        return -1;
+    uint64_t slices = ((uint64_t)A->rows + hack - 1) / hack + 1;
+    uint64_t rows = (uint64_t)A->rows + 1;
+    need->host_bytes = (uint64_t)stored * 12 + slices * 8 + rows * 4 +
+                       (sigma > 1 ? rows * 4 + (uint64_t)A->nnz * 12 : 0);
+    need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
+                         device_array(slices, 4) + device_array(rows, 4) + vectors(A);
     return 0;
 }

@@ -68,6 +68,11 @@ void sp_hybrid_plan_free(sp_hybrid_plan *pl);
  * consecutive rows (sigma = 1: the identity). Then *P = A's rows in that
  * order (same columns). -1 with the reason (bad sigma, out of memory). */
 int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_err *err);
+/* Stored entries of the SELL-C-sigma layout (padding included) without
+ * building it: row lengths sorted in windows, hacks of `hack` rows padded
+ * to their longest. -1 with the reason past 2^31-1 entries. */
+int sp_sell_sigma_plan(const sp_csr *A, int32_t sigma, int32_t hack, int64_t *stored,
+                       sp_err *err);
 /* The `sigma` axis of p (default 1), checked against 1..2^30. */
 int sp_gpu_sigma(const char *kernel, const sp_params *p, int32_t *sigma, sp_err *err);
 
