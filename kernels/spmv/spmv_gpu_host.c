@@ -295,16 +295,12 @@ int sp_gpu_sigma(const char *kernel, const sp_params *p, int32_t *sigma, sp_err 
     return 0;
 }
 
-/* Rows of one window, longest first, ties by row index (stable). */
-static const sp_csr *sigma_A;
-static int by_length_desc(const void *a, const void *b)
+/* Sort keys of one window: longest row first, ties by row index (so the
+ * order is stable), as one 64-bit key per row. */
+static int by_key(const void *a, const void *b)
 {
-    int32_t i = *(const int32_t *)a, j = *(const int32_t *)b;
-    int32_t li = sigma_A->rowptr[i + 1] - sigma_A->rowptr[i];
-    int32_t lj = sigma_A->rowptr[j + 1] - sigma_A->rowptr[j];
-    if (li != lj)
-        return li > lj ? -1 : 1;
-    return (i > j) - (i < j);
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
 }
 
 int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_err *err)
@@ -320,15 +316,27 @@ int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_
     }
     for (int32_t i = 0; i < A->rows; i++)
         pm[i] = i;
-    /* qsort's comparator sees the matrix through a static: serial sort.
-     * The windows are independent, the sort is the conversion's cost. */
+    /* Windows are independent: OpenMP over them, each sorting its keys
+     * (INT32_MAX - length, row) ascending in its own slice of key[]. */
     if (sigma > 1) {
-        sigma_A = A;
-        for (int64_t w = 0; w < A->rows; w += sigma) {
-            int64_t n = A->rows - w < sigma ? A->rows - w : sigma;
-            qsort(pm + w, (size_t)n, sizeof(int32_t), by_length_desc);
+        uint64_t *key = malloc(((size_t)A->rows + 1) * sizeof(uint64_t));
+        if (!key) {
+            free(pm);
+            sp_csr_free(P);
+            return sp_fail(err, "SELL-C-sigma: out of memory for the sort keys");
         }
-        sigma_A = NULL;
+        int64_t windows = ((int64_t)A->rows + sigma - 1) / sigma;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t w = 0; w < windows; w++) {
+            int64_t first = w * sigma, n = A->rows - first < sigma ? A->rows - first : sigma;
+            for (int64_t i = first; i < first + n; i++)
+                key[i] = (uint64_t)(INT32_MAX - (A->rowptr[i + 1] - A->rowptr[i])) << 32 |
+                         (uint32_t)i;
+            qsort(key + first, (size_t)n, sizeof(uint64_t), by_key);
+            for (int64_t i = first; i < first + n; i++)
+                pm[i] = (int32_t)(key[i] & 0xffffffffu);
+        }
+        free(key);
     }
     P->rowptr[0] = 0;
     for (int32_t i = 0; i < A->rows; i++)
