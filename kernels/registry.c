@@ -38,6 +38,8 @@
     X(sp_spmv_hll_cuda_aligned)                                               \
     X(sp_spmv_hll_cuda_block)                                                 \
     X(sp_spmv_hll_cuda_warp)                                                  \
+    X(sp_spmv_csr_cuda_hybrid)                                                \
+    X(sp_spmv_sell_cuda)                                                      \
     X(sp_spmv_csr_cusparse_alg2)                                              \
     X(sp_spmv_coo_cusparse_alg1)                                              \
     X(sp_spmv_coo_cusparse_alg2)                                              \

@@ -182,3 +182,132 @@ Test(gpu_host, every_gpu_kernel_states_its_memory)
     op->teardown(&pb);
     spmv_case_free(&c);
 }
+
+/* The hybrid plan lists exactly the rows above the threshold, in order, and
+ * their chunks cover each row's nonzeros in SP_HYBRID_CHUNK pieces. */
+Test(gpu_host, hybrid_plan_lists_the_long_rows)
+{
+    int32_t mins[] = {0, 7, 64, 1 << 30};
+    int32_t chunks[] = {1, 5, 2048};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        const sp_csr *A = &c.A;
+        for (int m = 0; m < 4; m++)
+            for (int t = 0; t < 3; t++) {
+                sp_hybrid_plan pl;
+                sp_err err;
+                cr_assert_eq(sp_hybrid_split(A, mins[m], chunks[t], &pl, &err), 0, "%s",
+                             err.msg);
+                int32_t L = 0;
+                for (int32_t r = 0; r < A->rows; r++) {
+                    int32_t len = A->rowptr[r + 1] - A->rowptr[r];
+                    if (len <= mins[m])
+                        continue;
+                    cr_assert(L < pl.nlong && pl.long_row[L] == r, "%s row %d", c.name, r);
+                    int32_t n = pl.long_first[L + 1] - pl.long_first[L];
+                    cr_assert_eq(n, (len + chunks[t] - 1) / chunks[t], "%s row %d", c.name, r);
+                    for (int32_t j = pl.long_first[L]; j < pl.long_first[L + 1]; j++)
+                        cr_assert_eq(pl.chunk_long[j], L);
+                    L++;
+                }
+                cr_assert_eq(L, pl.nlong, "%s", c.name);
+                cr_assert_eq(pl.long_first[L], pl.nchunks, "%s", c.name);
+                sp_hybrid_plan_free(&pl);
+            }
+        spmv_case_free(&c);
+    }
+    sp_hybrid_plan pl;
+    sp_err err;
+    spmv_case c;
+    spmv_case_build(0, &c);
+    cr_assert_eq(sp_hybrid_split(&c.A, 8, 0, &pl, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "chunk"));
+    spmv_case_free(&c);
+}
+
+/* SELL-C-sigma's permutation: a permutation that keeps each window's rows
+ * in it, sorted by length (longest first, ties in row order), and the
+ * permuted CSR holds row perm[i] of A as its row i. */
+Test(gpu_host, sell_sigma_sorts_rows_within_windows)
+{
+    int32_t sigmas[] = {1, 3, 32, 1 << 30};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        const sp_csr *A = &c.A;
+        for (int s = 0; s < 4; s++) {
+            int32_t *perm, sg = sigmas[s];
+            sp_csr P;
+            sp_err err;
+            cr_assert_eq(sp_sell_sigma(A, sg, &perm, &P, &err), 0, "%s", err.msg);
+            char *seen = calloc((size_t)A->rows + 1, 1);
+            for (int32_t r = 0; r < A->rows; r++) {
+                int32_t o = perm[r];
+                cr_assert(o >= 0 && o < A->rows && !seen[o], "%s: perm[%d] = %d", c.name, r, o);
+                seen[o] = 1;
+                cr_assert_eq(o / sg, r / sg, "%s: row %d left its window", c.name, o);
+                int32_t len = A->rowptr[o + 1] - A->rowptr[o];
+                cr_assert_eq(P.rowptr[r + 1] - P.rowptr[r], len);
+                cr_assert(!memcmp(P.colidx + P.rowptr[r], A->colidx + A->rowptr[o],
+                                  (size_t)len * 4), "%s row %d", c.name, r);
+                cr_assert(!memcmp(P.val + P.rowptr[r], A->val + A->rowptr[o], (size_t)len * 8));
+                if (r % sg && sg > 1) {
+                    int32_t p0 = perm[r - 1], l0 = A->rowptr[p0 + 1] - A->rowptr[p0];
+                    cr_assert(l0 > len || (l0 == len && p0 < o), "%s: rows %d, %d", c.name,
+                              p0, o);
+                }
+                if (sg == 1)
+                    cr_assert_eq(o, r);
+            }
+            free(seen);
+            free(perm);
+            sp_csr_free(&P);
+        }
+        spmv_case_free(&c);
+    }
+}
+
+/* The SELL-C-sigma plan counts exactly what the conversion of the sorted
+ * rows stores, and its need states at least those bytes. */
+Test(gpu_host, sell_sigma_plan_matches_the_layout)
+{
+    int32_t sigmas[] = {1, 3, 4096};
+    int32_t hacks[] = {1, 32, 64};
+    const sp_operation *op = sp_operation_find("spmv");
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        for (int s = 0; s < 3; s++)
+            for (int h = 0; h < 3; h++) {
+                int32_t *perm;
+                sp_csr P;
+                sp_err err;
+                int64_t stored;
+                cr_assert_eq(sp_sell_sigma(&c.A, sigmas[s], &perm, &P, &err), 0);
+                sp_hll S;
+                sp_hll_opts o = sp_hll_gpu(hacks[h], 1);
+                int built = sp_hll_from_csr(&S, &P, &o, &err);
+                int planned = sp_sell_sigma_plan(&c.A, sigmas[s], hacks[h], &stored, &err);
+                cr_assert_eq(planned, built, "%s sigma %d hack %d", c.name, sigmas[s], hacks[h]);
+                if (!built) {
+                    cr_assert_eq(stored, S.stored, "%s sigma %d hack %d", c.name, sigmas[s],
+                                 hacks[h]);
+                    sp_problem pb;
+                    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
+                    sp_params p = {.n = 2, .name = {"hack", "sigma"},
+                                   .value = {hacks[h], sigmas[s]}};
+                    sp_need need = {0, 0};
+                    const sp_kernel *k = sp_kernel_find("spmv_sell_cuda");
+                    cr_assert_eq(k->need(&pb, &p, &need, &err), 0, "%s", err.msg);
+                    cr_assert_geq(need.host_bytes, (uint64_t)S.stored * 12);
+                    cr_assert_geq(need.device_bytes, (uint64_t)S.stored * 12);
+                    op->teardown(&pb);
+                    sp_hll_free(&S);
+                }
+                free(perm);
+                sp_csr_free(&P);
+            }
+        spmv_case_free(&c);
+    }
+}

@@ -163,10 +163,13 @@ extern "C" void sp_spmv_gpu_release(void *state)
     cudaFree(g->sell_off);
     cudaFree(g->sell_col);
     cudaFree(g->sell_val);
+    cudaFree(g->perm);
     cudaFree(g->tiles);
     cudaFree(g->carry_row);
     cudaFree(g->carry_val);
     cudaFree(g->coo_row);
+    if (g->aux && g->aux_free)
+        g->aux_free(g->aux);
     if (g->start)
         cudaEventDestroy(g->start);
     if (g->stop)

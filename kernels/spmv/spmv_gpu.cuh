@@ -23,6 +23,7 @@ struct sp_gpu_spmv {
     int32_t hack, nslices, width;
     int64_t stored;
     int32_t *sell_off, *sell_col;
+    int32_t *perm;              /* SELL-C-sigma: y[perm[i]] for stored row i */
     double *sell_val;
     /* merge-path CSR: tile coordinates and one carry per tile */
     int64_t ntiles;
@@ -35,6 +36,9 @@ struct sp_gpu_spmv {
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
     void *buffer;
+    /* a kernel's own extra state, freed by aux_free(aux) on release */
+    void *aux;
+    void (*aux_free)(void *);
 };
 
 /* A zeroed state for pb's matrix, or NULL (err filled). */
