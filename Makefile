@@ -170,10 +170,21 @@ $(LIB): $(LIB_OBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# bin/spsweep is shared by every BUILD directory (`make CUDA=0 BUILD=build-cpu`
+# links it too): relink whenever the last link came from another build, so a
+# CPU-only binary never stays behind a CUDA build's objects or the reverse.
+BIN_FROM := $(dir $(BIN)).built-from
+ifneq ($(shell cat $(BIN_FROM) 2>/dev/null),$(BUILD) CUDA=$(CUDA))
+$(BIN): FORCE
+endif
+.PHONY: FORCE
+FORCE:
+
 $(BIN): $(BUILD)/obj/runner/main.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(filter-out FORCE,$^) -o $@ $(LDLIBS)
+	@echo "$(BUILD) CUDA=$(CUDA)" > $(BIN_FROM)
 
 # the sanitizer build keeps its binary apart from bin/
 $(BUILD)/spsweep: $(BUILD)/obj/runner/main.o $(LIB)
