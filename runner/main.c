@@ -3,7 +3,7 @@
  *
  *   spsweep sweep CONFIG [--db PATH] [--repetitions N] [--warmup N]
  *                        [--axis NAME=VALUES]... [--cache-dir DIR] [--complex real|refuse]
- *   spsweep plan CONFIG [--axis NAME=VALUES]...   print the expanded plan, run nothing
+ *   spsweep plan CONFIG [--axis ...] [--only ...] [--shard i/N]   = sweep --dry-run
  *   spsweep fetch NAME... | --select EXPR ...      SuiteSparse matrices into the cache
  *   spsweep cache list|verify|clean
  *   spsweep list                                  every registered kernel
@@ -56,7 +56,8 @@ static const char usage[] =
     "                                    the N parts cover the plan once (see merge)\n"
     "                 --only kernel=GLOB,matrix=GLOB   run a subset\n"
     "                 --dry-run          print what would run and its size, run nothing\n"
-    "  plan CONFIG    print the combinations a sweep would run, run nothing\n"
+    "  plan CONFIG    the combinations a sweep would run (its options, e.g. --only,\n"
+    "                 --shard), with estimated seconds; runs nothing (= sweep --dry-run)\n"
     "  fetch NAME...  bring SuiteSparse matrices into the cache (`spsweep fetch --help`):\n"
     "                 HB/bcsstk13, --select EXPR --limit N, --config FILE, --list\n"
     "  cache list|verify|clean   what the cache holds; re-hash it; remove leftovers\n"
@@ -324,31 +325,6 @@ static int cmd_sweep(const cli *c)
     return 0;
 }
 
-static int cmd_plan(const cli *c)
-{
-    sp_config cfg;
-    sp_plan plan;
-    sp_err err;
-    if (load_config(c, &cfg))
-        return 1;
-    sp_prefetch_opts po = {.resolve_only = 1, .quiet = 1};
-    if (sp_sweep_prefetch(&cfg, &po, &err) || sp_plan_expand(&cfg, &plan, &err)) {
-        sp_config_free(&cfg);
-        return die(err.msg);
-    }
-    for (int m = 0; m < cfg.nmatrices; m++)
-        for (int i = 0; i < plan.ncombos; i++) {
-            char axes[256];
-            sp_params_text(&plan.combos[i].params, axes, sizeof axes);
-            printf("%s\t%s\t%s\n", cfg.matrices[m].text, plan.combos[i].kernel->name, axes);
-        }
-    printf("# %d matrices x %d combinations = %d runs, %d repetitions each\n", cfg.nmatrices,
-           plan.ncombos, cfg.nmatrices * plan.ncombos, cfg.repetitions);
-    sp_plan_free(&plan);
-    sp_config_free(&cfg);
-    return 0;
-}
-
 static int cmd_list(void)
 {
     printf("%-24s %-10s %-7s %-9s %s\n", "kernel", "operation", "format", "backend", "axes");
@@ -481,8 +457,12 @@ int main(int argc, char **argv)
         return 1;
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(&c);
-    if (!strcmp(cmd, "plan"))
-        return cmd_plan(&c);
+    if (!strcmp(cmd, "plan")) {
+        /* the same selection as the sweep would make (--only, --shard,
+         * workloads an operation cannot take), printed, nothing run */
+        c.dry_run = 1;
+        return cmd_sweep(&c);
+    }
     if (!strcmp(cmd, "list"))
         return cmd_list();
     if (!strcmp(cmd, "info"))

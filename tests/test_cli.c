@@ -33,8 +33,36 @@ Test(cli, plan_counts_runs)
     char *out;
     cr_assert_eq(spsweep("plan configs/smoke.ini --axis threads=1,2,3", &out), 0, "%s", out);
     /* 2 matrices x (serial + omp x3 + cuda x2 + cusparse) = 14 */
-    cr_assert(strstr(out, "= 14 runs"), "%s", out);
+    cr_assert(strstr(out, "# 14 of 14 runs (2 matrices x 7 combinations)"), "%s", out);
     free(out);
+}
+
+/* plan takes the sweep's selection: --only and --shard narrow it, the N
+ * shards' plans add up to the whole, and nothing is stored. */
+Test(cli, plan_takes_the_sweep_selection)
+{
+    char *out;
+    cr_assert_eq(spsweep("plan configs/smoke.ini --axis threads=1,2,3 --db plan-only.db "
+                         "--only kernel=spmv_csr_omp", &out), 0, "%s", out);
+    cr_assert(strstr(out, "# 6 of 14 runs"), "%s", out);
+    cr_assert_null(strstr(out, "spmv_csr_serial"), "%s", out);
+    free(out);
+    int total = 0;
+    for (int i = 1; i <= 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "plan configs/smoke.ini --axis threads=1,2,3 --shard %d/3", i);
+        cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+        const char *line = strstr(out, "# ");
+        int n = 0;
+        cr_assert(line && sscanf(line, "# %d of 14 runs", &n) == 1, "%s", out);
+        total += n;
+        free(out);
+    }
+    cr_assert_eq(total, 14, "three shards' plans cover the 14 runs once");
+    cr_assert_neq(spsweep("plan configs/smoke.ini --shard 4/3", &out), 0, "%s", out);
+    cr_assert(strstr(out, "--shard"), "%s", out);
+    free(out);
+    cr_assert_neq(access("plan-only.db", F_OK), 0, "plan stored something");
 }
 
 Test(cli, info_prints_features)
