@@ -143,14 +143,16 @@ int sp_child_slice_ms(double deadline)
     return left * 1e3 < POLL_SLICE_MS ? (int)(left * 1e3) + 1 : POLL_SLICE_MS;
 }
 
-/* Collect frames and stderr until both pipes close, the deadline passes
- * or the stop flag reaches 2. Returns 1 when the child must be killed. */
-static int collect(sp_child_outcome *o, int fds[2], double deadline,
-                   const volatile sig_atomic_t *stop)
+/* Collect frames (through r) and stderr into o until both pipes close, or,
+ * with until_done, until the DONE frame, a protocol error or the frame
+ * pipe's end; or until the deadline passes or the stop flag reaches 2.
+ * Returns 1 when the process must be killed. */
+int sp_child_collect(sp_child_outcome *o, int fds[2], double deadline,
+                     const volatile sig_atomic_t *stop, int until_done, sp_wire_reader *r)
 {
-    sp_wire_reader r = {0};
     int kill_it = 0;
-    while (fds[0] >= 0 || fds[1] >= 0) {
+    while (until_done ? !o->done && !o->protocol_error && fds[0] >= 0
+                      : fds[0] >= 0 || fds[1] >= 0) {
         if (stop && *stop >= 2) {
             o->aborted = kill_it = 1;
             break;
@@ -165,9 +167,8 @@ static int collect(sp_child_outcome *o, int fds[2], double deadline,
             break;
         for (int i = 0; ready > 0 && i < 2; i++)
             if (fds[i] >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                sp_child_drain(o, &fds[i], i == 0, &r);
+                sp_child_drain(o, &fds[i], i == 0, r);
     }
-    sp_wire_reader_free(&r);
     return kill_it;
 }
 
@@ -208,7 +209,9 @@ static void parent_side(sp_child_outcome *o, pid_t pid, int fds[2], double timeo
 {
     double deadline = sp_seconds() + timeout_s;
     setpgid(pid, pid);                  /* also here: no race with the child's own */
-    int kill_it = collect(o, fds, deadline, stop);
+    sp_wire_reader r = {0};
+    int kill_it = sp_child_collect(o, fds, deadline, stop, 0, &r);
+    sp_wire_reader_free(&r);
     for (int i = 0; i < 2; i++)
         if (fds[i] >= 0)
             close(fds[i]);

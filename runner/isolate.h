@@ -107,6 +107,11 @@ void sp_child_enter(int err_fd, pid_t parent);
 /* Read what is there on *fd into the outcome (frames when is_msg, else
  * stderr, forwarded to ours); at end of file close it and set it to -1. */
 void sp_child_drain(sp_child_outcome *o, int *fd, int is_msg, sp_wire_reader *r);
+/* Poll both pipes (fds[0] frames, fds[1] stderr) into o until both close,
+ * or with until_done until the DONE frame; stop at the deadline or at a
+ * second interrupt (1: kill the process). Frames go through r. */
+int sp_child_collect(sp_child_outcome *o, int fds[2], double deadline,
+                     const volatile sig_atomic_t *stop, int until_done, sp_wire_reader *r);
 /* Milliseconds to poll before the deadline: at most one slice. */
 int sp_child_slice_ms(double deadline);
 /* Reap pid before the deadline: 1 and its status, or 0. */

@@ -120,24 +120,8 @@ static int collect_one(sp_worker *w, sp_child_outcome *o, double deadline,
                        const volatile sig_atomic_t *stop)
 {
     sp_wire_reader r = {0};
-    int fds[2] = {w->msg_fd, w->err_fd}, kill_it = 0;
-    while (!o->done && !o->protocol_error && fds[0] >= 0) {
-        if (stop && *stop >= 2) {
-            o->aborted = kill_it = 1;
-            break;
-        }
-        if (sp_seconds() >= deadline) {
-            o->timed_out = kill_it = 1;
-            break;
-        }
-        struct pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
-        int ready = poll(p, 2, sp_child_slice_ms(deadline));
-        if (ready < 0 && errno != EINTR)
-            break;
-        for (int i = 0; ready > 0 && i < 2; i++)
-            if (fds[i] >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                sp_child_drain(o, &fds[i], i == 0, &r);
-    }
+    int fds[2] = {w->msg_fd, w->err_fd};
+    int kill_it = sp_child_collect(o, fds, deadline, stop, 1, &r);
     if (o->done && r.len > r.taken)
         o->protocol_error = 1;          /* frames after DONE: nothing may follow it */
     sp_wire_reader_free(&r);
