@@ -98,6 +98,29 @@ int sp_sort_cpu_need(const sp_sort_cpu_kind *k, const sp_problem *pb, const sp_p
 int sp_sort_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_sort_cpu_release(void *state);
 
+/* The kernel entry points of CPU sort kind `kind` (a static const
+ * sp_sort_cpu_kind of that name): SP_SORT_CPU_WRAPPERS(kind) defines them,
+ * SP_SORT_CPU_FNS(kind) puts them in an sp_kernel initialiser. */
+#define SP_SORT_CPU_WRAPPERS(kind)                                                          \
+    static int kind##_prepare(const sp_problem *pb, const sp_params *p, void **state,       \
+                              sp_phases *ph, sp_err *err)                                   \
+    {                                                                                       \
+        (void)ph;                                                                           \
+        return sp_sort_cpu_prepare(&kind, pb, p, state, err);                               \
+    }                                                                                       \
+    static int kind##_run(void *state, double *seconds, sp_err *err)                       \
+    {                                                                                       \
+        return sp_sort_cpu_run(&kind, state, seconds, err);                                 \
+    }                                                                                       \
+    static int kind##_need(const sp_problem *pb, const sp_params *p, sp_need *need,        \
+                           sp_err *err)                                                     \
+    {                                                                                       \
+        return sp_sort_cpu_need(&kind, pb, p, need, err);                                   \
+    }
+#define SP_SORT_CPU_FNS(kind)                                                               \
+    .prepare = kind##_prepare, .run = kind##_run, .result = sp_sort_cpu_result,             \
+    .release = sp_sort_cpu_release, .need = kind##_need
+
 /* Parallel LSD radix sort of key[0..n) (and val when not NULL), 8-bit
  * digits, with tmp_key/tmp_val as scratch, on `threads` threads; passes
  * whose digit is the same for every key are skipped. Stable. hist holds

@@ -39,22 +39,7 @@ static const sp_sort_cpu_kind kind = {
     .name = "sort_qsort", .stable = 0, .pairs = 1, .sort = qsort_sort,
 };
 
-static int qsort_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_phases *ph,
-                         sp_err *err)
-{
-    (void)ph;
-    return sp_sort_cpu_prepare(&kind, pb, p, state, err);
-}
-
-static int qsort_run(void *state, double *seconds, sp_err *err)
-{
-    return sp_sort_cpu_run(&kind, state, seconds, err);
-}
-
-static int qsort_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
-{
-    return sp_sort_cpu_need(&kind, pb, p, need, err);
-}
+SP_SORT_CPU_WRAPPERS(kind)
 
 const sp_kernel sp_sort_qsort = {
     .name = "sort_qsort",
@@ -64,9 +49,5 @@ const sp_kernel sp_sort_qsort = {
     .summary = "libc qsort on one core (keys, or (key, value) structs); not stable",
     .naxes = 1,
     .axes = {{"values", SP_SORT_VALUES}},
-    .prepare = qsort_prepare,
-    .run = qsort_run,
-    .result = sp_sort_cpu_result,
-    .release = sp_sort_cpu_release,
-    .need = qsort_need,
+    SP_SORT_CPU_FNS(kind),
 };

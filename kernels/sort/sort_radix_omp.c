@@ -168,22 +168,7 @@ static const sp_sort_cpu_kind kind = {
     .work = sp_radix_omp_work, .sort = radix_sort,
 };
 
-static int radix_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_phases *ph,
-                         sp_err *err)
-{
-    (void)ph;
-    return sp_sort_cpu_prepare(&kind, pb, p, state, err);
-}
-
-static int radix_run(void *state, double *seconds, sp_err *err)
-{
-    return sp_sort_cpu_run(&kind, state, seconds, err);
-}
-
-static int radix_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
-{
-    return sp_sort_cpu_need(&kind, pb, p, need, err);
-}
+SP_SORT_CPU_WRAPPERS(kind)
 
 const sp_kernel sp_sort_radix_omp = {
     .name = "sort_radix_omp",
@@ -193,9 +178,5 @@ const sp_kernel sp_sort_radix_omp = {
     .summary = "parallel LSD radix sort, 4 x 8-bit digits, trivial passes skipped; stable",
     .naxes = 2,
     .axes = {{"values", SP_SORT_VALUES}, {"threads", "1..nproc"}},
-    .prepare = radix_prepare,
-    .run = radix_run,
-    .result = sp_sort_cpu_result,
-    .release = sp_sort_cpu_release,
-    .need = radix_need,
+    SP_SORT_CPU_FNS(kind),
 };
