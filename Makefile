@@ -61,7 +61,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
-        bench-gpu bench-gpu-transpose list clean slurm merge
+        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -102,7 +102,7 @@ slurm: ## submit CONFIG as a Slurm job array of SHARDS tasks (PARTITION= TIME= G
 
 merge: ## merge the complete shards of SHARDS_DIR into DB; prints how to resubmit the rest
 	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) merge --shards $(SHARDS_DIR)$(if $(SHARDS), --expect $(SHARDS))$(if $(JOB), --job $(JOB)) $(DB)
+	$(BIN) merge --shards $(SHARDS_DIR)$(if $(SHARDS), --expect $(SHARDS))$(if $(JOB), --job $(JOB))$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR)) $(DB)
 
 report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a change table
 	@$(MAKE) --no-print-directory $(BIN)
@@ -136,6 +136,9 @@ bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload
 bench-gpu: ## on a GPU machine: every GPU SpMV kernel vs cuSPARSE on the bench set (bench/RESULTS.md)
 	@bash bench/gpu_spmv.sh
 
+bench-sort: ## on a GPU machine: every GPU sort vs CUB, six distributions at 2^28 keys (bench/RESULTS.md)
+	@bash bench/gpu_sort.sh
+
 bench-gpu-transpose: ## on a GPU machine: every GPU transposition kernel and the primitives vs cusparseCsr2cscEx2 (bench/RESULTS.md)
 	@bash bench/gpu_transpose.sh
 
@@ -160,17 +163,28 @@ $(BUILD)/obj/%.cu.o: %.cu
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
-$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# bin/spsweep is shared by every BUILD directory (`make CUDA=0 BUILD=build-cpu`
+# links it too): relink whenever the last link came from another build, so a
+# CPU-only binary never stays behind a CUDA build's objects or the reverse.
+BIN_FROM := $(dir $(BIN)).built-from
+ifneq ($(shell cat $(BIN_FROM) 2>/dev/null),$(BUILD) CUDA=$(CUDA))
+$(BIN): FORCE
+endif
+.PHONY: FORCE
+FORCE:
+
 $(BIN): $(BUILD)/obj/runner/main.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(filter-out FORCE,$^) -o $@ $(LDLIBS)
+	@echo "$(BUILD) CUDA=$(CUDA)" > $(BIN_FROM)
 
 # the sanitizer build keeps its binary apart from bin/
 $(BUILD)/spsweep: $(BUILD)/obj/runner/main.o $(LIB)

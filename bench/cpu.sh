@@ -1,77 +1,61 @@
 #!/usr/bin/env bash
 # cpu.sh — the CPU kernel benchmark: every registered CPU SpMV and
 # transposition kernel on the bench set, through bin/spsweep (so every run
-# is checked and stored), plus STREAM triad; prints markdown tables.
+# is checked and stored), plus STREAM triad; markdown tables.
 #
-#   bench/cpu.sh [-t THREADS] [-r REPS] [-a NAME=VALUES]... [-o DIR] [SOURCE...]
+#   bench/cpu.sh [-t THREADS] [-r REPS] [-w WARMUP] [-a NAME=VALUES]... [-x REGEX]
+#                [-o DIR] [SOURCE...]
+#   bench/cpu.sh -T [-o DIR]    the tables again from DIR's database (e.g. on
+#                               a machine with the sqlite3 shell, when the
+#                               benchmark ran on one without it)
 #
 #   -t THREADS   the `threads` axis (spsweep axis syntax; default 1..nproc:*2,nproc)
-#   -r REPS      timed repetitions per combination (default 10; 2 warm-up runs)
+#   -r REPS      timed repetitions per combination (default 10)
+#   -w WARMUP    untimed runs before them (default 2)
 #   -a AXIS      extra axis override passed to spsweep, e.g. -a hack=16,32,64
-#   -o DIR       where the config, database and tables go (default bench/work/cpu)
+#   -x REGEX     leave out the kernels whose name matches (grep -E)
+#   -o DIR       where the database, the sweep log and the tables go
+#                (default bench/work/cpu)
 #   SOURCE       matrices (default: the bench set below and tests/data/ss/*.mtx.gz)
 #
-# Tables: SpMV per matrix (serial CSR, the best CSR OpenMP kernel with its
-# effective bandwidth as a fraction of the triad at the highest thread
-# count, the best kernel overall, librsb, speedups, geomeans), transposition
-# per matrix (Mnnz/s, speedups over serial), and thread scaling of every
-# kernel (GFLOPS, or Mnnz/s for transposition).
+# The tables are written to DIR/cpu-results.md as soon as they can be: the
+# machine and STREAM triad first, then, after each matrix's sweep, every
+# table again with the matrices done so far — so a run cut short (a device
+# call's time limit) still leaves complete rows. Tables: SpMV per matrix
+# (serial CSR, the best CSR OpenMP kernel with its effective bandwidth as a
+# fraction of the triad, the best kernel overall, librsb, speedups), the
+# geomeans over librsb, transposition per matrix (Mnnz/s, speedups over
+# serial), every kernel at every thread count, and the runs that did not
+# measure (refused, skipped, failed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-threads="1..nproc:*2,nproc" reps=10 out=bench/work/cpu axes=()
-while getopts "t:r:a:o:h" o; do
+threads="1..nproc:*2,nproc" reps=10 warmup=2 out=bench/work/cpu axes=() exclude='^$' only_tables=0
+while getopts "t:r:w:a:x:o:Th" o; do
   case $o in
     t) threads=$OPTARG ;;
     r) reps=$OPTARG ;;
+    w) warmup=$OPTARG ;;
     a) axes+=(--axis "$OPTARG") ;;
+    x) exclude=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    T) only_tables=1 ;;
+    *) sed -n '2,30p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 sources=("$@")
 if [ ${#sources[@]} -eq 0 ]; then
-  sources=(gen:laplace2d?n=3000 "gen:laplace3d?n=160&points=27"
-           "gen:rmat?scale=22&ef=16&seed=1" "gen:uniform?rows=4000000&per_row=8&seed=1"
-           "gen:banded?n=2000000&bw=16")
+  # small and goal-bearing matrices first: a run cut short keeps them
   for f in tests/data/ss/*.mtx.gz; do sources+=("file:$f"); done
+  sources+=(gen:laplace2d?n=3000 "gen:rmat?scale=22&ef=16&seed=1"
+            "gen:laplace3d?n=160&points=27" "gen:uniform?rows=4000000&per_row=8&seed=1"
+            "gen:banded?n=2000000&bw=16")
 fi
 
-mkdir -p "$out"
-make --no-print-directory all build/bench/stream_triad >/dev/null
-export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-
-# Every CPU kernel of the spmv and transpose operations that is built.
-kernels=$(bin/spsweep list | awk 'NR > 1 && ($2 == "spmv" || $2 == "transpose") &&
-          $4 != "cuda" && $4 != "cusparse" && $4 != "cub" && !/not built/ {print $1}')
-cfg=$out/cpu-bench.ini db=$out/cpu-bench.db
-{
-  echo "[sweep]"
-  echo "description = bench/cpu.sh: CPU SpMV and transposition kernels"
-  echo "repetitions = $reps"
-  echo "warmup = 2"
-  echo "[matrices]"
-  for s in "${sources[@]}"; do echo "source = $s"; done
-  for k in $kernels; do echo "[kernel $k]"; done
-} >"$cfg"
-rm -f "$db" "$db-wal" "$db-shm"
-# A refused layout (ELLPACK of a matrix with a long row) ends as an error
-# run and a nonzero exit; the last table lists those.
-bin/spsweep sweep "$cfg" --db "$db" --axis "threads=$threads" "${axes[@]}" >&2 ||
-  echo "cpu.sh: some runs did not measure; see the last table" >&2
-
-maxt=$(sqlite3 "$db" "SELECT MAX(CAST(threads AS INTEGER)) FROM run_stats")
-triad=$(build/bench/stream_triad "$maxt" 1024 20 | awk -F': ' '$1 == "best_gb_s" {print $2}')
-triad1=$(build/bench/stream_triad 1 1024 20 | awk -F': ' '$1 == "best_gb_s" {print $2}')
-cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-llc=$(lscpu | awk -F: '/L3 cache/ {gsub(/^ +/, "", $2); print $2; exit}')
-
+db=$out/cpu-bench.db log=$out/cpu-sweep.log md=$out/cpu-results.md
 q() { sqlite3 -markdown -header "$db" "$1"; }
-{
-echo "Machine: $cpu, $(nproc) cores, L3 $llc; $(gcc --version | head -1); $(date -u +%F)."
-echo "Threads axis: $threads; $reps repetitions (median) + 2 warm-up; OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES."
-echo "STREAM triad (build/bench/stream_triad, 3 x 1 GiB, best of 20): $triad GB/s at $maxt threads, $triad1 GB/s at 1."
+tables() {
 echo
 echo "SpMV (GFLOPS = 2 nnz / median; GB/s from the byte model: CSR once, x once, y once)"
 echo
@@ -86,7 +70,7 @@ q "WITH s AS (SELECT * FROM run_stats WHERE operation = 'spmv'),
  ser AS (SELECT matrix, MAX(gflops) AS gf FROM s WHERE kernel = 'spmv_csr_serial' GROUP BY matrix)
  SELECT m.name AS matrix, m.nnz, m.size_class AS class, printf('%.2f', ser.gf) AS serial,
    csr.kernel || ' t=' || csr.threads AS best_csr_omp, printf('%.2f', csr.gflops) AS gflops,
-   printf('%.1f', csr.gbps) AS gb_s, printf('%.0f%%', 100 * csr.gbps / $triad) AS of_triad,
+   printf('%.1f', csr.gbps) AS gb_s, printf('%.0f%%', 100 * csr.gbps / $best) AS of_triad,
    best.kernel || ' ' || best.axes AS best_overall, printf('%.2f', best.gflops) AS best_gflops,
    printf('%.2f', rsb.gf) AS librsb, printf('%.2f', csr.gflops / rsb.gf) AS csr_vs_rsb,
    printf('%.2f', best.gflops / rsb.gf) AS best_vs_rsb
@@ -107,7 +91,7 @@ echo
 echo "Transposition (Mnnz/s = nnz / median / 1e6; GB/s from the byte model: CSR read once, CSC written once)"
 echo
 q "WITH s AS (SELECT * FROM run_stats WHERE operation = 'transpose'),
- k AS (SELECT matrix, kernel, threads, median, gflops * 1000 AS mnnz, gbps,
+ k AS (SELECT matrix, kernel, threads, median, rate * 1000 AS mnnz, gbps,
          ROW_NUMBER() OVER (PARTITION BY matrix, kernel ORDER BY median) AS p FROM s)
  SELECT m.name AS matrix, m.nnz,
    printf('%.0f', MAX(CASE WHEN kernel = 'transpose_serial' THEN mnnz END)) AS serial,
@@ -122,19 +106,92 @@ q "WITH s AS (SELECT * FROM run_stats WHERE operation = 'transpose'),
    printf('%.1f', MAX(CASE WHEN kernel = 'transpose_scantrans' THEN gbps END)) AS scan_gb_s
  FROM k JOIN matrices m ON m.name = k.matrix WHERE p = 1 GROUP BY m.name ORDER BY m.nnz DESC"
 echo
-echo "Thread scaling (GFLOPS; transposition Mnnz/s), best over the other axes"
+echo "Every kernel by thread count (GFLOPS; transposition Mnnz/s), best over the other axes"
 echo
 cols=$(sqlite3 "$db" "SELECT DISTINCT CAST(threads AS INTEGER) FROM run_stats WHERE threads IS NOT NULL ORDER BY 1")
 sel=""
 for t in $cols; do
   sel="$sel, IIF(MAX(threads = $t), printf('%.2f', MAX(CASE WHEN threads = $t THEN rate END)), '') AS t$t"
 done
-q "WITH s AS (SELECT matrix, kernel, CAST(COALESCE(threads, 1) AS INTEGER) AS threads,
-                CASE WHEN operation = 'transpose' THEN gflops * 1000 ELSE gflops END AS rate
+q "WITH s AS (SELECT matrix, kernel, threads,
+                CASE WHEN operation = 'transpose' THEN rate * 1000 ELSE rate END AS rate
               FROM run_stats)
- SELECT matrix, kernel $sel FROM s GROUP BY matrix, kernel ORDER BY matrix, kernel"
+ SELECT matrix, kernel,
+   IIF(MAX(threads IS NULL), printf('%.2f', MAX(CASE WHEN threads IS NULL THEN rate END)), '') AS serial
+   $sel FROM s GROUP BY matrix, kernel ORDER BY matrix, kernel"
 echo
-echo "Refused or failed runs"
+echo "Runs that did not measure (refused, skipped, failed)"
 echo
-q "SELECT matrix, kernel, axes, status, substr(error, 1, 120) AS error FROM run_failures"
-} | tee "$out/cpu-results.md"
+q "SELECT matrix, kernel, axes, status, substr(error, 1, 160) AS error FROM run_failures"
+}
+
+if [ "$only_tables" = 1 ]; then
+  [ -f "$db" ] || { echo "cpu.sh: no $db" >&2; exit 1; }
+  best=$(sed -n 's|^STREAM triad.*: \([0-9.]*\) GB/s best.*|\1|p' "$md")
+  [ -n "$best" ] || { echo "cpu.sh: no STREAM triad line in $md" >&2; exit 1; }
+  { grep -E '^(Machine:|Threads axis:|STREAM triad)' "$md"; tables; } >"$md.tmp" && mv "$md.tmp" "$md"
+  cat "$md"
+  exit 0
+fi
+have_sqlite=1
+command -v sqlite3 >/dev/null || {
+  have_sqlite=0
+  echo "cpu.sh: no sqlite3 shell here: measuring only; tables later with bench/cpu.sh -T -o $out" >&2
+}
+
+mkdir -p "$out"
+make --no-print-directory all build/bench/stream_triad >/dev/null
+export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+cfgdir=$(mktemp -d)
+trap 'rm -rf "$cfgdir"' EXIT
+
+# Every CPU kernel of the spmv and transpose operations that is built.
+kernels=$(bin/spsweep list | awk 'NR > 1 && ($2 == "spmv" || $2 == "transpose") &&
+          $4 != "cuda" && $4 != "cusparse" && $4 != "cub" && !/not built/ {print $1}' |
+          grep -Ev "$exclude")
+rm -f "$db" "$db-wal" "$db-shm" "$log"
+
+maxt=$(nproc)
+triad=$(build/bench/stream_triad "$maxt" 1024 20)
+triad1=$(build/bench/stream_triad 1 1024 5)
+field() { awk -F': ' -v k="$2" '$1 == k {print $2}' <<<"$1"; }
+best=$(field "$triad" best_gb_s)
+cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
+llc=$(lscpu | awk -F: '/L3 cache/ {gsub(/^ +/, "", $2); print $2; exit}')
+header() {
+  echo "Machine: $cpu, $(nproc) cores, L3 $llc; $(gcc --version | head -1); $(date -u +%F)."
+  echo "Threads axis: $threads; median of $reps repetitions after $warmup warm-up;" \
+       "OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES."
+  echo "STREAM triad (build/bench/stream_triad, 3 x 1 GiB): $best GB/s best" \
+       "($(field "$triad" median_gb_s) median) at $maxt threads;" \
+       "$(field "$triad1" best_gb_s) GB/s best at 1."
+}
+header >"$md"
+cat "$md"
+
+# One sweep per matrix into the same database, the tables after each.
+n=0
+for s in "${sources[@]}"; do
+  n=$((n + 1))
+  cfg=$cfgdir/matrix-$n.ini
+  {
+    echo "[sweep]"
+    echo "description = bench/cpu.sh: CPU SpMV and transposition kernels, matrix $n"
+    echo "repetitions = $reps"
+    echo "warmup = $warmup"
+    echo "[matrices]"
+    echo "source = $s"
+    for k in $kernels; do echo "[kernel $k]"; done
+  } >"$cfg"
+  t0=$SECONDS
+  # A combination that does not measure (a layout past 32-bit offsets, one
+  # that does not fit in memory) is stored with its reason and makes the
+  # exit status nonzero; the last table lists those.
+  bin/spsweep sweep "$cfg" --db "$db" --axis "threads=$threads" "${axes[@]}" >>"$log" 2>&1 ||
+    echo "cpu.sh: $s: some runs did not measure (see the last table)" >&2
+  echo "cpu.sh: $s done in $((SECONDS - t0)) s" >&2
+  if [ "$have_sqlite" = 1 ]; then
+    { header; tables; } >"$md.tmp" && mv "$md.tmp" "$md"
+  fi
+done
+cat "$md"

@@ -5,7 +5,8 @@
 # bench/gpu_spmv_report.py: per matrix the best own kernel against the best
 # cuSPARSE algorithm, their geomean, and the fraction of the min-bytes bound.
 # Output in $OUT (when set) or results/bench-gpu/: bench-gpu.db, sweep.log,
-# table.md; the table is printed last.
+# table.md; the table is printed last. SPMV_BENCH_CONFIG names another
+# config (bench/gpu_spmv_quick.ini: the winners and the new kernels only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-results}/bench-gpu
@@ -17,7 +18,7 @@ echo "device copy bandwidth: $bw GB/s"
 rm -f "$db" "$db-wal" "$db-shm"
 # A non-zero exit is expected while the runner records refused combinations
 # (ELL on rmat and denserow) as errors; the report lists them.
-bin/spsweep sweep bench/gpu_spmv.ini --db "$db" >"$out/sweep.log" 2>&1 ||
+bin/spsweep sweep "${SPMV_BENCH_CONFIG:-bench/gpu_spmv.ini}" --db "$db" >"$out/sweep.log" 2>&1 ||
   echo "spsweep sweep exited with $? (see $out/sweep.log)"
 [ -s "$db" ] || { tail -30 "$out/sweep.log"; exit 1; }
 python3 bench/gpu_spmv_report.py "$db" "$bw" | tee "$out/table.md"

@@ -2,7 +2,7 @@
  * merge.c — `spsweep merge OUT.db IN.db...`: shard databases of one sweep
  * into one database, in one transaction per input.
  *
- * Each input is attached (never modified; it must be schema version 2).
+ * Each input is attached (never modified; it must be schema version 3).
  * Its sweeps map onto one output sweep per (config_hash, plan_hash): the
  * one OUT already holds, else a copy of the input's row with the shard
  * columns cleared. Inputs whose sweeps differ in config or plan are
@@ -26,7 +26,7 @@
     " repetitions_auto, max_noise, max_time_s, git_dirty, os, kernel_release,"          \
     " cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count, gpu_mem_gib,"   \
     " gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs, host_triad_threads,"            \
-    " device_copy_gbs"
+    " device_copy_gbs, isolate"
 
 #define RUN_COLS                                                                         \
     "kernel, operation, format, backend, device, axes, status, error, rel_error, flops," \
@@ -52,14 +52,14 @@ static int exec_bound(sp_store *st, const char *sql, int64_t a, const char *b,
 }
 
 /* Refuse inputs whose sweeps hold more than one (config, plan), and an
- * input older than schema version 2. */
+ * input of another schema version than 3. */
 static int check_input(sp_store *st, const char *path, int force, sp_err *err)
 {
     int64_t version, kinds;
     if (store_query_int(st, "PRAGMA src.user_version", &version, err))
         return -1;
-    if (version != 2)
-        return sp_fail(err, "%s: schema version %lld, not 2 (open it once with this "
+    if (version != 3)
+        return sp_fail(err, "%s: schema version %lld, not 3 (open it once with this "
                        "spsweep, e.g. `spsweep report --db`, to migrate it)", path,
                        (long long)version);
     if (store_query_int(st, "SELECT COUNT(*) FROM (SELECT DISTINCT config_hash, plan_hash"

@@ -1,8 +1,9 @@
--- schema.sql — the spsweep results database, schema version 2.
+-- schema.sql — the spsweep results database, schema version 3.
 --
 -- Applied by sp_store_open at every open (every statement is idempotent),
 -- inside one transaction, after db/migrate_v2.sql has brought a version-1
--- database up to version 2 (see store.c: store_apply_schema). Readable with
+-- database up to version 2 and db/migrate_v3.sql a version-2 one up to 3
+-- (see store.c: store_apply_schema). Readable with
 -- the plain sqlite3 CLI; the views that summarise it live in views.sql.
 --
 -- One sweep has many runs; a run is one (matrix, kernel, axis values)
@@ -13,6 +14,7 @@
 -- rate_unit, need_host_bytes, need_device_bytes; table matrix_failures;
 -- sweeps: resume identity (plan_hash, binary_hash, shard), timeout and
 -- auto-repetition settings, host / GPU provenance and measured ceilings.
+-- Version 3 (over 2): sweeps.isolate, the process model the runs had.
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -57,7 +59,13 @@ CREATE TABLE IF NOT EXISTS sweeps (
     gpu_mem_clock_mhz  INTEGER,
     host_triad_gbs     REAL,            -- STREAM triad, OpenMP, host_triad_threads
     host_triad_threads INTEGER,
-    device_copy_gbs    REAL             -- device-to-device cudaMemcpy; NULL without GPU
+    device_copy_gbs    REAL,            -- device-to-device cudaMemcpy; NULL without GPU
+    -- version 3 ------------------------------------------------------------
+    isolate            TEXT             -- 'combination': a process per run; 'matrix': one
+                                        -- worker per matrix runs them in turn (keeping its
+                                        -- CUDA context); 'auto': matrix for GPU kernels,
+                                        -- combination for CPU ones. NULL: before version 3
+                                        -- (a process per run)
 );
 
 CREATE TABLE IF NOT EXISTS matrices (
@@ -134,4 +142,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -2,7 +2,7 @@
  * store.c — the SQLite results store: open (schema, migration, views) and
  * the helpers the other db/store_*.c files share. See store.h.
  *
- * The SQL lives in db/schema.sql, db/migrate_v2.sql and db/views.sql and is
+ * The SQL lives in db/schema.sql, db/migrate_v*.sql and db/views.sql and is
  * embedded here at build time with .incbin, so the binary and the sqlite3
  * CLI read the same definitions. Every statement takes its data through
  * bound parameters.
@@ -32,13 +32,19 @@ __asm__(".section .rodata\n"
         "sp_migrate_v2_sql:\n"
         ".incbin \"db/migrate_v2.sql\"\n"
         ".byte 0\n"
+        ".global sp_migrate_v3_sql\n"
+        ".type sp_migrate_v3_sql, @object\n"
+        "sp_migrate_v3_sql:\n"
+        ".incbin \"db/migrate_v3.sql\"\n"
+        ".byte 0\n"
         ".previous\n");
 extern const char sp_schema_sql[];
 extern const char sp_views_sql[];
 extern const char sp_migrate_v2_sql[];
+extern const char sp_migrate_v3_sql[];
 
 /* The schema version schema.sql writes into PRAGMA user_version. */
-#define SP_SCHEMA_VERSION 2
+#define SP_SCHEMA_VERSION 3
 
 /* Report an SQLite failure as "PATH: what: sqlite message". */
 int store_fail(const sp_store *st, sp_err *err, const char *what)
@@ -175,6 +181,10 @@ static int apply_in_transaction(sp_store *st, sp_err *err)
         return -1;
     if (version == 1 && store_exec(st, sp_migrate_v2_sql,
                                    "migrating schema version 1 to 2 (db/migrate_v2.sql)", err))
+        return -1;
+    if ((version == 1 || version == 2) &&
+        store_exec(st, sp_migrate_v3_sql,
+                   "migrating schema version 2 to 3 (db/migrate_v3.sql)", err))
         return -1;
     if (store_exec(st, sp_schema_sql, "applying db/schema.sql", err) ||
         store_exec(st, sp_views_sql, "applying db/views.sql", err) ||

@@ -60,6 +60,8 @@ typedef struct sp_sweep_meta {
     double host_triad_gbs;
     int host_triad_threads;
     double device_copy_gbs;
+    /* schema version 3 */
+    const char *isolate;        /* "auto", "matrix", "combination" */
 } sp_sweep_meta;
 
 /* A zeroed meta with git_dirty = -1: every version-2 field unknown. */

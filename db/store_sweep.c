@@ -24,10 +24,10 @@ void sp_sweep_meta_init(sp_sweep_meta *m)
     " shard_count, timeout_s, repetitions_auto, max_noise, max_time_s, git_dirty, os,"   \
     " kernel_release, cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count," \
     " gpu_mem_gib, gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs,"                    \
-    " host_triad_threads, device_copy_gbs) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ","        \
+    " host_triad_threads, device_copy_gbs, isolate) VALUES (?1, ?2, ?3, ?4, " SQL_NOW "," \
     " 'running', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"  \
     " ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,"   \
-    " ?36, ?37)"
+    " ?36, ?37, ?38)"
 
 /* Bind the version-1 columns (?1..?15). */
 static int bind_sweep_v1(sqlite3_stmt *s, const sp_sweep_meta *m, const char *hash)
@@ -48,7 +48,7 @@ static int bind_measure(sqlite3_stmt *s, int i, double v)
     return bind_real(s, i, v > 0 ? v : NAN);
 }
 
-/* Bind the version-2 columns (?16..?37). */
+/* Bind the version-2 and -3 columns (?16..?38). */
 static int bind_sweep_v2(sqlite3_stmt *s, const sp_sweep_meta *m)
 {
     return bind_text(s, 16, m->plan_hash) | bind_text(s, 17, m->binary_hash) |
@@ -67,7 +67,7 @@ static int bind_sweep_v2(sqlite3_stmt *s, const sp_sweep_meta *m)
            bind_int_or_null(s, 34, m->gpu_mem_clock_mhz, 0) |
            bind_measure(s, 35, m->host_triad_gbs) |
            bind_int_or_null(s, 36, m->host_triad_threads, 0) |
-           bind_measure(s, 37, m->device_copy_gbs);
+           bind_measure(s, 37, m->device_copy_gbs) | bind_text(s, 38, m->isolate);
 }
 
 /* Insert a sweep row with status 'running'. */

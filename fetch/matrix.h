@@ -7,6 +7,8 @@
  *   gen:kind?key=value&...                         generators (fetch/gen_*.c)
  *   suitesparse:Group/Name | suitesparse:Name      read from the cache that
  *                                                  `spsweep fetch` fills (fetch.h)
+ *   keys:DIST?n=N&seed=S                           not a matrix: an array of
+ *                                                  32-bit keys (fetch/keys.c)
  * Every matrix read from text goes through the binary CSR cache
  * (fetch/csr_cache.c).
  */
@@ -85,7 +87,43 @@ int sp_cache_write(const char *path, const sp_csr *A, const sp_cache_info *info,
 int sp_cache_read(const char *path, const sp_cache_info *expect, sp_csr *A,
                   sp_cache_info *info, sp_err *err);
 
-typedef enum { SP_SRC_FILE, SP_SRC_GEN, SP_SRC_SUITESPARSE } sp_source_kind;
+typedef enum { SP_SRC_FILE, SP_SRC_GEN, SP_SRC_SUITESPARSE, SP_SRC_KEYS } sp_source_kind;
+
+/* ---- key workloads (fetch/keys.c, fetch/keys_stats.c) -------------------- */
+enum { SP_KEYS_UNIFORM, SP_KEYS_SORTED, SP_KEYS_REVERSE, SP_KEYS_EQUAL, SP_KEYS_FEW,
+       SP_KEYS_ZIPF };
+
+/* A parsed "keys:DIST?n=N&seed=S[&s=X]" (the part after "keys:"). */
+typedef struct sp_keys_spec {
+    int dist;           /* SP_KEYS_* */
+    int64_t n;          /* 0 .. INT32_MAX */
+    uint64_t seed;      /* default 1 */
+    double s;           /* zipf exponent, default 1 */
+} sp_keys_spec;
+
+/* Parse spec; every bad parameter is named ("keys:SPEC: parameter 'n': ..."). */
+int sp_keys_spec_parse(const char *spec, sp_keys_spec *ks, sp_err *err);
+/* Normalised source text "keys:zipf?n=1000003&seed=1&s=1" / short name
+ * "keys_zipf_n1000003" (seed and exponent added when not the defaults). */
+void sp_keys_spec_text(const sp_keys_spec *ks, char *text, size_t len);
+void sp_keys_spec_name(const sp_keys_spec *ks, char *name, size_t len);
+const char *sp_keys_dist_name(int dist);
+/* The keys ks describes, deterministic for any thread count. */
+int sp_keys_generate(const sp_keys_spec *ks, sp_keys *K, sp_err *err);
+void sp_keys_free(sp_keys *K);
+/* XXH3 of the keys (with n), the workload's checksum in the results DB. */
+uint64_t sp_keys_checksum(const sp_keys *K);
+/* Features of the keys as an n x 1 column (rows = nnz = n, one per row). */
+void sp_keys_features(const sp_keys *K, sp_features *f);
+
+typedef struct sp_keys_stats {
+    int64_t n, distinct, ascending;     /* ascending: pairs key[i] <= key[i+1] */
+    uint32_t min, max, top_value;       /* top_value: the most frequent key */
+    int64_t top_count;
+} sp_keys_stats;
+/* Statistics of K (a sorted copy: 2 x 4n bytes of scratch). */
+int sp_keys_stats_compute(const sp_keys *K, sp_keys_stats *st, sp_err *err);
+void sp_keys_stats_print(const sp_keys_stats *st, void *file /* FILE* */);
 
 typedef struct sp_source {
     sp_source_kind kind;
@@ -106,9 +144,12 @@ typedef struct sp_load_opts {
     sp_mm_opts mm;
 } sp_load_opts;
 
+/* A loaded workload: a matrix (A), or for a keys: source the key array
+ * (keys; A then empty). feat describes either (keys: sp_keys_features). */
 typedef struct sp_matrix {
     sp_source src;
     sp_csr A;
+    sp_keys keys;
     sp_features feat;
     uint64_t checksum;          /* sp_csr_checksum(&A) */
     int from_cache;             /* 1 when read from the binary cache */
@@ -122,6 +163,8 @@ int sp_csr_cache_build(const char *mtx, const char *csr, const sp_mm_opts *mm, s
 int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
                    sp_err *err);
 void sp_matrix_free(sp_matrix *M);
+/* The workload kind of a source / of a loaded workload (SP_WL_*, kernel.h). */
+int sp_source_workload(const sp_source *src);
 
 #ifdef __cplusplus
 }

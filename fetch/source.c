@@ -17,8 +17,9 @@
 #include "fetch.h"
 #include "gen.h"
 #include "matrix.h"
+#include "../kernels/kernel.h"
 
-static const char KNOWN_PREFIXES[] = "file:, gen:, suitesparse:";
+static const char KNOWN_PREFIXES[] = "file:, gen:, suitesparse:, keys:";
 
 /* True when s starts with prefix. */
 static int has_prefix(const char *s, const char *prefix)
@@ -102,6 +103,25 @@ static int parse_suitesparse(const char *rest, sp_source *src, sp_err *err)
     return set_text(src, "suitesparse:", rest, err);
 }
 
+/* keys:DIST?n=N&seed=S, validated now and normalised. */
+static int parse_keys(const char *spec, sp_source *src, sp_err *err)
+{
+    sp_keys_spec ks;
+    if (sp_keys_spec_parse(spec, &ks, err))
+        return -1;
+    src->kind = SP_SRC_KEYS;
+    sp_keys_spec_name(&ks, src->name, sizeof src->name);
+    char text[256];
+    sp_keys_spec_text(&ks, text, sizeof text);
+    return set_text(src, "keys:", text + 5, err);
+}
+
+/* SP_WL_KEYS for a keys: source, SP_WL_MATRIX otherwise. */
+int sp_source_workload(const sp_source *src)
+{
+    return src && src->kind == SP_SRC_KEYS ? SP_WL_KEYS : SP_WL_MATRIX;
+}
+
 /* Parse a source string; a bare path (or unknown prefix naming an
  * existing file) is a file. */
 int sp_source_parse(const char *text, sp_source *src, sp_err *err)
@@ -116,6 +136,8 @@ int sp_source_parse(const char *text, sp_source *src, sp_err *err)
         return parse_gen(text + 4, src, err);
     if (has_prefix(text, "suitesparse:"))
         return parse_suitesparse(text + 12, src, err);
+    if (has_prefix(text, "keys:"))
+        return parse_keys(text + 5, src, err);
     size_t n = scheme_length(text);
     if (n > 0 && access(text, F_OK) != 0)
         return sp_fail(err, "%s: unknown source prefix '%.*s:' (known: %s; a bare path "
@@ -255,6 +277,17 @@ static int load_suitesparse(const sp_source *src, const sp_load_opts *opts, sp_m
     return load_via_cache(found, csr, opts, M, err);
 }
 
+/* A key workload: generated (never cached: generating is as fast as reading). */
+static int load_keys(const sp_source *src, sp_matrix *M, sp_err *err)
+{
+    sp_keys_spec ks;
+    if (sp_keys_spec_parse(src->path, &ks, err) || sp_keys_generate(&ks, &M->keys, err))
+        return -1;
+    sp_keys_features(&M->keys, &M->feat);
+    M->checksum = sp_keys_checksum(&M->keys);
+    return 0;
+}
+
 /* Resolve src to a matrix with its features and checksum. */
 int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
                    sp_err *err)
@@ -265,6 +298,13 @@ int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
         return sp_fail(err, "no matrix source given");
     opts = opts ? opts : &defaults;
     M->src = *src;
+    if (src->kind == SP_SRC_KEYS) {
+        if (load_keys(src, M, err)) {
+            sp_matrix_free(M);
+            return -1;
+        }
+        return 0;
+    }
     int rc = src->kind == SP_SRC_GEN    ? sp_generate(src->path, &M->A, err)
              : src->kind == SP_SRC_FILE ? load_file(src->path, opts, M, err)
              : src->kind == SP_SRC_SUITESPARSE
@@ -286,5 +326,6 @@ void sp_matrix_free(sp_matrix *M)
     if (!M)
         return;
     sp_csr_free(&M->A);
+    sp_keys_free(&M->keys);
     memset(M, 0, sizeof *M);
 }

@@ -149,6 +149,18 @@ extern "C" int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char
     return 0;
 }
 
+extern "C" int sp_gpu_healthy_here(char *reason, size_t reason_len)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    if (e != cudaSuccess) {
+        snprintf(reason, reason_len, "CUDA context after the run: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
 /* The child's answer travels as one fixed-size message over a pipe. */
 struct probe_msg {
     int ok;

@@ -37,6 +37,13 @@ int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
     return -1;
 }
 
+int sp_gpu_healthy_here(char *reason, size_t reason_len)
+{
+    sp_gpu_info info;
+    no_gpu(&info, reason, reason_len);
+    return -1;
+}
+
 int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err)
 {
     (void)bytes;

@@ -7,8 +7,12 @@
  * the runner (runner/) owns the plan, timing, repetitions, checking and the
  * database. Kernels never touch SQLite or parse configs.
  *
- * Life of one combination (matrix x kernel x axis values), driven by the runner:
- *   op->setup(pb, A)                     once per matrix: inputs (x for spmv)
+ * A workload is what an operation runs on: a sparse matrix or an array of
+ * 32-bit unsigned keys (sp_workload); an operation states the kinds it takes
+ * (sp_operation.workloads) and the plan leaves out the pairs it cannot run.
+ *
+ * Life of one combination (workload x kernel x axis values), driven by the runner:
+ *   op->setup(pb, w)                     once per workload: inputs (x for spmv)
  *   op->reference(pb, ref)               once per matrix: serial double reference
  *   k->need(pb, params, &need)           memory the combination will allocate,
  *                                        checked against what is free first
@@ -55,25 +59,56 @@ typedef struct sp_phases {
     double d2h_s;       /* device->host copy of the result */
 } sp_phases;
 
-/* The inputs of one operation on one matrix, built once by op->setup. */
-typedef struct sp_problem {
+/* Workload kinds, as bits: an operation's `workloads` is a set of them. */
+typedef enum sp_workload_kind {
+    SP_WL_MATRIX = 1,   /* a sparse matrix (CSR) */
+    SP_WL_KEYS = 2,     /* an array of 32-bit unsigned keys (keys: sources) */
+} sp_workload_kind;
+
+/* What one operation runs on: A for a matrix, keys for a key array (the
+ * other NULL). */
+typedef struct sp_workload {
+    sp_workload_kind kind;
     const sp_csr *A;
+    const sp_keys *keys;
+} sp_workload;
+
+/* A matrix as a workload, for call sites holding an sp_csr:
+ * op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err). */
+#define SP_MATRIX_WORKLOAD(A) (&(const sp_workload){SP_WL_MATRIX, (A), NULL})
+/* A key array as a workload. */
+#define SP_KEYS_WORKLOAD(K) (&(const sp_workload){SP_WL_KEYS, NULL, (K)})
+
+/* The inputs of one operation on one workload, built once by op->setup. */
+typedef struct sp_problem {
+    const sp_csr *A;    /* the matrix; NULL for a key workload */
     double *x;          /* spmv: A->cols entries, deterministic, never all zero */
+    const sp_keys *key_workload;    /* the key array; NULL for a matrix */
+    /* sort: the keys to sort, nkeys of them: a key workload's keys, or a
+     * matrix's column indices (aliasing A->colidx) */
+    const uint32_t *keys;
+    int64_t nkeys;
 } sp_problem;
 
 typedef struct sp_operation {
     const char *name;                   /* "spmv" */
     const char *rate_unit;              /* "GFLOPS" */
-    int (*setup)(sp_problem *pb, const sp_csr *A, sp_err *err);
+    unsigned workloads;                 /* SP_WL_* it takes; 0 means SP_WL_MATRIX */
+    int (*setup)(sp_problem *pb, const sp_workload *w, sp_err *err);
     void (*teardown)(sp_problem *pb);
     size_t (*output_bytes)(const sp_problem *pb);
-    /* Serial double-precision reference into out (output_bytes bytes). */
+    /* The reference into out (output_bytes bytes): spmv's serial double
+     * y, transpose's serial CSC, sort's key count and multiset hashes. */
     int (*reference)(const sp_problem *pb, void *out, sp_err *err);
-    /* Norm-wise relative error of out against ref; NaN/Inf in out gives +Inf. */
+    /* Norm-wise relative error of out against ref (NaN/Inf in out gives
+     * +Inf); 0 or +Inf for the exact operations (transpose, sort). */
     double (*error)(const sp_problem *pb, const void *out, const void *ref);
-    double (*flops)(const sp_csr *A);   /* useful work of one run */
-    double (*bytes)(const sp_csr *A);   /* fewest bytes one run must move */
+    double (*flops)(const sp_workload *w);  /* useful work of one run */
+    double (*bytes)(const sp_workload *w);  /* fewest bytes one run must move */
 } sp_operation;
+
+/* 1 when op takes workloads of this kind. */
+int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind);
 
 /* Memory one combination will allocate beyond the problem's own inputs
  * (the CSR matrix, x and the reference), stated before prepare runs:
@@ -139,6 +174,11 @@ int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_len);
  * before prepare). -1 and a one-line reason without a device. */
 int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
                     size_t reason_len);
+/* Is the calling process's CUDA context still usable after a combination
+ * (no pending or sticky error: synchronize, then ask for the last error)?
+ * 0 yes; -1 and the error as one line. A runner worker that runs several
+ * combinations asks this after each GPU one (runner/worker.c). */
+int sp_gpu_healthy_here(char *reason, size_t reason_len);
 
 /* Device copy bandwidth in GB/s (bytes read + written), the median of 20
  * device-to-device copies of `bytes` each, in the calling process; -1 with

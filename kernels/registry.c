@@ -38,10 +38,18 @@
     X(sp_spmv_hll_cuda_aligned)                                               \
     X(sp_spmv_hll_cuda_block)                                                 \
     X(sp_spmv_hll_cuda_warp)                                                  \
+    X(sp_spmv_csr_cuda_hybrid)                                                \
+    X(sp_spmv_sell_cuda)                                                      \
     X(sp_spmv_csr_cusparse_alg2)                                              \
     X(sp_spmv_coo_cusparse_alg1)                                              \
     X(sp_spmv_coo_cusparse_alg2)                                              \
     X(sp_spmv_sell_cusparse)                                                  \
+    X(sp_sort_qsort)                                                          \
+    X(sp_sort_radix_omp)                                                      \
+    X(sp_sort_cub_radix)                                                      \
+    X(sp_sort_qsort_cuda_thread)                                              \
+    X(sp_sort_qsort_cuda_block)                                               \
+    X(sp_sort_qsort_cuda_queue)                                               \
     X(sp_transpose_cuda_scatter)                                              \
     X(sp_transpose_cuda_scantrans)                                            \
     X(sp_transpose_cuda_mergetrans)                                           \
@@ -64,12 +72,14 @@ const sp_kernel *const sp_kernels[] = {SP_KERNEL_LIST(SP_LIST_KERNEL) NULL};
 
 extern const sp_operation sp_op_spmv;
 extern const sp_operation sp_op_transpose;
+extern const sp_operation sp_op_sort;
 extern const sp_operation sp_op_scan, sp_op_histogram, sp_op_idx2ptr, sp_op_ptr2idx,
     sp_op_segsort, sp_op_merge;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
     &sp_op_transpose,
+    &sp_op_sort,
     &sp_op_scan,
     &sp_op_histogram,
     &sp_op_idx2ptr,
@@ -99,6 +109,13 @@ const sp_operation *sp_operation_find(const char *name)
         if (!strcmp(operations[i]->name, name))
             return operations[i];
     return NULL;
+}
+
+/* 1 when op takes workloads of this kind (no declaration: matrices only). */
+int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind)
+{
+    unsigned set = op && op->workloads ? op->workloads : SP_WL_MATRIX;
+    return op && (set & (unsigned)kind) != 0;
 }
 
 /* The value of axis `name` in p; dflt when p is NULL or lacks that axis. */

@@ -42,6 +42,13 @@ typedef struct sp_csr {
     double *val;     /* nnz */
 } sp_csr;
 
+/* An array of n 32-bit unsigned keys (a key workload, fetch/keys.c); key
+ * from sp_alloc_large. n fits in int32 like a matrix's nnz. */
+typedef struct sp_keys {
+    int64_t n;
+    uint32_t *key;
+} sp_keys;
+
 /* Coordinate triplets, 0-based, in any order, duplicates allowed. */
 typedef struct sp_coo {
     int32_t rows, cols;

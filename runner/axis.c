@@ -9,7 +9,8 @@
 
 #include "runner.h"
 
-/* Bounds of the axes the runner knows; any other axis takes [1, 2^30]. */
+/* Bounds of the axes the runner knows; any other axis takes [1, 2^30].
+ * `values` (sort kernels) is a switch: 0 keys only, 1 key-value pairs. */
 static void axis_bounds(const char *axis, long *lo, long *hi)
 {
     *lo = 1;
@@ -18,6 +19,8 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *hi = 4096;
     else if (!strcmp(axis, "blocksize"))
         *hi = 1024;             /* CUDA's limit on threads per block */
+    else if (!strcmp(axis, "values"))
+        *lo = 0, *hi = 1;
 }
 
 /* Parse an integer or `nproc` from [s, end). */

@@ -36,7 +36,7 @@
 
 /* Child side: own process group (so the whole group can be killed), die
  * with the parent, default signal dispositions, stderr into the pipe. */
-static void child_main(sp_child_fn fn, void *arg, int msg_fd, int err_fd, pid_t parent)
+void sp_child_enter(int err_fd, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -48,6 +48,11 @@ static void child_main(sp_child_fn fn, void *arg, int msg_fd, int err_fd, pid_t 
     if (dup2(err_fd, STDERR_FILENO) < 0)
         _exit(126);
     close(err_fd);
+}
+
+static void child_main(sp_child_fn fn, void *arg, int msg_fd, int err_fd, pid_t parent)
+{
+    sp_child_enter(err_fd, parent);
     fn(arg, msg_fd);
     _exit(0);                           /* no atexit handlers, no stdio flush */
 }
@@ -100,7 +105,7 @@ static void on_stderr(sp_child_outcome *o, const char *buf, size_t n)
 }
 
 /* Read what is there on fd; close it (set -1) at end of file. */
-static void drain(sp_child_outcome *o, int *fd, int is_msg, sp_wire_reader *r)
+void sp_child_drain(sp_child_outcome *o, int *fd, int is_msg, sp_wire_reader *r)
 {
     char buf[65536];
     ssize_t n = read(*fd, buf, sizeof buf);
@@ -130,7 +135,7 @@ static void drain(sp_child_outcome *o, int *fd, int is_msg, sp_wire_reader *r)
 }
 
 /* Milliseconds until deadline, at most one slice, at least 0. */
-static int slice_ms(double deadline)
+int sp_child_slice_ms(double deadline)
 {
     double left = deadline - sp_seconds();
     if (left <= 0)
@@ -138,14 +143,16 @@ static int slice_ms(double deadline)
     return left * 1e3 < POLL_SLICE_MS ? (int)(left * 1e3) + 1 : POLL_SLICE_MS;
 }
 
-/* Collect frames and stderr until both pipes close, the deadline passes
- * or the stop flag reaches 2. Returns 1 when the child must be killed. */
-static int collect(sp_child_outcome *o, int fds[2], double deadline,
-                   const volatile sig_atomic_t *stop)
+/* Collect frames (through r) and stderr into o until both pipes close, or,
+ * with until_done, until the DONE frame, a protocol error or the frame
+ * pipe's end; or until the deadline passes or the stop flag reaches 2.
+ * Returns 1 when the process must be killed. */
+int sp_child_collect(sp_child_outcome *o, int fds[2], double deadline,
+                     const volatile sig_atomic_t *stop, int until_done, sp_wire_reader *r)
 {
-    sp_wire_reader r = {0};
     int kill_it = 0;
-    while (fds[0] >= 0 || fds[1] >= 0) {
+    while (until_done ? !o->done && !o->protocol_error && fds[0] >= 0
+                      : fds[0] >= 0 || fds[1] >= 0) {
         if (stop && *stop >= 2) {
             o->aborted = kill_it = 1;
             break;
@@ -155,21 +162,20 @@ static int collect(sp_child_outcome *o, int fds[2], double deadline,
             break;
         }
         struct pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
-        int ready = poll(p, 2, slice_ms(deadline));
+        int ready = poll(p, 2, sp_child_slice_ms(deadline));
         if (ready < 0 && errno != EINTR)
             break;
         for (int i = 0; ready > 0 && i < 2; i++)
             if (fds[i] >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                drain(o, &fds[i], i == 0, &r);
+                sp_child_drain(o, &fds[i], i == 0, r);
     }
-    sp_wire_reader_free(&r);
     return kill_it;
 }
 
 /* Wait for pid until deadline; 1 when reaped (status in *ws). A child
  * that closed its pipes is usually a zombie within microseconds: poll
  * from 20 us, doubling up to 5 ms. */
-static int reap_until(pid_t pid, double deadline, int *ws)
+int sp_child_reap_until(pid_t pid, double deadline, int *ws)
 {
     long nap_ns = 20000;
     for (;;) {
@@ -185,10 +191,10 @@ static int reap_until(pid_t pid, double deadline, int *ws)
 }
 
 /* SIGTERM to the child's group, SIGKILL after the grace period, reap. */
-static void kill_group(pid_t pid, int *ws)
+void sp_child_kill_group(pid_t pid, int *ws)
 {
     killpg(pid, SIGTERM);
-    if (reap_until(pid, sp_seconds() + KILL_GRACE_S, ws)) {
+    if (sp_child_reap_until(pid, sp_seconds() + KILL_GRACE_S, ws)) {
         killpg(pid, SIGKILL);           /* whatever the child left in its group */
         return;
     }
@@ -203,16 +209,18 @@ static void parent_side(sp_child_outcome *o, pid_t pid, int fds[2], double timeo
 {
     double deadline = sp_seconds() + timeout_s;
     setpgid(pid, pid);                  /* also here: no race with the child's own */
-    int kill_it = collect(o, fds, deadline, stop);
+    sp_wire_reader r = {0};
+    int kill_it = sp_child_collect(o, fds, deadline, stop, 0, &r);
+    sp_wire_reader_free(&r);
     for (int i = 0; i < 2; i++)
         if (fds[i] >= 0)
             close(fds[i]);
-    if (!kill_it && !reap_until(pid, deadline, &o->wait_status)) {
+    if (!kill_it && !sp_child_reap_until(pid, deadline, &o->wait_status)) {
         o->timed_out = 1;               /* closed its pipes but never exited */
         kill_it = 1;
     }
     if (kill_it)
-        kill_group(pid, &o->wait_status);
+        sp_child_kill_group(pid, &o->wait_status);
 }
 
 /* Fork fn into a child and collect its outcome. */

@@ -163,6 +163,22 @@ static int merge_complete(const merge_cli *c, const char **ok, int nok)
     return 0;
 }
 
+/* Without --cache-dir: the one the array script gives its tasks, so the
+ * shards are re-planned with the same matrix sizes (runner/cost.c reads
+ * suitesparse sizes from the cache's index). */
+static int script_cache_dir(const merge_cli *c, char *out, size_t len)
+{
+    char path[PATH_MAX], text[16384];
+    snprintf(path, sizeof path, "%s/%s", c->dir, SP_SLURM_ARRAY_SCRIPT);
+    FILE *f = fopen(c->script ? c->script : path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    return sp_slurm_script_cache_dir(text, out, len);
+}
+
 int sp_cmd_merge_shards(int argc, char **argv)
 {
     merge_cli c;
@@ -170,6 +186,9 @@ int sp_cmd_merge_shards(int argc, char **argv)
         return 1;
     if (!c.dir)
         return fail("expected --shards DIR");
+    char cache[PATH_MAX];
+    if (!c.cache_dir && script_cache_dir(&c, cache, sizeof cache))
+        c.cache_dir = cache;
     if (!c.expect && !(c.expect = guess_count(c.dir)))
         return fail("no shard database in the directory says how many shards there are; "
                     "give --expect N");

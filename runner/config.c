@@ -156,6 +156,22 @@ static int parse_positive(const char *name, const char *v, double *out, sp_err *
     return 0;
 }
 
+const char *sp_isolate_name(sp_isolate_mode m)
+{
+    return m == SP_ISOLATE_MATRIX ? "matrix" : m == SP_ISOLATE_COMBINATION ? "combination"
+                                                                          : "auto";
+}
+
+int sp_isolate_parse(const char *text, sp_isolate_mode *m)
+{
+    static const sp_isolate_mode modes[] = {SP_ISOLATE_AUTO, SP_ISOLATE_MATRIX,
+                                            SP_ISOLATE_COMBINATION};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(text, sp_isolate_name(modes[i])))
+            return *m = modes[i], 0;
+    return -1;
+}
+
 static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
 {
     if (!strcmp(name, "repetitions") && !strcmp(v, "auto")) {
@@ -197,9 +213,14 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     }
     if (!strcmp(name, "description"))
         return 0;               /* free text, kept with the config text */
+    if (!strcmp(name, "isolate"))
+        return sp_isolate_parse(v, &cfg->isolate)
+                   ? sp_fail(err, "'isolate' must be 'auto', 'matrix' or 'combination', "
+                             "not '%s'", v)
+                   : 0;
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
                    "tolerance, database, cache, complex, description, timeout, "
-                   "max_noise, max_time)", name);
+                   "max_noise, max_time, isolate)", name);
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at

@@ -5,6 +5,11 @@
  * its own database DB_DIR/gpu-shards/shard-i.db and log beside it; merged
  * into the sweep's database at the end (db/merge.c).
  *
+ * Each shard gets its own share of the host's CPUs (runner/cpushare.c):
+ * its affinity is set to whole cores of one slice and OMP_NUM_THREADS to
+ * their count, so the shards' loaders, references and OpenMP pools do not
+ * oversubscribe the cores; the sweep's provenance records both.
+ *
  * Each child is an ordinary `spsweep sweep --shard i/N`, so it resumes
  * when run again, and the merge skips what the database already holds.
  * `all` counts the devices with the forked probe (kernels/gpu_info.cu):
@@ -13,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sched.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +50,8 @@ static int fail(const char *msg)
 static int takes_value(const char *opt)
 {
     static const char *const valued[] = {"--db", "--repetitions", "--warmup", "--axis",
-        "--cache-dir", "--complex", "--timeout", "--shard", "--only", "--gpus", NULL};
+        "--cache-dir", "--complex", "--timeout", "--shard", "--only", "--gpus", "--isolate",
+        NULL};
     for (int i = 0; valued[i]; i++)
         if (!strcmp(opt, valued[i]))
             return 1;
@@ -143,7 +150,13 @@ static pid_t start_shard(const gpu_run *g, int k)
     snprintf(log, sizeof log, "%s/shard-%d.log", g->dir, k + 1);
     if (visible_device(g->dev[k], dev, sizeof dev))
         return -1;
-    printf("GPU %s: shard %s into %s (log %s)\n", dev, shard, db, log);
+    cpu_set_t cpus;
+    char cpu_text[256] = "all CPUs", threads[16];
+    int ncpu = sp_cpu_share(k, g->ndev, &cpus);
+    if (ncpu > 0)
+        sp_cpuset_text(&cpus, cpu_text, sizeof cpu_text);
+    snprintf(threads, sizeof threads, "%d", ncpu);
+    printf("GPU %s: shard %s into %s (log %s), CPUs %s\n", dev, shard, db, log, cpu_text);
     fflush(stdout);
     pid_t pid = fork();
     if (pid != 0)
@@ -158,6 +171,8 @@ static pid_t start_shard(const gpu_run *g, int k)
     if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
         _exit(127);
     setenv("CUDA_VISIBLE_DEVICES", dev, 1);
+    if (ncpu > 0 && sched_setaffinity(0, sizeof cpus, &cpus) == 0)
+        setenv("OMP_NUM_THREADS", threads, 1);
     execv("/proc/self/exe", argv);
     fprintf(stderr, "spsweep: cannot run itself: %s\n", strerror(errno));
     _exit(127);

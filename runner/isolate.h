@@ -9,6 +9,14 @@
  * (wire.c). The parent enforces the timeout, kills the child's process
  * group when it runs over, and turns how the child ended into a run status
  * (child.c). A GPU combination's CUDA context lives and dies with its child.
+ *
+ * Or, `isolate = matrix` (the default for GPU kernels), one *worker* per
+ * matrix runs its combinations one after another (worker.c): forked like
+ * the child above, it reads a combination, measures and reports it with
+ * the same frames, and waits for the next, keeping its CUDA context. The
+ * parent enforces the same per-combination timeout; a worker that
+ * overruns, dies, or reports anything but ok or skipped (its context may
+ * be poisoned) is gone, and the next combination gets a fresh one.
  */
 #ifndef SP_ISOLATE_H
 #define SP_ISOLATE_H
@@ -16,6 +24,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "runner.h"
 
 /* ---- frames (runner/wire.c) ----------------------------------------------
@@ -27,6 +36,7 @@ enum {
     SP_MSG_PHASES = 2,      /* sp_phases */
     SP_MSG_SAMPLES = 3,     /* doubles, appended to those already sent */
     SP_MSG_DONE = 4,        /* sp_wire_done, then the message text */
+    SP_MSG_RUN = 5,         /* parent to worker: the next combination */
 };
 #define SP_WIRE_MAX_PAYLOAD (64u << 20)
 
@@ -90,6 +100,60 @@ const char *sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *
                              size_t len);
 void sp_child_outcome_free(sp_child_outcome *o);
 
+/* Pieces of child.c that worker.c shares. */
+/* In a fresh child: own process group, die with the parent, default
+ * signals, stderr into err_fd; _exits when the parent is already gone. */
+void sp_child_enter(int err_fd, pid_t parent);
+/* Read what is there on *fd into the outcome (frames when is_msg, else
+ * stderr, forwarded to ours); at end of file close it and set it to -1. */
+void sp_child_drain(sp_child_outcome *o, int *fd, int is_msg, sp_wire_reader *r);
+/* Poll both pipes (fds[0] frames, fds[1] stderr) into o until both close,
+ * or with until_done until the DONE frame; stop at the deadline or at a
+ * second interrupt (1: kill the process). Frames go through r. */
+int sp_child_collect(sp_child_outcome *o, int fds[2], double deadline,
+                     const volatile sig_atomic_t *stop, int until_done, sp_wire_reader *r);
+/* Milliseconds to poll before the deadline: at most one slice. */
+int sp_child_slice_ms(double deadline);
+/* Reap pid before the deadline: 1 and its status, or 0. */
+int sp_child_reap_until(pid_t pid, double deadline, int *ws);
+/* SIGTERM to pid's group, SIGKILL after a grace period, reap. */
+void sp_child_kill_group(pid_t pid, int *ws);
+
+/* ---- the worker (runner/worker.c) ----------------------------------------
+ * The worker's body: measure the combination cmd names, write its frames to
+ * fd (ending with SP_MSG_DONE); return 1 to wait for the next one, 0 to
+ * leave (after anything that may have poisoned the process's state). */
+typedef int (*sp_worker_fn)(void *arg, const void *cmd, size_t len, int fd);
+
+typedef struct sp_worker {
+    pid_t pid;                  /* <= 0: none running */
+    int cmd_fd, msg_fd, err_fd;
+    int started;                /* processes started so far */
+} sp_worker;
+
+/* Run one combination in w's worker, starting one (fork, fn(arg, ...) in
+ * the child) when none runs; the outcome as sp_child_run gives it. A
+ * timeout, a second interrupt, a death or a report other than ok/skipped
+ * ends the worker (w->pid = 0). -1 only when no worker could be started. */
+int sp_worker_run(sp_worker *w, sp_worker_fn fn, void *arg, const void *cmd, size_t len,
+                  double timeout_s, const volatile sig_atomic_t *stop, sp_child_outcome *out,
+                  sp_err *err);
+/* Let the worker go (it reads end of file and exits) and reap it. */
+void sp_worker_stop(sp_worker *w);
+
+/* ---- the GPU keeper (runner/keeper.c) -------------------------------------
+ * A child that holds one idle CUDA context for the length of a sweep with
+ * GPU kernels, so the driver keeps the device set up between combination
+ * children. Start: only when have_gpu and the plan has GPU kernels and
+ * SPSWEEP_GPU_KEEPER is not 0; waits until the context exists. */
+typedef struct sp_gpu_keeper {
+    pid_t pid;                  /* -1: none */
+    int fd;
+    int ready;
+} sp_gpu_keeper;
+void sp_gpu_keeper_start(const sp_plan *plan, int have_gpu, sp_gpu_keeper *k);
+void sp_gpu_keeper_stop(sp_gpu_keeper *k);
+
 /* ---- the measurement (runner/measure.c) ---------------------------------- */
 typedef struct sp_measure_job {
     const sp_kernel *kernel;
@@ -105,8 +169,12 @@ typedef struct sp_measure_job {
     double max_noise, max_time_s;
     double tolerance;
     uint64_t need_device_bytes; /* checked against free device memory first */
+    int check_context;          /* a worker: after a GPU run, is the context sound? */
 } sp_measure_job;
 
+/* Measure one combination and report it on fd; returns the SP_DONE_*
+ * status it reported. */
+int sp_measure(const sp_measure_job *j, int fd);
 /* The child's body: an sp_child_fn taking an sp_measure_job. */
 void sp_measure_child(void *job, int fd);
 

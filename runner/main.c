@@ -3,7 +3,7 @@
  *
  *   spsweep sweep CONFIG [--db PATH] [--repetitions N] [--warmup N]
  *                        [--axis NAME=VALUES]... [--cache-dir DIR] [--complex real|refuse]
- *   spsweep plan CONFIG [--axis NAME=VALUES]...   print the expanded plan, run nothing
+ *   spsweep plan CONFIG [--axis ...] [--only ...] [--shard i/N]   = sweep --dry-run
  *   spsweep fetch NAME... | --select EXPR ...      SuiteSparse matrices into the cache
  *   spsweep cache list|verify|clean
  *   spsweep list                                  every registered kernel
@@ -16,6 +16,7 @@
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "../db/store.h"
 #include "../plots/report.h"
 #include "runner.h"
+#include "shards.h"
 
 static const char usage[] =
     "usage: spsweep COMMAND [options]\n"
@@ -37,6 +39,9 @@ static const char usage[] =
     "                 --timeout S        seconds per combination before it is killed\n"
     "                                    and stored as 'timeout' (default 600)\n"
     "                 --warmup N         untimed runs first (default 2)\n"
+    "                 --isolate auto|matrix|combination   one process per combination, or\n"
+    "                                    per matrix keeping its CUDA context (default auto:\n"
+    "                                    matrix for GPU kernels, combination for CPU ones)\n"
     "                 --axis NAME=VALUES override an axis in every kernel that has it,\n"
     "                                    e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2\n"
     "                 --cache-dir DIR    matrix cache (default $SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep\n"
@@ -51,7 +56,8 @@ static const char usage[] =
     "                                    the N parts cover the plan once (see merge)\n"
     "                 --only kernel=GLOB,matrix=GLOB   run a subset\n"
     "                 --dry-run          print what would run and its size, run nothing\n"
-    "  plan CONFIG    print the combinations a sweep would run, run nothing\n"
+    "  plan CONFIG    the combinations a sweep would run (its options, e.g. --only,\n"
+    "                 --shard), with estimated seconds; runs nothing (= sweep --dry-run)\n"
     "  fetch NAME...  bring SuiteSparse matrices into the cache (`spsweep fetch --help`):\n"
     "                 HB/bcsstk13, --select EXPR --limit N, --config FILE, --list\n"
     "  cache list|verify|clean   what the cache holds; re-hash it; remove leftovers\n"
@@ -79,7 +85,7 @@ static const char usage[] =
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
-       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT };
+       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -94,6 +100,7 @@ static const struct option long_opts[] = {
     {"base", required_argument, NULL, OPT_BASE},
     {"base-sweep", required_argument, NULL, OPT_BASE_SWEEP},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"isolate", required_argument, NULL, OPT_ISOLATE},
     {"new", no_argument, NULL, OPT_NEW},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"only", required_argument, NULL, OPT_ONLY},
@@ -107,7 +114,7 @@ static const struct option long_opts[] = {
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup;
-    const char *timeout, *shard, *only;
+    const char *timeout, *shard, *only, *isolate;
     int fresh, dry_run, force, csv, json;
     const char *what;
     const char *axes[16];
@@ -142,6 +149,7 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_BASE: c->base = optarg; break;
         case OPT_BASE_SWEEP: c->base_sweep = strtol(optarg, NULL, 10); break;
         case OPT_TIMEOUT: c->timeout = optarg; break;
+        case OPT_ISOLATE: c->isolate = optarg; break;
         case OPT_NEW: c->fresh = 1; break;
         case OPT_SHARD: c->shard = optarg; break;
         case OPT_ONLY: c->only = optarg; break;
@@ -207,6 +215,8 @@ static int apply_cli(const cli *c, sp_config *cfg)
             return die("--timeout: expected a positive number of seconds");
         cfg->timeout_s = t;
     }
+    if (c->isolate && sp_isolate_parse(c->isolate, &cfg->isolate))
+        return die("--isolate: expected 'auto', 'matrix' or 'combination'");
     if ((c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
         parse_complex(c->complex, &cfg->complex))
         return 1;
@@ -249,6 +259,14 @@ static void pin_threads(char **argv)
     if (getenv("OMP_PROC_BIND") || getenv("SPSWEEP_NO_PIN"))
         return;
     setenv("OMP_PROC_BIND", "close", 1);
+    /* the CPUs this process may use, for the provenance: once bound,
+     * libgomp narrows this thread's own affinity to its first place */
+    cpu_set_t cpus;
+    char text[256];
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) {
+        sp_cpuset_text(&cpus, text, sizeof text);
+        setenv("SPSWEEP_CPUS", text, 1);
+    }
     if (!getenv("OMP_PLACES"))
         setenv("OMP_PLACES", "cores", 1);
     execv("/proc/self/exe", argv);      /* on failure: go on unpinned */
@@ -307,31 +325,6 @@ static int cmd_sweep(const cli *c)
     return 0;
 }
 
-static int cmd_plan(const cli *c)
-{
-    sp_config cfg;
-    sp_plan plan;
-    sp_err err;
-    if (load_config(c, &cfg))
-        return 1;
-    sp_prefetch_opts po = {.resolve_only = 1, .quiet = 1};
-    if (sp_sweep_prefetch(&cfg, &po, &err) || sp_plan_expand(&cfg, &plan, &err)) {
-        sp_config_free(&cfg);
-        return die(err.msg);
-    }
-    for (int m = 0; m < cfg.nmatrices; m++)
-        for (int i = 0; i < plan.ncombos; i++) {
-            char axes[256];
-            sp_params_text(&plan.combos[i].params, axes, sizeof axes);
-            printf("%s\t%s\t%s\n", cfg.matrices[m].text, plan.combos[i].kernel->name, axes);
-        }
-    printf("# %d matrices x %d combinations = %d runs, %d repetitions each\n", cfg.nmatrices,
-           plan.ncombos, cfg.nmatrices * plan.ncombos, cfg.repetitions);
-    sp_plan_free(&plan);
-    sp_config_free(&cfg);
-    return 0;
-}
-
 static int cmd_list(void)
 {
     printf("%-24s %-10s %-7s %-9s %s\n", "kernel", "operation", "format", "backend", "axes");
@@ -354,13 +347,28 @@ static int cmd_info(const cli *c)
     sp_err err;
     sp_load_opts lo = {.cache_dir = c->cache_dir};
     if (c->nargs != 1)
-        return die("expected one SOURCE (gen:..., file:..., or a path)");
+        return die("expected one SOURCE (gen:..., file:..., keys:..., or a path)");
     if (parse_complex(c->complex, &lo.mm.complex))
         return 1;
     if (sp_source_parse(c->args[0], &src, &err) || sp_matrix_load(&src, &lo, &M, &err))
         return die(err.msg);
     printf("source: %s\nname: %s\n", M.src.text, M.src.name);
-    sp_features_print(&M.feat, stdout);
+    if (M.src.kind == SP_SRC_KEYS) {
+        sp_keys_spec ks;
+        sp_keys_stats st;
+        if (sp_keys_spec_parse(M.src.path, &ks, &err) || sp_keys_stats_compute(&M.keys, &st, &err)) {
+            sp_matrix_free(&M);
+            return die(err.msg);
+        }
+        printf("workload: keys (32-bit unsigned)\ndistribution: %s\nseed: %llu\n",
+               sp_keys_dist_name(ks.dist), (unsigned long long)ks.seed);
+        if (ks.dist == SP_KEYS_ZIPF)
+            printf("zipf_exponent: %g\n", ks.s);
+        sp_keys_stats_print(&st, stdout);
+        printf("size_class: %s\n", M.feat.size_class);
+    } else {
+        sp_features_print(&M.feat, stdout);
+    }
     printf("checksum: %016llx\nfrom_cache: %s\n", (unsigned long long)M.checksum,
            M.from_cache ? "yes" : "no");
     sp_matrix_free(&M);
@@ -430,7 +438,9 @@ int main(int argc, char **argv)
         return argc < 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "sweep"))
+    /* not --gpus: libgomp would bind this process to one CPU, and the
+     * shards' CPU shares are cut from what it may use (runner/gpus.c) */
+    if (!strcmp(cmd, "sweep") && !has_option(argc, argv, "--gpus"))
         pin_threads(argv);
     cli c;
     if (!strcmp(cmd, "fetch"))
@@ -447,8 +457,12 @@ int main(int argc, char **argv)
         return 1;
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(&c);
-    if (!strcmp(cmd, "plan"))
-        return cmd_plan(&c);
+    if (!strcmp(cmd, "plan")) {
+        /* the same selection as the sweep would make (--only, --shard,
+         * workloads an operation cannot take), printed, nothing run */
+        c.dry_run = 1;
+        return cmd_sweep(&c);
+    }
     if (!strcmp(cmd, "list"))
         return cmd_list();
     if (!strcmp(cmd, "info"))

@@ -108,9 +108,12 @@ static int device_short(const sp_measure_job *j, sp_err *err)
 /* A fresh child has no OpenMP threads (the parent released its pool before
  * the fork): start them now, at the combination's thread count, so that
  * not even the first timed repetition pays for creating them when the
- * warm-up is 0. */
+ * warm-up is 0. A GPU kernel without a threads axis times no host
+ * threads: it starts none (the check makes its pool if it needs one). */
 static void start_openmp_threads(const sp_measure_job *j)
 {
+    if (j->kernel->needs_gpu && sp_param(j->params, "threads", 0) <= 0)
+        return;
     long threads = sp_param(j->params, "threads", omp_get_max_threads());
 #pragma omp parallel num_threads((int)(threads > 0 ? threads : 1))
     {
@@ -158,11 +161,20 @@ static void send_samples(int fd, const sample_buf *b)
     }
 }
 
-/* The child's body. Samples go only with an ok result; release runs
- * before DONE, so a crash there is a crash of the run. */
-void sp_measure_child(void *arg, int fd)
+/* A worker keeps its process for the next combination: after a GPU run
+ * that ended well, make sure its context did too (an asynchronous or
+ * sticky error would otherwise be blamed on the next run). */
+static int context_sound(const sp_measure_job *j, sp_err *err)
 {
-    const sp_measure_job *j = arg;
+    if (!j->check_context || !j->kernel->needs_gpu)
+        return 1;
+    return sp_gpu_healthy_here(err->msg, sizeof err->msg) == 0;
+}
+
+/* Measure and report one combination. Samples go only with an ok result;
+ * release runs before DONE, so a crash there is a crash of the run. */
+int sp_measure(const sp_measure_job *j, int fd)
+{
     sp_err err = {{0}};
     sp_phases ph = {0, 0, 0};
     void *state = NULL;
@@ -176,6 +188,8 @@ void sp_measure_child(void *arg, int fd)
         stage(fd, "release");
         j->kernel->release(state);
     }
+    if (d.status == SP_DONE_OK && !context_sound(j, &err))
+        d.status = SP_DONE_ERROR;       /* the samples sent are not kept */
     size_t mlen = d.status == SP_DONE_OK ? 0 : strlen(err.msg);
     unsigned char msg[sizeof d + sizeof err.msg];
     memcpy(msg, &d, sizeof d);
@@ -183,4 +197,11 @@ void sp_measure_child(void *arg, int fd)
     sp_wire_send(fd, SP_MSG_DONE, msg, sizeof d + mlen);
     free(b.v);
     free(b.scratch);
+    return d.status;
+}
+
+/* The child's body: one combination. */
+void sp_measure_child(void *arg, int fd)
+{
+    sp_measure((const sp_measure_job *)arg, fd);
 }

@@ -5,6 +5,7 @@
  * bandwidth). Stored with every sweep.
  */
 #include <omp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "shards.h"
 
 #ifndef SP_OPT_FLAGS
 #define SP_OPT_FLAGS "unknown"
@@ -158,7 +160,18 @@ void sp_provenance_collect(sp_provenance *p)
     snprintf(p->compiler, sizeof p->compiler, "gcc %s", __VERSION__);
     snprintf(p->cflags, sizeof p->cflags, "%s", SP_OPT_FLAGS);
     const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
-    snprintf(p->omp_binding, sizeof p->omp_binding, "OMP_PROC_BIND=%s OMP_PLACES=%s",
-             bind ? bind : "unset", places ? places : "unset");
+    const char *nthreads = getenv("OMP_NUM_THREADS");
+    /* the CPUs this process may use: all of them, or a GPU shard's share;
+     * as they were before libgomp bound this thread (runner/main.c) */
+    char cpus[256] = "?";
+    cpu_set_t set;
+    if (getenv("SPSWEEP_CPUS"))
+        snprintf(cpus, sizeof cpus, "%s", getenv("SPSWEEP_CPUS"));
+    else if (sched_getaffinity(0, sizeof set, &set) == 0)
+        sp_cpuset_text(&set, cpus, sizeof cpus);
+    snprintf(p->omp_binding, sizeof p->omp_binding,
+             "OMP_PROC_BIND=%s OMP_PLACES=%s OMP_NUM_THREADS=%s CPUs=%s",
+             bind ? bind : "unset", places ? places : "unset", nthreads ? nthreads : "unset",
+             cpus);
     gpu_fields(p);
 }

@@ -3,7 +3,8 @@
  *   plan_hash   — XXH3-64 of the plan's meaning: every matrix source (in
  *                 order), every combination (kernel and axis values, in
  *                 order), repetitions (count or auto with max_noise and
- *                 max_time), warm-up, tolerance, timeout, complex policy —
+ *                 max_time), warm-up, tolerance, timeout, complex policy,
+ *                 isolate (one process per combination or per matrix) —
  *                 so comments, key order or spacing in the config do not
  *                 matter, while any change to what is measured does; --only
  *                 and --shard are not part of it (they select from it);
@@ -33,6 +34,7 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
             cfg->auto_reps ? cfg->max_time_s : 0);
     fprintf(f, "warmup %d tolerance %.17g timeout %.17g complex %d\n", cfg->warmup,
             cfg->tolerance, cfg->timeout_s, (int)cfg->complex);
+    fprintf(f, "isolate %s\n", sp_isolate_name(cfg->isolate));
     for (int m = 0; m < cfg->nmatrices; m++)
         fprintf(f, "matrix %s\n", cfg->matrices[m].text);
     for (int i = 0; i < plan->ncombos; i++) {

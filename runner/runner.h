@@ -53,6 +53,14 @@ typedef struct sp_fetch_config {
     int jobs;                   /* [fetch] jobs; 0 = default */
 } sp_fetch_config;
 
+/* Which process runs a combination (isolate.h): a child of its own, or
+ * the matrix's worker that keeps its CUDA context between combinations;
+ * auto = the worker for GPU kernels, a child each for CPU kernels. */
+typedef enum { SP_ISOLATE_AUTO, SP_ISOLATE_MATRIX, SP_ISOLATE_COMBINATION } sp_isolate_mode;
+/* "auto", "matrix", "combination"; parse: 0, or -1 for another word. */
+const char *sp_isolate_name(sp_isolate_mode m);
+int sp_isolate_parse(const char *text, sp_isolate_mode *m);
+
 typedef struct sp_config {
     char *path;                 /* as given */
     char *text;                 /* the whole file, stored with the sweep */
@@ -66,6 +74,7 @@ typedef struct sp_config {
     char *database;             /* default results/results.db */
     char *cache_dir;            /* default NULL (fetch/ decides) */
     sp_complex_policy complex;
+    sp_isolate_mode isolate;    /* [sweep] isolate, default auto */
     int nmatrices;
     sp_source *matrices;
     int nkernels;
@@ -123,6 +132,7 @@ typedef struct sp_sweep_result {
     int64_t sweep_id;
     int runs, ok, failed, skipped, errors, matrix_errors;
     int crashed, timeouts;
+    int workers;                /* worker processes started (isolate.h) */
 } sp_sweep_result;
 
 /* Run the whole sweep into cfg->database. Returns 0 when the sweep
@@ -163,7 +173,7 @@ typedef struct sp_provenance {
     int cpu_count;
     char compiler[128];
     char cflags[256];
-    char omp_binding[128];
+    char omp_binding[384];
     int have_gpu;
     char gpu[256];
     char gpu_driver[32];

@@ -3,65 +3,63 @@
  * runs: all, or those --only names (kernel=GLOB, matrix=GLOB on the source
  * text or the short name), then this shard's share of them.
  *
- * Shards are balanced by an estimated cost, nnz × repetitions, known
- * before any matrix is loaded (runner/cost.c estimates nnz from the
- * source). The assignment is longest-processing-time greedy: pairs by
- * cost, largest first (ties: plan order), each to the shard with the least
- * cost so far (ties: the lowest shard). It depends only on the plan, so
- * every shard computes the same partition and keeps its own part: the N
- * shards cover the plan exactly once. The selection keeps plan order
- * (matrix-major), so a shard loads each of its matrices once.
+ * Shards are balanced by an estimated cost in seconds, known before any
+ * matrix is loaded (runner/cost.c: nnz from the source, the index or the
+ * generator's parameters), and split by matrix where they can
+ * (runner/split.c): every process loads only the matrices of its own
+ * pairs. The partition depends only on the plan, so the N shards cover it
+ * exactly once. The selection keeps plan order (matrix-major), so a
+ * shard loads each of its matrices once.
+ *
+ * Pairs whose operation cannot take the workload (spmv on a keys: source)
+ * are not part of any selection: sp_select_unfit counts them and says why,
+ * once, for the log and the dry run.
  */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "select.h"
 
+/* Can the kernel's operation take this source's workload kind? */
+static int fits(const sp_source *src, const sp_kernel *k)
+{
+    return sp_operation_accepts(sp_operation_find(k->operation), sp_source_workload(src));
+}
+
+/* Pairs of the plan left out because the operation cannot take the
+ * workload; why: the first such operation and kind, and the count. */
+int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t len)
+{
+    int n = 0;
+    const sp_kernel *first = NULL;
+    const sp_source *fsrc = NULL;
+    for (int m = 0; m < cfg->nmatrices; m++)
+        for (int c = 0; c < plan->ncombos; c++)
+            if (!fits(&cfg->matrices[m], plan->combos[c].kernel) && n++ == 0)
+                first = plan->combos[c].kernel, fsrc = &cfg->matrices[m];
+    if (why && len)
+        why[0] = '\0';
+    if (n && why)
+        snprintf(why, len, "%d run%s left out: an operation cannot take the workload "
+                 "(e.g. %s on %s: %s takes no %s workloads)", n, n == 1 ? "" : "s",
+                 first->name, fsrc->name, first->operation,
+                 sp_source_workload(fsrc) == SP_WL_KEYS ? "key" : "matrix");
+    return n;
+}
+
 /* Does the pair pass --only? */
 static int wanted(const sp_sweep_opts *o, const sp_source *src, const sp_kernel *k)
 {
+    if (!fits(src, k))
+        return 0;
     if (o && o->only_kernel && fnmatch(o->only_kernel, k->name, 0) != 0)
         return 0;
     if (o && o->only_matrix && fnmatch(o->only_matrix, src->text, 0) != 0 &&
         fnmatch(o->only_matrix, src->name, 0) != 0)
         return 0;
     return 1;
-}
-
-static int by_cost_desc(const void *a, const void *b)
-{
-    const sp_work *x = a, *y = b;
-    if (x->cost != y->cost)
-        return x->cost < y->cost ? 1 : -1;
-    return x->order - y->order;
-}
-
-static int by_order(const void *a, const void *b)
-{
-    return ((const sp_work *)a)->order - ((const sp_work *)b)->order;
-}
-
-/* Keep the pairs of shard `index` (1-based) of `count`. */
-static int keep_shard(sp_worklist *wl, int index, int count, sp_err *err)
-{
-    double *load = calloc((size_t)count, sizeof *load);
-    if (!load)
-        return sp_fail(err, "out of memory sharding the plan");
-    qsort(wl->w, (size_t)wl->n, sizeof *wl->w, by_cost_desc);
-    int kept = 0;
-    for (int i = 0; i < wl->n; i++) {
-        int best = 0;
-        for (int s = 1; s < count; s++)
-            best = load[s] < load[best] ? s : best;
-        load[best] += wl->w[i].cost;
-        if (best == index - 1)
-            wl->w[kept++] = wl->w[i];
-    }
-    free(load);
-    wl->n = kept;
-    qsort(wl->w, (size_t)wl->n, sizeof *wl->w, by_order);
-    return 0;
 }
 
 /* The pairs this process runs, in plan order, with their costs. */
@@ -77,14 +75,28 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
     wl->w = malloc((cap ? cap : 1) * sizeof *wl->w);
     if (!wl->w)
         return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
+    double *nnz = malloc((size_t)(cfg->nmatrices + 1) * sizeof *nnz);
+    double *load_s = malloc((size_t)(cfg->nmatrices + 1) * sizeof *load_s);
+    if (!nnz || !load_s) {
+        free(nnz), free(load_s), sp_worklist_free(wl);
+        return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
+    }
+    sp_estimate_config_nnz(cfg, nnz);
     int reps = cfg->repetitions + cfg->warmup;
     for (int m = 0; m < cfg->nmatrices; m++) {
-        double nnz = sp_estimate_nnz(&cfg->matrices[m]);
-        for (int c = 0; c < plan->ncombos; c++)
-            if (wanted(o, &cfg->matrices[m], plan->combos[c].kernel))
-                wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c, nnz * reps};
+        load_s[m] = sp_estimate_load_s(nnz[m]);
+        for (int c = 0; c < plan->ncombos; c++) {
+            const sp_combo *cb = &plan->combos[c];
+            if (wanted(o, &cfg->matrices[m], cb->kernel))
+                wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c,
+                                           sp_estimate_run_s(nnz[m], reps, cb->kernel,
+                                                             &cb->params)};
+        }
     }
-    if (shards > 1 && keep_shard(wl, o->shard_index, shards, err)) {
+    int rc = shards > 1 ? sp_shard_keep(wl, load_s, o->shard_index, shards, err) : 0;
+    free(nnz);
+    free(load_s);
+    if (rc) {
         sp_worklist_free(wl);
         return -1;
     }

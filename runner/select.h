@@ -9,7 +9,7 @@
 typedef struct sp_work {
     int matrix, combo;          /* indexes into cfg->matrices and plan->combos */
     int order;                  /* matrix * ncombos + combo: plan order */
-    double cost;                /* estimated nnz x (repetitions + warm-up) */
+    double cost;                /* estimated seconds (runner/cost.c) */
 } sp_work;
 
 typedef struct sp_worklist {
@@ -21,12 +21,26 @@ typedef struct sp_worklist {
 int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
               sp_worklist *wl, sp_err *err);
 void sp_worklist_free(sp_worklist *wl);
+/* Pairs of the plan no selection holds because the kernel's operation
+ * cannot take the workload (spmv on keys); why (when not NULL) says so in
+ * one line. */
+int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t len);
+/* Keep the part of shard index (1-based) of count of wl (plan order);
+ * load_s[m]: seconds to load matrix m (runner/split.c). */
+int sp_shard_keep(sp_worklist *wl, const double *load_s, int index, int count, sp_err *err);
 
 /* --dry-run: the selection, one line per run, and its size (dryrun.c). */
 int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,
                         FILE *out, sp_err *err);
 
-/* Nonzeros of a source, estimated without loading it. */
+/* Nonzeros of a source, estimated without loading it (runner/cost.c). */
 double sp_estimate_nnz(const sp_source *src);
+/* The same for every matrix of cfg, into nnz[cfg->nmatrices]; suitesparse
+ * sources from the cached index when there is one. */
+void sp_estimate_config_nnz(const sp_config *cfg, double *nnz);
+/* Estimated seconds of one run of k with p on nnz nonzeros, reps timed +
+ * warm-up repetitions; and of loading a matrix of nnz nonzeros. */
+double sp_estimate_run_s(double nnz, int reps, const sp_kernel *k, const sp_params *p);
+double sp_estimate_load_s(double nnz);
 
 #endif

@@ -4,6 +4,7 @@
 #ifndef SP_SHARDS_H
 #define SP_SHARDS_H
 
+#include <sched.h>
 #include <stddef.h>
 #include "runner.h"
 
@@ -38,10 +39,20 @@ int sp_shell_quote(const char *s, char *buf, size_t len);
 /* The job-array script and the fetch script, malloc'd text. */
 int sp_slurm_array_script(const sp_slurm_opts *o, char **text, sp_err *err);
 int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err);
+/* The --cache-dir an array script gives its tasks (unquoted): 1, or 0
+ * when it gives none. */
+int sp_slurm_script_cache_dir(const char *script, char *out, size_t len);
 /* Names of the scripts and shard databases under out_dir. */
 #define SP_SLURM_ARRAY_SCRIPT "sweep.sbatch"
 #define SP_SLURM_FETCH_SCRIPT "fetch.sbatch"
 #define SP_SHARD_DB_FMT "%s/shard-%d.db"
 
+/* ---- CPUs per GPU shard (runner/cpushare.c) ------------------------------- */
+/* Shard k (0-based) of n: its share of this process's CPUs, whole cores
+ * of one package together; the count, 0 when there are fewer CPUs than
+ * shards. */
+int sp_cpu_share(int k, int n, cpu_set_t *set);
+/* The CPUs of set as "0-7,16-23". */
+void sp_cpuset_text(const cpu_set_t *set, char *buf, size_t len);
 
 #endif

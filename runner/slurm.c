@@ -144,3 +144,30 @@ int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err)
     fprintf(f, "\n");
     return finish(f, &buf, text, err);
 }
+
+/* The --cache-dir the array script passes its tasks, unquoted into out:
+ * 1 when there is one, 0 when the script gives none. `spsweep merge
+ * --shards` re-plans each shard with it, so that it reads the same index
+ * sizes the tasks balanced their shards with (runner/cost.c). */
+int sp_slurm_script_cache_dir(const char *script, char *out, size_t len)
+{
+    const char *p = strstr(script, "\nexec ");
+    p = p ? strstr(p, " --cache-dir ") : NULL;
+    if (!p || len == 0)
+        return 0;
+    size_t n = 0;
+    int quoted = 0;
+    for (p += 13; *p && (quoted || (*p != ' ' && *p != '\n')); p++) {
+        if (*p == '\'') {
+            quoted = !quoted;
+            continue;
+        }
+        if (*p == '\\' && !quoted && p[1])
+            p++;
+        if (n + 1 >= len)
+            return 0;
+        out[n++] = *p;
+    }
+    out[n] = 0;
+    return n > 0;
+}

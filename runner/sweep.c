@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isolate.h"
 #include "resume.h"
 #include "sweep_impl.h"
 
@@ -62,8 +63,12 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     }
     int64_t matrix_id;
     int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
-    sp_sweep_say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows, M.A.cols,
-        M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
+    if (M.src.kind == SP_SRC_KEYS)
+        sp_sweep_say(rc, "keys %s: %lld keys (%s)\n", M.src.name, (long long)M.keys.n,
+            M.feat.size_class);
+    else
+        sp_sweep_say(rc, "matrix %s: %d x %d, %d nonzeros (%s)%s\n", M.src.name, M.A.rows,
+            M.A.cols, M.A.nnz, M.feat.size_class, M.from_cache ? ", from cache" : "");
     for (int i = 0; !rcode && i < n && !sp_sweep_interrupted; i++) {
         const sp_combo *c = &rc->plan->combos[w[i].combo];
         char axes[256];
@@ -99,6 +104,7 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.gpu_driver = p->have_gpu ? p->gpu_driver : NULL;
     m.cuda_runtime = p->have_gpu ? p->cuda_runtime : NULL, m.compiler = p->compiler;
     m.cflags = p->cflags, m.omp_binding = p->omp_binding;
+    m.isolate = sp_isolate_name(cfg->isolate);
     m.repetitions = cfg->repetitions, m.warmup = cfg->warmup;
     m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
@@ -187,12 +193,16 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     char reps[32];
     snprintf(reps, sizeof reps, rc->cfg->auto_reps ? "auto (>= %d)" : "%d",
              rc->cfg->repetitions);
-    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up -> %s\n",
-        rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps, rc->cfg->warmup,
-        rc->cfg->database);
-    if (rc->total != rc->cfg->nmatrices * plan->ncombos)
+    sp_sweep_say(rc, "sweep %s: %d matrices x %d combinations, %s repetitions + %d warm-up, "
+        "isolate %s -> %s\n", rc->cfg->path, rc->cfg->nmatrices, plan->ncombos, reps,
+        rc->cfg->warmup, sp_isolate_name(rc->cfg->isolate), rc->cfg->database);
+    char why[512];
+    int unfit = sp_select_unfit(rc->cfg, plan, why, sizeof why);
+    if (unfit)
+        sp_sweep_say(rc, "%s\n", why);
+    if (rc->total != rc->cfg->nmatrices * plan->ncombos - unfit)
         sp_sweep_say(rc, "running %d of the plan's %d runs\n", rc->total,
-            rc->cfg->nmatrices * plan->ncombos);
+            rc->cfg->nmatrices * plan->ncombos - unfit);
     announce_gpu(rc, plan);
     sp_progress_start(&rc->progress, rc->o ? rc->o->log : NULL, rc->o && rc->o->live,
                       rc->total, rc->todo.total_cost);
@@ -207,7 +217,11 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     sp_progress_clear(&rc->progress);
     char took[32];
     sp_duration_text(sp_seconds() - rc->progress.t0, took, sizeof took);
-    sp_sweep_say(rc, "%d runs in %s\n", rc->res->runs, took);
+    sp_sweep_say(rc, "%d runs in %s", rc->res->runs, took);
+    if (rc->res->workers)
+        sp_sweep_say(rc, " (%d worker process%s)", rc->res->workers,
+            rc->res->workers == 1 ? "" : "es");
+    sp_sweep_say(rc, "\n");
     return 0;
 }
 
@@ -230,6 +244,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (sp_plan_expand(cfg, &plan, err))
         return -1;
     run_ctx rc = {.cfg = cfg, .o = o, .res = res, .plan = &plan};
+    sp_gpu_keeper keeper = {.pid = -1};
     int rcode = -1;
     if (prepare_run(&rc, err))
         goto out;
@@ -240,6 +255,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (sp_store_open(cfg->database, &rc.st, err))
         goto out;
     sp_provenance_collect(&rc.prov);
+    sp_gpu_keeper_start(&plan, rc.prov.have_gpu, &keeper);
     if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
     res->sweep_id = rc.sweep_id;
@@ -260,6 +276,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     if (!rcode && o && o->log && !o->no_summary)
         sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
 out:
+    sp_gpu_keeper_stop(&keeper);
     sp_store_close(rc.st);
     sp_worklist_free(&rc.todo);
     sp_plan_free(&plan);

@@ -1,8 +1,8 @@
 /*
  * sweep_combo.c — one combination on the loaded matrix: decide whether it
  * can run (GPU present, kernel built, memory enough: the kernel's `need`,
- * pure arithmetic, against MemAvailable), run it in a child (isolate.h),
- * log and store what came back.
+ * pure arithmetic, against MemAvailable), run it in a child of its own or
+ * in the matrix's worker (isolate.h), log and store what came back.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -35,8 +35,18 @@ static void op_state_free(op_state *os)
     memset(os, 0, sizeof *os);
 }
 
-/* The operation's problem and reference on A, set up on first use. */
-static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, sp_err *err)
+/* M as an operation's workload: its matrix, or its key array. */
+static sp_workload workload_of(const sp_matrix *M)
+{
+    sp_workload w = {SP_WL_MATRIX, &M->A, NULL};
+    if (sp_source_workload(&M->src) == SP_WL_KEYS)
+        w = (sp_workload){SP_WL_KEYS, NULL, &M->keys};
+    return w;
+}
+
+/* The operation's problem and reference on w, set up on first use. */
+static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_workload *w,
+                              sp_err *err)
 {
     for (int i = 0; i < rc->nops; i++)
         if (!strcmp(rc->ops[i].op->name, opname))
@@ -53,7 +63,7 @@ static op_state *op_state_get(run_ctx *rc, const char *opname, const sp_csr *A, 
     op_state *os = &rc->ops[rc->nops];
     memset(os, 0, sizeof *os);
     os->op = op;
-    if (op->setup(&os->pb, A, err))
+    if (op->setup(&os->pb, w, err))
         return NULL;
     os->out_bytes = op->output_bytes(&os->pb);
     os->ref = malloc(os->out_bytes ? os->out_bytes : 1);
@@ -85,20 +95,79 @@ static int kernel_need(const sp_kernel *k, const op_state *os, const sp_combo *c
     return k->need(&os->pb, &c->params, need, err);
 }
 
-/* Run the combination in a child and read its outcome. */
-static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
+/* The measurement of combination c on the operation's problem. */
+static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_combo *c,
+                             uint64_t need_device_bytes)
 {
     const sp_config *cfg = rc->cfg;
-    sp_measure_job j = {
+    return (sp_measure_job){
         .kernel = c->kernel, .params = &c->params, .op = os->op, .pb = &os->pb,
         .ref = os->ref, .out = os->out, .out_bytes = os->out_bytes, .warmup = cfg->warmup,
         .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
         .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
-        .tolerance = cfg->tolerance, .need_device_bytes = out->need.device_bytes,
+        .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
     };
+}
+
+/* Does kernel k run in the matrix's worker (else in a child of its own)? */
+static int in_worker(const run_ctx *rc, const sp_kernel *k)
+{
+    if (rc->cfg->isolate == SP_ISOLATE_AUTO)
+        return k->needs_gpu;
+    return rc->cfg->isolate == SP_ISOLATE_MATRIX;
+}
+
+/* What the parent sends the worker: indices into the plan and the
+ * operation states, which the worker holds as they were at its fork. */
+typedef struct worker_cmd {
+    int32_t combo, op;
+    uint64_t need_device_bytes;
+} worker_cmd;
+
+/* The worker's body (sp_worker_fn): it goes on after ok and skipped only. */
+static int worker_body(void *arg, const void *cmd, size_t len, int fd)
+{
+    const run_ctx *rc = arg;
+    worker_cmd wc;
+    if (len != sizeof wc)
+        return 0;
+    memcpy(&wc, cmd, sizeof wc);
+    if (wc.combo < 0 || wc.combo >= rc->plan->ncombos || wc.op < 0 || wc.op >= rc->nops)
+        return 0;
+    sp_measure_job j = job_of(rc, &rc->ops[wc.op], &rc->plan->combos[wc.combo],
+                              wc.need_device_bytes);
+    j.check_context = 1;
+    int status = sp_measure(&j, fd);
+    return status == SP_DONE_OK || status == SP_DONE_SKIPPED;
+}
+
+/* Run the combination in the matrix's worker, or in a child of its own. */
+static int run_isolated(run_ctx *rc, op_state *os, const sp_combo *c, uint64_t need_dev,
+                        sp_child_outcome *co, sp_err *e)
+{
+    const sp_config *cfg = rc->cfg;
+    if (!in_worker(rc, c->kernel)) {
+        sp_measure_job j = job_of(rc, os, c, need_dev);
+        return sp_child_run(sp_measure_child, &j, cfg->timeout_s, &sp_sweep_interrupted, co, e);
+    }
+    worker_cmd wc = {(int32_t)(c - rc->plan->combos), (int32_t)(os - rc->ops), need_dev};
+    if (rc->worker.pid > 0 && wc.op >= rc->worker_nops)
+        sp_worker_stop(&rc->worker);    /* forked before this operation's reference */
+    if (rc->worker.pid <= 0)
+        rc->worker_nops = rc->nops;
+    int r = sp_worker_run(&rc->worker, worker_body, rc, &wc, sizeof wc, cfg->timeout_s,
+                          &sp_sweep_interrupted, co, e);
+    rc->res->workers = rc->worker.started;
+    return r;
+}
+
+/* Run the combination and read its outcome. */
+static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome *out)
+{
+    const sp_config *cfg = rc->cfg;
     sp_child_outcome co;
     sp_err e;
-    if (sp_child_run(sp_measure_child, &j, cfg->timeout_s, &sp_sweep_interrupted, &co, &e)) {
+    if (run_isolated(rc, os, c, out->need.device_bytes, &co, &e)) {
         out->status = "error";
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
         return;
@@ -121,13 +190,14 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
     const sp_kernel *k = c->kernel;
     sp_err e = {{0}};
     op_state *os = NULL;
+    sp_workload w = workload_of(M);
     out->status = "skipped";
     if (k->needs_gpu && !rc->prov.have_gpu)
         snprintf(out->msg, sizeof out->msg, "%s", rc->prov.gpu_reason);
     else if (!k->prepare)
         snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
                  k->name);
-    else if (!(os = op_state_get(rc, k->operation, &M->A, &e)))
+    else if (!(os = op_state_get(rc, k->operation, &w, &e)))
         out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
     else if (kernel_need(k, os, c, &out->need, &e))
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
@@ -204,11 +274,12 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     sp_params_json(&c->params, axes, sizeof axes);
     const sp_operation *op = sp_operation_find(k->operation);
     int ok = !strcmp(out.status, "ok");
+    sp_workload w = workload_of(M);
     sp_run_record r = {
         .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
         .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
-        .rel_error = out.rel, .flops = op ? op->flops(&M->A) : NAN,
-        .bytes = op ? op->bytes(&M->A) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
+        .rel_error = out.rel, .flops = op ? op->flops(&w) : NAN,
+        .bytes = op ? op->bytes(&w) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
         .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need,
@@ -225,9 +296,11 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     return rcode;
 }
 
-/* Free the matrix's operation states. */
+/* Let the matrix's worker go (it holds the matrix and the references as
+ * they were at its fork), then free the matrix's operation states. */
 void sp_sweep_ops_free(run_ctx *rc)
 {
+    sp_worker_stop(&rc->worker);
     for (int i = 0; i < rc->nops; i++)
         op_state_free(&rc->ops[i]);
     rc->nops = 0;

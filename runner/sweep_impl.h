@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include "../db/store.h"
+#include "isolate.h"
 #include "progress.h"
 #include "runner.h"
 #include "select.h"
@@ -40,6 +41,8 @@ typedef struct run_ctx {
     sp_progress progress;
     op_state ops[MAX_OPS];
     int nops;
+    sp_worker worker;           /* the matrix's worker (isolate.h), pid 0: none */
+    int worker_nops;            /* ops that existed when it was forked */
 } run_ctx;
 
 /* Signals seen: 1 = finish the combination in flight and stop, 2 = kill it
@@ -52,7 +55,7 @@ void sp_sweep_say(const run_ctx *rc, const char *fmt, ...) __attribute__((format
  * (sweep_combo.c); cost is its estimate, for the progress line. */
 int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
                    double cost, sp_err *err);
-/* Free the matrix's operation states. */
+/* Let the matrix's worker go and free the matrix's operation states. */
 void sp_sweep_ops_free(run_ctx *rc);
 
 #endif

@@ -32,12 +32,21 @@ typedef struct spmv_axis_override {
 int spmv_kernel_params_with(const sp_kernel *k, const spmv_axis_override *o, int no,
                             sp_params **out);
 
+/* The memory the tests treat as free, host and device alike. The runner
+ * skips a combination whose `need` is more than what is free (that is how
+ * a padded layout too big for the machine is refused, kernels/hll.h); the
+ * tests apply the same rule against this fixed amount, so what they build
+ * does not depend on the machine and stays small. */
+#define SPMV_TEST_FREE_BYTES ((uint64_t)1 << 30)
+
 /* Run k with p on A through the whole life cycle (prepare, warm-up run,
  * timed run, result into a NaN-poisoned buffer, release) and return the
  * relative error against the reference (works for any operation). Asserts
  * that every step succeeds and that the times are finite and positive
  * (>= 0 for rows = 0). A combination k->need refuses returns -1 after
- * asserting that prepare refuses it too, with a reason. */
+ * asserting that prepare refuses it too, with a reason; one whose need is
+ * over SPMV_TEST_FREE_BYTES returns -1 without being built (the runner
+ * would skip it). */
 double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A);
 
 /* spmv_check_kernel at every combination of spmv_kernel_params, asserting

@@ -1,5 +1,5 @@
 /* test_cli.c — the spsweep binary as a user runs it: list, plan, info,
- * sweep (with a bad config and a good one), report. */
+ * sweep (with a bad config and a good one, --isolate), report. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +33,36 @@ Test(cli, plan_counts_runs)
     char *out;
     cr_assert_eq(spsweep("plan configs/smoke.ini --axis threads=1,2,3", &out), 0, "%s", out);
     /* 2 matrices x (serial + omp x3 + cuda x2 + cusparse) = 14 */
-    cr_assert(strstr(out, "= 14 runs"), "%s", out);
+    cr_assert(strstr(out, "# 14 of 14 runs (2 matrices x 7 combinations)"), "%s", out);
     free(out);
+}
+
+/* plan takes the sweep's selection: --only and --shard narrow it, the N
+ * shards' plans add up to the whole, and nothing is stored. */
+Test(cli, plan_takes_the_sweep_selection)
+{
+    char *out;
+    cr_assert_eq(spsweep("plan configs/smoke.ini --axis threads=1,2,3 --db plan-only.db "
+                         "--only kernel=spmv_csr_omp", &out), 0, "%s", out);
+    cr_assert(strstr(out, "# 6 of 14 runs"), "%s", out);
+    cr_assert_null(strstr(out, "spmv_csr_serial"), "%s", out);
+    free(out);
+    int total = 0;
+    for (int i = 1; i <= 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "plan configs/smoke.ini --axis threads=1,2,3 --shard %d/3", i);
+        cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+        const char *line = strstr(out, "# ");
+        int n = 0;
+        cr_assert(line && sscanf(line, "# %d of 14 runs", &n) == 1, "%s", out);
+        total += n;
+        free(out);
+    }
+    cr_assert_eq(total, 14, "three shards' plans cover the 14 runs once");
+    cr_assert_neq(spsweep("plan configs/smoke.ini --shard 4/3", &out), 0, "%s", out);
+    cr_assert(strstr(out, "--shard"), "%s", out);
+    free(out);
+    cr_assert_neq(access("plan-only.db", F_OK), 0, "plan stored something");
 }
 
 Test(cli, info_prints_features)
@@ -64,6 +92,31 @@ Test(cli, bad_config_names_the_line_and_stores_nothing)
     cr_assert(strstr(out, "bad.ini:4:"), "%s", out);
     free(out);
     cr_assert_neq(access(db, F_OK), 0, "a rejected config must not create a database");
+}
+
+/* --isolate overrides the config's mode, is recorded, and is checked. */
+Test(cli, isolate_option, .timeout = 60)
+{
+    char dir[256], cfg[300], db[300], args[800];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "iso.ini");
+    tu_path(db, sizeof db, dir, "r.db");
+    tu_write_file(cfg, "[sweep]\nrepetitions = 2\nisolate = combination\n[matrices]\n"
+                       "source = gen:laplace2d?n=10\n[kernel spmv_csr_serial]\n");
+    char *out;
+    snprintf(args, sizeof args, "sweep %s --db %s --isolate sometimes", cfg, db);
+    cr_assert_eq(spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "--isolate: expected 'auto', 'matrix' or 'combination'"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "sweep %s --db %s --isolate matrix", cfg, db);
+    cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "isolate matrix ->"), "%s", out);
+    cr_assert(strstr(out, "1 runs in ") && strstr(out, " (1 worker process)"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --csv --what sweeps --db %s", db);
+    cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, ",matrix"), "%s", out);
+    free(out);
 }
 
 Test(cli, sweep_then_report, .timeout = 120)

@@ -3,11 +3,13 @@
  * same combinations a single-process sweep runs, each once; run again, it
  * resumes and adds nothing. */
 #include <criterion/criterion.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../runner/shards.h"
 #include "testutil.h"
 #include "util_shards.h"
 
@@ -81,4 +83,71 @@ Test(gpus, numbers_map_through_an_inherited_visible_list)
     cr_assert_neq(rc, 0, "%s", out);
     cr_assert_not_null(strstr(out, "GPU 1 is not among CUDA_VISIBLE_DEVICES=5"), "%s", out);
     free(out);
+}
+
+/* The shares of the CPUs: disjoint, together all of them, sizes within one
+ * of each other, for every shard count up to the CPU count. */
+Test(gpus, cpu_shares_split_the_allowed_cpus)
+{
+    cpu_set_t all;
+    cr_assert_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    int ncpu = CPU_COUNT(&all);
+    for (int n = 1; n <= ncpu; n++) {
+        cpu_set_t seen;
+        CPU_ZERO(&seen);
+        int least = ncpu, most = 0;
+        for (int k = 0; k < n; k++) {
+            cpu_set_t set, both;
+            int got = sp_cpu_share(k, n, &set);
+            cr_assert_eq(got, CPU_COUNT(&set));
+            CPU_AND(&both, &set, &seen);
+            cr_assert_eq(CPU_COUNT(&both), 0, "%d shares: share %d overlaps", n, k);
+            CPU_OR(&seen, &seen, &set);
+            least = got < least ? got : least;
+            most = got > most ? got : most;
+        }
+        cr_assert(CPU_EQUAL(&seen, &all), "%d shares cover the CPUs", n);
+        cr_assert_leq(most - least, 1, "%d shares: %d to %d CPUs", n, least, most);
+    }
+    cpu_set_t none;
+    cr_assert_eq(sp_cpu_share(0, ncpu + 1, &none), 0, "more shards than CPUs: no pinning");
+    char text[64];
+    CPU_ZERO(&none);
+    CPU_SET(0, &none), CPU_SET(1, &none), CPU_SET(2, &none), CPU_SET(5, &none);
+    sp_cpuset_text(&none, text, sizeof text);
+    cr_assert_str_eq(text, "0-2,5");
+}
+
+/* Each GPU shard ran on its own CPUs with as many OpenMP threads, and its
+ * sweep's provenance says so. */
+Test(gpus, each_shard_runs_on_its_own_cpus)
+{
+    cpu_set_t all;
+    cr_assert_eq(sched_getaffinity(0, sizeof all, &all), 0);
+    if (CPU_COUNT(&all) < 2) {
+        cr_log_info("one CPU: shards are not pinned");
+        return;
+    }
+    char dir[256], cfg[512], *out;
+    tu_tempdir(dir, sizeof dir);
+    us_small_config(dir, "small.ini", cfg, sizeof cfg);
+    int rc = us_sh(&out, "%s sweep %s --gpus 0,1 --db %s/p.db --only kernel=spmv_csr_serial",
+                   tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    free(out);
+    char want[2][256];
+    for (int k = 0; k < 2; k++) {
+        cpu_set_t set;
+        int n = sp_cpu_share(k, 2, &set);
+        char cpus[200];
+        sp_cpuset_text(&set, cpus, sizeof cpus);
+        snprintf(want[k], sizeof want[k], "OMP_NUM_THREADS=%d CPUs=%s", n, cpus);
+        rc = us_sh(&out, "sqlite3 %s/gpu-shards/shard-%d.db 'SELECT omp_binding FROM sweeps'",
+                   dir, k + 1);
+        cr_assert_eq(rc, 0, "%s", out);
+        cr_assert_not_null(strstr(out, want[k]), "shard %d: want '%s' in %s", k + 1, want[k],
+                           out);
+        free(out);
+    }
+    cr_assert_str_neq(want[0], want[1]);
 }

@@ -1,7 +1,9 @@
 /* test_resume.c — exact resume: the spsweep binary killed with SIGKILL at
  * several points (after k committed runs, inside a run's transaction, and
  * at whatever instant a poll of the database lands on), then run again:
- * every combination stored exactly once with all its samples, one sweep. */
+ * every combination stored exactly once with all its samples, one sweep —
+ * with a process per combination and with a worker per matrix (which dies
+ * with the sweep). */
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -19,15 +21,15 @@
 /* 2 matrices x (serial + omp x2 + cuda_scalar) = 8 runs; without a GPU
  * the two cuda runs are stored as skipped. */
 static const char config[] =
-    "[sweep]\nrepetitions = %d\nwarmup = 1\n"
+    "[sweep]\nrepetitions = %d\nwarmup = 1\nisolate = %s\n"
     "[matrices]\nsource = gen:laplace2d?n=30\nsource = gen:banded?n=500&bw=3\n"
     "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n"
     "[kernel spmv_csr_cuda_scalar]\nblocksize = 32\n";
 
-static void write_config(const char *dir, int reps, char *cfg, size_t len)
+static void write_config(const char *dir, int reps, const char *isolate, char *cfg, size_t len)
 {
     char text[1024];
-    snprintf(text, sizeof text, config, reps);
+    snprintf(text, sizeof text, config, reps, isolate);
     tu_path(cfg, len, dir, "resume.ini");
     tu_write_file(cfg, text);
 }
@@ -69,11 +71,11 @@ static void assert_complete(const char *db, int reps)
                  0);
 }
 
-Test(resume, sigkill_after_commits_and_inside_a_transaction, .timeout = 120)
+static void kill_after_commits(const char *isolate)
 {
     char dir[256], cfg[300], db[300];
     tu_tempdir(dir, sizeof dir);
-    write_config(dir, 3, cfg, sizeof cfg);
+    write_config(dir, 3, isolate, cfg, sizeof cfg);
     tu_path(db, sizeof db, dir, "r.db");
     cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=1", cfg, db), 128 + SIGKILL);
     cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 1);
@@ -88,6 +90,16 @@ Test(resume, sigkill_after_commits_and_inside_a_transaction, .timeout = 120)
     /* Once more: nothing left to do, nothing added. */
     cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
     assert_complete(db, 3);
+}
+
+Test(resume, sigkill_after_commits_and_inside_a_transaction, .timeout = 120)
+{
+    kill_after_commits("combination");
+}
+
+Test(resume, sigkill_after_commits_and_inside_a_transaction_worker, .timeout = 120)
+{
+    kill_after_commits("matrix");
 }
 
 /* Runs committed so far, reading without creating anything; 0 before the
@@ -123,11 +135,11 @@ static pid_t start_cli(const char *cfg, const char *db)
     return pid;
 }
 
-Test(resume, sigkill_at_polled_instants, .timeout = 120)
+static void kill_at_polled_instants(const char *isolate)
 {
     char dir[256], cfg[300], db[300];
     tu_tempdir(dir, sizeof dir);
-    write_config(dir, 400, cfg, sizeof cfg);
+    write_config(dir, 400, isolate, cfg, sizeof cfg);
     tu_path(db, sizeof db, dir, "r.db");
     int kills = 0;
     for (int round = 0; round < 8; round++) {
@@ -154,4 +166,14 @@ Test(resume, sigkill_at_polled_instants, .timeout = 120)
     cr_assert_geq(kills, 1, "no kill landed");
     cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
     assert_complete(db, 400);
+}
+
+Test(resume, sigkill_at_polled_instants, .timeout = 120)
+{
+    kill_at_polled_instants("combination");
+}
+
+Test(resume, sigkill_at_polled_instants_worker, .timeout = 120)
+{
+    kill_at_polled_instants("matrix");
 }

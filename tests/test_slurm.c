@@ -87,6 +87,30 @@ Test(slurm, awkward_paths_are_quoted)
     cr_assert_eq(sp_shell_quote("'''''", q, 8), -1, "too small a buffer is refused");
 }
 
+/* merge --shards re-plans each shard with the cache the tasks used: it
+ * reads the --cache-dir back from the array script, quoting undone. */
+Test(slurm, cache_dir_read_back_from_the_script)
+{
+    const char *dirs[] = {"/scratch/me/cache", "/data/it's a cache", "/x/$HOME `y`"};
+    for (int i = 0; i < 3; i++) {
+        sp_slurm_opts o = base();
+        o.cache_dir = dirs[i];
+        char *text, back[256];
+        sp_err err;
+        cr_assert_eq(sp_slurm_array_script(&o, &text, &err), 0, "%s", err.msg);
+        cr_assert_eq(sp_slurm_script_cache_dir(text, back, sizeof back), 1, "%s", text);
+        cr_assert_str_eq(back, dirs[i]);
+        free(text);
+    }
+    sp_slurm_opts o = base();
+    o.cache_dir = NULL;
+    char *text, back[256];
+    sp_err err;
+    cr_assert_eq(sp_slurm_array_script(&o, &text, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_slurm_script_cache_dir(text, back, sizeof back), 0, "none given");
+    free(text);
+}
+
 Test(slurm, bad_options_refused)
 {
     sp_slurm_opts o;

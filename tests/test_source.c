@@ -58,10 +58,10 @@ Test(source, parse_table)
 Test(source, parse_errors)
 {
     static const char *cases[][2] = {
-        {"", "empty matrix source (expected file:, gen:, suitesparse: or a file path)"},
+        {"", "empty matrix source (expected file:, gen:, suitesparse:, keys: or a file path)"},
         {"http://example.org/m.mtx", "http://example.org/m.mtx: unknown source prefix 'http:' "
-         "(known: file:, gen:, suitesparse:; a bare path is read as a file)"},
-        {"foo:bar", "foo:bar: unknown source prefix 'foo:' (known: file:, gen:, suitesparse:; "
+         "(known: file:, gen:, suitesparse:, keys:; a bare path is read as a file)"},
+        {"foo:bar", "foo:bar: unknown source prefix 'foo:' (known: file:, gen:, suitesparse:, keys:; "
                     "a bare path is read as a file)"},
         {"file:", "file:: no path given"},
         {"suitesparse:", "suitesparse:: expected suitesparse:Group/Name or suitesparse:Name "

@@ -23,7 +23,7 @@ static double *reference_of(const sp_csr *A, sp_problem *pb)
 {
     const sp_operation *op = spmv_op();
     sp_err err;
-    cr_assert_eq(op->setup(pb, A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(pb, SP_MATRIX_WORKLOAD(A), &err), 0, "%s", err.msg);
     double *ref = malloc(op->output_bytes(pb) + 8);
     cr_assert_not_null(ref);
     cr_assert_eq(op->reference(pb, ref, &err), 0, "%s", err.msg);
@@ -106,8 +106,8 @@ Test(spmv, x_is_deterministic_never_zero_with_mixed_signs)
     sp_csr A = {.rows = 0, .cols = 100000};
     sp_problem a, b;
     sp_err err;
-    cr_assert_eq(op->setup(&a, &A, &err), 0, "%s", err.msg);
-    cr_assert_eq(op->setup(&b, &A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&a, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&b, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
     int neg = 0;
     for (int32_t j = 0; j < A.cols; j++) {
         cr_assert(fabs(a.x[j]) >= 0.5 && fabs(a.x[j]) <= 1.0, "x[%d] = %g", j, a.x[j]);
@@ -148,8 +148,8 @@ Test(spmv, work_model)
 {
     const sp_operation *op = spmv_op();
     sp_csr A = {.rows = 10, .cols = 20, .nnz = 50};
-    cr_assert_float_eq(op->flops(&A), 100.0, 0);
-    cr_assert_float_eq(op->bytes(&A), 50 * 12 + 11 * 4 + 20 * 8 + 10 * 8, 0);
+    cr_assert_float_eq(op->flops(SP_MATRIX_WORKLOAD(&A)), 100.0, 0);
+    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A)), 50 * 12 + 11 * 4 + 20 * 8 + 10 * 8, 0);
     cr_assert_str_eq(op->rate_unit, "GFLOPS");
     sp_problem pb = {.A = &A};
     cr_assert_eq(op->output_bytes(&pb), 80u);

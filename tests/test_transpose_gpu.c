@@ -46,7 +46,7 @@ static void *reference(const char *op, const sp_csr *A, size_t *bytes)
     const sp_operation *o = sp_operation_find(op);
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(o->setup(&pb, A, &err), 0, "%s", err.msg);
+    cr_assert_eq(o->setup(&pb, SP_MATRIX_WORKLOAD(A), &err), 0, "%s", err.msg);
     *bytes = o->output_bytes(&pb);
     void *out = malloc(*bytes + 8);
     cr_assert_not_null(out);

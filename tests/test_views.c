@@ -1,6 +1,6 @@
 /* test_views.c — the statistics views (db/views.sql) against values
- * computed by hand for fixed samples, and the migration of a schema
- * version-1 database to version 2.
+ * computed by hand for fixed samples, and the migrations of schema
+ * version-1 and version-2 databases to version 3.
  *
  * Samples are small whole numbers of seconds so the arithmetic in the
  * comments is exact; every run does flops = 4e9 work units (rate GFLOPS =
@@ -402,7 +402,9 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 2);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 3);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
+                 "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM samples WHERE run_id = 11", 0), 3,
                  "rebuilding runs must not cascade into samples");
@@ -434,7 +436,39 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 2);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 3);
+    sp_store_close(st);
+}
+
+/* A version-2 database (version 3 without its column) gains sweeps.isolate,
+ * and its sweep and runs stay. */
+Test(views, migration_from_version_2_adds_isolate)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "v2.db");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
+    sp_sweep_meta m;
+    sp_sweep_meta_init(&m);
+    m.config_text = "x";
+    int64_t id;
+    cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ud_exec(db, "ALTER TABLE sweeps DROP COLUMN isolate; PRAGMA user_version = 2");
+    sqlite3_close(db);
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
+    db = sp_store_db(st);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 3);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
+    m.isolate = "matrix";
+    cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
+    char buf[32];
+    ud_text(db, "SELECT isolate FROM sweeps ORDER BY id DESC LIMIT 1", 0, buf, sizeof buf);
+    cr_assert_str_eq(buf, "matrix");
     sp_store_close(st);
 }
 

@@ -93,12 +93,13 @@ int sp_prim_input(const char *op, const sp_csr *A, void **in, int64_t *n, sp_err
     return 0;
 }
 
-static int prim_setup(sp_problem *pb, const sp_csr *A, sp_err *err)
+static int prim_setup(sp_problem *pb, const sp_workload *w, sp_err *err)
 {
-    if (!pb || !A)
-        return sp_fail(err, "primitive setup: no problem or no matrix");
-    pb->A = A;
-    pb->x = NULL;
+    if (!pb || !w || !w->A)
+        return sp_fail(err, "primitive setup: no problem or no matrix%s",
+                       w && w->kind == SP_WL_KEYS ? " (the primitives take no key workloads)" : "");
+    memset(pb, 0, sizeof *pb);
+    pb->A = w->A;
     return 0;
 }
 
@@ -197,17 +198,18 @@ static double in_bytes(int i, const sp_csr *A)
     {                                                                                    \
         return memcmp(out, ref, out_bytes(I, pb->A)) ? INFINITY : 0.0;                   \
     }                                                                                    \
-    static double NAME##_flops(const sp_csr *A)                                          \
+    static double NAME##_flops(const sp_workload *w)                                     \
     {                                                                                    \
-        return elements(I, A);                                                           \
+        return w->A ? elements(I, w->A) : NAN;                                           \
     }                                                                                    \
-    static double NAME##_bytes(const sp_csr *A)                                          \
+    static double NAME##_bytes(const sp_workload *w)                                     \
     {                                                                                    \
-        return in_bytes(I, A) + (double)out_bytes(I, A);                                 \
+        return w->A ? in_bytes(I, w->A) + (double)out_bytes(I, w->A) : NAN;              \
     }                                                                                    \
     const sp_operation sp_op_##NAME = {                                                  \
         .name = #NAME,                                                                   \
         .rate_unit = "Gelem/s",                                                          \
+        .workloads = SP_WL_MATRIX,                                                       \
         .setup = prim_setup,                                                             \
         .teardown = prim_teardown,                                                       \
         .output_bytes = NAME##_output_bytes,                                             \

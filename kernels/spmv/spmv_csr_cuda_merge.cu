@@ -46,8 +46,8 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         int k = n0 + max(min(lane + 32 * j, nnzs - 1), 0);
-        c[j] = nnzs > 0 ? colidx[k] : 0;
-        v[j] = nnzs > 0 ? val[k] : 0.0;
+        c[j] = nnzs > 0 ? __ldcs(colidx + k) : 0;     /* read once: evict first, */
+        v[j] = nnzs > 0 ? __ldcs(val + k) : 0.0;      /* x keeps its place in L2 */
         e[j] = nrows > 0 ? rowptr[r0 + 1 + min(lane + 32 * j, nrows - 1)] : 0;
     }
 #pragma unroll

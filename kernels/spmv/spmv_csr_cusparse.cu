@@ -1,7 +1,7 @@
 /*
  * spmv_csr_cusparse.cu — the vendor baselines: cusparseSpMV (32-bit
  * indices, double) on CSR (ALG1, ALG2), COO (ALG1, ALG2) and sliced ELL
- * (SELL ALG1, built by kernels/sell.c, the HLL-aligned layout). Handle,
+ * (SELL ALG1, built by kernels/hll.c, the HLL-aligned GPU layout). Handle,
  * descriptors and work buffer are made in prepare (their allocation timed as
  * h2d); cusparseSpMV_preprocess, where the algorithm takes it, is timed as
  * conversion; only cusparseSpMV is timed as the kernel.
@@ -80,20 +80,22 @@ static int upload_coo_rows(const sp_csr *A, sp_gpu_spmv *g, sp_phases *ph, sp_er
     return 0;
 }
 
-/* SELL with the `hack` axis as slice size: kernels/sell.c, column-major. */
+/* SELL with the `hack` axis as slice size: kernels/hll.c's GPU layout,
+ * column-major (padding column -1, as cuSPARSE wants it). */
 static int upload_sell(const sp_problem *pb, const sp_params *p, sp_gpu_spmv *g,
                        sp_phases *ph, sp_err *err)
 {
     int hack;
     if (sp_gpu_hack("spmv_sell_cusparse", p, &hack, err))
         return -1;
-    sp_sell S;
+    sp_hll H;
+    sp_hll_opts o = sp_hll_gpu(hack, 1);
     double t0 = sp_seconds();
-    if (sp_sell_from_csr(&S, pb->A, hack, 1, "SELL", err))
-        return -1;
+    if (sp_hll_from_csr(&H, pb->A, &o, err))
+        return sp_fail_prefix(err, "spmv_sell_cusparse");
     ph->convert_s += sp_seconds() - t0;
-    int rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
-    sp_sell_free(&S);
+    int rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &H, ph, err);
+    sp_hll_free(&H);
     return rc ? -1 : 0;
 }
 

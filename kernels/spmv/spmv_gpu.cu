@@ -94,21 +94,24 @@ int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err)
     return 0;
 }
 
-int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_sell *S, sp_phases *ph, sp_err *err)
+int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err *err)
 {
+    if (H->ld != H->hack)       /* the GPU kernels and cuSPARSE step by hack */
+        return sp_fail(err, "sliced ELL upload: %d rows stored per hack of %d (align must "
+                       "be 1 for the GPU layout)", H->ld, H->hack);
     double t0 = sp_seconds();
-    size_t n = (size_t)S->stored;
-    if (sp_spmv_gpu_put((void **)&g->sell_off, S->offset,
-                        ((size_t)S->nslices + 1) * sizeof(int32_t), err) ||
-        sp_spmv_gpu_put((void **)&g->sell_col, S->col, n * sizeof(int32_t), err) ||
-        sp_spmv_gpu_put((void **)&g->sell_val, S->val, n * sizeof(double), err))
+    size_t n = (size_t)H->stored;
+    if (sp_spmv_gpu_put((void **)&g->sell_off, H->off,
+                        ((size_t)H->nhacks + 1) * sizeof(int32_t), err) ||
+        sp_spmv_gpu_put((void **)&g->sell_col, H->col, n * sizeof(int32_t), err) ||
+        sp_spmv_gpu_put((void **)&g->sell_val, H->val, n * sizeof(double), err))
         return -1;
     SP_CUDA(cudaDeviceSynchronize(), err);
     ph->h2d_s += sp_seconds() - t0;
-    g->hack = S->hack;
-    g->nslices = S->nslices;
-    g->stored = S->stored;
-    g->width = S->nslices == 1 ? (int32_t)(S->stored / S->hack) : 0;
+    g->hack = H->hack;
+    g->nslices = H->nhacks;
+    g->stored = H->stored;
+    g->width = H->nhacks == 1 ? H->width[0] : 0;
     return 0;
 }
 
@@ -160,10 +163,13 @@ extern "C" void sp_spmv_gpu_release(void *state)
     cudaFree(g->sell_off);
     cudaFree(g->sell_col);
     cudaFree(g->sell_val);
+    cudaFree(g->perm);
     cudaFree(g->tiles);
     cudaFree(g->carry_row);
     cudaFree(g->carry_val);
     cudaFree(g->coo_row);
+    if (g->aux && g->aux_free)
+        g->aux_free(g->aux);
     if (g->start)
         cudaEventDestroy(g->start);
     if (g->stop)

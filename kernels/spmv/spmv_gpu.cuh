@@ -9,7 +9,7 @@
 #define SP_SPMV_GPU_CUH
 
 #include "../cuda_check.h"
-#include "../sell.h"
+#include "../hll.h"
 #include "spmv_gpu_host.h"
 
 struct sp_gpu_spmv {
@@ -23,6 +23,7 @@ struct sp_gpu_spmv {
     int32_t hack, nslices, width;
     int64_t stored;
     int32_t *sell_off, *sell_col;
+    int32_t *perm;              /* SELL-C-sigma: y[perm[i]] for stored row i */
     double *sell_val;
     /* merge-path CSR: tile coordinates and one carry per tile */
     int64_t ntiles;
@@ -35,6 +36,9 @@ struct sp_gpu_spmv {
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
     void *buffer;
+    /* a kernel's own extra state, freed by aux_free(aux) on release */
+    void *aux;
+    void (*aux_free)(void *);
 };
 
 /* A zeroed state for pb's matrix, or NULL (err filled). */
@@ -54,7 +58,7 @@ int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *
 int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err);
 
 /* Upload S (offsets, columns, values) into g, timed into ph->h2d_s. */
-int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_sell *S, sp_phases *ph, sp_err *err);
+int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err *err);
 
 /* After the stop event was recorded: wait for it and set *seconds to the
  * time between the events. A failed kernel makes this fail, not time. */

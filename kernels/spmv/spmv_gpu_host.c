@@ -3,8 +3,9 @@
  * and the memory statements of the GPU SpMV kernels (spmv_gpu_host.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
-#include "../sell.h"
+#include "../hll.h"
 #include "spmv_gpu_host.h"
 
 int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, int *bs,
@@ -23,8 +24,8 @@ int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, 
 int sp_gpu_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err)
 {
     long v = sp_param(p, "hack", 32);
-    if (v < 1 || v > 65536)
-        return sp_fail(err, "%s: hack = %ld outside 1..65536", kernel, v);
+    if (v < 1 || v > SP_HACK_MAX)
+        return sp_fail(err, "%s: hack = %ld outside 1..%d", kernel, v, SP_HACK_MAX);
     *hack = (int)v;
     return 0;
 }
@@ -194,16 +195,20 @@ int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     return 0;
 }
 
-/* A sliced ELL of `hack` rows per slice (0: ELL) on the host and the device. */
-static int need_sell(const sp_problem *pb, int32_t hack, const char *what, sp_need *need,
+/* A sliced ELL of `hack` rows per slice (0: ELL) in the GPU layout
+ * (kernels/hll.h) on the host and the device: the runner skips the
+ * combination when either is more than what is free. */
+static int need_sell(const sp_problem *pb, int32_t hack, int colmajor, sp_need *need,
                      sp_err *err)
 {
     int64_t stored;
-    if (sp_sell_size(pb->A, hack, what, &stored, err))
+    uint64_t bytes;
+    sp_hll_opts o = sp_hll_gpu(hack, colmajor);
+    if (sp_hll_plan(pb->A, &o, &stored, &bytes, err))
         return -1;
     int32_t h = hack > 0 ? hack : 1;
     uint64_t slices = ((uint64_t)pb->A->rows + h - 1) / h + 1;
-    need->host_bytes = (uint64_t)stored * 12 + slices * 4;
+    need->host_bytes = bytes;
     need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
                          device_array(slices, 4) + vectors(pb->A);
     return 0;
@@ -212,7 +217,7 @@ static int need_sell(const sp_problem *pb, int32_t hack, const char *what, sp_ne
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     (void)p;
-    return need_sell(pb, 0, "ELL", need, err);
+    return need_sell(pb, 0, 1, need, err);
 }
 
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
@@ -220,5 +225,211 @@ int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     int hack = 0;
     if (sp_gpu_hack("HLL", p, &hack, err))
         return -1;
-    return need_sell(pb, hack, "HLL", need, err);
+    return need_sell(pb, hack, 1, need, err);
+}
+
+int32_t sp_hybrid_long_min(int lanes)
+{
+    return 32 * lanes;
+}
+
+void sp_hybrid_count(const sp_csr *A, int32_t long_min, int32_t chunk, int32_t *nlong,
+                     int64_t *nchunks)
+{
+    int32_t n = 0;
+    int64_t c = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->rowptr[i + 1] - A->rowptr[i];
+        if (len > long_min) {
+            n++;
+            c += (len + (int64_t)chunk - 1) / chunk;
+        }
+    }
+    *nlong = n;
+    *nchunks = c;
+}
+
+void sp_hybrid_plan_free(sp_hybrid_plan *pl)
+{
+    if (!pl)
+        return;
+    free(pl->long_row);
+    free(pl->long_first);
+    free(pl->chunk_long);
+    memset(pl, 0, sizeof *pl);
+}
+
+int sp_hybrid_split(const sp_csr *A, int32_t long_min, int32_t chunk, sp_hybrid_plan *pl,
+                    sp_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    if (long_min < 0 || chunk < 1)
+        return sp_fail(err, "hybrid CSR: long-row threshold %d or chunk %d out of range",
+                       long_min, chunk);
+    sp_hybrid_count(A, long_min, chunk, &pl->nlong, &pl->nchunks);
+    pl->long_min = long_min;
+    pl->long_row = malloc(((size_t)pl->nlong + 1) * sizeof(int32_t));
+    pl->long_first = malloc(((size_t)pl->nlong + 1) * sizeof(int32_t));
+    pl->chunk_long = malloc(((size_t)pl->nchunks + 1) * sizeof(int32_t));
+    if (!pl->long_row || !pl->long_first || !pl->chunk_long) {
+        sp_hybrid_plan_free(pl);
+        return sp_fail(err, "hybrid CSR: out of memory for the long-row plan");
+    }
+    int32_t L = 0, c = 0;
+    pl->long_first[0] = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t len = A->rowptr[i + 1] - A->rowptr[i];
+        if (len <= long_min)
+            continue;
+        int32_t n = (int32_t)((len + (int64_t)chunk - 1) / chunk);
+        for (int32_t j = 0; j < n; j++)
+            pl->chunk_long[c + j] = L;
+        c += n;
+        pl->long_row[L] = i;
+        pl->long_first[++L] = c;
+    }
+    return 0;
+}
+
+int sp_gpu_sigma(const char *kernel, const sp_params *p, int32_t *sigma, sp_err *err)
+{
+    long v = sp_param(p, "sigma", 1);
+    if (v < 1 || v > (1L << 30))
+        return sp_fail(err, "%s: sigma = %ld outside 1..2^30", kernel, v);
+    *sigma = (int32_t)v;
+    return 0;
+}
+
+/* Sort keys of one window: longest row first, ties by row index (so the
+ * order is stable), as one 64-bit key per row. */
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_err *err)
+{
+    *perm = NULL;
+    memset(P, 0, sizeof *P);
+    if (sigma < 1)
+        return sp_fail(err, "SELL-C-sigma: sigma = %d, not >= 1", sigma);
+    int32_t *pm = malloc(((size_t)A->rows + 1) * sizeof(int32_t));
+    if (!pm || sp_csr_alloc(P, A->rows, A->cols, A->nnz, err)) {
+        free(pm);
+        return sp_fail(err, "SELL-C-sigma: out of memory for the permuted matrix");
+    }
+    for (int32_t i = 0; i < A->rows; i++)
+        pm[i] = i;
+    /* Windows are independent: OpenMP over them, each sorting its keys
+     * (INT32_MAX - length, row) ascending in its own slice of key[]. */
+    if (sigma > 1) {
+        uint64_t *key = malloc(((size_t)A->rows + 1) * sizeof(uint64_t));
+        if (!key) {
+            free(pm);
+            sp_csr_free(P);
+            return sp_fail(err, "SELL-C-sigma: out of memory for the sort keys");
+        }
+        int64_t windows = ((int64_t)A->rows + sigma - 1) / sigma;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t w = 0; w < windows; w++) {
+            int64_t first = w * sigma, n = A->rows - first < sigma ? A->rows - first : sigma;
+            for (int64_t i = first; i < first + n; i++)
+                key[i] = (uint64_t)(INT32_MAX - (A->rowptr[i + 1] - A->rowptr[i])) << 32 |
+                         (uint32_t)i;
+            qsort(key + first, (size_t)n, sizeof(uint64_t), by_key);
+            for (int64_t i = first; i < first + n; i++)
+                pm[i] = (int32_t)(key[i] & 0xffffffffu);
+        }
+        free(key);
+    }
+    P->rowptr[0] = 0;
+    for (int32_t i = 0; i < A->rows; i++)
+        P->rowptr[i + 1] = P->rowptr[i] + A->rowptr[pm[i] + 1] - A->rowptr[pm[i]];
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int32_t i = 0; i < A->rows; i++) {
+        int32_t b = A->rowptr[pm[i]], n = A->rowptr[pm[i] + 1] - b;
+        memcpy(P->colidx + P->rowptr[i], A->colidx + b, (size_t)n * sizeof(int32_t));
+        memcpy(P->val + P->rowptr[i], A->val + b, (size_t)n * sizeof(double));
+    }
+    *perm = pm;
+    return 0;
+}
+
+/* CSR, x, y, and the long-row plan (host and device) plus one partial per
+ * chunk and one counter per long row on the device. */
+int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int lanes;
+    if (sp_gpu_lanes(pb->A, p, &lanes, err))
+        return -1;
+    int32_t nlong;
+    int64_t nchunks;
+    sp_hybrid_count(pb->A, sp_hybrid_long_min(lanes), SP_HYBRID_CHUNK, &nlong, &nchunks);
+    uint64_t plan = ((uint64_t)nlong * 2 + 1 + (uint64_t)nchunks + 2) * 4;
+    need->host_bytes = 4096 + plan;
+    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) +
+                         device_array((uint64_t)nlong + 1, 4) * 3 +
+                         device_array((uint64_t)nchunks + 1, 4 + 8);
+    return 0;
+}
+
+static int by_int_desc(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x < y) - (x > y);
+}
+
+int sp_sell_sigma_plan(const sp_csr *A, int32_t sigma, int32_t hack, int64_t *stored,
+                       sp_err *err)
+{
+    if (sigma < 1 || hack < 1)
+        return sp_fail(err, "SELL-C-sigma: sigma = %d or hack = %d not >= 1", sigma, hack);
+    int32_t *len = malloc(((size_t)A->rows + 1) * sizeof(int32_t));
+    if (!len)
+        return sp_fail(err, "SELL-C-sigma: out of memory for %d row lengths", A->rows);
+    for (int32_t i = 0; i < A->rows; i++)
+        len[i] = A->rowptr[i + 1] - A->rowptr[i];
+    if (sigma > 1)
+        for (int64_t w = 0; w < A->rows; w += sigma) {
+            int64_t n = A->rows - w < sigma ? A->rows - w : sigma;
+            qsort(len + w, (size_t)n, sizeof(int32_t), by_int_desc);
+        }
+    int64_t total = 0;
+    for (int64_t h = 0; h < A->rows; h += hack) {
+        int32_t w = 0;
+        for (int64_t i = h; i < h + hack && i < A->rows; i++)
+            w = len[i] > w ? len[i] : w;
+        total += (int64_t)hack * w;
+    }
+    free(len);
+    if (total > INT32_MAX)
+        return sp_fail(err, "SELL-C-sigma refused: %lld stored entries (padding included) "
+                       "for %d nonzeros (sigma %d, hack %d), more than the 2^31-1 that "
+                       "32-bit offsets address", (long long)total, A->nnz, sigma, hack);
+    *stored = total;
+    return 0;
+}
+
+/* The sorted layout's exact size (sp_sell_sigma_plan) on the host and the
+ * device, plus x, y, the permutation (host and device) and the permuted
+ * CSR that the conversion builds on the host. */
+int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *need,
+                           sp_err *err)
+{
+    int32_t sigma = 1;
+    int hack = 0;
+    int64_t stored;
+    const sp_csr *A = pb->A;
+    if (sp_gpu_sigma("spmv_sell_cuda", p, &sigma, err) ||
+        sp_gpu_hack("spmv_sell_cuda", p, &hack, err) ||
+        sp_sell_sigma_plan(A, sigma, hack, &stored, err))
+        return -1;
+    uint64_t slices = ((uint64_t)A->rows + hack - 1) / hack + 1;
+    uint64_t rows = (uint64_t)A->rows + 1;
+    need->host_bytes = (uint64_t)stored * 12 + slices * 8 + rows * 4 +
+                       (sigma > 1 ? rows * 4 + (uint64_t)A->nnz * 12 : 0);
+    need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
+                         device_array(slices, 4) + device_array(rows, 4) + vectors(A);
+    return 0;
 }

@@ -41,6 +41,41 @@ int sp_gpu_lanes(const sp_csr *A, const sp_params *p, int *lanes, sp_err *err);
 int sp_merge_tiles(const sp_csr *A, int tile, int32_t **coords, int64_t *ntiles, sp_err *err);
 int64_t sp_merge_tile_count(const sp_csr *A, int tile);
 
+/* Hybrid CSR (spmv_csr_cuda_hybrid): rows of more than 32·lanes nonzeros
+ * are "long" and cut into chunks of SP_HYBRID_CHUNK nonzeros, one warp
+ * each; the others take a group of `lanes` threads. long_row[L] is the
+ * row of long row L, its chunks are long_first[L] .. long_first[L+1]-1,
+ * chunk_long[c] is the long row of chunk c. */
+#define SP_HYBRID_CHUNK 2048
+typedef struct sp_hybrid_plan {
+    int32_t nlong, long_min;    /* long rows; a row is long above long_min */
+    int64_t nchunks;
+    int32_t *long_row;          /* nlong */
+    int32_t *long_first;        /* nlong + 1 */
+    int32_t *chunk_long;        /* nchunks */
+} sp_hybrid_plan;
+/* The long-row threshold for `lanes` threads per short row: 32·lanes. */
+int32_t sp_hybrid_long_min(int lanes);
+/* Count (no allocation) or build the plan; -1 with the reason. */
+void sp_hybrid_count(const sp_csr *A, int32_t long_min, int32_t chunk, int32_t *nlong,
+                     int64_t *nchunks);
+int sp_hybrid_split(const sp_csr *A, int32_t long_min, int32_t chunk, sp_hybrid_plan *pl,
+                    sp_err *err);
+void sp_hybrid_plan_free(sp_hybrid_plan *pl);
+
+/* SELL-C-σ (spmv_sell_cuda): perm[new] = old row, rows sorted by length,
+ * longest first (ties in row order), inside each window of `sigma`
+ * consecutive rows (sigma = 1: the identity). Then *P = A's rows in that
+ * order (same columns). -1 with the reason (bad sigma, out of memory). */
+int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_err *err);
+/* Stored entries of the SELL-C-sigma layout (padding included) without
+ * building it: row lengths sorted in windows, hacks of `hack` rows padded
+ * to their longest. -1 with the reason past 2^31-1 entries. */
+int sp_sell_sigma_plan(const sp_csr *A, int32_t sigma, int32_t hack, int64_t *stored,
+                       sp_err *err);
+/* The `sigma` axis of p (default 1), checked against 1..2^30. */
+int sp_gpu_sigma(const char *kernel, const sp_params *p, int32_t *sigma, sp_err *err);
+
 /* The row index of every nonzero of A (COO rows), OpenMP over rows.
  * free(*row). */
 int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err);
@@ -56,6 +91,9 @@ int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, s
 int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *need,
+                           sp_err *err);
 /* The cuSPARSE kernels: their format as above plus the library's buffer. */
 int sp_need_cusparse_csr(const sp_problem *pb, const sp_params *p, sp_need *need,
                          sp_err *err);
@@ -87,6 +125,12 @@ int sp_spmv_cuda_hll_warp_run(void *state, double *seconds, sp_err *err);
 int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                      sp_phases *ph, sp_err *err);
 int sp_spmv_cuda_hll_aligned_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_hybrid_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                              sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_sell_run(void *state, double *seconds, sp_err *err);
 /* cuSPARSE baselines; all run through sp_spmv_cusparse_run (spmv.h). */
 int sp_spmv_cusparse_csr_alg2_prepare(const sp_problem *pb, const sp_params *p,
                                       void **state, sp_phases *ph, sp_err *err);

@@ -19,13 +19,14 @@ static const hll_kind kind_ell = {"spmv_ell", 1, 1};
 static const hll_kind kind_hll = {"spmv_hll", 0, 0};
 static const hll_kind kind_aligned = {"spmv_hll_aligned", 0, 1};
 
-/* The `hack` axis (default 32); 0 for ELLPACK. */
-static int hack_param(const hll_kind *kd, const sp_params *p, int32_t *hack, sp_err *err)
+/* The layout: the `hack` axis (default 32; 0 for ELLPACK) in the CPU
+ * options of kernels/hll.h. */
+static int layout_param(const hll_kind *kd, const sp_params *p, sp_hll_opts *o, sp_err *err)
 {
     long h = kd->ell ? 0 : sp_param(p, "hack", 32);
     if (!kd->ell && (h < 1 || h > SP_HACK_MAX))
         return sp_fail(err, "%s: hack = %ld outside 1..%d", kd->name, h, SP_HACK_MAX);
-    *hack = (int32_t)h;
+    *o = sp_hll_cpu((int32_t)h, kd->colmajor);
     return 0;
 }
 
@@ -36,16 +37,17 @@ static int check_problem(const hll_kind *kd, const sp_problem *pb, sp_err *err)
     return 0;
 }
 
-/* The converted matrix with its padding, plus y. */
+/* The converted matrix with its padding, plus y: the runner skips the
+ * combination when that is more than the free host memory (hll.h). */
 static int hll_need(const hll_kind *kd, const sp_problem *pb, const sp_params *p,
                     sp_need *need, sp_err *err)
 {
-    int32_t hack = 0;
+    sp_hll_opts o;
     int64_t stored;
     uint64_t bytes;
-    if (check_problem(kd, pb, err) || hack_param(kd, p, &hack, err))
+    if (check_problem(kd, pb, err) || layout_param(kd, p, &o, err))
         return -1;
-    if (sp_hll_plan(pb->A, hack, kd->colmajor, &stored, &bytes, err))
+    if (sp_hll_plan(pb->A, &o, &stored, &bytes, err))
         return sp_fail_prefix(err, "%s", kd->name);
     need->host_bytes = bytes + ((uint64_t)pb->A->rows + 1) * sizeof(double);
     need->device_bytes = 0;
@@ -56,10 +58,10 @@ static int hll_need(const hll_kind *kd, const sp_problem *pb, const sp_params *p
 static int hll_prepare(const hll_kind *kd, const sp_problem *pb, const sp_params *p,
                        void **state, sp_phases *ph, sp_err *err)
 {
-    int32_t hack = 0;
+    sp_hll_opts o;
     int threads, chunk;
     *state = NULL;
-    if (check_problem(kd, pb, err) || hack_param(kd, p, &hack, err) ||
+    if (check_problem(kd, pb, err) || layout_param(kd, p, &o, err) ||
         sp_threads_param(p, kd->name, &threads, err) ||
         sp_chunk_param(p, kd->name, &chunk, err))
         return -1;
@@ -71,7 +73,7 @@ static int hll_prepare(const hll_kind *kd, const sp_problem *pb, const sp_params
         return sp_fail(err, "%s: out of memory for y (%d rows)", kd->name, pb->A->rows);
     }
     double t0 = sp_seconds();
-    if (sp_hll_from_csr(&s->H, pb->A, hack, kd->colmajor, err)) {
+    if (sp_hll_from_csr(&s->H, pb->A, &o, err)) {
         sp_spmv_hll_release(s);
         return sp_fail_prefix(err, "%s", kd->name);
     }

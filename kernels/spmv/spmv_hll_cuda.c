@@ -1,8 +1,9 @@
 /*
  * spmv_hll_cuda.c — descriptors of the ELL and HLL (sliced ELL) CUDA
- * kernels (spmv_hll_cuda.cu). Their `need` refuses, with the reason, a
- * matrix whose padding would exceed the limits of kernels/sell.h (ELL of a
- * matrix with one dense row of 10^6 nonzeros, say).
+ * kernels (spmv_hll_cuda.cu). Their `need` states the padded layout's
+ * bytes on the host and the device (the runner skips what does not fit)
+ * and refuses, with the reason, a layout past 32-bit offsets (kernels/hll.h:
+ * ELL of 20 000 rows with one dense row of 10^6 nonzeros, say).
  */
 #include "spmv_gpu_host.h"
 

@@ -1,5 +1,6 @@
 /*
- * spmv_hll_cuda.cu — SpMV on sliced ELLPACK (kernels/sell.h), four ways:
+ * spmv_hll_cuda.cu — SpMV on sliced ELLPACK (kernels/hll.h, GPU layout:
+ * ld = hack, padding column -1), four ways:
  *   ELL          one slice, column-major, one thread per row (coalesced);
  *   HLL aligned  column-major inside each slice of `hack` rows, one thread
  *                per row: the coalesced layout (cuSPARSE SELL's);
@@ -112,10 +113,11 @@ static int sell_prepare(const char *name, const sp_problem *pb, const sp_params 
     if (sp_gpu_blocksize(name, p, warp_multiple, &bs, err) ||
         (use_hack && sp_gpu_hack(name, p, &hack, err)))
         return -1;
-    sp_sell S;
+    sp_hll S;
+    sp_hll_opts o = sp_hll_gpu(hack, col_major);
     double t0 = sp_seconds();
-    if (sp_sell_from_csr(&S, pb->A, hack, col_major, use_hack ? "HLL" : "ELL", err))
-        return -1;
+    if (sp_hll_from_csr(&S, pb->A, &o, err))
+        return sp_fail_prefix(err, "%s", name);
     ph->convert_s += sp_seconds() - t0;
     sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
     int rc = g ? 0 : -1;
@@ -123,7 +125,7 @@ static int sell_prepare(const char *name, const sp_problem *pb, const sp_params 
         g->blocksize = bs;
         rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
     }
-    sp_sell_free(&S);
+    sp_hll_free(&S);
     if (rc) {
         sp_spmv_gpu_release(g);
         return -1;

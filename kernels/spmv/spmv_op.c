@@ -21,11 +21,14 @@ static double x_value(int32_t j)
     return (z & 1) ? -mag : mag;
 }
 
-/* The inputs for A: x with A->cols entries. */
-static int spmv_setup(sp_problem *pb, const sp_csr *A, sp_err *err)
+/* The inputs for the matrix A: x with A->cols entries. */
+static int spmv_setup(sp_problem *pb, const sp_workload *w, sp_err *err)
 {
-    if (!pb || !A)
-        return sp_fail(err, "spmv setup: no problem or no matrix");
+    if (!pb || !w || !w->A)
+        return sp_fail(err, "spmv setup: no problem or no matrix%s",
+                       w && w->kind == SP_WL_KEYS ? " (spmv takes no key workloads)" : "");
+    memset(pb, 0, sizeof *pb);
+    const sp_csr *A = w->A;
     pb->A = A;
     pb->x = malloc(((size_t)A->cols + 1) * sizeof(double));
     if (!pb->x)
@@ -84,14 +87,17 @@ static double spmv_error(const sp_problem *pb, const void *out, const void *ref)
 }
 
 /* One multiply and one add per nonzero. */
-static double spmv_flops(const sp_csr *A)
+static double spmv_flops(const sp_workload *w)
 {
-    return 2.0 * (double)A->nnz;
+    return w->A ? 2.0 * (double)w->A->nnz : NAN;
 }
 
 /* Values and column indices once, the row pointer once, x once, y once. */
-static double spmv_bytes(const sp_csr *A)
+static double spmv_bytes(const sp_workload *w)
 {
+    const sp_csr *A = w->A;
+    if (!A)
+        return NAN;
     return (double)A->nnz * (8 + 4) + ((double)A->rows + 1) * 4 + (double)A->cols * 8 +
            (double)A->rows * 8;
 }
@@ -99,6 +105,7 @@ static double spmv_bytes(const sp_csr *A)
 const sp_operation sp_op_spmv = {
     .name = "spmv",
     .rate_unit = "GFLOPS",
+    .workloads = SP_WL_MATRIX,
     .setup = spmv_setup,
     .teardown = spmv_teardown,
     .output_bytes = spmv_output_bytes,

@@ -27,12 +27,13 @@ void sp_csc_view(void *buf, const sp_csr *A, sp_csc *C)
     C->rowidx = C->colptr + (size_t)A->cols + 1;
 }
 
-static int transpose_setup(sp_problem *pb, const sp_csr *A, sp_err *err)
+static int transpose_setup(sp_problem *pb, const sp_workload *w, sp_err *err)
 {
-    if (!pb || !A)
-        return sp_fail(err, "transpose setup: no problem or no matrix");
-    pb->A = A;
-    pb->x = NULL;
+    if (!pb || !w || !w->A)
+        return sp_fail(err, "transpose setup: no problem or no matrix%s",
+                       w && w->kind == SP_WL_KEYS ? " (transpose takes no key workloads)" : "");
+    memset(pb, 0, sizeof *pb);
+    pb->A = w->A;
     return 0;
 }
 
@@ -61,20 +62,24 @@ static double transpose_error(const sp_problem *pb, const void *out, const void 
     return memcmp(out, ref, sp_csc_bytes(pb->A)) ? INFINITY : 0.0;
 }
 
-static double transpose_flops(const sp_csr *A)
+static double transpose_flops(const sp_workload *w)
 {
-    return (double)A->nnz;
+    return w->A ? (double)w->A->nnz : NAN;
 }
 
 /* Read rowptr, colidx, val; write colptr, rowidx, val. */
-static double transpose_bytes(const sp_csr *A)
+static double transpose_bytes(const sp_workload *w)
 {
+    const sp_csr *A = w->A;
+    if (!A)
+        return NAN;
     return (double)A->nnz * 2 * (8 + 4) + ((double)A->rows + 1) * 4 + ((double)A->cols + 1) * 4;
 }
 
 const sp_operation sp_op_transpose = {
     .name = "transpose",
     .rate_unit = "Gnnz/s",
+    .workloads = SP_WL_MATRIX,
     .setup = transpose_setup,
     .teardown = transpose_teardown,
     .output_bytes = transpose_output_bytes,

@@ -4,19 +4,31 @@
  *
  * The nonzeros are cut into `threads` equal ranges, one per thread. In one
  * parallel region, phases separated by barriers:
- *   1 histogram    thread t counts its columns into inter row t+1 and
- *                  records, per nonzero, its offset among the thread's
- *                  entries of the same column (intra);
- *   2 vertical scan  down each column of inter (columns split among the
- *                  threads): inter[t][j] becomes the number of column-j
- *                  entries in threads < t, inter[T][j] the column's count;
+ *   0 window       thread t finds the columns [lo_t, hi_t) its entries
+ *                  touch (rows are sorted, so from each row's first and
+ *                  last entry in the range); the windows are laid out one
+ *                  after another in `inter`;
+ *   1 histogram    thread t counts its columns into its window of inter;
+ *   2 vertical scan  down each column (columns split among the threads),
+ *                  over the windows that hold it, thread by thread:
+ *                  inter_t[j] becomes the number of column-j entries in
+ *                  threads < t, colptr[j] the column's count;
  *   3 final scan   the counts prefix-summed into colptr (parallel scan);
- *   4 scatter      entry k of thread t goes to
- *                  colptr[j] + inter[t][j] + intra[k].
- * Threads hold ranges in row order and intra counts in order, so rows stay
- * ascending in each column: the output equals the serial one.
- * Scratch: inter (threads+1)·cols int32, intra nnz int32 and threads+1
- * partial sums — inter grows with threads × cols, which need() states.
+ *   4 scatter      thread t's entries in order, each to colptr[j] +
+ *                  inter_t[j]++ (the window is the thread's cursor).
+ * Threads hold ranges in row order and fill each column in order, so rows
+ * stay ascending in each column: the output equals the serial one.
+ *
+ * Two departures from the paper, both for memory traffic (bench/RESULTS.md):
+ * the per-thread histogram spans only the thread's column window, not all
+ * columns — the paper's (threads+1) x cols `inter` is 612 MB for laplace2d
+ * 3000^2 at 16 threads, zeroed, scanned and written back on every run,
+ * more than the matrix itself, while its windows add up to about cols +
+ * threads x bandwidth; and the in-column offsets (`intra`, nnz int32,
+ * written by the histogram and read by the scatter) are not stored: the
+ * scatter recounts them by incrementing the window. A matrix whose
+ * threads touch every column (R-MAT) still costs (threads+1) x cols, which
+ * need() states exactly: the windows are computed from A there too.
  */
 #include <omp.h>
 #include <string.h>
@@ -26,51 +38,116 @@
 
 /* The scratch, carved out of s->work for nt threads. */
 typedef struct scan_work {
-    int64_t *sums;      /* nt + 1 */
-    int32_t *inter;     /* (nt + 1) x cols */
-    int32_t *intra;     /* nnz */
+    int64_t *sums;      /* nt + 1: the final scan's partial sums */
+    int64_t *base;      /* nt + 1: window t is inter[base[t] .. base[t+1]) */
+    int32_t *lo;        /* nt: window t covers columns lo[t] .. lo[t] + width */
+    int32_t *inter;     /* base[nt] */
 } scan_work;
+
+/* Thread t's nonzeros [*k0, *k1) of nt equal ranges. */
+static void nnz_range(const sp_csr *A, int nt, int t, int64_t *k0, int64_t *k1)
+{
+    *k0 = sp_split_equal(A->nnz, nt, t);
+    *k1 = sp_split_equal(A->nnz, nt, t + 1);
+}
+
+/* Columns [*lo, *hi) the entries [k0, k1) touch ([0, 0) when none): each
+ * row's columns are sorted (sparse.h), so its first and last entry inside
+ * the range bound it. */
+static void window(const sp_csr *A, int64_t k0, int64_t k1, int32_t *lo, int32_t *hi)
+{
+    *lo = *hi = 0;
+    if (k0 >= k1)
+        return;
+    int32_t i = sp_prefix_find(A->rowptr, A->rows, k0 + 1) - 1, l = A->cols, h = 0;
+    for (int64_t k = k0; k < k1; i++) {
+        int64_t end = A->rowptr[i + 1] < k1 ? A->rowptr[i + 1] : k1;
+        if (end > k) {
+            l = A->colidx[k] < l ? A->colidx[k] : l;
+            h = A->colidx[end - 1] + 1 > h ? A->colidx[end - 1] + 1 : h;
+            k = end;
+        }
+    }
+    *lo = l, *hi = h;
+}
+
+/* int32 counters in all the windows of nt threads. */
+static uint64_t window_total(const sp_csr *A, int nt)
+{
+    uint64_t total = 0;
+    for (int t = 0; t < nt; t++) {
+        int64_t k0, k1;
+        int32_t lo, hi;
+        nnz_range(A, nt, t, &k0, &k1);
+        window(A, k0, k1, &lo, &hi);
+        total += (uint64_t)(hi - lo);
+    }
+    return total;
+}
 
 static uint64_t scantrans_work(const sp_csr *A, int threads)
 {
-    return ((uint64_t)threads + 1) * sizeof(int64_t) +
-           ((uint64_t)threads + 1) * (uint64_t)A->cols * sizeof(int32_t) +
-           (uint64_t)A->nnz * sizeof(int32_t);
+    return ((uint64_t)threads + 1) * 2 * sizeof(int64_t) + (uint64_t)threads * sizeof(int32_t) +
+           window_total(A, threads) * sizeof(int32_t);
 }
 
 static scan_work carve(const sp_transpose_cpu *s, int nt)
 {
     scan_work w;
     w.sums = s->work;
-    w.inter = (int32_t *)(w.sums + nt + 1);
-    w.intra = w.inter + ((size_t)nt + 1) * (size_t)s->A->cols;
+    w.base = w.sums + nt + 1;
+    w.lo = (int32_t *)(w.base + nt + 1);
+    w.inter = w.lo + nt;
     return w;
 }
 
-/* Phase 1: thread t's column counts into inter row t+1, offsets into intra. */
+/* Phase 0: the windows and their places in inter. 0, or -1 (in every
+ * thread) when they do not fit the scratch prepare sized for
+ * s->threads threads: the team came out smaller than asked. */
+static int windows(const sp_transpose_cpu *s, const scan_work *w, int t, int nt,
+                   int64_t k0, int64_t k1)
+{
+    int32_t hi;
+    window(s->A, k0, k1, &w->lo[t], &hi);
+    w->base[t + 1] = hi - w->lo[t];
+#pragma omp barrier
+#pragma omp single
+    {
+        w->base[0] = 0;
+        for (int i = 1; i <= nt; i++)
+            w->base[i] += w->base[i - 1];
+    }
+    uint64_t bytes = (uint64_t)((char *)(w->inter + w->base[nt]) - (char *)s->work);
+    return nt == s->threads && bytes <= s->work_bytes ? 0 : -1;
+}
+
+/* Phase 1: thread t's column counts into its window. */
 static void histogram(const sp_csr *A, const scan_work *w, int t, int64_t k0, int64_t k1)
 {
-    int32_t *mine = w->inter + ((size_t)t + 1) * (size_t)A->cols;
-    memset(mine, 0, (size_t)A->cols * sizeof *mine);
-    if (t == 0)
-        memset(w->inter, 0, (size_t)A->cols * sizeof *w->inter);
+    int32_t *mine = w->inter + w->base[t] - w->lo[t];  /* indexed by column */
+    memset(mine + w->lo[t], 0, (size_t)(w->base[t + 1] - w->base[t]) * sizeof *mine);
     for (int64_t k = k0; k < k1; k++)
-        w->intra[k] = mine[A->colidx[k]]++;
+        mine[A->colidx[k]]++;
 }
 
-/* Phase 2 on columns [j0, j1): prefix over the thread rows, top to bottom
- * (row by row, so each pass is contiguous); the totals into colptr. */
-static void vertical_scan(const sp_csr *A, const scan_work *w, int nt, int32_t *colptr,
-                          int64_t j0, int64_t j1)
+/* Phase 2 on columns [j0, j1): colptr[j] accumulates the counts window by
+ * window, in thread order, and each window keeps the sum before it. */
+static void vertical_scan(const scan_work *w, int nt, int32_t *colptr, int64_t j0,
+                          int64_t j1)
 {
-    size_t cols = (size_t)A->cols;
-    for (int r = 1; r <= nt; r++)
-        for (int64_t j = j0; j < j1; j++)
-            w->inter[(size_t)r * cols + j] += w->inter[(size_t)(r - 1) * cols + j];
-    for (int64_t j = j0; j < j1; j++)
-        colptr[j] = w->inter[(size_t)nt * cols + j];
+    memset(colptr + j0, 0, (size_t)(j1 - j0) * sizeof *colptr);
+    for (int t = 0; t < nt; t++) {
+        int32_t *win = w->inter + w->base[t] - w->lo[t];
+        int64_t a = w->lo[t] > j0 ? w->lo[t] : j0;
+        int64_t b = w->lo[t] + (w->base[t + 1] - w->base[t]);
+        b = b < j1 ? b : j1;
+        for (int64_t j = a; j < b; j++) {
+            int32_t c = win[j];
+            win[j] = colptr[j];
+            colptr[j] += c;
+        }
+    }
 }
-
 /* Phase 3: exclusive prefix sum of colptr[0..cols) in place, colptr[cols] =
  * the total; thread t owns [j0, j1). Called by every thread of the team. */
 static void final_scan(int32_t *colptr, int32_t cols, const scan_work *w, int t, int nt,
@@ -96,38 +173,43 @@ static void final_scan(int32_t *colptr, int32_t cols, const scan_work *w, int t,
     }
 }
 
-/* Phase 4: thread t's entries to their slots; rows found by walking from
- * the row that holds k0. */
+/* Phase 4: thread t's entries to their slots, in order; rows found by
+ * walking from the row that holds k0. */
 static void scatter(const sp_csr *A, sp_csc *C, const scan_work *w, int t, int64_t k0,
                     int64_t k1)
 {
     if (k0 >= k1)
         return;
-    const int32_t *before = w->inter + (size_t)t * (size_t)A->cols;
+    int32_t *next = w->inter + w->base[t] - w->lo[t];  /* indexed by column */
     int32_t i = sp_prefix_find(A->rowptr, A->rows, k0 + 1) - 1;
     for (int64_t k = k0; k < k1; k++) {
         while (A->rowptr[i + 1] <= k)
             i++;
         int32_t j = A->colidx[k];
-        int64_t dst = (int64_t)C->colptr[j] + before[j] + w->intra[k];
+        int64_t dst = (int64_t)C->colptr[j] + next[j]++;
         C->rowidx[dst] = i;
         C->val[dst] = A->val[k];
     }
 }
 
-/* One thread's part of the four phases. */
-static void scantrans_thread(sp_transpose_cpu *s, int t, int nt)
+/* One thread's part of the phases; -1 when the team is not the one the
+ * scratch was sized for. */
+static int scantrans_thread(sp_transpose_cpu *s, int t, int nt)
 {
     const sp_csr *A = s->A;
     scan_work w = carve(s, nt);
-    int64_t k0 = sp_split_equal(A->nnz, nt, t), k1 = sp_split_equal(A->nnz, nt, t + 1);
+    int64_t k0, k1;
+    nnz_range(A, nt, t, &k0, &k1);
     int64_t j0 = sp_split_equal(A->cols, nt, t), j1 = sp_split_equal(A->cols, nt, t + 1);
+    if (windows(s, &w, t, nt, k0, k1))
+        return -1;                                  /* the same answer in every thread */
     histogram(A, &w, t, k0, k1);
 #pragma omp barrier
-    vertical_scan(A, &w, nt, s->C.colptr, j0, j1);
+    vertical_scan(&w, nt, s->C.colptr, j0, j1);
     final_scan(s->C.colptr, A->cols, &w, t, nt, j0, j1);  /* barriers inside */
 #pragma omp barrier
     scatter(A, &s->C, &w, t, k0, k1);
+    return 0;
 }
 
 static int scantrans_run(void *state, double *seconds, sp_err *err)
@@ -135,10 +217,14 @@ static int scantrans_run(void *state, double *seconds, sp_err *err)
     sp_transpose_cpu *s = state;
     if (!s)
         return sp_fail(err, "transpose_scantrans: run without a state");
+    int short_team = 0;
     double t0 = sp_seconds();
-#pragma omp parallel num_threads(s->threads)
-    scantrans_thread(s, omp_get_thread_num(), omp_get_num_threads());
+#pragma omp parallel num_threads(s->threads) reduction(| : short_team)
+    short_team = scantrans_thread(s, omp_get_thread_num(), omp_get_num_threads()) != 0;
     *seconds = sp_seconds() - t0;
+    if (short_team)
+        return sp_fail(err, "transpose_scantrans: OpenMP gave fewer than threads = %d "
+                       "threads (OMP_THREAD_LIMIT?)", s->threads);
     return 0;
 }
 

@@ -4,8 +4,8 @@
  * kernels' refusals and their empty cases. Each check poisons the output
  * with NaN before result(), so y must be written in full
  * (tests/spmv_cases.c). With SPSWEEP_GPU_TEST_QUICK set (the sanitizer
- * passes of tests/gpu/run.sh) every matrix takes two block sizes (96, 1024)
- * and one hack. */
+ * passes of tests/gpu/run.sh) every matrix takes two block sizes (96, 1024),
+ * one hack, lanes 1 (auto) and 32, sigma 1 and 3. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +18,52 @@
 static const long few_blocksizes[] = {32, 96, 256, 1024};
 static const long one_hack[] = {64};
 
+/* Whether name is one of the comma-separated names in list. */
+static int name_listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
 /* Every GPU kernel in the registry at each combination of its axes (with
  * few block sizes when `few`); returns the refused combinations. */
 static int check_gpu_kernels_with(const sp_csr *A, const char *what, int few)
 {
     int kernels = 0, refused = 0;
     int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
-    static const long quick_blocksizes[] = {96, 1024};
-    spmv_axis_override o[2] = {{"blocksize", few_blocksizes, 4}, {"hack", one_hack, 1}};
+    static const long quick_blocksizes[] = {96, 1024}, quick_lanes[] = {1, 32},
+                      quick_sigmas[] = {1, 3};
+    spmv_axis_override o[4] = {{"blocksize", few_blocksizes, 4}, {"hack", one_hack, 1},
+                               {"lanes", quick_lanes, 2}, {"sigma", quick_sigmas, 2}};
+    static const long few_sigmas[] = {1, 4096};
+    spmv_axis_override f[2] = {{"blocksize", few_blocksizes, 4}, {"sigma", few_sigmas, 2}};
     if (quick)
         o[0] = (spmv_axis_override){"blocksize", quick_blocksizes, 2};
+    /* SPSWEEP_GPU_TEST_KERNELS=a,b: only those kernels (a sanitizer pass
+     * over new kernels that must fit a short device call). */
+    const char *only = getenv("SPSWEEP_GPU_TEST_KERNELS");
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
         if (!k->needs_gpu || strcmp(k->operation, "spmv"))
             continue;
+        if (only && !name_listed(only, k->name))
+            continue;
         cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
-        refused += spmv_check_kernel_with(k, o, quick ? 2 : few ? 1 : 0, A, what);
+        refused += quick ? spmv_check_kernel_with(k, o, 4, A, what)
+                         : spmv_check_kernel_with(k, f, few ? 2 : 0, A, what);
         kernels++;
     }
-    cr_assert_geq(kernels, 13, "the 13 GPU SpMV kernels at least");
+    if (!only)
+        cr_assert_geq(kernels, 15, "the 15 GPU SpMV kernels at least");
     return refused;
 }
 
@@ -104,7 +131,7 @@ Test(gpu_spmv, scalar_refuses_bad_block_sizes)
     spmv_case_build(1, &c);
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     long bad[] = {0, -32, 1025, 4096};
     for (int i = 0; i < 4; i++) {
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad[i]}};
@@ -171,7 +198,7 @@ Test(gpu_spmv, warp_kernels_refuse_partial_warps)
     spmv_case_build(1, &c);
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     for (int i = 0; i < 5; i++) {
         const sp_kernel *k = sp_kernel_find(names[i]);
         cr_assert(k && k->prepare, "%s", names[i]);

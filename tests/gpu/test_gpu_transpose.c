@@ -222,7 +222,7 @@ Test(gpu_transpose, bad_block_sizes_are_refused)
     const sp_operation *op = sp_operation_find("transpose");
     sp_problem pb;
     sp_err err;
-    cr_assert_eq(op->setup(&pb, &c.A, &err), 0, "%s", err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     long bad[] = {0, 32, 96, 2048};
     static const char *const kernels[] = {"transpose_cuda_scatter", "transpose_cuda_scantrans",
                                           "transpose_cuda_mergetrans", WINTRANS};

@@ -1,0 +1,463 @@
+/*
+ * qsort_dev.cuh — the block-level pieces every GPU quicksort design uses:
+ * splitter choice from a sorted sample, bucket classification (range and
+ * equal buckets), counting and window-by-window scattering of a range, and
+ * the block-local sort in shared memory. Device code only.
+ */
+#ifndef SP_QSORT_DEV_CUH
+#define SP_QSORT_DEV_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "qsort_gpu.h"
+
+#define QS_FULL 0xffffffffu
+/* Threads a block-local sort of ITEMS keys per thread may have: at most
+ * SP_QSORT_LEAF_CAP keys, so the compiler may give each thread
+ * 65536 / threads registers. */
+#define QS_LEAF_THREADS(ITEMS) ((ITEMS) >= 16 ? 512 : 1024)
+
+/* A subproblem or a task: keys [start, start + len) of buffer info & 1
+ * (0: the caller's arrays, 1: the workspace's); info >> 1 is a kind or a
+ * depth, depending on the list. */
+struct qs_seg {
+    unsigned long long start;
+    unsigned len, info;
+};
+enum { QS_TASK_SORT = 0, QS_TASK_COPY = 1, QS_TASK_PART = 2 };
+
+/* Per subproblem of a level: splitters kept, tiles, first tile, first count. */
+struct qs_info {
+    unsigned nsp, nt;
+    unsigned long long tile_base, cbase;
+};
+
+/* Counters the host reads between levels (and the overflow flag). */
+struct qs_ctr {
+    unsigned long long tiles, entries;
+    unsigned nnext, nleaf, nthread, nthread_next, overflow;
+    unsigned long long q_head, q_tail, q_pending;
+};
+
+__device__ __forceinline__ unsigned qs_hash(unsigned x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* Sort s[0..S) ascending, S a power of two, the whole block. */
+__device__ inline void qs_bitonic(unsigned *s, unsigned S)
+{
+    for (unsigned k = 2; k <= S; k <<= 1)
+        for (unsigned j = k >> 1; j > 0; j >>= 1) {
+            for (unsigned i = threadIdx.x; i < S; i += blockDim.x) {
+                unsigned p = i ^ j;
+                if (p > i) {
+                    unsigned a = s[i], b = s[p];
+                    if ((a > b) == ((i & k) == 0)) {
+                        s[i] = b;
+                        s[p] = a;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+}
+
+/* Choose up to 255 distinct splitters of X[start, start + len) from a
+ * sorted sample of 16 per bucket, aiming at buckets of target / 2; sp
+ * (256 entries) is padded with the last splitter. Returns how many were
+ * kept (>= 1; every splitter is a key of the range, so its equal bucket is
+ * never empty and every other bucket is shorter than the range). */
+__device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long start,
+                                        unsigned len, unsigned long long target, unsigned seed,
+                                        unsigned *samples, unsigned *sp, unsigned *nsp)
+{
+    unsigned long long want = (2ull * len + target - 1) / target;
+    unsigned m = (unsigned)(want < 2 ? 1 : want - 1 > 255 ? 255 : want - 1);
+    unsigned S = 16;
+    while (S < 16 * (m + 1) && S < SP_QSORT_SAMPLES_MAX)
+        S <<= 1;
+    for (unsigned i = threadIdx.x; i < S; i += blockDim.x)
+        samples[i] = X[start + qs_hash(seed ^ qs_hash(i + 0x9e3779b9u)) % len];
+    __syncthreads();
+    qs_bitonic(samples, S);
+    if (threadIdx.x == 0) {
+        unsigned c = 0;
+        for (unsigned k = 0; k < m; k++) {
+            unsigned v = samples[(unsigned)(((unsigned long long)(k + 1) * S) / (m + 1))];
+            if (c == 0 || v != sp[c - 1])
+                sp[c++] = v;
+        }
+        for (unsigned k = c; k < 256; k++)
+            sp[k] = sp[c - 1];
+        *nsp = c;
+    }
+    __syncthreads();
+    return *nsp;
+}
+
+/* The bucket of x: 2j for keys between splitters j-1 and j (j = the number
+ * of splitters below x), 2j+1 for keys equal to splitter j. */
+__device__ __forceinline__ unsigned qs_bucket(const unsigned *sp, unsigned m, unsigned x)
+{
+    unsigned pos = 0;
+#pragma unroll
+    for (unsigned step = 128; step; step >>= 1)
+        if (sp[pos + step - 1] < x)
+            pos += step;
+    pos = min(pos, m);
+    return 2 * pos + (pos < m && sp[pos] == x);
+}
+
+/* cnt[b] += 1 for every lane of `active`; returns this lane's rank among
+ * all adds to b. A warp whose lanes all share b (sorted runs, equal keys)
+ * adds once; otherwise each lane adds for itself: shared atomics to
+ * distinct words go in one instruction, and __match_any_sync, which
+ * costs about one step per distinct value, measured slower on uniform
+ * keys (bench/RESULTS.md). */
+__device__ __forceinline__ unsigned qs_agg_add(unsigned *cnt, unsigned b, unsigned active)
+{
+    unsigned lane = threadIdx.x & 31;
+    int leader = __ffs(active) - 1;
+    unsigned b0 = __shfl_sync(active, b, leader);
+    if (__all_sync(active, b == b0)) {
+        unsigned base = 0;
+        if ((int)lane == leader)
+            base = atomicAdd(&cnt[b], __popc(active));
+        base = __shfl_sync(active, base, leader);
+        return base + __popc(active & ((1u << lane) - 1));
+    }
+    return atomicAdd(&cnt[b], 1u);
+}
+
+/* hist[bucket] += 1 for every key of X[lo, hi); hist zeroed by the caller.
+ * Four loads in flight per thread before the first is used. */
+__device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned long long lo,
+                                      unsigned long long hi, const unsigned *sp, unsigned m,
+                                      unsigned *hist)
+{
+    const unsigned bs = blockDim.x;
+    for (unsigned long long i0 = lo; i0 < hi; i0 += 4ull * bs) {
+        unsigned x[4];
+        bool ok[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            unsigned long long i = i0 + u * bs + threadIdx.x;
+            ok[u] = i < hi;
+            x[u] = ok[u] ? X[i] : 0;
+        }
+        unsigned bk[4]; /* four independent searches in flight, then the adds */
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            bk[u] = qs_bucket(sp, m, x[u]);
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            unsigned act = __ballot_sync(QS_FULL, ok[u]);
+            if (ok[u])
+                qs_agg_add(hist, bk[u], act);
+        }
+    }
+}
+
+/* Exclusive scan of in[0..nb) into out (nb <= 512) by warp 0; the caller
+ * synchronises before and after. */
+__device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned nb)
+{
+    if (threadIdx.x >= 32)
+        return;
+    unsigned lane = threadIdx.x, per = (nb + 31) / 32, b0 = lane * per;
+    unsigned b1 = min(b0 + per, nb), s = 0;
+    for (unsigned b = b0; b < b1; b++)
+        s += in[b];
+    unsigned incl = s;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned t = __shfl_up_sync(QS_FULL, incl, d);
+        if ((int)lane >= d)
+            incl += t;
+    }
+    unsigned run = incl - s;
+    for (unsigned b = b0; b < b1; b++) {
+        unsigned c = in[b];
+        out[b] = run;
+        run += c;
+    }
+}
+
+/* The shared memory of qs_scatter_range, carved from one buffer. */
+struct qs_window {
+    unsigned *wcnt, *wstart, *sk, *sv, *ok, *ov;
+    unsigned short *sb, *sr, *ob;
+};
+
+/* win lies after sp (256 words), off (512 x 8 bytes) and hist (512 words)
+ * at the start of a block's dynamic shared memory; see sp_qsort_smem_scatter. */
+__device__ inline qs_window qs_window_at(unsigned char *base, unsigned W)
+{
+    qs_window w;
+    w.wcnt = (unsigned *)base;
+    w.wstart = w.wcnt + 512;
+    w.sk = w.wstart + 512;
+    w.sv = w.sk + W;
+    w.ok = w.sv + W;
+    w.ov = w.ok + W;
+    w.sb = (unsigned short *)(w.ov + W);
+    w.sr = w.sb + W;
+    w.ob = w.sr + W;
+    return w;
+}
+
+/* Move X[lo, hi) (and XV alongside) to Y where off[b] says bucket b's next
+ * key goes, window by window: classify and rank the window's keys with
+ * shared atomics, scan the window's bucket counts, reorder the window by
+ * bucket in shared memory, then write each bucket's run in one coalesced
+ * sweep (consecutive threads, consecutive addresses), and advance off. */
+template <bool VALS>
+__device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned *__restrict__ XV,
+                                 unsigned *__restrict__ Y, unsigned *__restrict__ YV,
+                                 unsigned long long lo, unsigned long long hi,
+                                 const unsigned *sp, unsigned m, unsigned long long *off,
+                                 const qs_window &w, unsigned W)
+{
+    const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * m + 1;
+    for (unsigned long long w0 = lo; w0 < hi; w0 += W) {
+        unsigned wl = (unsigned)min((unsigned long long)W, hi - w0);
+        for (unsigned b = tid; b < nb; b += bs)
+            w.wcnt[b] = 0;
+        __syncthreads();
+        for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs) {
+            unsigned x[4], v[4];
+            bool ok[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                unsigned i = i0 + u * bs + tid;
+                ok[u] = i < wl;
+                x[u] = ok[u] ? X[w0 + i] : 0;
+                v[u] = VALS && ok[u] ? XV[w0 + i] : 0;
+            }
+            unsigned bk[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                bk[u] = qs_bucket(sp, m, x[u]);
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                unsigned act = __ballot_sync(QS_FULL, ok[u]);
+                if (ok[u]) {
+                    unsigned i = i0 + u * bs + tid;
+                    unsigned b = bk[u];
+                    w.sr[i] = (unsigned short)qs_agg_add(w.wcnt, b, act);
+                    w.sb[i] = (unsigned short)b;
+                    w.sk[i] = x[u];
+                    if (VALS)
+                        w.sv[i] = v[u];
+                }
+            }
+        }
+        __syncthreads();
+        qs_scan_small(w.wcnt, w.wstart, nb);
+        __syncthreads();
+        for (unsigned i = tid; i < wl; i += bs) {
+            unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
+            w.ok[d] = w.sk[i];
+            if (VALS)
+                w.ov[d] = w.sv[i];
+            w.ob[d] = (unsigned short)b;
+        }
+        __syncthreads();
+        for (unsigned i = tid; i < wl; i += bs) {
+            unsigned b = w.ob[i];
+            unsigned long long g = off[b] + (i - w.wstart[b]);
+            Y[g] = w.ok[i];
+            if (VALS)
+                YV[g] = w.ov[i];
+        }
+        __syncthreads();
+        for (unsigned b = tid; b < nb; b += bs)
+            off[b] += w.wcnt[b];
+        __syncthreads();
+    }
+}
+
+/* Copy [start, start + len) of X (and XV) to A (and AV), the whole block. */
+__device__ inline void qs_copy_range(const unsigned *X, const unsigned *XV, unsigned *A,
+                                     unsigned *AV, unsigned long long start, unsigned len)
+{
+    if (X == A)
+        return;
+    for (unsigned i = threadIdx.x; i < len; i += blockDim.x) {
+        A[start + i] = X[start + i];
+        if (AV)
+            AV[start + i] = XV[start + i];
+    }
+}
+
+/* Inclusive scan of four 64-bit words of packed 16-bit counters across the
+ * block; excl gets this thread's exclusive prefix, tot the block's totals.
+ * scratch: 32 x 4 words. */
+__device__ inline void qs_block_scan4(const unsigned long long c[4], unsigned long long excl[4],
+                                      unsigned long long tot[4], unsigned long long *scratch)
+{
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned long long in[4];
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        in[q] = c[q];
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned long long t = __shfl_up_sync(QS_FULL, in[q], d);
+            if ((int)lane >= d)
+                in[q] += t;
+        }
+    }
+    if (lane == 31)
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            scratch[warp * 4 + q] = in[q];
+    __syncthreads();
+    if (warp == 0) {
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            unsigned long long v = lane < nw ? scratch[lane * 4 + q] : 0, s = v;
+            for (int d = 1; d < 32; d <<= 1) {
+                unsigned long long t = __shfl_up_sync(QS_FULL, s, d);
+                if ((int)lane >= d)
+                    s += t;
+            }
+            if (lane < nw)
+                scratch[lane * 4 + q] = s - v; /* exclusive per warp */
+            if (lane == 31)
+                scratch[32 * 4 + q] = s;       /* block totals (scratch has 33 rows) */
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        excl[q] = scratch[warp * 4 + q] + in[q] - c[q];
+        tot[q] = scratch[32 * 4 + q];
+    }
+    __syncthreads();
+}
+
+/* The 16-bit counter of digit d in the packed words. */
+__device__ __forceinline__ unsigned qs_lane16(const unsigned long long c[4], unsigned d)
+{
+    unsigned long long w = (d >> 2) == 0 ? c[0] : (d >> 2) == 1 ? c[1] : (d >> 2) == 2 ? c[2] : c[3];
+    return (unsigned)(w >> ((d & 3) * 16)) & 0xffffu;
+}
+
+/* Index p of a padded shared array: one spare word per 32, so the blocked
+ * reads below (thread t, item j at t * ITEMS + j) hit 32 distinct banks. */
+__device__ __forceinline__ unsigned qs_pad(unsigned p)
+{
+    return p + (p >> 5);
+}
+
+/* Sort X[start, start + len) (len <= ITEMS * blockDim.x) into A (values
+ * from XV into AV when VALS), the whole block, in shared memory: keys minus
+ * their minimum, least significant 4-bit digit first, only over the bits
+ * where the minimum and maximum differ (a bucket's keys share their top
+ * bits, so uniform keys at 2^28 need 4 passes, not 8). Each pass ranks the
+ * keys, each thread holding ITEMS consecutive ones, with packed 16-bit
+ * counters and one block scan. Positions travel with the keys, so values
+ * move once, at the end; stable, and safe in place (X == A). smem: padded
+ * keys and positions, values, then the scan's scratch
+ * (sp_qsort_smem_leaf). */
+template <int ITEMS, bool VALS>
+__device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A, unsigned *AV,
+                             unsigned long long start, unsigned len, unsigned char *smem)
+{
+    const unsigned bs = blockDim.x, tid = threadIdx.x, cap = ITEMS * bs, capp = cap + cap / 32;
+    unsigned *sk = (unsigned *)smem, *si = sk + capp, *sv = si + capp;
+    unsigned long long *scratch = (unsigned long long *)(sv + cap);
+    unsigned *mm = (unsigned *)(scratch + 33 * 4);
+    if (tid == 0) {
+        mm[0] = 0xffffffffu;
+        mm[1] = 0;
+    }
+    __syncthreads();
+    unsigned lo = 0xffffffffu, hi = 0;
+    for (unsigned i = tid; i < len; i += bs) {
+        unsigned x = X[start + i];
+        sk[qs_pad(i)] = x;
+        if (VALS)
+            sv[i] = XV[start + i];
+        lo = min(lo, x);
+        hi = max(hi, x);
+    }
+    for (int d = 16; d; d >>= 1) {
+        lo = min(lo, __shfl_xor_sync(QS_FULL, lo, d));
+        hi = max(hi, __shfl_xor_sync(QS_FULL, hi, d));
+    }
+    if ((tid & 31) == 0) {
+        atomicMin(&mm[0], lo);
+        atomicMax(&mm[1], hi);
+    }
+    __syncthreads();
+    lo = mm[0];
+    hi = mm[1];
+    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(lo ^ hi);
+    if (bits) {
+        unsigned k[ITEMS], id[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            unsigned p = tid * ITEMS + j;
+            k[j] = p < len ? sk[qs_pad(p)] - lo : 0xffffffffu; /* pads: last, and stay last */
+            id[j] = p;
+        }
+        for (unsigned shift = 0; shift < bits; shift += 4) {
+            unsigned long long c[4] = {0, 0, 0, 0}, excl[4], tot[4];
+            unsigned short lr[ITEMS];
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                unsigned d = (k[j] >> shift) & 15;
+                lr[j] = (unsigned short)qs_lane16(c, d);
+                unsigned long long inc = 1ull << ((d & 3) * 16);
+#pragma unroll
+                for (int q = 0; q < 4; q++)
+                    c[q] += (d >> 2) == (unsigned)q ? inc : 0;
+            }
+            qs_block_scan4(c, excl, tot, scratch);
+            /* digit d starts after all keys of smaller digits: a table in
+             * the scan's scratch (row 32 holds the totals, rows 0..31 are
+             * free until the next scan) */
+            unsigned *dstart = (unsigned *)scratch;
+            if (tid < 16) {
+                unsigned run = 0;
+                for (unsigned d = 0; d < tid; d++)
+                    run += qs_lane16(tot, d);
+                dstart[tid] = run;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                unsigned d = (k[j] >> shift) & 15;
+                unsigned dest = qs_pad(dstart[d] + qs_lane16(excl, d) + lr[j]);
+                sk[dest] = k[j];
+                if (VALS)
+                    si[dest] = id[j];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                k[j] = sk[qs_pad(tid * ITEMS + j)];
+                if (VALS)
+                    id[j] = si[qs_pad(tid * ITEMS + j)];
+            }
+            __syncthreads();
+        }
+    }
+    /* sk (and si) now hold the keys in order, minus lo unless bits == 0 */
+    unsigned add = bits ? lo : 0;
+    for (unsigned i = tid; i < len; i += bs) {
+        A[start + i] = sk[qs_pad(i)] + add;
+        if (VALS)
+            AV[start + i] = bits ? sv[si[qs_pad(i)]] : sv[i];
+    }
+    __syncthreads();
+}
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * sort_gpu.cu — the CUDA half of the GPU sort harness (sort_gpu.h): state,
+ * upload, the untimed reset of the input before each run, the timed call
+ * of the design between two events, download and release.
+ */
+#include <stdlib.h>
+
+#include "../cuda_check.h"
+#include "sort_gpu.h"
+
+typedef struct sp_sort_gpu {
+    const sp_sort_gpu_design *d;
+    int64_t n;
+    int values;
+    sp_qsort_opts o;
+    uint32_t *src;              /* the input keys, kept to reset before each run */
+    uint32_t *keys, *vals;      /* sorted in place; vals NULL without values */
+    void *ws;
+    size_t ws_bytes;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+} sp_sort_gpu;
+
+/* vals[i] = i: the positions, so every pair can be traced to the input. */
+__global__ void sort_gpu_iota(uint32_t *vals, int64_t n)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        vals[i] = (uint32_t)i;
+}
+
+/* At least one element: cudaMalloc of 0 bytes gives no pointer to pass. */
+static size_t at_least_one(int64_t n, size_t elem)
+{
+    return (size_t)(n > 0 ? n : 1) * elem;
+}
+
+static int allocate(sp_sort_gpu *g, sp_err *err)
+{
+    SP_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
+    SP_CUDA(cudaEventCreate(&g->start), err);
+    SP_CUDA(cudaEventCreate(&g->stop), err);
+    SP_CUDA(cudaMalloc((void **)&g->src, at_least_one(g->n, 4)), err);
+    SP_CUDA(cudaMalloc((void **)&g->keys, at_least_one(g->n, 4)), err);
+    if (g->values)
+        SP_CUDA(cudaMalloc((void **)&g->vals, at_least_one(g->n, 4)), err);
+    g->ws_bytes = g->d->workspace(g->n, g->values, &g->o);
+    SP_CUDA(cudaMalloc(&g->ws, g->ws_bytes ? g->ws_bytes : 1), err);
+    return 0;
+}
+
+extern "C" int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem *pb,
+                                   const sp_params *p, void **state, sp_phases *ph,
+                                   sp_err *err)
+{
+    *state = NULL;
+    if (!d || !d->sort || !d->workspace)
+        return sp_fail(err, "%s: design without a sort or workspace function",
+                       d ? d->name : "GPU sort");
+    if (!pb || pb->nkeys < 0 || (!pb->keys && pb->nkeys > 0))
+        return sp_fail(err, "%s: problem without keys", d->name);
+    sp_sort_gpu *g = (sp_sort_gpu *)calloc(1, sizeof *g);
+    if (!g)
+        return sp_fail(err, "%s: out of memory for the state", d->name);
+    g->d = d, g->n = pb->nkeys;
+    if (sp_sort_gpu_design_axes(d, p, &g->values, &g->o, err)) {
+        free(g);
+        return -1;
+    }
+    double t0 = sp_seconds();
+    int rc = allocate(g, err);
+    if (!rc && g->n > 0) {
+        cudaError_t e = cudaMemcpy(g->src, pb->keys, (size_t)g->n * 4, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess)
+            rc = sp_fail(err, "%s: uploading %lld keys: %s", d->name, (long long)g->n,
+                         cudaGetErrorString(e));
+    }
+    if (rc) {
+        sp_sort_gpu_release(g);
+        return -1;
+    }
+    if (ph)
+        ph->h2d_s = sp_seconds() - t0;
+    *state = g;
+    return 0;
+}
+
+/* Untimed: the input back in keys, the positions in vals. */
+static int reset(sp_sort_gpu *g, sp_err *err)
+{
+    if (g->n == 0)
+        return 0;
+    SP_CUDA(cudaMemcpyAsync(g->keys, g->src, (size_t)g->n * 4, cudaMemcpyDeviceToDevice,
+                            g->stream), err);
+    if (g->values) {
+        int64_t blocks = (g->n + 255) / 256;
+        sort_gpu_iota<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, g->stream>>>(
+            g->vals, g->n);
+        SP_CUDA(cudaGetLastError(), err);
+    }
+    return 0;
+}
+
+extern "C" int sp_sort_gpu_run(void *state, double *seconds, sp_err *err)
+{
+    sp_sort_gpu *g = (sp_sort_gpu *)state;
+    if (!g)
+        return sp_fail(err, "GPU sort: run without a state");
+    if (reset(g, err))
+        return -1;
+    SP_CUDA(cudaEventRecord(g->start, g->stream), err);
+    if (g->d->sort(g->keys, g->vals, g->n, g->ws, &g->o, g->stream, err))
+        return sp_fail_prefix(err, "%s", g->d->name);
+    SP_CUDA(cudaEventRecord(g->stop, g->stream), err);
+    cudaError_t e = cudaEventSynchronize(g->stop);
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return sp_fail(err, "%s: sorting %lld keys: %s", g->d->name, (long long)g->n,
+                       cudaGetErrorString(e));
+    float ms = 0;
+    SP_CUDA(cudaEventElapsedTime(&ms, g->start, g->stop), err);
+    *seconds = ms * 1e-3;
+    return 0;
+}
+
+extern "C" int sp_sort_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+{
+    sp_sort_gpu *g = (sp_sort_gpu *)state;
+    if (!g || !out)
+        return sp_fail(err, "GPU sort: result without a state or an output buffer");
+    sp_sort_out o;
+    sp_sort_view(out, g->n, &o);
+    o.h->n = (uint64_t)g->n;
+    o.h->values = (uint32_t)g->values;
+    o.h->stable = (uint32_t)g->d->stable;
+    double t0 = sp_seconds();
+    if (g->n > 0) {
+        SP_CUDA(cudaMemcpy(o.key, g->keys, (size_t)g->n * 4, cudaMemcpyDeviceToHost), err);
+        if (g->values)
+            SP_CUDA(cudaMemcpy(o.val, g->vals, (size_t)g->n * 4, cudaMemcpyDeviceToHost), err);
+    }
+    if (ph)
+        ph->d2h_s = sp_seconds() - t0;
+    return 0;
+}
+
+extern "C" void sp_sort_gpu_release(void *state)
+{
+    sp_sort_gpu *g = (sp_sort_gpu *)state;
+    if (!g)
+        return;
+    if (g->stream)
+        cudaStreamSynchronize(g->stream);
+    cudaFree(g->src);
+    cudaFree(g->keys);
+    cudaFree(g->vals);
+    cudaFree(g->ws);
+    if (g->start)
+        cudaEventDestroy(g->start);
+    if (g->stop)
+        cudaEventDestroy(g->stop);
+    if (g->stream)
+        cudaStreamDestroy(g->stream);
+    free(g);
+}

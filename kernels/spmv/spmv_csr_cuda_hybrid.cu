@@ -1,0 +1,211 @@
+/*
+ * spmv_csr_cuda_hybrid.cu — CSR SpMV in one launch for rows of any length:
+ *   long rows  (more than 32·lanes nonzeros, listed on the host) are cut
+ *              into chunks of SP_HYBRID_CHUNK nonzeros, one warp each; the
+ *              warp that finishes a row's last chunk (a counter per long
+ *              row) sums the row's partials in chunk order and stores y —
+ *              no atomics on values, the same sum whichever warp is last;
+ *   short rows a group of `lanes` threads each, as the sub-warp kernel.
+ * The chunk blocks come first in the grid, so the heaviest work starts
+ * first. The matrix is read once: its loads are marked streaming (evict
+ * first, __ldcs) so that x, the only reused array, keeps its place in L2.
+ */
+#include "spmv_gpu.cuh"
+
+struct hybrid_state {
+    sp_hybrid_plan plan;
+    int32_t *long_row, *long_first, *chunk_long;
+    double *partial;
+    unsigned *count;
+};
+
+static void hybrid_free(void *aux);
+
+/* sum over k = first, first + STEP, ... < end of val[k]·x[col[k]] */
+template <int STEP>
+__device__ __forceinline__ double row_part(int32_t first, int32_t end,
+                                           const int32_t *__restrict__ colidx,
+                                           const double *__restrict__ val,
+                                           const double *__restrict__ x)
+{
+    double sum = 0.0;
+#pragma unroll 4
+    for (int32_t k = first; k < end; k += STEP)
+        sum += __ldcs(val + k) * __ldg(x + __ldcs(colidx + k));
+    return sum;
+}
+
+template <int LANES>
+__global__ void csr_hybrid_kernel(int32_t rows, int32_t long_min, unsigned chunk_blocks,
+                                  int64_t nchunks, const int32_t *__restrict__ rowptr,
+                                  const int32_t *__restrict__ colidx,
+                                  const double *__restrict__ val,
+                                  const double *__restrict__ x, double *__restrict__ y,
+                                  const int32_t *__restrict__ long_row,
+                                  const int32_t *__restrict__ long_first,
+                                  const int32_t *__restrict__ chunk_long,
+                                  double *__restrict__ partial, unsigned *__restrict__ count)
+{
+    if (blockIdx.x >= chunk_blocks) {
+        /* short rows: group t / LANES owns row t / LANES; every thread
+         * reaches the shuffles */
+        long long t = (long long)(blockIdx.x - chunk_blocks) * blockDim.x + threadIdx.x;
+        long long row = t / LANES;
+        int lane = (int)(threadIdx.x % LANES);
+        double sum = 0.0;
+        int mine = 0;
+        if (row < rows) {
+            int32_t b = rowptr[row], e = rowptr[row + 1];
+            mine = e - b <= long_min;
+            if (mine)
+                sum = row_part<LANES>(b + lane, e, colidx, val, x);
+        }
+#pragma unroll
+        for (int o = LANES / 2; o > 0; o /= 2)
+            sum += __shfl_xor_sync(0xffffffffu, sum, o, LANES);
+        if (lane == 0 && mine)
+            y[row] = sum;
+        return;
+    }
+    /* chunks: one warp each; the whole warp leaves together */
+    int64_t c = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    if (c >= nchunks)
+        return;
+    int32_t L = chunk_long[c], row = long_row[L], first = long_first[L];
+    int32_t n = long_first[L + 1] - first, e = rowptr[row + 1];
+    int32_t b = rowptr[row] + (int32_t)(c - first) * SP_HYBRID_CHUNK;
+    e = min(e, b + SP_HYBRID_CHUNK);
+    double sum = row_part<32>(b + lane, e, colidx, val, x);
+    for (int o = 16; o > 0; o /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    if (n == 1) {
+        if (lane == 0)
+            y[row] = sum;
+        return;
+    }
+    unsigned done = 0;
+    if (lane == 0) {
+        partial[c] = sum;
+        __threadfence();                /* the partial before the count */
+        done = atomicAdd(&count[L], 1u);
+    }
+    done = __shfl_sync(0xffffffffu, done, 0);
+    if (done != (unsigned)n - 1)
+        return;
+    __threadfence();                    /* the others' partials after their counts */
+    double total = 0.0;
+    for (int32_t j = lane; j < n; j += 32)
+        total += __ldcg(partial + first + j);
+    for (int o = 16; o > 0; o /= 2)
+        total += __shfl_xor_sync(0xffffffffu, total, o);
+    if (lane == 0) {
+        y[row] = total;
+        count[L] = 0;                   /* ready for the next launch */
+    }
+}
+
+/* Lanes and blocksize checked, the long rows split (convert_s), then the
+ * CSR and the plan uploaded, partials allocated and counters zeroed. */
+extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params *p,
+                                           void **state, sp_phases *ph, sp_err *err)
+{
+    const char *name = "spmv_csr_cuda_hybrid";
+    *state = NULL;
+    int bs, lanes;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", name);
+    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_gpu_lanes(pb->A, p, &lanes, err))
+        return -1;
+    hybrid_state *h = (hybrid_state *)calloc(1, sizeof *h);
+    if (!h)
+        return sp_fail(err, "%s: out of memory", name);
+    double t0 = sp_seconds();
+    if (sp_hybrid_split(pb->A, sp_hybrid_long_min(lanes), SP_HYBRID_CHUNK, &h->plan, err)) {
+        free(h);
+        return sp_fail_prefix(err, "%s", name);
+    }
+    ph->convert_s += sp_seconds() - t0;
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    int rc = g ? 0 : -1;
+    if (!rc) {
+        g->blocksize = bs;
+        g->lanes = lanes;
+        g->aux = h;
+        g->aux_free = hybrid_free;
+        rc = sp_spmv_gpu_upload(pb, g, ph, err);
+    } else {
+        sp_hybrid_plan_free(&h->plan);
+        free(h);
+    }
+    if (!rc) {
+        const sp_hybrid_plan *pl = &h->plan;
+        t0 = sp_seconds();
+        size_t nl = (size_t)pl->nlong, nc = (size_t)pl->nchunks;
+        rc = sp_spmv_gpu_put((void **)&h->long_row, pl->long_row, nl * 4, err) ||
+             sp_spmv_gpu_put((void **)&h->long_first, pl->long_first, (nl + 1) * 4, err) ||
+             sp_spmv_gpu_put((void **)&h->chunk_long, pl->chunk_long, nc * 4, err) ||
+             sp_spmv_gpu_put((void **)&h->partial, NULL, nc * 8, err) ||
+             sp_spmv_gpu_put((void **)&h->count, NULL, (nl ? nl : 1) * 4, err);
+        if (!rc && (cudaMemset(h->count, 0, (nl ? nl : 1) * 4) != cudaSuccess ||
+                    cudaDeviceSynchronize() != cudaSuccess))
+            rc = sp_fail(err, "%s: upload of the long-row plan failed", name);
+        ph->h2d_s += sp_seconds() - t0;
+    }
+    if (rc) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+extern "C" int sp_spmv_cuda_hybrid_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g || !g->aux)
+        return sp_fail(err, "spmv_csr_cuda_hybrid: run without a state");
+    const hybrid_state *h = (const hybrid_state *)g->aux;
+    int warps = g->blocksize / 32;
+    unsigned chunk_blocks = (unsigned)((h->plan.nchunks + warps - 1) / warps);
+    long long threads = (long long)g->rows * g->lanes;
+    unsigned blocks = chunk_blocks + (unsigned)((threads + g->blocksize - 1) / g->blocksize);
+    int32_t lm = h->plan.long_min;
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (blocks > 0) {
+#define SP_HYBRID_CASE(L)                                                                  \
+    case L:                                                                                \
+        csr_hybrid_kernel<L><<<blocks, g->blocksize>>>(                                    \
+            g->rows, lm, chunk_blocks, h->plan.nchunks, g->rowptr, g->colidx, g->val,      \
+            g->x, g->y, h->long_row, h->long_first, h->chunk_long, h->partial, h->count);  \
+        break;
+        switch (g->lanes) {
+            SP_HYBRID_CASE(2)
+            SP_HYBRID_CASE(4)
+            SP_HYBRID_CASE(8)
+            SP_HYBRID_CASE(16)
+            SP_HYBRID_CASE(32)
+        default:
+            return sp_fail(err, "spmv_csr_cuda_hybrid: lanes = %d unsupported", g->lanes);
+        }
+#undef SP_HYBRID_CASE
+        SP_CUDA(cudaGetLastError(), err);
+    }
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_spmv_gpu_elapsed(g, seconds, err);
+}
+
+/* The plan's device arrays and host copy; called by sp_spmv_gpu_release. */
+static void hybrid_free(void *aux)
+{
+    hybrid_state *h = (hybrid_state *)aux;
+    if (!h)
+        return;
+    cudaFree(h->long_row);
+    cudaFree(h->long_first);
+    cudaFree(h->chunk_long);
+    cudaFree(h->partial);
+    cudaFree(h->count);
+    sp_hybrid_plan_free(&h->plan);
+    free(h);
+}

@@ -1,0 +1,25 @@
+/*
+ * spmv_sell_cuda.c — descriptor of the SELL-C-σ kernel (spmv_sell_cuda.cu):
+ * slices of C = `hack` rows, rows sorted by length inside windows of
+ * `sigma` rows (1: unsorted), streaming loads of the matrix.
+ */
+#include "spmv_gpu_host.h"
+
+const sp_kernel sp_spmv_sell_cuda = {
+    .name = "spmv_sell_cuda",
+    .operation = "spmv",
+    .format = "hll",
+    .backend = "cuda",
+    .summary = "SELL-C-sigma: rows sorted by length in windows of sigma, slices of hack rows, "
+               "one thread per row",
+    .needs_gpu = 1,
+    .naxes = 3,
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES},
+             {"hack", SP_GPU_HACKS},
+             {"sigma", "1,256,4096,1048576"}},
+    .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
+    .run = SP_GPU_FN(sp_spmv_cuda_sell_run),
+    .result = SP_GPU_FN(sp_spmv_gpu_result),
+    .release = SP_GPU_FN(sp_spmv_gpu_release),
+    .need = sp_need_gpu_sell_sigma,
+};

@@ -1,0 +1,108 @@
+/*
+ * spmv_sell_cuda.cu — SELL-C-σ (Kreutzer et al., 2014): inside each window
+ * of σ consecutive rows the rows are sorted by length, longest first, then
+ * cut into slices of C = `hack` rows, column-major and padded to the
+ * slice's longest row (kernels/hll.h, GPU layout). Sorting puts rows of
+ * like length in one slice, so the padding shrinks on irregular matrices;
+ * σ = 1 keeps the row order (HLL aligned). One thread per stored row; it
+ * writes y[perm[i]] (perm on the device; none when σ = 1).
+ * Against spmv_hll_cuda_aligned: the matrix's loads are marked streaming
+ * (__ldcs: evict first, they are read once) so that x keeps its place in
+ * L2, and each entry's value is loaded with its column (padding values are
+ * stored zeros), so only x's load waits on the column.
+ */
+#include "spmv_gpu.cuh"
+
+__global__ void sell_sigma_kernel(int32_t rows, int32_t hack, const int32_t *__restrict__ off,
+                                  const int32_t *__restrict__ col,
+                                  const double *__restrict__ val,
+                                  const int32_t *__restrict__ perm,
+                                  const double *__restrict__ x, double *__restrict__ y)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= rows)
+        return;
+    int32_t i = (int32_t)t, s = i / hack, r = i - s * hack;
+    int32_t base = off[s], width = (off[s + 1] - base) / hack;
+    double sum = 0.0;
+    const int32_t *c = col + base + r;
+    const double *v = val + base + r;
+#pragma unroll 4
+    for (int32_t k = 0; k < width; k++) {
+        int32_t ck = __ldcs(c + (int64_t)k * hack);
+        double vk = __ldcs(v + (int64_t)k * hack);
+        if (ck >= 0)
+            sum += vk * __ldg(x + ck);
+    }
+    y[perm ? perm[i] : i] = sum;
+}
+
+/* Axes checked; the sort (perm and the permuted CSR) and its HLL timed as
+ * conversion; x, y, the HLL and perm uploaded. */
+extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *p,
+                                         void **state, sp_phases *ph, sp_err *err)
+{
+    const char *name = "spmv_sell_cuda";
+    *state = NULL;
+    int bs, hack;
+    int32_t sigma;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", name);
+    if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_hack(name, p, &hack, err) ||
+        sp_gpu_sigma(name, p, &sigma, err))
+        return -1;
+    double t0 = sp_seconds();
+    int32_t *perm = NULL;
+    sp_csr P;
+    const sp_csr *A = pb->A;
+    if (sigma > 1) {
+        if (sp_sell_sigma(pb->A, sigma, &perm, &P, err))
+            return sp_fail_prefix(err, "%s", name);
+        A = &P;
+    }
+    sp_hll S;
+    sp_hll_opts o = sp_hll_gpu(hack, 1);
+    int rc = sp_hll_from_csr(&S, A, &o, err);
+    if (sigma > 1)
+        sp_csr_free(&P);
+    if (rc) {
+        free(perm);
+        return sp_fail_prefix(err, "%s", name);
+    }
+    ph->convert_s += sp_seconds() - t0;
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    rc = g ? 0 : -1;
+    if (!rc) {
+        g->blocksize = bs;
+        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
+    }
+    if (!rc && perm) {
+        t0 = sp_seconds();
+        rc = sp_spmv_gpu_put((void **)&g->perm, perm, (size_t)pb->A->rows * 4, err);
+        ph->h2d_s += sp_seconds() - t0;
+    }
+    sp_hll_free(&S);
+    free(perm);
+    if (rc) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+extern "C" int sp_spmv_cuda_sell_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv_sell_cuda: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (g->rows > 0) {
+        unsigned blocks = (unsigned)(((int64_t)g->rows + g->blocksize - 1) / g->blocksize);
+        sell_sigma_kernel<<<blocks, g->blocksize>>>(g->rows, g->hack, g->sell_off, g->sell_col,
+                                                    g->sell_val, g->perm, g->x, g->y);
+        SP_CUDA(cudaGetLastError(), err);
+    }
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_spmv_gpu_elapsed(g, seconds, err);
+}
