@@ -28,6 +28,8 @@
  *      transposition, entry for entry, with no sort.
  */
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <cub/block/block_scan.cuh>
 
@@ -352,6 +354,55 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
     return 0;
 }
 
+/* Tuning aid: with SPSWEEP_WINTRANS_PASSES=FILE every run appends one line
+ * to FILE, the matrix's shape and each pass's time in ms (CUDA events
+ * between the passes: windows, plan, count, columns, scan, scatter). The
+ * events are made on the first such run; without the variable nothing
+ * changes. */
+#define WT_PASSES 6
+static const char *wt_pass_file(void)
+{
+    static const char *f;
+    static int looked;
+    if (!looked)
+        f = getenv("SPSWEEP_WINTRANS_PASSES"), looked = 1;
+    return f && *f ? f : NULL;
+}
+
+static int wt_mark(sp_gpu_trans *g, int i, sp_err *err)
+{
+    if (!wt_pass_file())
+        return 0;
+    while (g->npass <= i) {
+        SP_CUDA(cudaEventCreate(&g->pass[g->npass]), err);
+        g->npass++;
+    }
+    SP_CUDA(cudaEventRecord(g->pass[i]), err);
+    return 0;
+}
+
+static void wt_report_passes(sp_gpu_trans *g)
+{
+    const char *path = wt_pass_file();
+    if (!path || g->npass < WT_PASSES + 1)
+        return;
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    fprintf(f, "wintrans rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d W=%lld maxw=%d ms:",
+            g->rows, g->cols, g->nnz, g->bs, (long long)g->plan.chunk, g->plan.chunks,
+            (long long)g->plan.width, g->plan.max_width);
+    static const char *names[WT_PASSES] = {"windows", "plan", "count", "columns", "scan",
+                                           "scatter"};
+    for (int i = 0; i < WT_PASSES; i++) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, g->pass[i], g->pass[i + 1]);
+        fprintf(f, " %s=%.4f", names[i], ms);
+    }
+    fputc('\n', f);
+    fclose(f);
+}
+
 static int wintrans(sp_gpu_trans *g, sp_err *err)
 {
     const int bs = g->bs;
@@ -368,20 +419,29 @@ static int wintrans(sp_gpu_trans *g, sp_err *err)
     int use_smem = smem <= SP_WINTRANS_SMEM;
     if (!use_smem)
         smem = 0;
+    if (wt_mark(g, 0, err))
+        return -1;
     wt_windows<<<C, bs>>>(g->rowptr, g->colidx, g->rows, pl->chunk, C, rs, lo, hi);
     SP_LAUNCHED("wt_windows", err);
+    if (wt_mark(g, 1, err))
+        return -1;
     wt_plan<<<1, WT_PLAN_THREADS>>>(C, lo, hi, pl->max_width, pl->width, clo, chi, off, g->flag);
     SP_LAUNCHED("wt_plan", err);
+    if (wt_mark(g, 2, err))
+        return -1;
     wt_count<<<C, bs, smem>>>(g->rowptr, g->colidx, rs, clo, off, cnt, use_smem, g->flag);
     SP_LAUNCHED("wt_count", err);
+    if (wt_mark(g, 3, err))
+        return -1;
     wt_columns<<<sp_grid(g->cols, 256), 256>>>(g->cols, C, clo, chi, off, cnt, len, g->flag);
     SP_LAUNCHED("wt_columns", err);
-    if (sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, err))
+    if (wt_mark(g, 4, err) || sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, err) ||
+        wt_mark(g, 5, err))
         return -1;
     wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr,
                                 use_smem, g->flag, g->cval, g->rowidx);
     SP_LAUNCHED("wt_scatter", err);
-    return 0;
+    return wt_mark(g, 6, err);
 }
 
 extern "C" int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err)
@@ -395,6 +455,7 @@ extern "C" int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err)
     SP_CUDA(cudaEventRecord(g->stop), err);
     if (sp_trans_gpu_elapsed(g, seconds, err))
         return -1;
+    wt_report_passes(g);
     int32_t flag = 0;
     SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
     if (flag)

@@ -137,6 +137,8 @@ extern "C" void sp_trans_gpu_release(void *state)
         cudaEventDestroy(g->start);
     if (g->stop)
         cudaEventDestroy(g->stop);
+    for (int i = 0; i < g->npass; i++)
+        cudaEventDestroy(g->pass[i]);
     free(g);
 }
 

@@ -31,6 +31,10 @@ typedef struct sp_gpu_trans {
     int32_t *flag;                         /* its device check (a view into w32a) */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
+    /* per-pass events of a kernel that times its passes (wintrans under
+     * SPSWEEP_WINTRANS_PASSES, for tuning), made on demand */
+    cudaEvent_t pass[8];
+    int npass;
 } sp_gpu_trans;
 
 /* A state for A with the kernel's name; events made, context created. */
