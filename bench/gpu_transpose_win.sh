@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # gpu_transpose_win.sh — on a GPU machine, in one go within BUDGET seconds
-# (default 300; give the device call ~20 s more): build with CUDA, the GPU
-# transposition tests (every registered kernel, the window kernel's own
-# cases), compute-sanitizer memcheck and racecheck on the window kernel's
-# tests (quick mode), the sweep of bench/gpu_transpose_win.ini (window
-# kernel with its per-pass times, CUB sort, cuSPARSE) and its table, then
-# racecheck on the primitives' tests (quick) with whatever time is left.
-# Every step's limit is cut to the time left, so the script ends inside
-# BUDGET with its logs. Logs, the database and the per-pass times
-# (passes.log, from SPSWEEP_WINTRANS_PASSES) in $OUT (when set) or results/.
-# SKIP_TESTS=1 skips the plain test run (sanitizers and bench still run).
+# (default 300; give the device call ~20 s more): build with CUDA; the
+# window kernel's GPU tests one by one (--verbose: each result as it
+# ends); the sweep of bench/gpu_transpose_win.ini (window kernel, CUB
+# sort, cuSPARSE; a run that hangs is cut by the ini's timeout) and its
+# table; compute-sanitizer memcheck and racecheck on the window kernel's
+# tests (quick mode); racecheck on the primitives' tests (quick) with the
+# time left. Every step's limit is cut to the time left, so the script
+# ends inside BUDGET with its logs. SPSWEEP_WINTRANS_PASSES makes the
+# window kernel log each pass of a state's first run as it ends ("trace"
+# lines: a pass that hangs shows) and every run's per-pass times; their
+# medians are printed. Logs in $OUT (when set) or results/: build, tests,
+# passes, transpose (the sweep's), table.md, sanitizer, racecheck-prim.
+
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-results}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 budget=${BUDGET:-300}
 if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then tar -xJf .gpu-deps.tar.xz; fi
 if [ -d .gpu-deps ]; then
@@ -25,29 +29,36 @@ t0=$SECONDS
 lim() { local left=$((budget - (SECONDS - t0))); [ "$left" -lt "$1" ] && echo $((left > 1 ? left : 1)) || echo "$1"; }
 make -j16 CUDA=1 all build/tests/gpu build/bench/gpu_bw >"$out/build.log" 2>&1
 echo "build rc=$? ($((SECONDS - t0)) s)"
-if [ -z "${SKIP_TESTS:-}" ]; then
-  timeout "$(lim 90)" build/tests/gpu --filter 'gpu_transpose/*' >"$out/tests.log" 2>&1
-  echo "tests rc=$? ($((SECONDS - t0)) s)"
-  grep -E "FAIL|Synthesis" "$out/tests.log" | tail -12
-fi
+export SPSWEEP_WINTRANS_PASSES=$out/passes.log
+rm -f "$SPSWEEP_WINTRANS_PASSES"
+# the window kernel's own tests, one at a time, each result as it ends
+timeout "$(lim 45)" build/tests/gpu --jobs 1 --verbose --filter 'gpu_transpose/wintrans_*' \
+  >"$out/tests.log" 2>&1
+echo "wintrans tests rc=$? ($((SECONDS - t0)) s)"
+grep -E "FAIL|PASS|Synthesis" "$out/tests.log" | tail -12
+# the sweep (out of $OUT: only its log and table come back)
+bdir=$(mktemp -d)
+SKIP_PRIM=1 OUT=$bdir TRANSPOSE_INI=${TRANSPOSE_INI:-bench/gpu_transpose_win.ini} \
+  timeout "$(lim 120)" bash bench/gpu_transpose.sh
+echo "bench rc=$? ($((SECONDS - t0)) s)"
+cp "$bdir"/bench-gpu-transpose/transpose.log "$bdir"/bench-gpu-transpose/table.md "$out"/ 2>/dev/null
+unset SPSWEEP_WINTRANS_PASSES
 export SPSWEEP_GPU_TEST_QUICK=1
 san="compute-sanitizer --target-processes all --error-exitcode 1"
 timeout "$(lim 30)" $san --tool memcheck build/tests/gpu --jobs 1 \
   --filter 'gpu_transpose/wintrans_*' >"$out/sanitizer.log" 2>&1
 echo "memcheck wintrans rc=$? ($((SECONDS - t0)) s)"
-timeout "$(lim 25)" $san --tool racecheck build/tests/gpu --jobs 1 \
-  --filter 'gpu_transpose/wintrans_r*' >>"$out/sanitizer.log" 2>&1
+timeout "$(lim 30)" $san --tool racecheck build/tests/gpu --jobs 1 \
+  --filter 'gpu_transpose/wintrans_rows_longer_than_chunks' >>"$out/sanitizer.log" 2>&1
 echo "racecheck wintrans rc=$? ($((SECONDS - t0)) s)"
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Synthesis" "$out/sanitizer.log"
 unset SPSWEEP_GPU_TEST_QUICK
-rm -f "$out/passes.log"
-SPSWEEP_WINTRANS_PASSES=$PWD/$out/passes.log SKIP_PRIM=1 \
-  TRANSPOSE_INI=${TRANSPOSE_INI:-bench/gpu_transpose_win.ini} timeout "$(lim 100)" bash bench/gpu_transpose.sh
-echo "bench rc=$? ($((SECONDS - t0)) s)"
 [ -f "$out/passes.log" ] && python3 - "$out/passes.log" <<'PY'
 import sys, collections, statistics
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
+    if not line.startswith("wintrans "):
+        continue
     head, _, ms = line.partition(" ms:")
     runs[head].append({k: float(v) for k, v in (x.split("=") for x in ms.split())})
 for head, rs in runs.items():

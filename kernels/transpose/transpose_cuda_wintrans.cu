@@ -369,15 +369,37 @@ static const char *wt_pass_file(void)
     return f && *f ? f : NULL;
 }
 
+static const char *const wt_pass_names[WT_PASSES] = {"windows", "plan", "count", "columns",
+                                                     "scan", "scatter"};
+
+/* Event i between the passes. On a state's first run each pass is also
+ * waited for and logged ("trace" lines) as it ends, so a pass that never
+ * ends shows which it is. */
 static int wt_mark(sp_gpu_trans *g, int i, sp_err *err)
 {
-    if (!wt_pass_file())
+    const char *path = wt_pass_file();
+    if (!path)
         return 0;
+    int first = g->npass < WT_PASSES + 1;
     while (g->npass <= i) {
         SP_CUDA(cudaEventCreate(&g->pass[g->npass]), err);
         g->npass++;
     }
     SP_CUDA(cudaEventRecord(g->pass[i]), err);
+    if (first) {
+        cudaError_t e = cudaEventSynchronize(g->pass[i]);
+        FILE *f = fopen(path, "a");
+        if (f) {
+            if (i == 0)
+                fprintf(f, "trace rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d W=%lld "
+                        "maxw=%d\n", g->rows, g->cols, g->nnz, g->bs, (long long)g->plan.chunk,
+                        g->plan.chunks, (long long)g->plan.width, g->plan.max_width);
+            else
+                fprintf(f, "trace   %s ended: %s\n", wt_pass_names[i - 1], cudaGetErrorString(e));
+            fclose(f);
+        }
+        SP_CUDA(e, err);
+    }
     return 0;
 }
 
@@ -392,12 +414,10 @@ static void wt_report_passes(sp_gpu_trans *g)
     fprintf(f, "wintrans rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d W=%lld maxw=%d ms:",
             g->rows, g->cols, g->nnz, g->bs, (long long)g->plan.chunk, g->plan.chunks,
             (long long)g->plan.width, g->plan.max_width);
-    static const char *names[WT_PASSES] = {"windows", "plan", "count", "columns", "scan",
-                                           "scatter"};
     for (int i = 0; i < WT_PASSES; i++) {
         float ms = 0;
         cudaEventElapsedTime(&ms, g->pass[i], g->pass[i + 1]);
-        fprintf(f, " %s=%.4f", names[i], ms);
+        fprintf(f, " %s=%.4f", wt_pass_names[i], ms);
     }
     fputc('\n', f);
     fclose(f);
