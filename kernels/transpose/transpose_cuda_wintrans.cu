@@ -19,13 +19,17 @@
  *      column's length; 5. colptr = exclusive scan of the lengths;
  *   6. scatter: each block walks its entries in rounds of blockDim.x
  *      consecutive positions, 32 per warp; equal columns inside a warp
- *      ranked in lane order, then the warps advance the window's cursors
- *      in warp order, one per sub-step between block barriers (no ticket,
- *      no spinning: rewritten after racecheck flagged the earlier
- *      volatile-ticket hand-off; the rewrite is unmeasured on a device).
- *      A chunk's entries of one column take consecutive slots in row
- *      order after those of the chunks before it: the serial
- *      transposition, entry for entry, with no sort.
+ *      ranked in lane order, then the window's cursors advanced in warp
+ *      order — `order` 1: the warps in turn, one per sub-step between
+ *      block barriers; 2 (default): one warp walks all the warps' column
+ *      groups between two barriers. No ticket, no spinning (an earlier
+ *      volatile-ticket hand-off was flagged by racecheck). A chunk's
+ *      entries of one column take consecutive slots in row order after
+ *      those of the chunks before it: the serial transposition, entry for
+ *      entry, with no sort.
+ * Device status (2026-11-22): every scatter launch hung once some lanes
+ * of a warp had to read the 32nd row start and others not (see
+ * wt_row_of); fixed afterwards, not yet run on a GPU.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -233,7 +237,14 @@ __global__ static void wt_columns(int32_t cols, int32_t chunks, const int32_t *c
 
 /* The row of position k (lanes with k < 0: any), rowptr[cur] <= every
  * lane's k, rows below r1: 32 row starts at a time, each lane counting
- * those <= its k by a binary search over the lanes. */
+ * those <= its k by a binary search over the lanes. Every shuffle is
+ * executed by all 32 lanes: the last start was once read only by the
+ * lanes with n == 31 (`n == 31 && __shfl_sync(FULL, ...)`), a full-mask
+ * shuffle that the other lanes never reach — undefined, and on the H100
+ * the warp hung whenever some but not all lanes had n == 31 (a warp's 32
+ * positions 31+ rows past its search start: bs >= 512 on bcsstk06, 256
+ * on olm1000, chunk 1024 at 1024 threads), seen as a scatter that never
+ * ended in three device calls. */
 __device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t cur, int32_t k)
 {
     const int lane = threadIdx.x & 31;
@@ -245,7 +256,8 @@ __device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t c
         for (int s = 16; s > 0; s >>= 1)
             if (__shfl_sync(SP_FULL_MASK, start, n + s - 1) <= k)
                 n += s;
-        if (n == 31 && __shfl_sync(SP_FULL_MASK, start, 31) <= k)
+        int32_t last = __shfl_sync(SP_FULL_MASK, start, 31);
+        if (n == 31 && last <= k)
             n = 32;
         if (row < 0 && n < 32)
             row = base + n;
@@ -309,14 +321,9 @@ wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, cons
     }
 }
 
-/* The most threads the order-1 scatter runs with: its nw barrier
- * sub-steps per round hung on the H100 at 512 and 1024 threads (16 and 32
- * warps; seen 2026-11-22 on bcsstk06 and the window tests, every earlier
- * pass ended; 64 and 256 threads ran and matched), cause not found. */
-#define WT_SUBSTEP_THREADS 256
-
 /* 6, order 2 (the default). The same slots as wt_scatter, ordered by one
- * warp instead of nw barrier sub-steps: each round, every thread puts its
+ * warp instead of nw barrier sub-steps (fewer barriers a round; whether
+ * that is faster is not measured yet): each round, every thread puts its
  * column (window offset) and, if it leads its column's lane group inside
  * its warp, the group's size into shared memory; after a barrier warp 0
  * walks the warps in order, 32 leaders per step (distinct columns inside
@@ -533,9 +540,8 @@ static int wintrans(sp_gpu_trans *g, sp_err *err)
         wt_mark(g, 5, err))
         return -1;
     if (g->order == 1)
-        wt_scatter<<<C, bs < WT_SUBSTEP_THREADS ? bs : WT_SUBSTEP_THREADS, smem>>>(
-            g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr, use_smem, g->flag,
-            g->cval, g->rowidx);
+        wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr,
+                                    use_smem, g->flag, g->cval, g->rowidx);
     else
         wt_scatter_lead<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt,
                                          g->colptr, use_smem, g->flag, g->cval, g->rowidx);
