@@ -4,7 +4,10 @@
 # racecheck), and sweep configs/gpu.ini when it exists. Each step's output
 # goes to results/gpu-test/<step>.log (copied to $OUT when it is set); the
 # last lines printed are one status line per step. Exits 1 if any step
-# failed.
+# failed. With $OUT set, the logs are written straight into $OUT (a device
+# call cut short still brings back every finished step's log).
+# GPU_TEST_STEP_TIMEOUT=S stops any one step after S seconds (default 0: no
+# limit), so the whole script can be fitted into a bounded device call.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -20,8 +23,9 @@ if [ -d .gpu-deps ]; then
   export LD_LIBRARY_PATH=$deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 
-logs=results/gpu-test
+logs=${OUT:-results/gpu-test}
 mkdir -p "$logs"
+limit=${GPU_TEST_STEP_TIMEOUT:-0}
 names=()
 states=()
 
@@ -31,12 +35,16 @@ step() {
   local name=$1 t0=$SECONDS rc=0
   shift
   echo "=== $name: $*"
-  "$@" >"$logs/$name.log" 2>&1 || rc=$?
+  timeout -k 10 "$limit" "$@" >"$logs/$name.log" 2>&1 || rc=$?
   names+=("$name")
   if [ "$rc" -eq 0 ]; then
     states+=("ok ($((SECONDS - t0)) s)")
   else
-    states+=("FAILED, exit $rc ($((SECONDS - t0)) s), see $logs/$name.log")
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+      states+=("FAILED, stopped at the ${limit} s step limit, see $logs/$name.log")
+    else
+      states+=("FAILED, exit $rc ($((SECONDS - t0)) s), see $logs/$name.log")
+    fi
     tail -40 "$logs/$name.log"
   fi
   grep -h -E "Synthesis|skipped|ERROR SUMMARY|RACECHECK SUMMARY" "$logs/$name.log" | tail -3
@@ -92,10 +100,6 @@ if [ -f configs/gpu.ini ] && [ -x bin/spsweep ]; then
   tail -25 "$logs/gpu-sweep.log"
 elif [ -f configs/gpu.ini ]; then
   skip gpu-sweep "bin/spsweep was not built"
-fi
-
-if [ -n "${OUT:-}" ]; then
-  cp "$logs"/*.log "$OUT"/ 2>/dev/null || true
 fi
 
 echo "=== summary"
