@@ -137,7 +137,9 @@ __global__ void __launch_bounds__(1024) qs_k_count(const qs_seg *segs, unsigned 
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         hist[b] = 0;
     __syncthreads();
-    qs_count_range(X, lo, hi, sp, f.nsp, hist);
+    __shared__ unsigned short tab[QS_LUT_CELLS + 1];
+    qs_lut L = qs_lut_make(sp, f.nsp, tab);
+    qs_count_range(X, lo, hi, L, hist);
     __syncthreads();
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         cnt[f.cbase + b * (unsigned long long)f.nt + t] = hist[b];
@@ -223,7 +225,9 @@ __global__ void __launch_bounds__(1024) qs_k_scatter(const qs_seg *segs, unsigne
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         off[b] = g.start + (cnt[f.cbase + b * (unsigned long long)f.nt + t] - first);
     __syncthreads();
-    qs_scatter_range<VALS>(X, XV, Y, YV, lo, hi, sp, f.nsp, off, w, W);
+    __shared__ unsigned short tab[QS_LUT_CELLS + 1];
+    qs_lut L = qs_lut_make(sp, f.nsp, tab);
+    qs_scatter_range<VALS>(X, XV, Y, YV, lo, hi, L, off, w, W);
 }
 
 /* Append to a list with a capacity; a full list raises ctr->overflow

@@ -40,11 +40,12 @@ int sp_qsort_leaf_items(int blocksize, int cutoff)
     return items;
 }
 
-/* splitters, bucket offsets (64-bit), window counts and starts; then per
- * staged key: key, value, bucket, rank, and the reordered key, value, bucket. */
+/* splitters, bucket offsets (64-bit), the window's global bases (64-bit),
+ * counts and starts; then per staged key: key, value, bucket, rank, and
+ * the reordered key, value, bucket. */
 size_t sp_qsort_smem_scatter(int window)
 {
-    return 256 * 4 + 512 * 8 + 512 * 4 * 2 + (size_t)window * 22;
+    return 256 * 4 + 512 * 8 + 512 * 8 + 512 * 4 * 2 + (size_t)window * 22;
 }
 
 /* keys and positions of cap = items * blocksize keys, padded by one word
@@ -61,7 +62,7 @@ size_t sp_qsort_smem_leaf(int blocksize, int cutoff)
  * window (counts, starts, staged keys) or a block-local sort. */
 size_t sp_qsort_smem_queue(int blocksize, int window, int cutoff)
 {
-    size_t region = SP_QSORT_SAMPLES_MAX * 4, win = 512 * 4 * 2 + (size_t)window * 22;
+    size_t region = SP_QSORT_SAMPLES_MAX * 4, win = 512 * 8 + 512 * 4 * 2 + (size_t)window * 22;
     size_t leaf = sp_qsort_smem_leaf(blocksize, cutoff);
     region = region > win ? region : win;
     region = region > leaf ? region : leaf;
