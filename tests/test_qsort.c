@@ -130,11 +130,11 @@ Test(qsort_layout, leaf_items_and_shared_memory)
     /* splitters, offsets, the window's bases, counts and starts, 22 bytes a key */
     cr_assert_eq(sp_qsort_smem_scatter(4096), 1024 + 4096 + 4096 + 4096 + 22 * 4096);
     /* 8192 keys, positions (both padded by 1/32) and values, plus the
-     * scan's 33 x 4 words */
-    cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 2 * 256 * 4 + 1056 + 64);
+     * scan's 33 x 4 words, then min, max and 16 digit starts (32 words) */
+    cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 2 * 256 * 4 + 1056 + 128);
     /* the queue's block: 7168 bytes kept, then the largest of samples,
      * window and block-local sort */
-    cr_assert_eq(sp_qsort_smem_queue(512, 2048, 8192), 7168 + 8192 * 12 + 2048 + 1120);
+    cr_assert_eq(sp_qsort_smem_queue(512, 2048, 8192), 7168 + 8192 * 12 + 2048 + 1184);
     cr_assert_eq(sp_qsort_smem_queue(512, 8192, 8192), 7168 + 4096 + 4096 + 22 * 8192);
     cr_assert_eq(sp_qsort_smem_queue(32, 32, 16), 7168 + 16384);
     for (int w = 32; w <= SP_QSORT_WINDOW_MAX; w *= 2)

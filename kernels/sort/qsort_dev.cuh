@@ -531,7 +531,8 @@ __device__ __forceinline__ unsigned qs_pad(unsigned p)
  * Positions travel with the
  * keys, so values move once, at the end; stable, and safe in place
  * (X == A). All of a thread's loads are issued before the first is used.
- * smem: padded keys and positions, values, then the scan's scratch
+ * smem: padded keys and positions, values, the scan's scratch, the
+ * minimum and maximum (mm[0..1]) and the digit starts (mm[16..31])
  * (sp_qsort_smem_leaf). */
 template <int ITEMS, bool VALS>
 __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A, unsigned *AV,
@@ -615,12 +616,12 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
             }
             qs_block_scan4(c, excl, tot, scratch);
 #if QS_LEAF2
-            /* digit d starts after all keys of smaller digits: a table in
-             * the scan's scratch (row 32 holds the totals, rows 0..31 are
-             * free until the next scan). (Adding the starts to excl in
-             * registers instead, by packed arithmetic, made the kernel
-             * spill at 64 registers.) */
-            unsigned *dstart = (unsigned *)scratch;
+            /* digit d starts after all keys of smaller digits: a table
+             * after the scan's scratch (the scratch itself may still be
+             * read by the scan: no barrier ends it). (Adding the starts to
+             * excl in registers instead, by packed arithmetic, made the
+             * kernel spill at 64 registers.) */
+            unsigned *dstart = mm + 16;
             if (tid < 16) {
                 unsigned run = 0;
                 for (unsigned d = 0; d < tid; d++)

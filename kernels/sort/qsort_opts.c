@@ -50,11 +50,12 @@ size_t sp_qsort_smem_scatter(int window)
 
 /* keys and positions of cap = items * blocksize keys, padded by one word
  * per 32 (bank-conflict-free blocked reads), their values, the scan's
- * per-warp totals (33 x 4 words x 8 bytes) and two words. */
+ * per-warp totals (33 x 4 words x 8 bytes), the minimum and maximum and
+ * 16 digit starts (32 words). */
 size_t sp_qsort_smem_leaf(int blocksize, int cutoff)
 {
     size_t cap = (size_t)sp_qsort_leaf_items(blocksize, cutoff) * blocksize;
-    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 64;
+    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 128;
 }
 
 /* The persistent block keeps splitters, bucket offsets (64-bit) and the
