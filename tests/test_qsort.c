@@ -129,6 +129,10 @@ Test(qsort_layout, leaf_items_and_shared_memory)
     cr_assert_eq(sp_qsort_leaf_items(96, 1000), 16);
     /* splitters, offsets, the window's bases, counts and starts, 22 bytes a key */
     cr_assert_eq(sp_qsort_smem_scatter(4096), 1024 + 4096 + 4096 + 4096 + 22 * 4096);
+    /* an odd window: the buckets' array rounded up to 4 bytes */
+    cr_assert_eq(sp_qsort_smem_scatter(4095), 1024 + 4096 + 4096 + 4096 + 22 * 4095 + 2);
+    /* a window held in registers: reordered keys, values and buckets only */
+    cr_assert_eq(sp_qsort_smem_scatter_regs(4096), 1024 + 4096 + 4096 + 4096 + 10 * 4096);
     /* 8192 keys, positions (both padded by 1/32) and values, plus the
      * scan's 33 x 4 words, then min, max and 16 digit starts (32 words) */
     cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 2 * 256 * 4 + 1056 + 128);

@@ -265,21 +265,30 @@ __device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned
     }
 }
 
-/* QS_SCAT3 = 0: the scatter's window loop with six barriers a window
- * instead of three (for measuring one against the other). */
+/* The scatter's window loop: QS_SCAT3 = 2 (the default) holds a window
+ * of QS_SCATTER_ITEMS keys per thread in registers when the window is
+ * exactly that (the defaults: 4096 keys, 512 threads) and stages it in
+ * shared memory otherwise, with three barriers a window; 1 always stages
+ * it, with three barriers; 0 stages it with six (for measuring one
+ * against another). */
 #ifndef QS_SCAT3
-#define QS_SCAT3 1
+#define QS_SCAT3 2
 #endif
+#define QS_SCATTER_ITEMS 8
 
-/* The shared memory of qs_scatter_range, carved from one buffer. */
+/* The shared memory of qs_scatter_range, carved from one buffer: what
+ * every window needs first (the global bases, counts, starts and the
+ * reordered keys, values and buckets: 10 bytes a key), then the staging
+ * arrays (sk, sv, sb, sr: 12 bytes a key) that a window held in
+ * registers does not use. */
 struct qs_window {
     unsigned long long *gofs;
-    unsigned *wcnt, *wstart, *sk, *sv, *ok, *ov;
-    unsigned short *sb, *sr, *ob;
+    unsigned *wcnt, *wstart, *ok, *ov, *sk, *sv;
+    unsigned short *ob, *sb, *sr;
 };
 
-/* win lies after sp (256 words), off (512 x 8 bytes) and hist (512 words)
- * at the start of a block's dynamic shared memory (8-byte aligned); see
+/* win lies after sp (256 words) and off (512 x 8 bytes) at the start of a
+ * block's dynamic shared memory (8-byte aligned); see
  * sp_qsort_smem_scatter. */
 __device__ inline qs_window qs_window_at(unsigned char *base, unsigned W)
 {
@@ -287,13 +296,13 @@ __device__ inline qs_window qs_window_at(unsigned char *base, unsigned W)
     w.gofs = (unsigned long long *)base;
     w.wcnt = (unsigned *)(w.gofs + 512);
     w.wstart = w.wcnt + 512;
-    w.sk = w.wstart + 512;
-    w.sv = w.sk + W;
-    w.ok = w.sv + W;
+    w.ok = w.wstart + 512;
     w.ov = w.ok + W;
-    w.sb = (unsigned short *)(w.ov + W);
+    w.ob = (unsigned short *)(w.ov + W);
+    w.sk = (unsigned *)(w.ob + W + (W & 1)); /* 4-byte aligned */
+    w.sv = w.sk + W;
+    w.sb = (unsigned short *)(w.sv + W);
     w.sr = w.sb + W;
-    w.ob = w.sr + W;
     return w;
 }
 
@@ -344,8 +353,9 @@ __device__ __forceinline__ void qs_window_rank(const unsigned *__restrict__ X,
  * offset into the global place of the window's slot 0 (gofs), advances
  * off and zeroes the counts for the next window, so the write sweep reads
  * nothing the next window's ranking writes. Ends with a barrier (off
- * holds the ends of the buckets). */
-template <bool VALS>
+ * holds the ends of the buckets). REGS: the window is QS_SCATTER_ITEMS keys
+ * per thread, held in registers (QS_SCAT3 == 2 only). */
+template <bool VALS, bool REGS = false>
 __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned *__restrict__ XV,
                                  unsigned *__restrict__ Y, unsigned *__restrict__ YV,
                                  unsigned long long lo, unsigned long long hi,
@@ -354,13 +364,36 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
 {
     const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * L.m + 1;
 #if QS_SCAT3
+    const bool regs = REGS; /* the caller checked W == QS_SCATTER_ITEMS * bs */
     for (unsigned b = tid; b < nb; b += bs)
         w.wcnt[b] = 0;
     __syncthreads();
     for (unsigned long long w0 = lo; w0 < hi; w0 += W) {
         unsigned wl = (unsigned)min((unsigned long long)W, hi - w0);
-        for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs)
-            qs_window_rank<VALS>(X, XV, w0, wl, i0, L, w);
+        /* regs: keys, values, and bucket << 16 | rank (rank < W <= 8192,
+         * bucket < 512) of items u * bs + tid */
+        unsigned x[QS_SCATTER_ITEMS], v[QS_SCATTER_ITEMS], br[QS_SCATTER_ITEMS];
+        if (regs) {
+#pragma unroll
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
+                unsigned i = u * bs + tid;
+                x[u] = i < wl ? X[w0 + i] : 0;
+                v[u] = VALS && i < wl ? XV[w0 + i] : 0;
+            }
+#pragma unroll
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++)
+                br[u] = qs_bucket(L, x[u]);
+#pragma unroll
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
+                unsigned i = u * bs + tid;
+                unsigned act = __ballot_sync(QS_FULL, i < wl);
+                if (i < wl)
+                    br[u] = br[u] << 16 | qs_agg_add(w.wcnt, br[u], act);
+            }
+        } else {
+            for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs)
+                qs_window_rank<VALS>(X, XV, w0, wl, i0, L, w);
+        }
         __syncthreads();
         if (tid < 32) {
             unsigned per = (nb + 31) / 32, b0 = tid * per, b1 = min(b0 + per, nb), s = 0;
@@ -384,12 +417,26 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
             }
         }
         __syncthreads();
-        for (unsigned i = tid; i < wl; i += bs) {
-            unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
-            w.ok[d] = w.sk[i];
-            if (VALS)
-                w.ov[d] = w.sv[i];
-            w.ob[d] = (unsigned short)b;
+        if (regs) {
+#pragma unroll
+            for (int u = 0; u < QS_SCATTER_ITEMS; u++) {
+                unsigned i = u * bs + tid;
+                if (i < wl) {
+                    unsigned b = br[u] >> 16, d = w.wstart[b] + (br[u] & 0xffffu);
+                    w.ok[d] = x[u];
+                    if (VALS)
+                        w.ov[d] = v[u];
+                    w.ob[d] = (unsigned short)b;
+                }
+            }
+        } else {
+            for (unsigned i = tid; i < wl; i += bs) {
+                unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
+                w.ok[d] = w.sk[i];
+                if (VALS)
+                    w.ov[d] = w.sv[i];
+                w.ob[d] = (unsigned short)b;
+            }
         }
         __syncthreads();
         for (unsigned i = tid; i < wl; i += bs) {
@@ -470,20 +517,19 @@ __device__ inline void qs_block_scan4(const unsigned long long c[4], unsigned lo
         for (int q = 0; q < 4; q++)
             scratch[warp * 4 + q] = in[q];
     __syncthreads();
-    if (warp == 0) {
-#pragma unroll
-        for (int q = 0; q < 4; q++) {
-            unsigned long long v = lane < nw ? scratch[lane * 4 + q] : 0, s = v;
-            for (int d = 1; d < 32; d <<= 1) {
-                unsigned long long t = __shfl_up_sync(QS_FULL, s, d);
-                if ((int)lane >= d)
-                    s += t;
-            }
-            if (lane < nw)
-                scratch[lane * 4 + q] = s - v; /* exclusive per warp */
-            if (lane == 31)
-                scratch[32 * 4 + q] = s;       /* block totals (scratch has 33 rows) */
+    /* the per-warp totals of word q scanned by warp q (warp q mod nw when
+     * there are fewer than four warps): four short scans side by side */
+    for (unsigned q = warp; q < 4; q += nw) {
+        unsigned long long v = lane < nw ? scratch[lane * 4 + q] : 0, s = v;
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned long long t = __shfl_up_sync(QS_FULL, s, d);
+            if ((int)lane >= d)
+                s += t;
         }
+        if (lane < nw)
+            scratch[lane * 4 + q] = s - v; /* exclusive per warp */
+        if (lane == 31)
+            scratch[32 * 4 + q] = s;       /* block totals (scratch has 33 rows) */
     }
     __syncthreads();
 #pragma unroll
