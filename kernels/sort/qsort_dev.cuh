@@ -564,6 +564,50 @@ __device__ __forceinline__ unsigned qs_pad(unsigned p)
 #define QS_HILO 1
 #endif
 
+/* QS_LEAFB = 1: the block-local sort first tries one counting pass over
+ * the top bits of key - lo (see qs_leaf_sort); 0: digit passes only. */
+#ifndef QS_LEAFB
+#define QS_LEAFB 1
+#endif
+/* A sub-bucket of the counting pass holding more keys than this (with
+ * keys of more than one value in it) sends the sort to the digit passes:
+ * it bounds the insertion sorts' work. */
+#define QS_LEAFB_MAX 16
+
+/* The counting pass's sub-buckets for a sort of cap keys: the largest
+ * power of two <= cap (sp_qsort_smem_leaf reserves a word each). */
+__device__ __forceinline__ unsigned qs_leafb_log(unsigned cap)
+{
+    return 31 - __clz(cap);
+}
+
+/* Exclusive scan of v over the block (unsigned); scratch: 33 words. */
+__device__ inline unsigned qs_block_excl32(unsigned v, unsigned *scratch)
+{
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned s = v;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned t = __shfl_up_sync(QS_FULL, s, d);
+        if ((int)lane >= d)
+            s += t;
+    }
+    if (lane == 31)
+        scratch[warp] = s;
+    __syncthreads();
+    if (warp == 0) {
+        unsigned w = lane < nw ? scratch[lane] : 0, ws = w;
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned t = __shfl_up_sync(QS_FULL, ws, d);
+            if ((int)lane >= d)
+                ws += t;
+        }
+        if (lane < nw)
+            scratch[lane] = ws - w;
+    }
+    __syncthreads();
+    return scratch[warp] + s - v;
+}
+
 /* Sort X[start, start + len) (len <= ITEMS * blockDim.x) into A (values
  * from XV into AV when VALS), the whole block, in shared memory: keys minus
  * their minimum, least significant 4-bit digit first, only over the bits
@@ -578,8 +622,8 @@ __device__ __forceinline__ unsigned qs_pad(unsigned p)
  * keys, so values move once, at the end; stable, and safe in place
  * (X == A). All of a thread's loads are issued before the first is used.
  * smem: padded keys and positions, values, the scan's scratch, the
- * minimum and maximum (mm[0..1]) and the digit starts (mm[16..31])
- * (sp_qsort_smem_leaf). */
+ * minimum and maximum (mm[0..1]), a flag (mm[2]), the digit starts
+ * (mm[16..31]) and the counting pass's counters (sp_qsort_smem_leaf). */
 template <int ITEMS, bool VALS>
 __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A, unsigned *AV,
                              unsigned long long start, unsigned len, unsigned char *smem)
@@ -588,10 +632,17 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     unsigned *sk = (unsigned *)smem, *si = sk + capp, *sv = si + capp;
     unsigned long long *scratch = (unsigned long long *)(sv + cap);
     unsigned *mm = (unsigned *)(scratch + 33 * 4);
+    /* the counting pass's counters (QS_LEAFB) after mm's 32 words */
+    unsigned *bcnt = mm + 32;
+    const unsigned blog = qs_leafb_log(cap);
     if (tid == 0) {
         mm[0] = 0xffffffffu;
         mm[1] = 0;
+        mm[2] = 0; /* a sub-bucket over QS_LEAFB_MAX */
     }
+    if (QS_LEAFB && QS_LEAF2)
+        for (unsigned b = tid; b < (1u << blog); b += bs)
+            bcnt[b] = 0;
     unsigned lo = 0xffffffffu, hi = 0;
 #if QS_LEAF2
     {
@@ -648,7 +699,81 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
             k[j] = p < len ? sk[qs_pad(p)] - lo : 0xffffffffu; /* pads: last, and stay last */
             id[j] = p;
         }
-        for (unsigned shift = 0; shift < bits; shift += 4) {
+        unsigned lsd_bits = bits;
+#if QS_LEAFB && QS_LEAF2
+        /* One counting pass over the top blog bits of key - lo: sub-bucket
+         * k >> sh (2^blog of them, about one key each when the keys spread
+         * evenly), ranks by shared atomics (so not stable: positions travel
+         * with the keys), a block scan of the counts, every key moved to
+         * its sub-bucket, then each thread insertion-sorts the keys of its
+         * run of sub-buckets (keys of different sub-buckets are already in
+         * order, so the work is the inversions inside sub-buckets). A
+         * sub-bucket of more than QS_LEAFB_MAX keys spanning more than one
+         * value (sh > 0) would make that work quadratic: then nothing has
+         * moved yet and the digit passes below sort as before. Uniform keys
+         * at 2^28 take this path, 16-bit spans, instead of four passes. */
+        {
+            const unsigned sh = bits > blog ? bits - blog : 0, nbk = 1u << blog;
+            unsigned short r[ITEMS];
+#pragma unroll
+            for (int j = 0; j < ITEMS; j++) {
+                unsigned p = tid * ITEMS + j;
+                r[j] = 0;
+                if (p < len) {
+                    unsigned rk = atomicAdd(&bcnt[k[j] >> sh], 1u);
+                    r[j] = (unsigned short)min(rk, 0xffffu);
+                    if (sh && rk >= QS_LEAFB_MAX)
+                        atomicOr(&mm[2], 1u);
+                }
+            }
+            __syncthreads();
+            if (!mm[2]) {
+                unsigned per = (nbk + bs - 1) / bs, c0 = min(tid * per, nbk),
+                         c1 = min(c0 + per, nbk), sum = 0;
+                for (unsigned b = c0; b < c1; b++)
+                    sum += bcnt[b];
+                unsigned run = qs_block_excl32(sum, (unsigned *)scratch);
+                for (unsigned b = c0; b < c1; b++) {
+                    unsigned t = bcnt[b];
+                    bcnt[b] = run;
+                    run += t;
+                }
+                __syncthreads();
+#pragma unroll
+                for (int j = 0; j < ITEMS; j++) {
+                    unsigned p = tid * ITEMS + j;
+                    if (p < len) {
+                        unsigned dest = qs_pad(bcnt[k[j] >> sh] + r[j]);
+                        sk[dest] = k[j];
+                        if (VALS)
+                            si[dest] = id[j];
+                    }
+                }
+                __syncthreads();
+                unsigned a = c0 < nbk ? bcnt[c0] : len, e = c1 < nbk ? bcnt[c1] : len;
+                for (unsigned i = a + 1; i < e; i++) {
+                    unsigned key = sk[qs_pad(i)], pid = VALS ? si[qs_pad(i)] : 0, j = i;
+                    while (j > a) {
+                        unsigned prev = sk[qs_pad(j - 1)];
+                        if (prev <= key)
+                            break;
+                        sk[qs_pad(j)] = prev;
+                        if (VALS)
+                            si[qs_pad(j)] = si[qs_pad(j - 1)];
+                        j--;
+                    }
+                    if (j != i) {
+                        sk[qs_pad(j)] = key;
+                        if (VALS)
+                            si[qs_pad(j)] = pid;
+                    }
+                }
+                __syncthreads();
+                lsd_bits = 0;
+            }
+        }
+#endif
+        for (unsigned shift = 0; shift < lsd_bits; shift += 4) {
             unsigned long long c[4] = {0, 0, 0, 0}, excl[4], tot[4];
             unsigned short lr[ITEMS];
 #pragma unroll

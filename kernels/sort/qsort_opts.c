@@ -58,12 +58,15 @@ size_t sp_qsort_smem_scatter_regs(int window)
 
 /* keys and positions of cap = items * blocksize keys, padded by one word
  * per 32 (bank-conflict-free blocked reads), their values, the scan's
- * per-warp totals (33 x 4 words x 8 bytes), the minimum and maximum and
- * 16 digit starts (32 words). */
+ * per-warp totals (33 x 4 words x 8 bytes), the minimum, maximum, a flag
+ * and 16 digit starts (32 words), and a counter for each sub-bucket of the
+ * counting pass (the largest power of two <= cap of them). */
 size_t sp_qsort_smem_leaf(int blocksize, int cutoff)
 {
-    size_t cap = (size_t)sp_qsort_leaf_items(blocksize, cutoff) * blocksize;
-    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 128;
+    size_t cap = (size_t)sp_qsort_leaf_items(blocksize, cutoff) * blocksize, nbk = 1;
+    while (nbk * 2 <= cap)
+        nbk *= 2;
+    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 128 + nbk * 4;
 }
 
 /* The persistent block keeps splitters, bucket offsets (64-bit) and the
