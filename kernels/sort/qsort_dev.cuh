@@ -266,11 +266,11 @@ __device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned
 }
 
 /* The scatter's window loop: QS_SCAT3 = 2 (the default) holds a window
- * of QS_SCATTER_ITEMS keys per thread in registers when the window is
- * exactly that (the defaults: 4096 keys, 512 threads) and stages it in
- * shared memory otherwise, with three barriers a window; 1 always stages
- * it, with three barriers; 0 stages it with six (for measuring one
- * against another). */
+ * of QS_SCATTER_ITEMS keys per thread in registers when sorting keys only
+ * and the window is exactly that at <= 512 threads (the defaults: 4096
+ * keys, 512 threads; qs_level decides), and stages it in shared memory
+ * otherwise, with three barriers a window; 1 always stages it, with three
+ * barriers; 0 stages it with six (for measuring one against another). */
 #ifndef QS_SCAT3
 #define QS_SCAT3 2
 #endif
@@ -711,16 +711,18 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
          * sub-bucket of more than QS_LEAFB_MAX keys spanning more than one
          * value (sh > 0) would make that work quadratic: then nothing has
          * moved yet and the digit passes below sort as before. Uniform keys
-         * at 2^28 take this path, 16-bit spans, instead of four passes. */
-        {
+         * at 2^28 take this path, 16-bit spans, instead of four passes.
+         * Keys spanning at most 2^blog values need no insertion sorts. */
+        if (bits > 4) { /* at most 4 bits: one digit pass is as cheap */
             const unsigned sh = bits > blog ? bits - blog : 0, nbk = 1u << blog;
             unsigned short r[ITEMS];
 #pragma unroll
             for (int j = 0; j < ITEMS; j++) {
                 unsigned p = tid * ITEMS + j;
+                unsigned act = __ballot_sync(QS_FULL, p < len);
                 r[j] = 0;
                 if (p < len) {
-                    unsigned rk = atomicAdd(&bcnt[k[j] >> sh], 1u);
+                    unsigned rk = qs_agg_add(bcnt, k[j] >> sh, act);
                     r[j] = (unsigned short)min(rk, 0xffffu);
                     if (sh && rk >= QS_LEAFB_MAX)
                         atomicOr(&mm[2], 1u);
@@ -750,8 +752,11 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
                     }
                 }
                 __syncthreads();
+                /* sh == 0: a sub-bucket is one value, the keys are in
+                 * order already (and a thread's run may be long: many
+                 * copies of few values) */
                 unsigned a = c0 < nbk ? bcnt[c0] : len, e = c1 < nbk ? bcnt[c1] : len;
-                for (unsigned i = a + 1; i < e; i++) {
+                for (unsigned i = a + 1; sh && i < e; i++) {
                     unsigned key = sk[qs_pad(i)], pid = VALS ? si[qs_pad(i)] : 0, j = i;
                     while (j > a) {
                         unsigned prev = sk[qs_pad(j - 1)];

@@ -490,10 +490,11 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     qs_k_scan_down<<<(unsigned)chunks, QS_SCAN_THREADS, 0, st>>>(c->cnt, c->ctr, c->part);
     SP_CUDA(cudaGetLastError(), err);
     qs_phase(st, QS_PH_SCAN);
-    const bool regs = QS_SCAT3 == 2 && W == QS_SCATTER_ITEMS * bs && bs <= 512;
-    if (regs && vals)
-        rc = qs_scatter_launch<true, true>(c, segs, nsegs, xb, tiles_max, err);
-    else if (regs)
+    /* keys only: with values, the window in registers measured slower
+     * than staged (2^28 uniform pairs: scatter 12.28 against 11.66 ms; it
+     * spills at three blocks per SM), keys faster (bench/RESULTS.md) */
+    const bool regs = QS_SCAT3 == 2 && !vals && W == QS_SCATTER_ITEMS * bs && bs <= 512;
+    if (regs)
         rc = qs_scatter_launch<false, true>(c, segs, nsegs, xb, tiles_max, err);
     else if (vals)
         rc = qs_scatter_launch<true, false>(c, segs, nsegs, xb, tiles_max, err);
