@@ -127,14 +127,22 @@ Test(qsort_layout, leaf_items_and_shared_memory)
     cr_assert_eq(sp_qsort_leaf_items(32, 16), 1);
     cr_assert_eq(sp_qsort_leaf_items(96, 100), 2);
     cr_assert_eq(sp_qsort_leaf_items(96, 1000), 16);
-    cr_assert_eq(sp_qsort_smem_scatter(4096), 1024 + 4096 + 4096 + 22 * 4096);
+    /* splitters, offsets, the window's bases, counts and starts, 22 bytes a key */
+    cr_assert_eq(sp_qsort_smem_scatter(4096), 1024 + 4096 + 4096 + 4096 + 22 * 4096);
+    /* an odd window: the buckets' array rounded up to 4 bytes */
+    cr_assert_eq(sp_qsort_smem_scatter(4095), 1024 + 4096 + 4096 + 4096 + 22 * 4095 + 2);
+    /* a window held in registers: reordered keys, values and buckets only */
+    cr_assert_eq(sp_qsort_smem_scatter_regs(4096), 1024 + 4096 + 4096 + 4096 + 10 * 4096);
     /* 8192 keys, positions (both padded by 1/32) and values, plus the
-     * scan's 33 x 4 words */
-    cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 2 * 256 * 4 + 1056 + 64);
+     * scan's 33 x 4 words, then min, max, a flag and 16 digit starts (32
+     * words), then 8192 counters of the counting pass */
+    cr_assert_eq(sp_qsort_smem_leaf(512, 8192), 8192 * 12 + 2 * 256 * 4 + 1056 + 128 + 32768);
+    /* 96 x 16 = 1536 keys: 1024 counters (a power of two) */
+    cr_assert_eq(sp_qsort_smem_leaf(96, 1000), 1536 * 12 + 2 * 48 * 4 + 1056 + 128 + 4096);
     /* the queue's block: 7168 bytes kept, then the largest of samples,
      * window and block-local sort */
-    cr_assert_eq(sp_qsort_smem_queue(512, 2048, 8192), 7168 + 8192 * 12 + 2048 + 1120);
-    cr_assert_eq(sp_qsort_smem_queue(512, 8192, 8192), 7168 + 4096 + 22 * 8192);
+    cr_assert_eq(sp_qsort_smem_queue(512, 2048, 8192), 7168 + 8192 * 12 + 2048 + 1184 + 32768);
+    cr_assert_eq(sp_qsort_smem_queue(512, 8192, 8192), 7168 + 4096 + 4096 + 22 * 8192);
     cr_assert_eq(sp_qsort_smem_queue(32, 32, 16), 7168 + 16384);
     for (int w = 32; w <= SP_QSORT_WINDOW_MAX; w *= 2)
         cr_assert_leq(sp_qsort_smem_queue(512, w, 8192), SP_QSORT_SMEM_MAX);

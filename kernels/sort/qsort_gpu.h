@@ -81,6 +81,9 @@ int sp_qsort_check_opts(sp_qsort_design d, const sp_qsort_opts *o, sp_err *err);
 /* Shared memory (bytes) of the partition block, the block-local sort and
  * the queue's persistent block at these options. */
 size_t sp_qsort_smem_scatter(int window);
+/* ... of the partition block when its window (8 keys per thread) is held
+ * in registers (qsort_dev.cuh: QS_SCATTER_ITEMS). */
+size_t sp_qsort_smem_scatter_regs(int window);
 size_t sp_qsort_smem_leaf(int blocksize, int cutoff);
 size_t sp_qsort_smem_queue(int blocksize, int window, int cutoff);
 /* Keys per thread of the block-local sort: the power of two >= cutoff/blocksize. */

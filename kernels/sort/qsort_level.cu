@@ -137,7 +137,9 @@ __global__ void __launch_bounds__(1024) qs_k_count(const qs_seg *segs, unsigned 
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         hist[b] = 0;
     __syncthreads();
-    qs_count_range(X, lo, hi, sp, f.nsp, hist);
+    __shared__ unsigned short tab[QS_LUT_CELLS + 1];
+    qs_lut L = qs_lut_make(sp, f.nsp, tab);
+    qs_count_range(X, lo, hi, L, hist);
     __syncthreads();
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         cnt[f.cbase + b * (unsigned long long)f.nt + t] = hist[b];
@@ -198,9 +200,12 @@ __global__ void qs_k_scan_down(unsigned *cnt, const qs_ctr *ctr, const unsigned 
         }
 }
 
-/* One block per tile: scatter it to the other buffer. */
-template <bool VALS>
-__global__ void __launch_bounds__(1024) qs_k_scatter(const qs_seg *segs, unsigned nsegs, const qs_info *info,
+/* One block per tile: scatter it to the other buffer. REGS: a window of
+ * QS_SCATTER_ITEMS keys per thread held in registers, at most 512
+ * threads, and registers for three blocks per SM (its shared memory,
+ * 10 bytes a key, would take four). */
+template <bool VALS, bool REGS>
+__global__ void __launch_bounds__(REGS ? 512 : 1024, REGS ? 3 : 1) qs_k_scatter(const qs_seg *segs, unsigned nsegs, const qs_info *info,
                              const unsigned *spl, const unsigned *X, const unsigned *XV,
                              unsigned *Y, unsigned *YV, unsigned long long tile, unsigned W,
                              const qs_ctr *ctr, const unsigned *cnt)
@@ -223,7 +228,9 @@ __global__ void __launch_bounds__(1024) qs_k_scatter(const qs_seg *segs, unsigne
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         off[b] = g.start + (cnt[f.cbase + b * (unsigned long long)f.nt + t] - first);
     __syncthreads();
-    qs_scatter_range<VALS>(X, XV, Y, YV, lo, hi, sp, f.nsp, off, w, W);
+    __shared__ unsigned short tab[QS_LUT_CELLS + 1];
+    qs_lut L = qs_lut_make(sp, f.nsp, tab);
+    qs_scatter_range<VALS, REGS>(X, XV, Y, YV, lo, hi, L, off, w, W);
 }
 
 /* Append to a list with a capacity; a full list raises ctr->overflow
@@ -433,8 +440,26 @@ int qs_first_seg(qs_ctx *c, sp_err *err)
     return 0;
 }
 
+/* The scatter kernel of a level, with its shared memory. */
+template <bool VALS, bool REGS>
+static int qs_scatter_launch(qs_ctx *c, const qs_seg *segs, unsigned nsegs, int xb,
+                             unsigned long long tiles_max, sp_err *err)
+{
+    const int W = c->o.window, yb = xb ^ 1;
+    size_t smem = REGS ? sp_qsort_smem_scatter_regs(W) : sp_qsort_smem_scatter(W);
+    SP_CUDA(cudaFuncSetAttribute(qs_k_scatter<VALS, REGS>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+            err);
+    qs_k_scatter<VALS, REGS><<<(unsigned)tiles_max, c->o.blocksize, smem, c->st>>>(
+        segs, nsegs, c->info, c->spl, c->buf[xb], VALS ? c->vbuf[xb] : NULL, c->buf[yb],
+        VALS ? c->vbuf[yb] : NULL, (unsigned long long)c->L.tile, (unsigned)W, c->ctr, c->cnt);
+    SP_CUDA(cudaGetLastError(), err);
+    return 0;
+}
+
 int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err *err)
 {
+    int rc;
     const int bs = c->o.blocksize, W = c->o.window, vals = c->vbuf[0] != NULL;
     const int xb = level & 1, yb = xb ^ 1;
     const unsigned long long tile = (unsigned long long)c->L.tile;
@@ -465,22 +490,18 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     qs_k_scan_down<<<(unsigned)chunks, QS_SCAN_THREADS, 0, st>>>(c->cnt, c->ctr, c->part);
     SP_CUDA(cudaGetLastError(), err);
     qs_phase(st, QS_PH_SCAN);
-    size_t smem = sp_qsort_smem_scatter(W);
-    if (vals) {
-        SP_CUDA(cudaFuncSetAttribute(qs_k_scatter<true>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-                err);
-        qs_k_scatter<true><<<(unsigned)tiles_max, bs, smem, st>>>(
-            segs, nsegs, c->info, c->spl, c->buf[xb], c->vbuf[xb], c->buf[yb], c->vbuf[yb],
-            tile, (unsigned)W, c->ctr, c->cnt);
-    } else {
-        SP_CUDA(cudaFuncSetAttribute(qs_k_scatter<false>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-                err);
-        qs_k_scatter<false><<<(unsigned)tiles_max, bs, smem, st>>>(
-            segs, nsegs, c->info, c->spl, c->buf[xb], NULL, c->buf[yb], NULL, tile,
-            (unsigned)W, c->ctr, c->cnt);
-    }
+    /* keys only: with values, the window in registers measured slower
+     * than staged (2^28 uniform pairs: scatter 12.28 against 11.66 ms; it
+     * spills at three blocks per SM), keys faster (bench/RESULTS.md) */
+    const bool regs = QS_SCAT3 == 2 && !vals && W == QS_SCATTER_ITEMS * bs && bs <= 512;
+    if (regs)
+        rc = qs_scatter_launch<false, true>(c, segs, nsegs, xb, tiles_max, err);
+    else if (vals)
+        rc = qs_scatter_launch<true, false>(c, segs, nsegs, xb, tiles_max, err);
+    else
+        rc = qs_scatter_launch<false, false>(c, segs, nsegs, xb, tiles_max, err);
+    if (rc)
+        return -1;
     SP_CUDA(cudaGetLastError(), err);
     qs_phase(st, QS_PH_SCATTER);
     qs_out out = {c->segs[cur ^ 1], c->leaf, c->tl[0],

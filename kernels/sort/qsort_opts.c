@@ -40,20 +40,33 @@ int sp_qsort_leaf_items(int blocksize, int cutoff)
     return items;
 }
 
-/* splitters, bucket offsets (64-bit), window counts and starts; then per
- * staged key: key, value, bucket, rank, and the reordered key, value, bucket. */
+/* splitters, bucket offsets (64-bit), the window's global bases (64-bit),
+ * counts and starts; then per key: the reordered key, value and bucket,
+ * and the staged key, value, bucket and rank (the buckets' array rounded
+ * up to 4 bytes). */
 size_t sp_qsort_smem_scatter(int window)
 {
-    return 256 * 4 + 512 * 8 + 512 * 4 * 2 + (size_t)window * 22;
+    return 256 * 4 + 512 * 8 + 512 * 8 + 512 * 4 * 2 + (size_t)window * 22 +
+           (size_t)(window & 1) * 2;
+}
+
+/* A window held in registers stages nothing: 10 bytes a key. */
+size_t sp_qsort_smem_scatter_regs(int window)
+{
+    return 256 * 4 + 512 * 8 + 512 * 8 + 512 * 4 * 2 + (size_t)window * 10;
 }
 
 /* keys and positions of cap = items * blocksize keys, padded by one word
  * per 32 (bank-conflict-free blocked reads), their values, the scan's
- * per-warp totals (33 x 4 words x 8 bytes) and two words. */
+ * per-warp totals (33 x 4 words x 8 bytes), the minimum, maximum, a flag
+ * and 16 digit starts (32 words), and a counter for each sub-bucket of the
+ * counting pass (the largest power of two <= cap of them). */
 size_t sp_qsort_smem_leaf(int blocksize, int cutoff)
 {
-    size_t cap = (size_t)sp_qsort_leaf_items(blocksize, cutoff) * blocksize;
-    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 64;
+    size_t cap = (size_t)sp_qsort_leaf_items(blocksize, cutoff) * blocksize, nbk = 1;
+    while (nbk * 2 <= cap)
+        nbk *= 2;
+    return cap * 12 + 2 * (cap / 32) * 4 + 33 * 4 * 8 + 128 + nbk * 4;
 }
 
 /* The persistent block keeps splitters, bucket offsets (64-bit) and the
@@ -61,7 +74,7 @@ size_t sp_qsort_smem_leaf(int blocksize, int cutoff)
  * window (counts, starts, staged keys) or a block-local sort. */
 size_t sp_qsort_smem_queue(int blocksize, int window, int cutoff)
 {
-    size_t region = SP_QSORT_SAMPLES_MAX * 4, win = 512 * 4 * 2 + (size_t)window * 22;
+    size_t region = SP_QSORT_SAMPLES_MAX * 4, win = 512 * 8 + 512 * 4 * 2 + (size_t)window * 22 + (size_t)(window & 1) * 2;
     size_t leaf = sp_qsort_smem_leaf(blocksize, cutoff);
     region = region > win ? region : win;
     region = region > leaf ? region : leaf;

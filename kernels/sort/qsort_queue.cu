@@ -55,17 +55,19 @@ __device__ void qs_block_partition(qs_queue q, qs_seg t, unsigned **k, unsigned 
     unsigned seed = qs_hash((unsigned)t.start ^ qs_hash(t.len + 7919u));
     unsigned m = qs_splitters(X, t.start, t.len, cutoff, seed, (unsigned *)region, sp, &nsp);
     unsigned nb = 2 * m + 1;
+    __shared__ unsigned short tab[QS_LUT_CELLS + 1];
+    qs_lut L = qs_lut_make(sp, m, tab);
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         hist[b] = 0;
     __syncthreads();
-    qs_count_range(X, t.start, t.start + t.len, sp, m, hist);
+    qs_count_range(X, t.start, t.start + t.len, L, hist);
     __syncthreads();
     qs_scan_small(hist, (unsigned *)region, nb);
     __syncthreads();
     for (unsigned b = threadIdx.x; b < nb; b += blockDim.x)
         off[b] = t.start + ((unsigned *)region)[b];
     __syncthreads();
-    qs_scatter_range<VALS>(X, XV, Y, YV, t.start, t.start + t.len, sp, m, off,
+    qs_scatter_range<VALS>(X, XV, Y, YV, t.start, t.start + t.len, L, off,
                            qs_window_at(region, W), W);
     /* off[b] is now the end of bucket b. Every thread fences its writes
      * to Y before a child that reads them is published to other blocks. */

@@ -82,6 +82,7 @@ if [ -x build/tests/gpu ]; then
     for f in 'gpu_spmv/awkward_matrices' 'gpu_transpose/awkward_matrices' \
              'gpu_transpose/both_sides_of_the_one_block_limit' 'gpu_prim/*' \
              'gpu_qsort/*_design' 'gpu_qsort/splitter_edges' \
+             'gpu_qsort/leaf_counting_pass' 'gpu_qsort/scatter_windows' \
              'gpu_sort/every_distribution_and_awkward_size'; do
       step "racecheck-${f//[^A-Za-z0-9_.-]/-}" $sanitize --tool racecheck --kernel-name-exclude kns=cusparse \
         build/tests/gpu --jobs 1 --filter "$f"

@@ -276,3 +276,103 @@ Test(gpu_qsort, splitter_edges, .timeout = 900)
             free(in);
         }
 }
+
+/* The block-local sort's counting pass (qsort_dev.cuh, QS_LEAFB): one
+ * block's worth of keys (n <= cutoff, so the whole sort is one block-local
+ * sort) and, through the partition passes, 2^20 + 3 of them, where keys
+ * spread evenly (about one a sub-bucket: the counting pass), where one
+ * sub-bucket gets 15, 16 and 17 keys of different values (the last sends
+ * the sort to the digit passes), where a sub-bucket holds many copies of
+ * one value with 12 bits or fewer of span (no insertion work: the counting
+ * pass stays), with clusters of nearly equal keys, and with sizes one off
+ * a multiple of 32. Keys and pairs, block and queue designs, at cutoffs
+ * 4096 (512 threads x 8), 8192 (1024 x 8) and 1000 (96 x 16: 1536 keys, a
+ * counting pass of 1024 sub-buckets). Quick mode (the sanitizer passes):
+ * the first two option sets, two sizes, the block design. */
+Test(gpu_qsort, leaf_counting_pass, .timeout = 900)
+{
+    const sp_qsort_opts opts[] = {{512, 4096, 4096}, {1024, 8192, 8192}, {96, 100, 1000}};
+    uint64_t s = 777;
+    for (int oi = 0; oi < (quick() ? 2 : 3); oi++) {
+        const sp_qsort_opts o = opts[oi];
+        const int64_t c = o.cutoff;
+        const int64_t sizes[] = {c, c - 31, c - 1, c / 2 + 1, 33, (1 << 20) + 3};
+        for (int si = 0; si < (quick() ? 2 : 6); si++) {
+            int64_t n = sizes[si];
+            uint32_t *in = malloc((size_t)n * 4);
+            cr_assert_not_null(in);
+            for (int pattern = 0; pattern < 6; pattern++) {
+                for (int64_t i = 0; i < n; i++) {
+                    uint64_t r = rng_next(&s);
+                    switch (pattern) {
+                    case 0: in[i] = (uint32_t)(r >> 32); break; /* spread */
+                    /* spread over 2^20 values, with the first 15 / 16 / 17
+                     * keys in one narrow range (a single sub-bucket) */
+                    case 1:
+                    case 2:
+                    case 3:
+                        in[i] = i < 14 + pattern ? 500000u + (uint32_t)(i * 7 % 16)
+                                                 : (uint32_t)(r >> 44);
+                        break;
+                    /* 12 bits of span, many copies of each value */
+                    case 4: in[i] = 0x12345000u + (uint32_t)((r >> 40) % 4096); break;
+                    /* clusters: runs of nearly equal keys over a wide span */
+                    default:
+                        in[i] = (uint32_t)((r >> 32) & 0xfff00000u) + (uint32_t)((r >> 8) & 7);
+                    }
+                }
+                uint32_t *ref = cpu_sorted(in, n);
+                for (int d = 1; d < (quick() ? 2 : 3); d++) {
+                    check_one((sp_qsort_design)d, o, in, ref, n, 1, "counting pass");
+                    check_one((sp_qsort_design)d, o, in, ref, n, 0, "counting pass");
+                }
+                free(ref);
+            }
+            free(in);
+        }
+    }
+}
+
+/* The partition pass's scatter windows (qsort_dev.cuh, qs_scatter_range):
+ * held in registers (window = 8 x blocksize at 128, 256 and 512 threads)
+ * and staged in shared memory (window 2048 at 512 threads, 8192 at 1024,
+ * 4096 at 64, and 100 at 96); all keys in one bucket, one range bucket
+ * spanning many tiles (90 % of the keys in a narrow range between two
+ * splitters), and sizes one off a multiple of the window and of the tile.
+ * Block and queue designs, keys and pairs. Quick mode: three option sets
+ * (registers, staged, 96 threads), two sizes, the block design. */
+Test(gpu_qsort, scatter_windows, .timeout = 900)
+{
+    const sp_qsort_opts opts[] = {{128, 1024, 1024}, {256, 2048, 2048}, {512, 4096, 4096},
+                                  {512, 2048, 4096}, {1024, 8192, 8192}, {64, 4096, 1024},
+                                  {96, 100, 100}};
+    uint64_t s = 31337;
+    for (int oi = 0; oi < 7; oi++) {
+        const sp_qsort_opts o = opts[oi];
+        if (quick() && oi != 0 && oi != 3 && oi != 6)
+            continue;
+        const int64_t W = o.window, tile = W * SP_QSORT_TILE_WINDOWS;
+        const int64_t sizes[] = {5 * W + 1, 3 * tile + 5, 5 * W - 1, 700001};
+        for (int si = 0; si < (quick() ? 2 : 4); si++) {
+            int64_t n = sizes[si];
+            uint32_t *in = malloc((size_t)n * 4);
+            cr_assert_not_null(in);
+            for (int pattern = 0; pattern < 3; pattern++) {
+                for (int64_t i = 0; i < n; i++) {
+                    uint64_t r = rng_next(&s);
+                    in[i] = pattern == 0   ? 0xabcdef01u
+                            : pattern == 1 ? ((r & 15) < 14 ? 1000000u + (uint32_t)((r >> 20) % 5000)
+                                                            : (uint32_t)(r >> 32))
+                                           : (uint32_t)(r >> 32);
+                }
+                uint32_t *ref = cpu_sorted(in, n);
+                for (int d = 1; d < (quick() ? 2 : 3); d++) {
+                    check_one((sp_qsort_design)d, o, in, ref, n, 1, "scatter windows");
+                    check_one((sp_qsort_design)d, o, in, ref, n, 0, "scatter windows");
+                }
+                free(ref);
+            }
+            free(in);
+        }
+    }
+}
