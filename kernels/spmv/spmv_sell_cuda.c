@@ -1,7 +1,8 @@
 /*
  * spmv_sell_cuda.c — descriptor of the SELL-C-σ kernel (spmv_sell_cuda.cu):
  * slices of C = `hack` rows, rows sorted by length inside windows of
- * `sigma` rows (1: unsorted), streaming loads of the matrix.
+ * `sigma` rows (1: unsorted), streaming loads of the matrix; l2_persist = 1
+ * keeps x in a persisting part of L2.
  */
 #include "spmv_gpu_host.h"
 
@@ -13,10 +14,11 @@ const sp_kernel sp_spmv_sell_cuda = {
     .summary = "SELL-C-sigma: rows sorted by length in windows of sigma, slices of hack rows, "
                "one thread per row",
     .needs_gpu = 1,
-    .naxes = 3,
+    .naxes = 4,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES},
              {"hack", SP_GPU_HACKS},
-             {"sigma", "1,256,4096,1048576"}},
+             {"sigma", "1,256,4096,1048576"},
+             {"l2_persist", "0,1"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
     .run = SP_GPU_FN(sp_spmv_cuda_sell_run),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
