@@ -40,7 +40,7 @@ struct sp_gpu_spmv {
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
     void *buffer;
-    /* L2 persistence for x (spmv_sell_cuda's l2_persist axis): the window
+    /* L2 persistence for x (spmv_sell_cuda's x_cache axis): the window
      * each launch carries, its hit ratio; nonzero l2_window means the
      * context's persisting L2 was set aside and release resets it */
     size_t l2_window;

@@ -1,7 +1,7 @@
 /*
  * spmv_sell_cuda.c — descriptor of the SELL-C-σ kernel (spmv_sell_cuda.cu):
  * slices of C = `hack` rows, rows sorted by length inside windows of
- * `sigma` rows (1: unsorted), streaming loads of the matrix; l2_persist = 1
+ * `sigma` rows (1: unsorted), streaming loads of the matrix; x_cache = 2
  * keeps x in a persisting part of L2.
  */
 #include "spmv_gpu_host.h"
@@ -18,7 +18,7 @@ const sp_kernel sp_spmv_sell_cuda = {
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES},
              {"hack", SP_GPU_HACKS},
              {"sigma", "1,256,4096,1048576"},
-             {"l2_persist", "0,1"}},
+             {"x_cache", "1,2"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
     .run = SP_GPU_FN(sp_spmv_cuda_sell_run),
     .result = SP_GPU_FN(sp_spmv_gpu_result),

@@ -10,7 +10,7 @@
  * (__ldcs: evict first, they are read once) so that x keeps its place in
  * L2, and each entry's value is loaded with its column (padding values are
  * stored zeros), so only x's load waits on the column.
- * Axis l2_persist = 1: x's lines persist in a set-aside part of L2 (an
+ * Axis x_cache = 2: x's lines persist in a set-aside part of L2 (an
  * access policy window on each launch; the set-aside is reset on release).
  */
 #include "spmv_gpu.cuh"
@@ -50,12 +50,13 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     int32_t sigma;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
-    long persist = sp_param(p, "l2_persist", 0);
+    long x_cache = sp_param(p, "x_cache", 1);
     if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_hack(name, p, &hack, err) ||
         sp_gpu_sigma(name, p, &sigma, err))
         return -1;
-    if (persist != 0 && persist != 1)
-        return sp_fail(err, "%s: l2_persist = %ld is not 0 or 1", name, persist);
+    if (x_cache != 1 && x_cache != 2)
+        return sp_fail(err, "%s: x_cache = %ld is not 1 (normal) or 2 (persisting L2)", name,
+                       x_cache);
     double t0 = sp_seconds();
     int32_t *perm = NULL;
     sp_csr P;
@@ -80,7 +81,7 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     if (!rc) {
         g->blocksize = bs;
         rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err) ||
-             (persist && sp_spmv_gpu_l2_persist_x(g, err));
+             (x_cache == 2 && sp_spmv_gpu_l2_persist_x(g, err));
     }
     if (!rc && perm) {
         t0 = sp_seconds();
@@ -105,7 +106,7 @@ extern "C" int sp_spmv_cuda_sell_run(void *state, double *seconds, sp_err *err)
     SP_CUDA(cudaEventRecord(g->start), err);
     if (g->rows > 0) {
         unsigned blocks = (unsigned)(((int64_t)g->rows + g->blocksize - 1) / g->blocksize);
-        /* with l2_persist, the launch carries an access policy window over
+        /* with x_cache = 2, the launch carries an access policy window over
          * x: its lines persist in the L2 set aside in prepare */
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeAccessPolicyWindow;
