@@ -115,24 +115,6 @@ int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err 
     return 0;
 }
 
-int sp_spmv_gpu_l2_persist_x(sp_gpu_spmv *g, sp_err *err)
-{
-    int dev, max_set_aside = 0, max_window = 0;
-    SP_CUDA(cudaGetDevice(&dev), err);
-    SP_CUDA(cudaDeviceGetAttribute(&max_set_aside, cudaDevAttrMaxPersistingL2CacheSize, dev),
-            err);
-    SP_CUDA(cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, dev), err);
-    size_t xb = (size_t)g->cols * sizeof(double);
-    size_t set_aside = xb < (size_t)max_set_aside ? xb : (size_t)max_set_aside;
-    size_t window = xb < (size_t)max_window ? xb : (size_t)max_window;
-    if (!set_aside || !window)
-        return 0;                   /* no x, or a device without persisting L2 */
-    SP_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside), err);
-    g->l2_window = window;
-    g->l2_hit = set_aside >= window ? 1.0f : (float)set_aside / (float)window;
-    return 0;
-}
-
 int sp_spmv_gpu_elapsed(sp_gpu_spmv *g, double *seconds, sp_err *err)
 {
     float ms = 0;
@@ -188,10 +170,6 @@ extern "C" void sp_spmv_gpu_release(void *state)
     cudaFree(g->coo_row);
     cudaFree(g->dia_offset);
     cudaFree(g->dia_val);
-    if (g->l2_window) {
-        cudaCtxResetPersistingL2Cache();
-        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
-    }
     if (g->aux && g->aux_free)
         g->aux_free(g->aux);
     if (g->start)

@@ -40,11 +40,6 @@ struct sp_gpu_spmv {
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
     void *buffer;
-    /* L2 persistence for x (spmv_sell_cuda's x_cache axis): the window
-     * each launch carries, its hit ratio; nonzero l2_window means the
-     * context's persisting L2 was set aside and release resets it */
-    size_t l2_window;
-    float l2_hit;
     /* a kernel's own extra state, freed by aux_free(aux) on release */
     void *aux;
     void (*aux_free)(void *);
@@ -68,13 +63,6 @@ int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err);
 
 /* Upload S (offsets, columns, values) into g, timed into ph->h2d_s. */
 int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err *err);
-
-/* Set aside persisting L2 for x (as much of it as the device allows) and
- * fill g->l2_window and g->l2_hit for the launches' access policy window.
- * Context-wide: sp_spmv_gpu_release resets the persisting lines and the
- * set-aside to 0, so the next combination of the same worker (cuSPARSE
- * included) runs with the default L2 again. */
-int sp_spmv_gpu_l2_persist_x(sp_gpu_spmv *g, sp_err *err);
 
 /* After the stop event was recorded: wait for it and set *seconds to the
  * time between the events. A failed kernel makes this fail, not time. */

@@ -1,8 +1,7 @@
 /*
  * spmv_sell_cuda.c — descriptor of the SELL-C-σ kernel (spmv_sell_cuda.cu):
  * slices of C = `hack` rows, rows sorted by length inside windows of
- * `sigma` rows (1: unsorted), streaming loads of the matrix; x_cache = 2
- * keeps x in a persisting part of L2.
+ * `sigma` rows (1: unsorted), streaming loads of the matrix.
  */
 #include "spmv_gpu_host.h"
 
@@ -14,11 +13,10 @@ const sp_kernel sp_spmv_sell_cuda = {
     .summary = "SELL-C-sigma: rows sorted by length in windows of sigma, slices of hack rows, "
                "one thread per row",
     .needs_gpu = 1,
-    .naxes = 4,
+    .naxes = 3,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES},
              {"hack", SP_GPU_HACKS},
-             {"sigma", "1,256,4096,1048576"},
-             {"x_cache", "1,2"}},
+             {"sigma", "1,256,4096,1048576"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
     .run = SP_GPU_FN(sp_spmv_cuda_sell_run),
     .result = SP_GPU_FN(sp_spmv_gpu_result),

@@ -10,8 +10,6 @@
  * (__ldcs: evict first, they are read once) so that x keeps its place in
  * L2, and each entry's value is loaded with its column (padding values are
  * stored zeros), so only x's load waits on the column.
- * Axis x_cache = 2: x's lines persist in a set-aside part of L2 (an
- * access policy window on each launch; the set-aside is reset on release).
  */
 #include "spmv_gpu.cuh"
 
@@ -50,13 +48,9 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     int32_t sigma;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
-    long x_cache = sp_param(p, "x_cache", 1);
     if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_hack(name, p, &hack, err) ||
         sp_gpu_sigma(name, p, &sigma, err))
         return -1;
-    if (x_cache != 1 && x_cache != 2)
-        return sp_fail(err, "%s: x_cache = %ld is not 1 (normal) or 2 (persisting L2)", name,
-                       x_cache);
     double t0 = sp_seconds();
     int32_t *perm = NULL;
     sp_csr P;
@@ -80,8 +74,7 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     rc = g ? 0 : -1;
     if (!rc) {
         g->blocksize = bs;
-        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err) ||
-             (x_cache == 2 && sp_spmv_gpu_l2_persist_x(g, err));
+        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
     }
     if (!rc && perm) {
         t0 = sp_seconds();
@@ -106,24 +99,8 @@ extern "C" int sp_spmv_cuda_sell_run(void *state, double *seconds, sp_err *err)
     SP_CUDA(cudaEventRecord(g->start), err);
     if (g->rows > 0) {
         unsigned blocks = (unsigned)(((int64_t)g->rows + g->blocksize - 1) / g->blocksize);
-        /* with x_cache = 2, the launch carries an access policy window over
-         * x: its lines persist in the L2 set aside in prepare */
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeAccessPolicyWindow;
-        attr[0].val.accessPolicyWindow.base_ptr = g->x;
-        attr[0].val.accessPolicyWindow.num_bytes = g->l2_window;
-        attr[0].val.accessPolicyWindow.hitRatio = g->l2_hit;
-        attr[0].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-        attr[0].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(blocks);
-        cfg.blockDim = dim3((unsigned)g->blocksize);
-        cfg.attrs = attr;
-        cfg.numAttrs = g->l2_window ? 1 : 0;
-        SP_CUDA(cudaLaunchKernelEx(&cfg, sell_sigma_kernel, g->rows, g->hack,
-                                   (const int32_t *)g->sell_off, (const int32_t *)g->sell_col,
-                                   (const double *)g->sell_val, (const int32_t *)g->perm,
-                                   (const double *)g->x, g->y), err);
+        sell_sigma_kernel<<<blocks, g->blocksize>>>(g->rows, g->hack, g->sell_off, g->sell_col,
+                                                    g->sell_val, g->perm, g->x, g->y);
         SP_CUDA(cudaGetLastError(), err);
     }
     SP_CUDA(cudaEventRecord(g->stop), err);
