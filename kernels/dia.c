@@ -72,18 +72,27 @@ uint64_t sp_dia_work_bytes(const sp_csr *A)
     return (uint64_t)(n ? n : 1) * sizeof(int32_t);
 }
 
-/* cell[o] = 1 for every offset present, 0 elsewhere. */
+/* cell[o] = 1 for every offset present, 0 elsewhere. A cell is written
+ * only when it reads 0: on a stencil every thread hits the same few cells,
+ * and writing each time kept their cache lines moving between cores (the
+ * first H100 sweep: 840-980 ms of conversion on laplace2d/3d); once set, a
+ * cell is only read, and the lines stay shared. */
 static void mark_offsets(const sp_csr *A, int32_t *cell, int64_t n)
 {
 #pragma omp parallel for schedule(static)
     for (int64_t o = 0; o < n; o++)
         cell[o] = 0;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(static)
     for (int32_t i = 0; i < A->rows; i++)
         for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
             int64_t o = (int64_t)A->colidx[k] - i + A->rows - 1;
-#pragma omp atomic write
-            cell[o] = 1;
+            int32_t seen;
+#pragma omp atomic read relaxed
+            seen = cell[o];
+            if (!seen) {
+#pragma omp atomic write relaxed
+                cell[o] = 1;
+            }
         }
 }
 
