@@ -144,7 +144,7 @@ Test(dia, refuses_past_32_and_64_bit_counts)
     sp_csr B = {.rows = 1000, .cols = 50, .nnz = 7};
     cr_assert_eq(sp_dia_size(&B, 7, &nd, &stored, &bytes, &err), 0, "%s", err.msg);
     cr_assert(nd == 7 && stored == 7000 && bytes == 7000 * 8 + 7 * 4);
-    /* 2^28 diagonals of 2^31-1 rows: 4.6e17 bytes, stated, not refused */
+    /* 2^28 diagonals of 2^31-1 rows: 4.6e18 bytes, just under the limit: stated, not refused */
     cr_assert_eq(sp_dia_size(&A, 1 << 28, &nd, &stored, &bytes, &err), 0, "%s", err.msg);
     cr_assert_eq(bytes, (uint64_t)(1 << 28) * INT32_MAX * 8 + (uint64_t)(1 << 28) * 4);
     sp_csr bad = {.rows = -1};
