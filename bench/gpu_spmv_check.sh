@@ -5,7 +5,7 @@
 # KERNELS (quick test set), the quick bench (bench/gpu_spmv_quick.ini via
 # bench/gpu_spmv.sh, stopped by SIGINT when out of time: the runs so far
 # stay in the database), then the GPU SpMV tests of the same kernels (TEST_KERNELS
-# overrides the list) with the time left. Logs in
+# overrides the list; TEST_KERNELS=all: every kernel) with the time left. Logs in
 # $OUT (or results/spmv-check); the bench table is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,8 +39,10 @@ SPMV_BENCH_CONFIG=${SPMV_BENCH_CONFIG:-bench/gpu_spmv_quick.ini} OUT=$out \
 echo "bench rc $? at $SECONDS s (limit $t s)"
 t=$(( $(left) - 3 ))
 if [ "$t" -gt 3 ]; then
-  SPSWEEP_GPU_TEST_KERNELS=${TEST_KERNELS:-$kernels} timeout "$t" build/tests/gpu \
-    --filter 'gpu_spmv/*' >"$out/tests.log" 2>&1
+  # TEST_KERNELS=all: every GPU SpMV kernel at its full axes
+  if [ "${TEST_KERNELS:-}" = all ]; then unset SPSWEEP_GPU_TEST_KERNELS
+  else export SPSWEEP_GPU_TEST_KERNELS=${TEST_KERNELS:-$kernels}; fi
+  timeout "$t" build/tests/gpu --filter 'gpu_spmv/*' --verbose >"$out/tests.log" 2>&1
   echo "gpu_spmv tests rc $? at $SECONDS s (limit $t s)"; grep -h Synthesis "$out/tests.log"
 fi
 tail -40 "$out/bench.log"

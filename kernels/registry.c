@@ -26,6 +26,8 @@
     X(sp_spmv_hll_aligned_serial)                                             \
     X(sp_spmv_hll_aligned_omp)                                                \
     X(sp_spmv_librsb)                                                         \
+    X(sp_spmv_dia_serial)                                                     \
+    X(sp_spmv_dia_omp)                                                        \
     X(sp_transpose_serial)                                                    \
     X(sp_transpose_scantrans)                                                 \
     X(sp_transpose_mergetrans)                                                \
@@ -40,6 +42,7 @@
     X(sp_spmv_hll_cuda_warp)                                                  \
     X(sp_spmv_csr_cuda_hybrid)                                                \
     X(sp_spmv_sell_cuda)                                                      \
+    X(sp_spmv_dia_cuda)                                                       \
     X(sp_spmv_csr_cusparse_alg2)                                              \
     X(sp_spmv_coo_cusparse_alg1)                                              \
     X(sp_spmv_coo_cusparse_alg2)                                              \

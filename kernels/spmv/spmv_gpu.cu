@@ -168,6 +168,8 @@ extern "C" void sp_spmv_gpu_release(void *state)
     cudaFree(g->carry_row);
     cudaFree(g->carry_val);
     cudaFree(g->coo_row);
+    cudaFree(g->dia_offset);
+    cudaFree(g->dia_val);
     if (g->aux && g->aux_free)
         g->aux_free(g->aux);
     if (g->start)

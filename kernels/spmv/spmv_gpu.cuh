@@ -29,6 +29,10 @@ struct sp_gpu_spmv {
     int64_t ntiles;
     int32_t *tiles, *carry_row;
     double *carry_val;
+    /* DIA: diagonal offsets and values (val[d·rows + i]), rows per thread */
+    int32_t ndiags, rows_per_thread;
+    int32_t *dia_offset;
+    double *dia_val;
     /* cuSPARSE COO: a row index per nonzero */
     int32_t *coo_row;
     int alg;                    /* cuSPARSE: the cusparseSpMVAlg_t */

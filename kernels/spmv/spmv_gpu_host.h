@@ -94,6 +94,10 @@ int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
 int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *need,
                            sp_err *err);
+/* DIA (kernels/dia.h, spmv_dia.c): the layout's exact size by sp_dia_plan. */
+int sp_need_gpu_dia(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+/* The `rows_per_thread` axis of spmv_dia_cuda (default 1): 1, 2 or 4. */
+int sp_gpu_rows_per_thread(const char *kernel, const sp_params *p, int *rpt, sp_err *err);
 /* The cuSPARSE kernels: their format as above plus the library's buffer. */
 int sp_need_cusparse_csr(const sp_problem *pb, const sp_params *p, sp_need *need,
                          sp_err *err);
@@ -131,6 +135,9 @@ int sp_spmv_cuda_hybrid_run(void *state, double *seconds, sp_err *err);
 int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *p, void **state,
                               sp_phases *ph, sp_err *err);
 int sp_spmv_cuda_sell_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                             sp_phases *ph, sp_err *err);
+int sp_spmv_cuda_dia_run(void *state, double *seconds, sp_err *err);
 /* cuSPARSE baselines; all run through sp_spmv_cusparse_run (spmv.h). */
 int sp_spmv_cusparse_csr_alg2_prepare(const sp_problem *pb, const sp_params *p,
                                       void **state, sp_phases *ph, sp_err *err);

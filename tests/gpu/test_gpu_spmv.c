@@ -212,3 +212,24 @@ Test(gpu_spmv, warp_kernels_refuse_partial_warps)
     op->teardown(&pb);
     spmv_case_free(&c);
 }
+
+/* DIA with more diagonals than one shared-memory chunk of offsets (256):
+ * bands of 401 and 1201 diagonals, at block sizes below and above the
+ * chunk (a block stages a chunk in several rounds when it has fewer
+ * threads), and a matrix whose diagonals mostly leave it (wide). */
+Test(gpu_spmv, dia_many_diagonals, .timeout = 120)
+{
+    static const char *specs[] = {"banded?n=3001&bw=200", "banded?n=1000&bw=600",
+                                  "uniform?rows=300&cols=5000&per_row=40&seed=3"};
+    static const long sizes[] = {32, 96, 256, 1000};
+    const sp_kernel *k = sp_kernel_find("spmv_dia_cuda");
+    cr_assert(k && k->prepare);
+    for (int s = 0; s < 3; s++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[s], &A, &err), 0, "%s: %s", specs[s], err.msg);
+        spmv_axis_override o = {"blocksize", sizes, 4};
+        cr_assert_eq(spmv_check_kernel_with(k, &o, 1, &A, specs[s]), 0, "%s refused", specs[s]);
+        sp_csr_free(&A);
+    }
+}

@@ -1,0 +1,207 @@
+/*
+ * spmv_dia.c — SpMV on the diagonal format (kernels/dia.h), serial and
+ * OpenMP over rows, and the `need` of every DIA kernel (CPU and GPU).
+ *
+ * Rows are walked in strips of SP_DIA_STRIP so that the strip of y stays
+ * in L1 while the pass goes down the diagonals; inside a strip each
+ * diagonal is one unit-stride loop over val, x and y (no gather, no
+ * column indices), clipped to the rows where the diagonal is inside the
+ * matrix, so the padding outside it is never read. Diagonals go in
+ * ascending offset, i.e. column, order: each y[i] sums its row's entries
+ * in CSR order (plus zeros), as the serial reference does.
+ */
+#include <stdlib.h>
+
+#include "../dia.h"
+#include "../partition.h"
+#include "spmv_gpu_host.h"
+
+#define SP_DIA_STRIP 1024
+
+typedef struct sp_spmv_dia {
+    sp_dia D;
+    const double *x;
+    double *y;          /* rows entries */
+    int threads;        /* the `threads` axis, 1 when absent */
+} sp_spmv_dia;
+
+/* Rows [i0, i1) of y = D·x. */
+static void dia_rows(const sp_dia *D, int64_t i0, int64_t i1, const double *restrict x,
+                     double *restrict y)
+{
+    for (int64_t i = i0; i < i1; i++)
+        y[i] = 0.0;
+    for (int32_t d = 0; d < D->ndiags; d++) {
+        const int64_t off = D->offset[d];
+        const int64_t lo = i0 > -off ? i0 : -off, hi = i1 < D->cols - off ? i1 : D->cols - off;
+        const double *restrict v = D->val + (int64_t)d * D->rows;
+#pragma omp simd
+        for (int64_t i = lo; i < hi; i++)
+            y[i] += v[i] * x[i + off];
+    }
+}
+
+static int dia_check_problem(const char *name, const sp_problem *pb, sp_err *err)
+{
+    if (!pb || !pb->A || (!pb->x && pb->A->cols > 0))
+        return sp_fail(err, "%s: problem without a matrix or x", name);
+    return 0;
+}
+
+/* The layout, the conversion's work table and y: the runner skips the
+ * combination when that is more than the free host memory. */
+static int dia_cpu_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p;
+    int32_t nd;
+    int64_t stored;
+    uint64_t bytes;
+    if (dia_check_problem("spmv_dia", pb, err))
+        return -1;
+    if (sp_dia_plan(pb->A, &nd, &stored, &bytes, err))
+        return sp_fail_prefix(err, "spmv_dia");
+    need->host_bytes = bytes + sp_dia_work_bytes(pb->A) +
+                       ((uint64_t)pb->A->rows + 1) * sizeof(double) + sizeof(sp_spmv_dia);
+    need->device_bytes = 0;
+    return 0;
+}
+
+static void dia_release(void *state)
+{
+    sp_spmv_dia *s = state;
+    if (s) {
+        sp_dia_free(&s->D);
+        free(s->y);
+    }
+    free(s);
+}
+
+/* Check the axes, allocate y, convert (timed as ph->convert_s). */
+static int dia_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_phases *ph,
+                       sp_err *err)
+{
+    int threads;
+    *state = NULL;
+    if (dia_check_problem("spmv_dia", pb, err) || sp_threads_param(p, "spmv_dia", &threads, err))
+        return -1;
+    sp_spmv_dia *s = calloc(1, sizeof *s);
+    if (s)
+        s->y = malloc(((size_t)pb->A->rows + 1) * sizeof(double));
+    if (!s || !s->y) {
+        free(s);
+        return sp_fail(err, "spmv_dia: out of memory for y (%d rows)", pb->A->rows);
+    }
+    double t0 = sp_seconds();
+    if (sp_dia_from_csr(&s->D, pb->A, err)) {
+        dia_release(s);
+        return sp_fail_prefix(err, "spmv_dia");
+    }
+    if (ph)
+        ph->convert_s = sp_seconds() - t0;
+    s->x = pb->x, s->threads = threads;
+    *state = s;
+    return 0;
+}
+
+static int dia_serial_run(void *state, double *seconds, sp_err *err)
+{
+    const sp_spmv_dia *s = state;
+    if (!s)
+        return sp_fail(err, "spmv_dia_serial: run without a state");
+    double t0 = sp_seconds();
+    for (int64_t i = 0; i < s->D.rows; i += SP_DIA_STRIP)
+        dia_rows(&s->D, i, i + SP_DIA_STRIP < s->D.rows ? i + SP_DIA_STRIP : s->D.rows, s->x,
+                 s->y);
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+/* Strips shared out statically among the threads. */
+static int dia_omp_run(void *state, double *seconds, sp_err *err)
+{
+    const sp_spmv_dia *s = state;
+    if (!s)
+        return sp_fail(err, "spmv_dia_omp: run without a state");
+    const int64_t rows = s->D.rows, strips = (rows + SP_DIA_STRIP - 1) / SP_DIA_STRIP;
+    double t0 = sp_seconds();
+#pragma omp parallel for schedule(static) num_threads(s->threads)
+    for (int64_t q = 0; q < strips; q++) {
+        int64_t i = q * SP_DIA_STRIP;
+        dia_rows(&s->D, i, i + SP_DIA_STRIP < rows ? i + SP_DIA_STRIP : rows, s->x, s->y);
+    }
+    *seconds = sp_seconds() - t0;
+    return 0;
+}
+
+/* Copy y into out (rows doubles). */
+static int dia_result(void *state, void *out, sp_phases *ph, sp_err *err)
+{
+    const sp_spmv_dia *s = state;
+    double *y = out;
+    (void)ph;
+    if (!s || !y)
+        return sp_fail(err, "spmv_dia: result without a state or an output buffer");
+    for (int32_t i = 0; i < s->D.rows; i++)
+        y[i] = s->y[i];
+    return 0;
+}
+
+/* The GPU kernel (spmv_dia_cuda.cu): the layout and the conversion's
+ * table on the host; values, offsets, x and y on the device, in whole
+ * 2 MiB pages. */
+int sp_need_gpu_dia(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p;
+    int32_t nd;
+    int64_t stored;
+    uint64_t bytes;
+    if (dia_check_problem("spmv_dia_cuda", pb, err))
+        return -1;
+    if (sp_dia_plan(pb->A, &nd, &stored, &bytes, err))
+        return sp_fail_prefix(err, "spmv_dia_cuda");
+    const sp_csr *A = pb->A;
+    need->host_bytes = bytes + sp_dia_work_bytes(A) + 4096;
+    need->device_bytes = sp_gpu_array_bytes((uint64_t)stored, 8) +
+                         sp_gpu_array_bytes((uint64_t)nd, 4) +
+                         sp_gpu_array_bytes((uint64_t)A->cols, 8) +
+                         sp_gpu_array_bytes((uint64_t)A->rows, 8);
+    return 0;
+}
+
+int sp_gpu_rows_per_thread(const char *kernel, const sp_params *p, int *rpt, sp_err *err)
+{
+    long v = sp_param(p, "rows_per_thread", 1);
+    if (v != 1 && v != 2 && v != 4)
+        return sp_fail(err, "%s: rows_per_thread = %ld is not 1, 2 or 4", kernel, v);
+    *rpt = (int)v;
+    return 0;
+}
+
+const sp_kernel sp_spmv_dia_serial = {
+    .name = "spmv_dia_serial",
+    .operation = "spmv",
+    .format = "dia",
+    .backend = "serial",
+    .summary = "DIA (diagonal-major, no column indices), strips of 1024 rows, "
+               "unit stride down each diagonal",
+    .prepare = dia_prepare,
+    .run = dia_serial_run,
+    .result = dia_result,
+    .release = dia_release,
+    .need = dia_cpu_need,
+};
+
+const sp_kernel sp_spmv_dia_omp = {
+    .name = "spmv_dia_omp",
+    .operation = "spmv",
+    .format = "dia",
+    .backend = "openmp",
+    .summary = "DIA, strips of 1024 rows shared statically",
+    .naxes = 1,
+    .axes = {{"threads", "1..nproc:*2,nproc"}},
+    .prepare = dia_prepare,
+    .run = dia_omp_run,
+    .result = dia_result,
+    .release = dia_release,
+    .need = dia_cpu_need,
+};

@@ -1,0 +1,125 @@
+/*
+ * spmv_dia_cuda.cu — SpMV on the diagonal format (kernels/dia.h; Bell &
+ * Garland 2009's DIA kernel): thread t of a block takes rows first + t +
+ * r·blockDim (r < RPT), so a warp's loads of one diagonal are contiguous
+ * in val and in x. The offsets are staged in shared memory, SP_DIA_CHUNK
+ * at a time (any number of diagonals). Values are read once: streaming
+ * loads (__ldcs, evict first) so that x, read once per diagonal at
+ * neighbouring places, keeps its place in L2; x through __ldg. A slot
+ * whose column i + offset lies outside the matrix (the padding) is
+ * skipped by predicate: neither its value nor x is loaded.
+ */
+#include "../dia.h"
+#include "spmv_gpu.cuh"
+
+#define SP_DIA_CHUNK 256
+
+template <int RPT>
+__global__ void dia_kernel(int32_t rows, int32_t cols, int32_t ndiags,
+                           const int32_t *__restrict__ offset, const double *__restrict__ val,
+                           const double *__restrict__ x, double *__restrict__ y)
+{
+    __shared__ int32_t off[SP_DIA_CHUNK];
+    const int64_t first = (int64_t)blockIdx.x * blockDim.x * RPT + threadIdx.x;
+    double sum[RPT];
+#pragma unroll
+    for (int r = 0; r < RPT; r++)
+        sum[r] = 0.0;
+    for (int32_t d0 = 0; d0 < ndiags; d0 += SP_DIA_CHUNK) {
+        int32_t n = min(SP_DIA_CHUNK, ndiags - d0);
+        if (d0)
+            __syncthreads();            /* the last chunk's offsets are read */
+        for (int32_t t = threadIdx.x; t < n; t += blockDim.x)
+            off[t] = offset[d0 + t];
+        __syncthreads();
+        const double *v = val + (int64_t)d0 * rows;
+#pragma unroll 4
+        for (int32_t d = 0; d < n; d++) {
+            const int64_t o = off[d];
+            const double *vd = v + (int64_t)d * rows;
+#pragma unroll
+            for (int r = 0; r < RPT; r++) {
+                int64_t i = first + (int64_t)r * blockDim.x, j = i + o;
+                if (i < rows && (uint64_t)j < (uint64_t)cols)
+                    sum[r] += __ldcs(vd + i) * __ldg(x + j);
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < RPT; r++) {
+        int64_t i = first + (int64_t)r * blockDim.x;
+        if (i < rows)
+            y[i] = sum[r];
+    }
+}
+
+/* Axes checked; the conversion timed (convert_s); x, y, the offsets and
+ * the values uploaded (h2d_s). */
+extern "C" int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p,
+                                        void **state, sp_phases *ph, sp_err *err)
+{
+    const char *name = "spmv_dia_cuda";
+    *state = NULL;
+    int bs, rpt;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", name);
+    if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_rows_per_thread(name, p, &rpt, err))
+        return -1;
+    sp_dia D;
+    double t0 = sp_seconds();
+    if (sp_dia_from_csr(&D, pb->A, err))
+        return sp_fail_prefix(err, "%s", name);
+    ph->convert_s += sp_seconds() - t0;
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    int rc = g ? 0 : -1;
+    if (!rc) {
+        g->blocksize = bs;
+        g->rows_per_thread = rpt;
+        g->ndiags = D.ndiags;
+        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err);
+    }
+    if (!rc) {
+        t0 = sp_seconds();
+        rc = sp_spmv_gpu_put((void **)&g->dia_offset, D.offset,
+                             (size_t)D.ndiags * sizeof(int32_t), err) ||
+             sp_spmv_gpu_put((void **)&g->dia_val, D.val, (size_t)D.stored * sizeof(double),
+                             err);
+        if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+            rc = sp_fail(err, "%s: upload of the DIA layout failed", name);
+        ph->h2d_s += sp_seconds() - t0;
+    }
+    sp_dia_free(&D);
+    if (rc) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+template <int RPT> static void dia_launch(const sp_gpu_spmv *g)
+{
+    int64_t per_block = (int64_t)g->blocksize * RPT;
+    unsigned blocks = (unsigned)(((int64_t)g->rows + per_block - 1) / per_block);
+    dia_kernel<RPT><<<blocks, g->blocksize>>>(g->rows, g->cols, g->ndiags, g->dia_offset,
+                                              g->dia_val, g->x, g->y);
+}
+
+extern "C" int sp_spmv_cuda_dia_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv_dia_cuda: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (g->rows > 0) {
+        if (g->rows_per_thread == 4)
+            dia_launch<4>(g);
+        else if (g->rows_per_thread == 2)
+            dia_launch<2>(g);
+        else
+            dia_launch<1>(g);
+        SP_CUDA(cudaGetLastError(), err);
+    }
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_spmv_gpu_elapsed(g, seconds, err);
+}
