@@ -58,9 +58,9 @@ const sp_kernel sp_sort_qsort_cuda_block = {
     .needs_gpu = 1,
     .naxes = 4,
     .axes = {{"values", SP_SORT_VALUES},
-             {"blocksize", "512"},
-             {"window", "4096"},
-             {"cutoff", "4096"}},
+             {"blocksize", "1024"},
+             {"window", "8192"},
+             {"cutoff", "8192"}},
     SP_SORT_GPU_FNS(qsort_block),
 };
 

@@ -29,6 +29,11 @@ sp_qsort_opts sp_qsort_defaults(sp_qsort_design d)
 {
     if (d == SP_QSORT_THREAD)
         return (sp_qsort_opts){.blocksize = 128, .window = 4096, .cutoff = 4096};
+    /* block: 1024 threads, window and cut-over 8192 — on the H100 at 2^28
+     * uniform pairs 16.06 ms against 19.54 at 512/4096/4096 (the larger
+     * cut-over saves the third partition pass; bench/RESULTS.md) */
+    if (d == SP_QSORT_BLOCK)
+        return (sp_qsort_opts){.blocksize = 1024, .window = 8192, .cutoff = 8192};
     return (sp_qsort_opts){.blocksize = 512, .window = 4096, .cutoff = 4096};
 }
 
