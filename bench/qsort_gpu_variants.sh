@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # qsort_gpu_variants.sh — on a GPU machine: bench/qsort_gpu.cu built once
-# per variant of the GPU quicksorts' compile-time switches
-# (kernels/sort/qsort_dev.cuh: QS_LUT, QS_SCAT3, QS_LEAF2, QS_HILO), each
-# variant run in turn with the same arguments, so changes are measured
-# side by side in one device call from one tree. Each variant's sort
-# kernels (kernels/sort/qsort_*.cu) are compiled with its flags into
+# per variant of the GPU quicksort kernels, each variant run in turn with
+# the same arguments, so changes are measured side by side in one device
+# call. A variant is NAME=FLAGS: its sort kernels (kernels/sort/qsort_*.cu)
+# are compiled with FLAGS (e.g. -D switches a change under test adds) into
 # build/var/NAME and linked with the bench and build/libspsweep.a (made
-# when missing); a variant may name another folder of kernels/sort
-# sources (e.g. an old commit's) with SRC=DIR among its flags.
+# when missing); SRC=DIR among the flags takes the kernels from another
+# folder (e.g. an old commit's kernels/sort, from `git worktree add`).
+# (The switches of the 2026-11-22 measurements, QS_LUT, QS_SCAT3,
+# QS_LEAF2, QS_HILO and QS_LEAFB, are gone: their winners are the code.)
 #
-#   bash bench/qsort_gpu_variants.sh 'base=-DQS_LUT=0 -DQS_SCAT3=0' 'new=' -- 5 28
+#   git worktree add /tmp/old 62e3639
+#   bash bench/qsort_gpu_variants.sh 'old=SRC=/tmp/old/kernels/sort' 'new=' -- 5 28
 #
 # Output: ${OUT:-results}/qsort_var_NAME.md per variant.
 set -euo pipefail

@@ -102,13 +102,6 @@ __device__ inline unsigned qs_splitters(const unsigned *X, unsigned long long st
     return *nsp;
 }
 
-/* Variant switches, for measuring one change against another from one
- * tree (bench/qsort_gpu.sh builds both ways): QS_LUT = 0 searches all
- * 255 splitters instead of the table. */
-#ifndef QS_LUT
-#define QS_LUT 1
-#endif
-
 /* The bucket lookup: 2j for keys between splitters j-1 and j (j = the
  * number of splitters below x), 2j+1 for keys equal to splitter j. A
  * binary search over 255 splitters is 8 dependent shared loads and ~40
@@ -140,7 +133,6 @@ __device__ inline qs_lut qs_lut_make(const unsigned *sp, unsigned m, unsigned sh
     L.sl = sp[m - 1];
     unsigned span = L.sl - L.s0, bits = span ? 32 - __clz(span) : 0;
     L.shift = bits > QS_LUT_BITS ? bits - QS_LUT_BITS : 0;
-#if QS_LUT
     for (unsigned c = threadIdx.x; c <= QS_LUT_CELLS; c += blockDim.x) {
         unsigned long long v = (unsigned long long)L.s0 + ((unsigned long long)c << L.shift);
         unsigned a = 0, b = m;
@@ -158,14 +150,12 @@ __device__ inline qs_lut qs_lut_make(const unsigned *sp, unsigned m, unsigned sh
         }
         tab[c] = (unsigned short)a;
     }
-#endif
     __syncthreads();
     return L;
 }
 
 __device__ __forceinline__ unsigned qs_bucket(const qs_lut &L, unsigned x)
 {
-#if QS_LUT
     if (x < L.s0)
         return 0;
     if (x > L.sl)
@@ -180,16 +170,6 @@ __device__ __forceinline__ unsigned qs_bucket(const qs_lut &L, unsigned x)
             b = mid;
     }
     return 2 * a + (L.sp[a] == x); /* a < m: x <= sl */
-#else
-    const unsigned *sp = L.sp;
-    unsigned pos = 0;
-#pragma unroll
-    for (unsigned step = 128; step; step >>= 1)
-        if (sp[pos + step - 1] < x)
-            pos += step;
-    pos = min(pos, L.m);
-    return 2 * pos + (pos < L.m && sp[pos] == x);
-#endif
 }
 
 /* cnt[b] += 1 for every lane of `active`; returns this lane's rank among
@@ -265,15 +245,10 @@ __device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned
     }
 }
 
-/* The scatter's window loop: QS_SCAT3 = 2 (the default) holds a window
- * of QS_SCATTER_ITEMS keys per thread in registers when sorting keys only
- * and the window is exactly that at <= 512 threads (the defaults: 4096
- * keys, 512 threads; qs_level decides), and stages it in shared memory
- * otherwise, with three barriers a window; 1 always stages it, with three
- * barriers; 0 stages it with six (for measuring one against another). */
-#ifndef QS_SCAT3
-#define QS_SCAT3 2
-#endif
+/* The scatter's window loop holds a window of QS_SCATTER_ITEMS keys per
+ * thread in registers when sorting keys only and the window is exactly
+ * that at <= 512 threads (qs_level decides), and stages it in shared
+ * memory otherwise; three barriers a window either way. */
 #define QS_SCATTER_ITEMS 8
 
 /* The shared memory of qs_scatter_range, carved from one buffer: what
@@ -354,7 +329,7 @@ __device__ __forceinline__ void qs_window_rank(const unsigned *__restrict__ X,
  * off and zeroes the counts for the next window, so the write sweep reads
  * nothing the next window's ranking writes. Ends with a barrier (off
  * holds the ends of the buckets). REGS: the window is QS_SCATTER_ITEMS keys
- * per thread, held in registers (QS_SCAT3 == 2 only). */
+ * per thread, held in registers. */
 template <bool VALS, bool REGS = false>
 __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned *__restrict__ XV,
                                  unsigned *__restrict__ Y, unsigned *__restrict__ YV,
@@ -363,7 +338,6 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
                                  const qs_window &w, unsigned W)
 {
     const unsigned bs = blockDim.x, tid = threadIdx.x, nb = 2 * L.m + 1;
-#if QS_SCAT3
     const bool regs = REGS; /* the caller checked W == QS_SCATTER_ITEMS * bs */
     for (unsigned b = tid; b < nb; b += bs)
         w.wcnt[b] = 0;
@@ -447,38 +421,6 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
         }
     }
     __syncthreads();
-#else
-    for (unsigned long long w0 = lo; w0 < hi; w0 += W) {
-        unsigned wl = (unsigned)min((unsigned long long)W, hi - w0);
-        for (unsigned b = tid; b < nb; b += bs)
-            w.wcnt[b] = 0;
-        __syncthreads();
-        for (unsigned i0 = 0; i0 < wl; i0 += 4 * bs)
-            qs_window_rank<VALS>(X, XV, w0, wl, i0, L, w);
-        __syncthreads();
-        qs_scan_small(w.wcnt, w.wstart, nb);
-        __syncthreads();
-        for (unsigned i = tid; i < wl; i += bs) {
-            unsigned b = w.sb[i], d = w.wstart[b] + w.sr[i];
-            w.ok[d] = w.sk[i];
-            if (VALS)
-                w.ov[d] = w.sv[i];
-            w.ob[d] = (unsigned short)b;
-        }
-        __syncthreads();
-        for (unsigned i = tid; i < wl; i += bs) {
-            unsigned b = w.ob[i];
-            unsigned long long g = off[b] + (i - w.wstart[b]);
-            Y[g] = w.ok[i];
-            if (VALS)
-                YV[g] = w.ov[i];
-        }
-        __syncthreads();
-        for (unsigned b = tid; b < nb; b += bs)
-            off[b] += w.wcnt[b];
-        __syncthreads();
-    }
-#endif
 }
 
 /* Copy [start, start + len) of X (and XV) to A (and AV), the whole block. */
@@ -553,22 +495,6 @@ __device__ __forceinline__ unsigned qs_pad(unsigned p)
     return p + (p >> 5);
 }
 
-/* QS_LEAF2 = 0: the block-local sort as it was (a load at a time, a
- * shared table of digit starts, six barriers a pass); QS_HILO = 0: digits
- * over the bits where the minimum and maximum differ instead of the bits
- * of their difference. For measuring one against the other. */
-#ifndef QS_LEAF2
-#define QS_LEAF2 1
-#endif
-#ifndef QS_HILO
-#define QS_HILO 1
-#endif
-
-/* QS_LEAFB = 1: the block-local sort first tries one counting pass over
- * the top bits of key - lo (see qs_leaf_sort); 0: digit passes only. */
-#ifndef QS_LEAFB
-#define QS_LEAFB 1
-#endif
 /* A sub-bucket of the counting pass holding more keys than this (with
  * keys of more than one value in it) sends the sort to the digit passes:
  * it bounds the insertion sorts' work. */
@@ -632,7 +558,7 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     unsigned *sk = (unsigned *)smem, *si = sk + capp, *sv = si + capp;
     unsigned long long *scratch = (unsigned long long *)(sv + cap);
     unsigned *mm = (unsigned *)(scratch + 33 * 4);
-    /* the counting pass's counters (QS_LEAFB) after mm's 32 words */
+    /* the counting pass's counters after mm's 32 words */
     unsigned *bcnt = mm + 32;
     const unsigned blog = qs_leafb_log(cap);
     if (tid == 0) {
@@ -640,11 +566,9 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
         mm[1] = 0;
         mm[2] = 0; /* a sub-bucket over QS_LEAFB_MAX */
     }
-    if (QS_LEAFB && QS_LEAF2)
-        for (unsigned b = tid; b < (1u << blog); b += bs)
-            bcnt[b] = 0;
+    for (unsigned b = tid; b < (1u << blog); b += bs)
+        bcnt[b] = 0;
     unsigned lo = 0xffffffffu, hi = 0;
-#if QS_LEAF2
     {
         unsigned xr[ITEMS], vr[ITEMS];
 #pragma unroll
@@ -665,24 +589,11 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
             }
         }
     }
-#else
-    __syncthreads();
-    for (unsigned i = tid; i < len; i += bs) {
-        unsigned x = X[start + i];
-        sk[qs_pad(i)] = x;
-        if (VALS)
-            sv[i] = XV[start + i];
-        lo = min(lo, x);
-        hi = max(hi, x);
-    }
-#endif
     for (int d = 16; d; d >>= 1) {
         lo = min(lo, __shfl_xor_sync(QS_FULL, lo, d));
         hi = max(hi, __shfl_xor_sync(QS_FULL, hi, d));
     }
-#if QS_LEAF2
     __syncthreads(); /* mm set */
-#endif
     if ((tid & 31) == 0) {
         atomicMin(&mm[0], lo);
         atomicMax(&mm[1], hi);
@@ -690,7 +601,7 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
     __syncthreads();
     lo = mm[0];
     hi = mm[1];
-    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(QS_HILO ? hi - lo : lo ^ hi);
+    unsigned bits = len < 2 || lo == hi ? 0 : 32 - __clz(hi - lo);
     if (bits) {
         unsigned k[ITEMS], id[ITEMS];
 #pragma unroll
@@ -700,7 +611,6 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
             id[j] = p;
         }
         unsigned lsd_bits = bits;
-#if QS_LEAFB && QS_LEAF2
         /* One counting pass over the top blog bits of key - lo: sub-bucket
          * k >> sh (2^blog of them, about one key each when the keys spread
          * evenly), ranks by shared atomics (so not stable: positions travel
@@ -777,7 +687,6 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
                 lsd_bits = 0;
             }
         }
-#endif
         for (unsigned shift = 0; shift < lsd_bits; shift += 4) {
             unsigned long long c[4] = {0, 0, 0, 0}, excl[4], tot[4];
             unsigned short lr[ITEMS];
@@ -791,7 +700,6 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
                     c[q] += (d >> 2) == (unsigned)q ? inc : 0;
             }
             qs_block_scan4(c, excl, tot, scratch);
-#if QS_LEAF2
             /* digit d starts after all keys of smaller digits: a table
              * after the scan's scratch (the scratch itself may still be
              * read by the scan: no barrier ends it). (Adding the starts to
@@ -821,36 +729,6 @@ __device__ void qs_leaf_sort(const unsigned *X, const unsigned *XV, unsigned *A,
                     id[j] = si[qs_pad(tid * ITEMS + j)];
             }
             /* the next pass writes sk only after its scan's barriers */
-#else
-            __syncthreads();
-            /* digit d starts after all keys of smaller digits: a table in
-             * the scan's scratch (row 32 holds the totals, rows 0..31 are
-             * free until the next scan) */
-            unsigned *dstart = (unsigned *)scratch;
-            if (tid < 16) {
-                unsigned run = 0;
-                for (unsigned d = 0; d < tid; d++)
-                    run += qs_lane16(tot, d);
-                dstart[tid] = run;
-            }
-            __syncthreads();
-#pragma unroll
-            for (int j = 0; j < ITEMS; j++) {
-                unsigned d = (k[j] >> shift) & 15;
-                unsigned dest = qs_pad(dstart[d] + qs_lane16(excl, d) + lr[j]);
-                sk[dest] = k[j];
-                if (VALS)
-                    si[dest] = id[j];
-            }
-            __syncthreads();
-#pragma unroll
-            for (int j = 0; j < ITEMS; j++) {
-                k[j] = sk[qs_pad(tid * ITEMS + j)];
-                if (VALS)
-                    id[j] = si[qs_pad(tid * ITEMS + j)];
-            }
-            __syncthreads();
-#endif
         }
     }
     /* sk (and si) now hold the keys in order, minus lo unless bits == 0 */

@@ -493,7 +493,7 @@ int qs_level(qs_ctx *c, int level, int cur, unsigned nsegs, qs_mode mode, sp_err
     /* keys only: with values, the window in registers measured slower
      * than staged (2^28 uniform pairs: scatter 12.28 against 11.66 ms; it
      * spills at three blocks per SM), keys faster (bench/RESULTS.md) */
-    const bool regs = QS_SCAT3 == 2 && !vals && W == QS_SCATTER_ITEMS * bs && bs <= 512;
+    const bool regs = !vals && W == QS_SCATTER_ITEMS * bs && bs <= 512;
     if (regs)
         rc = qs_scatter_launch<false, true>(c, segs, nsegs, xb, tiles_max, err);
     else if (vals)
