@@ -264,12 +264,10 @@ Test(transpose_gpu, wintrans_is_registered_with_its_axes)
     cr_assert_not_null(k);
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 3);
+    cr_assert_eq(k->naxes, 2);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[1].name, "chunk");
     cr_assert_str_eq(k->axes[1].defaults, SP_WINTRANS_CHUNKS);
-    cr_assert_str_eq(k->axes[2].name, "order");
-    cr_assert_str_eq(k->axes[2].defaults, "2,1");
 }
 
 Test(transpose_gpu, wintrans_chunks_and_row_starts)
@@ -462,12 +460,6 @@ Test(transpose_gpu, wintrans_refusals)
     cr_assert_eq(sp_wintrans_plan_of(&A, 256, &pl, &err), 0);
     cr_assert_eq(pl.width, N);
     cr_assert_eq(need.device_bytes, sp_trans_gpu_bytes_wintrans(&A, &pl, 256));
-    /* an order other than 1 and 2, by need, naming the axis */
-    sp_params bad = {.n = 2, .name = {"chunk", "order"}, .value = {256, 3}};
-    cr_assert_eq(k->need(&pb, &bad, &need, &err), -1);
-    cr_assert_not_null(strstr(err.msg, WINTRANS ": order = 3 is neither 1"), "%s", err.msg);
-    bad.value[1] = 1;
-    cr_assert_eq(k->need(&pb, &bad, &need, &err), 0, "%s", err.msg);
 }
 
 Test(transpose_gpu, wintrans_chunk_axis)

@@ -20,16 +20,16 @@
  *   6. scatter: each block walks its entries in rounds of blockDim.x
  *      consecutive positions, 32 per warp; equal columns inside a warp
  *      ranked in lane order, then the window's cursors advanced in warp
- *      order — `order` 1: the warps in turn, one per sub-step between
- *      block barriers; 2 (default): one warp walks all the warps' column
- *      groups between two barriers. No ticket, no spinning (an earlier
- *      volatile-ticket hand-off was flagged by racecheck). A chunk's
+ *      order, one warp per sub-step between block barriers. No ticket, no
+ *      spinning (an earlier volatile-ticket hand-off was flagged by
+ *      racecheck; a variant where one warp ordered each round between two
+ *      barriers measured no faster on the H100 and was removed). A chunk's
  *      entries of one column take consecutive slots in row order after
  *      those of the chunks before it: the serial transposition, entry for
  *      entry, with no sort.
- * Device status (2026-11-22): every scatter launch hung once some lanes
- * of a warp had to read the 32nd row start and others not (see
- * wt_row_of); fixed afterwards, not yet run on a GPU.
+ * Device status (2026-11-22): the GPU tests pass on the H100 (a hang, a
+ * full-mask shuffle in wt_row_of reached by only some lanes, is fixed);
+ * timings in bench/RESULTS.md.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -321,80 +321,15 @@ wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, cons
     }
 }
 
-/* 6, order 2 (the default). The same slots as wt_scatter, ordered by one
- * warp instead of nw barrier sub-steps (fewer barriers a round; whether
- * that is faster is not measured yet): each round, every thread puts its
- * column (window offset) and, if it leads its column's lane group inside
- * its warp, the group's size into shared memory; after a barrier warp 0
- * walks the warps in order, 32 leaders per step (distinct columns inside
- * a step), taking each group's first slot from the cursor and advancing
- * it, steps ordered by __syncwarp; after a second barrier every thread
- * stores its entry at its group's first slot + its rank. Two barriers a
- * round whatever the block size. */
-__global__ static void __launch_bounds__(1024)
-wt_scatter_lead(const int32_t *rowptr, const int32_t *colidx, const double *val,
-                const int32_t *rs, const int32_t *clo, const int32_t *off, int32_t *cnt,
-                const int32_t *colptr, int smem, const int32_t *flag, double *cval,
-                int32_t *rowidx)
-{
-    extern __shared__ int32_t s_cur[];
-    __shared__ int32_t s_col[1024], s_n[1024], s_base[1024];
-    const int32_t c = blockIdx.x;
-    if (*flag || off[c + 1] == off[c])
-        return;
-    const int32_t l = clo[c], w = off[c + 1] - off[c];
-    int32_t *slice = cnt + off[c];
-    int32_t *cur = smem ? s_cur : slice;
-    for (int32_t i = threadIdx.x; i < w; i += blockDim.x)
-        cur[i] = slice[i] + colptr[l + i];
-    __syncthreads();
-    const int32_t r1 = rs[c + 1], p0 = rowptr[rs[c]], p1 = rowptr[r1];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    int32_t row0 = rs[c];
-    for (int32_t base = p0; base < p1; base += blockDim.x) {
-        int32_t k = base + (int32_t)threadIdx.x;
-        bool ok = k < p1;
-        int32_t j = ok ? colidx[k] : -1;
-        double v = ok ? val[k] : 0.0;
-        int32_t row = wt_row_of(rowptr, r1, row0, ok ? k : -1);
-        row0 = __reduce_max_sync(SP_FULL_MASK, ok ? row : row0);
-        unsigned peers = __match_any_sync(SP_FULL_MASK, j);
-        int leader = __ffs(peers) - 1;
-        int rank = __popc(peers & ((1u << lane) - 1u));
-        s_col[threadIdx.x] = j - l;
-        s_n[threadIdx.x] = ok && lane == leader ? __popc(peers) : 0;
-        __syncthreads();
-        if (warp == 0)
-            for (int t = 0; t < nw; t++) {
-                int e = t * 32 + lane, n = s_n[e];
-                if (n) {
-                    int32_t *q = cur + s_col[e];
-                    int32_t b = *q;
-                    *q = b + n;
-                    s_base[e] = b;
-                }
-                __syncwarp();
-            }
-        __syncthreads();
-        if (ok) {
-            int32_t slot = s_base[warp * 32 + leader] + rank;
-            rowidx[slot] = row;
-            cval[slot] = v;
-        }
-    }
-}
-
 extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                          sp_phases *ph, sp_err *err)
 {
     *state = NULL;
     int bs = 0;
     int64_t chunk = 0;
-    int order = 0;
     sp_wintrans_plan pl;
     if (sp_trans_gpu_blocksize("transpose_cuda_wintrans", p, &bs, err) ||
         sp_wintrans_chunk("transpose_cuda_wintrans", p, &chunk, err) ||
-        sp_wintrans_order("transpose_cuda_wintrans", p, &order, err) ||
         sp_wintrans_plan_of(pb->A, chunk, &pl, err))
         return -1;
     sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_wintrans", pb, err);
@@ -402,7 +337,6 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
         return -1;
     g->bs = bs;
     g->plan = pl;
-    g->order = order;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     double t0 = sp_seconds();
     size_t nc = (size_t)pl.chunks;
@@ -417,8 +351,6 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
         if (cudaFuncSetAttribute(wt_count, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
                 cudaSuccess ||
             cudaFuncSetAttribute(wt_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 smem) != cudaSuccess ||
-            cudaFuncSetAttribute(wt_scatter_lead, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  smem) != cudaSuccess)
             rc = sp_fail(err, "transpose_cuda_wintrans: %d bytes of shared memory refused: %s",
                          smem, cudaGetErrorString(cudaGetLastError()));
@@ -471,8 +403,8 @@ static int wt_mark(sp_gpu_trans *g, int i, sp_err *err)
         FILE *f = fopen(path, "a");
         if (f) {
             if (i == 0)
-                fprintf(f, "trace rows=%d cols=%d nnz=%d bs=%d order=%d chunk=%lld chunks=%d "
-                        "W=%lld maxw=%d\n", g->rows, g->cols, g->nnz, g->bs, g->order,
+                fprintf(f, "trace rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d "
+                        "W=%lld maxw=%d\n", g->rows, g->cols, g->nnz, g->bs,
                         (long long)g->plan.chunk,
                         g->plan.chunks, (long long)g->plan.width, g->plan.max_width);
             else
@@ -492,8 +424,8 @@ static void wt_report_passes(sp_gpu_trans *g)
     FILE *f = fopen(path, "a");
     if (!f)
         return;
-    fprintf(f, "wintrans rows=%d cols=%d nnz=%d bs=%d order=%d chunk=%lld chunks=%d W=%lld "
-            "maxw=%d ms:", g->rows, g->cols, g->nnz, g->bs, g->order, (long long)g->plan.chunk, g->plan.chunks,
+    fprintf(f, "wintrans rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d W=%lld "
+            "maxw=%d ms:", g->rows, g->cols, g->nnz, g->bs, (long long)g->plan.chunk, g->plan.chunks,
             (long long)g->plan.width, g->plan.max_width);
     for (int i = 0; i < WT_PASSES; i++) {
         float ms = 0;
@@ -539,12 +471,8 @@ static int wintrans(sp_gpu_trans *g, sp_err *err)
     if (wt_mark(g, 4, err) || sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, err) ||
         wt_mark(g, 5, err))
         return -1;
-    if (g->order == 1)
-        wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr,
-                                    use_smem, g->flag, g->cval, g->rowidx);
-    else
-        wt_scatter_lead<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt,
-                                         g->colptr, use_smem, g->flag, g->cval, g->rowidx);
+    wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr,
+                                use_smem, g->flag, g->cval, g->rowidx);
     SP_LAUNCHED("wt_scatter", err);
     return wt_mark(g, 6, err);
 }

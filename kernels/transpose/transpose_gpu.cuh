@@ -28,7 +28,6 @@ typedef struct sp_gpu_trans {
     size_t lib_bytes;
     int32_t units;                         /* ScanTrans */
     sp_wintrans_plan plan;                 /* windowed ScanTrans */
-    int order;                             /* its scatter's ordering (1, 2) */
     int32_t *flag;                         /* its device check (a view into w32a) */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;

@@ -93,10 +93,6 @@ int sp_wintrans_window(const sp_csr *A, const sp_wintrans_plan *pl, int32_t c, i
 /* The plan of A at `chunk` (W and the widest over the widened windows);
  * -1 with the reason when W is above the budget. */
 int sp_wintrans_plan_of(const sp_csr *A, int64_t chunk, sp_wintrans_plan *pl, sp_err *err);
-/* The `order` axis (default 2): how the scatter orders a round's cursor
- * updates — 1: the warps in nw barrier sub-steps; 2: one warp walks the
- * round's column groups, two barriers a round. Same slots either way. */
-int sp_wintrans_order(const char *kernel, const sp_params *p, int *order, sp_err *err);
 /* The `chunk` axis (default 16384), in SP_WINTRANS_CHUNK_MIN..MAX. */
 int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp_err *err);
 uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs);

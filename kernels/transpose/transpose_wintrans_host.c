@@ -116,16 +116,6 @@ int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp
     return 0;
 }
 
-int sp_wintrans_order(const char *kernel, const sp_params *p, int *order, sp_err *err)
-{
-    long v = sp_param(p, "order", 2);
-    if (v != 1 && v != 2)
-        return sp_fail(err, "%s: order = %ld is neither 1 (barrier sub-steps) nor 2 (one "
-                       "ordering warp)", kernel, v);
-    *order = (int)v;
-    return 0;
-}
-
 /* The CSR and the CSC; per chunk its first row, raw and carried windows,
  * count offset (6 C + 3 ints with the check's flag); W counts; the column
  * totals and their scan's temporaries. */
@@ -145,9 +135,8 @@ static int wintrans_need(const sp_problem *pb, const sp_params *p, sp_need *need
     int bs = 0;
     int64_t chunk = 0;
     sp_wintrans_plan pl;
-    int order = 0;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) || sp_wintrans_chunk(KERNEL, p, &chunk, err) ||
-        sp_wintrans_order(KERNEL, p, &order, err) || sp_wintrans_plan_of(pb->A, chunk, &pl, err))
+        sp_wintrans_plan_of(pb->A, chunk, &pl, err))
         return -1;
     need->device_bytes = sp_trans_gpu_bytes_wintrans(pb->A, &pl, bs);
     need->host_bytes = 4096;
@@ -162,8 +151,8 @@ const sp_kernel sp_transpose_cuda_wintrans = {
     .summary = "ScanTrans over column windows: per-chunk window counts, column offsets, "
                "ordered scatter (banded/stencil matrices; refuses wide windows)",
     .needs_gpu = 1,
-    .naxes = 3,
-    .axes = {{"blocksize", "256,512,1024"}, {"chunk", SP_WINTRANS_CHUNKS}, {"order", "2,1"}},
+    .naxes = 2,
+    .axes = {{"blocksize", "256,512,1024"}, {"chunk", SP_WINTRANS_CHUNKS}},
     .prepare = SP_GPU_FN(sp_trans_wintrans_prepare),
     .run = SP_GPU_FN(sp_trans_wintrans_run),
     .result = SP_GPU_FN(sp_trans_gpu_result),
