@@ -843,22 +843,46 @@ static int check_symperm_model(const sp_csr *A, const char *what)
     return route;
 }
 
+/* The cases of the GPU test at both its sizes (quick and full). */
 Test(transpose_gpu, symperm_model_equals_serial_transposition, .timeout = 120)
 {
     int routes[4] = {0};
-    for (int i = 0; i < symm_case_count(); i++) {
-        symm_case c;
-        symm_case_build(i, 0, &c);
-        int r = check_symperm_model(&c.A, c.name);
-        cr_assert_eq(r, c.kind + 1, "%s", c.name);
-        routes[r]++;
-        symm_case_free(&c);
-    }
-    cr_assert(routes[SP_SYMPERM_MIRROR] >= 14 && routes[SP_SYMPERM_FALLBACK] >= 7 &&
-              routes[SP_SYMPERM_RECTANGULAR] >= 3, "routes %d %d %d", routes[1], routes[2],
+    for (int small = 0; small <= 1; small++)
+        for (int i = 0; i < symm_case_count(); i++) {
+            symm_case c;
+            symm_case_build(i, small, &c);
+            int r = check_symperm_model(&c.A, c.name);
+            cr_assert_eq(r, c.kind + 1, "%s", c.name);
+            routes[r]++;
+            symm_case_free(&c);
+        }
+    cr_assert(routes[SP_SYMPERM_MIRROR] == 28 && routes[SP_SYMPERM_FALLBACK] == 14 &&
+              routes[SP_SYMPERM_RECTANGULAR] == 6, "routes %d %d %d", routes[1], routes[2],
               routes[3]);
     cr_assert_gt(symperm_staged, 0);
     cr_assert_gt(symperm_unstaged, 0, "no tile took the unstaged row search");
+}
+
+/* The GPU test's larger matrices, whole and with one mirror dropped near
+ * the middle (the fallback's case), at both sizes. */
+Test(transpose_gpu, symperm_model_on_larger_matrices, .timeout = 120)
+{
+    for (int small = 0; small <= 1; small++)
+        for (int i = 0; i < 4; i++) {
+            const char *spec = small ? symm_larger_small[i] : symm_larger[i];
+            sp_csr A;
+            sp_err err;
+            cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
+            symm_distinct_values(&A);
+            int want = i < 3 ? SP_SYMPERM_MIRROR : SP_SYMPERM_FALLBACK;
+            cr_assert_eq(check_symperm_model(&A, spec), want, "%s", spec);
+            if (i < 3) {
+                symm_drop_middle(&A);
+                cr_assert_eq(check_symperm_model(&A, spec), SP_SYMPERM_FALLBACK, "%s less one",
+                             spec);
+            }
+            sp_csr_free(&A);
+        }
 }
 
 /* Every awkward matrix of tests/spmv_cases.c: the route follows the

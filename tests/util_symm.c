@@ -79,6 +79,18 @@ static void drop(sp_csr *A, int32_t i, int32_t j)
     A->nnz--;
 }
 
+const char *const symm_larger[4] = {"laplace2d?n=301", "laplace3d?n=23&points=27",
+                                    "banded?n=50001&bw=8", "rmat?scale=15&ef=8"};
+const char *const symm_larger_small[4] = {"laplace2d?n=101", "laplace3d?n=9&points=27",
+                                          "banded?n=5001&bw=8", "rmat?scale=12&ef=8"};
+
+void symm_drop_middle(sp_csr *A)
+{
+    int32_t r = A->rows / 2, k = A->rowptr[r + 1] - 1;
+    cr_assert(k >= A->rowptr[r] && A->colidx[k] > r, "row %d ends on or below the diagonal", r);
+    drop(A, r, A->colidx[k]);
+}
+
 /* Entry (i, j) added to A (rebuilt through triplets). */
 static void add(sp_csr *A, int32_t i, int32_t j)
 {

@@ -35,4 +35,12 @@ enum symm_kind symm_kind_of(const sp_csr *A);
 /* val[k] = 1 + k / 8 for every position k. */
 void symm_distinct_values(sp_csr *A);
 
+/* Generated matrices of many tiles (the bench set's shapes, smaller):
+ * symm_larger[i] (symm_larger_small[i] in quick mode), all symmetric but
+ * the last (R-MAT). */
+extern const char *const symm_larger[4], *const symm_larger_small[4];
+/* The middle row's last entry, above the diagonal, removed from A in
+ * place: one mirror missing near the middle. */
+void symm_drop_middle(sp_csr *A);
+
 #endif
