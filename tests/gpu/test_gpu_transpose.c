@@ -435,9 +435,8 @@ Test(gpu_transpose, symperm_larger_matrices, .timeout = 600)
 
 /* Every GPU transposition kernel on the symmetric cases too (distinct
  * values on symmetric patterns, empty rows between sparse indices), at
- * their smaller sizes. Not
- * in quick mode (the sanitizer passes): the symperm tests above reach
- * the new kernel there. */
+ * their smaller sizes. Not in quick mode (the sanitizer passes): the
+ * symperm tests above reach the new kernel there. */
 Test(gpu_transpose, symmetric_cases_every_kernel, .timeout = 600)
 {
     if (quick())
