@@ -33,10 +33,14 @@
 /* One tile of SP_SYMPERM_ITEMS x blockDim.x positions per block; warp w
  * takes SP_SYMPERM_ITEMS x 32 consecutive positions, 32 at a time (the
  * scatter kernel's split). Dynamic shared memory: the stage, tile + 1
- * ints. Blocks past the last tile only copy rowptr. */
-__global__ static void symperm_gather(const int32_t *rowptr, int32_t rows, const int32_t *colidx,
-                                      const double *val, int32_t nnz, int32_t *flag,
-                                      int32_t *colptr, int32_t *rowidx, double *cval)
+ * ints. Blocks past the last tile only copy rowptr. The CSR is read-only
+ * and the CSC its own buffer (__restrict__: read-only cache loads); the
+ * flag alone is shared between blocks. */
+__global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
+                                      const int32_t *__restrict__ colidx,
+                                      const double *__restrict__ val, int32_t nnz, int32_t *flag,
+                                      int32_t *__restrict__ colptr, int32_t *__restrict__ rowidx,
+                                      double *__restrict__ cval)
 {
     extern __shared__ int32_t stage[];
     __shared__ int32_t s_stop, s_r0, s_len;
