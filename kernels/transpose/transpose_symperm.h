@@ -18,7 +18,7 @@
  * The kernel's work split (the scatter kernel's): tiles of
  * SP_SYMPERM_ITEMS x blocksize consecutive positions, one block each; the
  * rowptr entries of the rows the tile covers staged in shared memory when
- * they number at most the tile + 1 (no empty rows inside), the row of a
+ * they number at most the tile + 1 (always so without empty rows), the row of a
  * position found there by binary search, else in rowptr.
  */
 #ifndef SP_TRANSPOSE_SYMPERM_H
