@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../fetch/matrix.h"
+#include "../kernels/partition.h"
 #include "../kernels/prim/prim.h"
 #include "../kernels/spmv/spmv_gpu_host.h"
 #include "../kernels/transpose/transpose_gpu.h"
@@ -552,14 +553,7 @@ static void model_wintrans(const sp_csr *A, int64_t chunk, int nw, sp_csc *C)
         }
     }
     for (int32_t j = 0; j < A->cols; j++) {   /* columns */
-        int32_t a = 0, b = n;
-        while (a < b) {
-            int32_t m = a + (b - a) / 2;
-            if (hi[m] < j)
-                a = m + 1;
-            else
-                b = m;
-        }
+        int32_t a = sp_prefix_find(hi, n, j);   /* the first chunk with hi >= j */
         for (int32_t c = a; c < n && lo[c] <= j; c++)
             if (off[c + 1] > off[c]) {
                 int32_t x = cnt[off[c] + j - lo[c]];

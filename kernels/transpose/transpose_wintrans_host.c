@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "../partition.h"
 #include "../prim/prim.h"
 #include "../spmv/spmv_gpu_host.h"
 #include "transpose_gpu.h"
@@ -27,16 +28,8 @@ int32_t sp_wintrans_row_start(const sp_csr *A, int64_t chunk, int32_t chunks, in
         return 0;
     if (c >= chunks)
         return A->rows;
-    int64_t x = (int64_t)c * chunk;
-    int32_t lo = 0, hi = A->rows;   /* the first r with rowptr[r] >= x */
-    while (lo < hi) {
-        int32_t m = lo + (hi - lo) / 2;
-        if (A->rowptr[m] < x)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return lo;
+    /* the first r with rowptr[r] >= c * chunk */
+    return sp_prefix_find(A->rowptr, A->rows, (int64_t)c * chunk);
 }
 
 int sp_wintrans_window(const sp_csr *A, const sp_wintrans_plan *pl, int32_t c, int32_t *lo,
