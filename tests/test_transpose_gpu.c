@@ -13,7 +13,9 @@
 #include "../kernels/prim/prim.h"
 #include "../kernels/spmv/spmv_gpu_host.h"
 #include "../kernels/transpose/transpose_gpu.h"
+#include "../kernels/transpose/transpose_symperm.h"
 #include "spmv_cases.h"
+#include "util_symm.h"
 
 static const char *const ops[] = {"scan", "histogram", "idx2ptr", "ptr2idx", "segsort", "merge"};
 
@@ -665,4 +667,229 @@ Test(transpose_gpu, wintrans_model_equals_serial_transposition, .timeout = 120)
         sp_csr_free(&A);
     }
     cr_assert_geq(checked, 9 + spmv_case_count(), "checked %d", checked);
+}
+
+/* ---- the symmetric fast path (transpose_cuda_symperm) ------------------ */
+
+#define SYMPERM "transpose_cuda_symperm"
+
+Test(transpose_gpu, symperm_is_registered_with_its_need)
+{
+    const sp_kernel *k = sp_kernel_find(SYMPERM);
+    cr_assert_not_null(k);
+    cr_assert_str_eq(k->operation, "transpose");
+    cr_assert_str_eq(k->backend, "cuda");
+    cr_assert(k->needs_gpu && k->need);
+    cr_assert_eq(k->naxes, 1);
+    cr_assert_str_eq(k->axes[0].name, "blocksize");
+    cr_assert_str_eq(k->axes[0].defaults, SP_TRANS_BLOCKSIZES);
+    /* the fallback's arrays on every shape, square or not, and the flag */
+    static const sp_csr shapes[] = {{.rows = 1000000, .cols = 1000000, .nnz = 10000000},
+                                    {.rows = 1000000, .cols = 2000000, .nnz = 10000000},
+                                    {.rows = 0, .cols = 0, .nnz = 0}};
+    for (int s = 0; s < 3; s++) {
+        sp_problem pb = {.A = (sp_csr *)&shapes[s]};
+        sp_need need = {0, 0};
+        sp_err err;
+        uint64_t cub = sp_trans_gpu_bytes_cub(&shapes[s]);
+        cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s", err.msg);
+        cr_assert_eq(need.device_bytes, cub + sp_gpu_array_bytes(1, 4), "shape %d", s);
+        cr_assert_eq(sp_trans_gpu_bytes_symperm(&shapes[s]), need.device_bytes);
+        sp_params p = {.n = 1, .name = {"blocksize"}, .value = {96}};
+        cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
+        cr_assert_not_null(strstr(err.msg, SYMPERM ": blocksize = 96"), "%s", err.msg);
+    }
+}
+
+/* The per-position steps on a hand-made 6 x 6 pattern with empty rows 1
+ * and 4: rows 0: {0, 2, 5}, 1: {}, 2: {0, 3}, 3: {2, 3}, 4: {}, 5: {0}. */
+Test(transpose_gpu, symperm_steps_by_hand)
+{
+    static const int32_t rowptr[] = {0, 3, 3, 5, 7, 7, 8};
+    static const int32_t colidx[] = {0, 2, 5, 0, 3, 2, 3, 0};
+    int32_t r0, len;
+    sp_symperm_tile_rows(rowptr, 6, 0, 8, &r0, &len);
+    cr_assert(r0 == 0 && len == 7, "whole: r0 %d len %d", r0, len);
+    sp_symperm_tile_rows(rowptr, 6, 3, 5, &r0, &len);   /* row 2 only */
+    cr_assert(r0 == 2 && len == 2, "row 2: r0 %d len %d", r0, len);
+    sp_symperm_tile_rows(rowptr, 6, 4, 8, &r0, &len);   /* rows 2, 3 (4 empty), 5 */
+    cr_assert(r0 == 2 && len == 5, "rows 2..5: r0 %d len %d", r0, len);
+    sp_symperm_stage none = {NULL, 0, 0}, st = {rowptr + 2, 2, 5};
+    static const int32_t row_of[] = {0, 0, 0, 2, 2, 3, 3, 5};
+    for (int32_t k = 0; k < 8; k++) {
+        cr_assert_eq(sp_symperm_row_of(rowptr, 6, none, k), row_of[k], "row of %d", k);
+        if (k >= 4)
+            cr_assert_eq(sp_symperm_row_of(rowptr, 6, st, k), row_of[k], "staged row of %d", k);
+    }
+    /* row i, column j -> position or -1: present, before the first,
+     * between, after the last, in an empty row; through the stage (rows
+     * 2..5, row 1 just before them) or rowptr */
+    static const int32_t q[][3] = {{0, 0, 0}, {0, 5, 2}, {0, 1, -1}, {0, 3, -1}, {2, 0, 3},
+                                   {2, 3, 4}, {2, 1, -1}, {2, 4, -1}, {3, 2, 5}, {3, 0, -1},
+                                   {3, 5, -1}, {1, 0, -1}, {4, 2, -1}, {5, 0, 7}, {5, 1, -1}};
+    for (size_t t = 0; t < sizeof q / sizeof *q; t++) {
+        cr_assert_eq(sp_symperm_find(rowptr, colidx, none, q[t][0], q[t][1]), q[t][2],
+                     "(%d, %d)", q[t][0], q[t][1]);
+        cr_assert_eq(sp_symperm_find(rowptr, colidx, st, q[t][0], q[t][1]), q[t][2],
+                     "staged (%d, %d)", q[t][0], q[t][1]);
+    }
+}
+
+/* Tiles staged and not, over every model run (the two paths of the row
+ * search are both covered). */
+static long symperm_staged, symperm_unstaged;
+
+/* A serial model of symperm_gather (transpose_cuda_symperm.cu), step for
+ * step with the kernel's own helpers (transpose_symperm.h): the grid, the
+ * flag read when a block starts, the rowptr copy by global thread index,
+ * the tile's rows staged when they fit tile + 1, each warp's 32-position
+ * steps ending at the first step where a lane misses its mirror. Blocks
+ * run in index order (one order the device may take). Returns the route
+ * of transpose_cuda_symperm: SP_SYMPERM_MIRROR with C written (the count
+ * of writes of each slot in wrote[]), SP_SYMPERM_FALLBACK when the flag
+ * was raised, SP_SYMPERM_RECTANGULAR without a pass. */
+static int model_symperm(const sp_csr *A, int bs, sp_csc *C, int *wrote)
+{
+    if (A->rows != A->cols)
+        return SP_SYMPERM_RECTANGULAR;
+    const int64_t tile = (int64_t)bs * SP_SYMPERM_ITEMS, nnz = A->nnz;
+    int64_t ga = nnz ? (nnz + tile - 1) / tile : 1, gb = (A->rows + tile) / tile;
+    const int64_t grid = ga > gb ? ga : gb;
+    int32_t *stage = malloc((size_t)(tile + 1) * 4);
+    cr_assert_not_null(stage);
+    int flag = 0;
+    for (int64_t b = 0; b < grid; b++) {
+        if (flag)
+            continue;
+        for (int t = 0; t < bs; t++)
+            for (int64_t r = b * bs + t; r <= A->rows; r += grid * bs)
+                C->colptr[r] = A->rowptr[r];
+        int64_t k0 = b * tile, k1 = k0 + tile < nnz ? k0 + tile : nnz;
+        if (k0 >= k1)
+            continue;
+        int32_t r0, len;
+        sp_symperm_tile_rows(A->rowptr, A->rows, k0, k1, &r0, &len);
+        sp_symperm_stage s = {NULL, r0, len};
+        if (len <= tile + 1) {
+            memcpy(stage, A->rowptr + r0, (size_t)len * 4);
+            s.stage = stage;
+        }
+        s.stage ? symperm_staged++ : symperm_unstaged++;
+        for (int w = 0; w < bs / 32; w++)
+            for (int step = 0; step < SP_SYMPERM_ITEMS; step++) {
+                int64_t first = k0 + (int64_t)w * 32 * SP_SYMPERM_ITEMS + step * 32;
+                if (first >= k1)
+                    break;
+                int missing = 0;
+                for (int64_t q = first; q < first + 32 && q < k1; q++) {
+                    int32_t c = A->colidx[q], r = sp_symperm_row_of(A->rowptr, A->rows, s, q);
+                    cr_assert(A->rowptr[r] <= q && q < A->rowptr[r + 1], "row of %lld",
+                              (long long)q);
+                    int32_t p = sp_symperm_find(A->rowptr, A->colidx, s, c, r);
+                    if (p < 0) {
+                        missing = 1;
+                        continue;
+                    }
+                    cr_assert(A->colidx[p] == r && A->rowptr[c] <= p && p < A->rowptr[c + 1]);
+                    C->rowidx[q] = c;
+                    C->val[q] = A->val[p];
+                    wrote[q]++;
+                }
+                if (missing) {
+                    flag = 1;
+                    break;
+                }
+            }
+    }
+    free(stage);
+    return flag ? SP_SYMPERM_FALLBACK : SP_SYMPERM_MIRROR;
+}
+
+/* The model on A at every block size: the route A's kind calls for and,
+ * for a symmetric A, the serial transposition entry for entry with every
+ * slot written once. Returns the route. */
+static int check_symperm_model(const sp_csr *A, const char *what)
+{
+    enum symm_kind kind = symm_kind_of(A);
+    static const int want[] = {SP_SYMPERM_MIRROR, SP_SYMPERM_FALLBACK, SP_SYMPERM_RECTANGULAR};
+    size_t bytes = sp_csc_bytes(A);
+    void *ref = malloc(bytes + 8), *got = malloc(bytes + 8);
+    int *wrote = malloc(((size_t)A->nnz + 1) * sizeof *wrote);
+    cr_assert(ref && got && wrote);
+    sp_csc R, G;
+    sp_csc_view(ref, A, &R);
+    sp_csc_view(got, A, &G);
+    sp_transpose_count(A, &R);
+    int route = 0;
+    for (int bs = 64; bs <= 1024; bs *= 2) {
+        memset(got, 0xff, bytes);
+        memset(wrote, 0, ((size_t)A->nnz + 1) * sizeof *wrote);
+        route = model_symperm(A, bs, &G, wrote);
+        cr_assert_eq(route, want[kind], "%s at %d: route %d, kind %d", what, bs, route, kind);
+        if (route != SP_SYMPERM_MIRROR)
+            continue;
+        for (int32_t q = 0; q < A->nnz; q++)
+            cr_assert_eq(wrote[q], 1, "%s at %d: slot %d written %d times", what, bs, q,
+                         wrote[q]);
+        cr_assert_eq(memcmp(got, ref, bytes), 0, "%s at %d: CSC differs", what, bs);
+    }
+    free(ref), free(got), free(wrote);
+    return route;
+}
+
+/* The cases of the GPU test at both its sizes (quick and full). */
+Test(transpose_gpu, symperm_model_equals_serial_transposition, .timeout = 120)
+{
+    int routes[4] = {0};
+    for (int small = 0; small <= 1; small++)
+        for (int i = 0; i < symm_case_count(); i++) {
+            symm_case c;
+            symm_case_build(i, small, &c);
+            int r = check_symperm_model(&c.A, c.name);
+            cr_assert_eq(r, c.kind + 1, "%s", c.name);
+            routes[r]++;
+            symm_case_free(&c);
+        }
+    cr_assert(routes[SP_SYMPERM_MIRROR] == 28 && routes[SP_SYMPERM_FALLBACK] == 14 &&
+              routes[SP_SYMPERM_RECTANGULAR] == 6, "routes %d %d %d", routes[1], routes[2],
+              routes[3]);
+    cr_assert_gt(symperm_staged, 0);
+    cr_assert_gt(symperm_unstaged, 0, "no tile took the unstaged row search");
+}
+
+/* The GPU test's larger matrices, whole and with one mirror dropped near
+ * the middle (the fallback's case), at both sizes. */
+Test(transpose_gpu, symperm_model_on_larger_matrices, .timeout = 120)
+{
+    for (int small = 0; small <= 1; small++)
+        for (int i = 0; i < 4; i++) {
+            const char *spec = small ? symm_larger_small[i] : symm_larger[i];
+            sp_csr A;
+            sp_err err;
+            cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
+            symm_distinct_values(&A);
+            int want = i < 3 ? SP_SYMPERM_MIRROR : SP_SYMPERM_FALLBACK;
+            cr_assert_eq(check_symperm_model(&A, spec), want, "%s", spec);
+            if (i < 3) {
+                symm_drop_middle(&A);
+                cr_assert_eq(check_symperm_model(&A, spec), SP_SYMPERM_FALLBACK, "%s less one",
+                             spec);
+            }
+            sp_csr_free(&A);
+        }
+}
+
+/* Every awkward matrix of tests/spmv_cases.c: the route follows the
+ * independent symmetry test, the CSC equals the serial one when taken
+ * (their symmetric values make no difference: the pattern decides). */
+Test(transpose_gpu, symperm_model_on_awkward_matrices, .timeout = 120)
+{
+    int mirror = 0;
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        mirror += check_symperm_model(&c.A, c.name) == SP_SYMPERM_MIRROR;
+        spmv_case_free(&c);
+    }
+    cr_assert_geq(mirror, 1, "the square empty ones at least");
 }

@@ -3,7 +3,9 @@
  * pairs (column, position) over the bits the column count needs (stable,
  * so equal columns keep position order: rows ascending), then one pass
  * that gathers rows (from pointers-to-index) and values by position and
- * writes the column pointer where the column changes.
+ * writes the column pointer where the column changes. The route (its
+ * work arrays and its passes) is shared: transpose_cuda_symperm falls back
+ * to it on matrices that are not structurally symmetric.
  */
 #include <cub/device/device_radix_sort.cuh>
 
@@ -51,6 +53,19 @@ static int sort_pairs(sp_gpu_trans *g, void *temp, size_t *bytes, sp_err *err)
     return 0;
 }
 
+/* The route's work arrays (four int32 arrays of nnz) and CUB's temporary
+ * storage (its size asked for nnz pairs). */
+int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err)
+{
+    size_t nnz = (size_t)g->nnz;
+    return sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
+           sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
+           sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
+           sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
+           sort_pairs(g, NULL, &g->lib_bytes, err) ||
+           sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
+}
+
 extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                     sp_phases *ph, sp_err *err)
 {
@@ -59,17 +74,11 @@ extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, vo
     sp_gpu_trans *g = sp_trans_gpu_new("transpose_cub_sort", pb, err);
     if (!g)
         return -1;
-    g->bs = 256;
+    g->bs = SP_TRANS_CUB_BS;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     double t0 = sp_seconds();
-    size_t nnz = (size_t)g->nnz;
     if (!rc)
-        rc = sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
-             sort_pairs(g, NULL, &g->lib_bytes, err) ||
-             sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
+        rc = sp_trans_cub_alloc(g, err);
     if (!rc && cudaDeviceSynchronize() != cudaSuccess)
         rc = sp_fail(err, "transpose_cub_sort: work allocation failed");
     ph->h2d_s += sp_seconds() - t0;
@@ -81,9 +90,11 @@ extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, vo
     return 0;
 }
 
-static int cub_transpose(sp_gpu_trans *g, sp_err *err)
+/* The whole CSC of g by the route, enqueued on the default stream at its
+ * own block size, SP_TRANS_CUB_BS, whatever g->bs is. */
+int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err)
 {
-    const int bs = g->bs;
+    const int bs = SP_TRANS_CUB_BS;
     if (g->nnz == 0) {
         SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
         return 0;
@@ -106,7 +117,7 @@ extern "C" int sp_trans_cub_run(void *state, double *seconds, sp_err *err)
     if (!g)
         return sp_fail(err, "transpose_cub_sort: run without a state");
     SP_CUDA(cudaEventRecord(g->start), err);
-    if (cub_transpose(g, err))
+    if (sp_trans_cub_route(g, err))
         return -1;
     SP_CUDA(cudaEventRecord(g->stop), err);
     return sp_trans_gpu_elapsed(g, seconds, err);

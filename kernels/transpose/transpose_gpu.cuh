@@ -29,6 +29,7 @@ typedef struct sp_gpu_trans {
     int32_t units;                         /* ScanTrans */
     sp_wintrans_plan plan;                 /* windowed ScanTrans */
     int32_t *flag;                         /* its device check (a view into w32a) */
+    int route;                             /* symperm: the last run's route */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
     /* per-pass events of a kernel that times its passes (wintrans under
@@ -45,5 +46,12 @@ int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp
 int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
 /* The time between g's events, after waiting for the stop event. */
 int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
+
+/* The CUB sort route (transpose_cub_sort.cu), shared with the symmetric
+ * fast path's fallback: its work arrays (w32a..d, lib_temp), then the
+ * whole CSC enqueued at block size SP_TRANS_CUB_BS. */
+#define SP_TRANS_CUB_BS 256
+int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
+int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err);
 
 #endif

@@ -26,12 +26,19 @@
  *                             [min col, max col] (widened to monotone);
  *                             refused when they sum to more than the
  *                             budget (banded and stencil matrices only)
+ *   transpose_cuda_symperm    structurally symmetric matrices: colptr =
+ *                             rowptr, rowidx = colidx, each value gathered
+ *                             from its mirror (binary search in the
+ *                             column's row), one pass; a missing mirror
+ *                             (or rows != cols) falls back to the CUB
+ *                             sort route (transpose_symperm.h)
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
  *   transpose_gpu.cu          upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
  *   transpose_wintrans_host.c the window plan (chunks, W, refusals)
+ *   transpose_symperm_host.c  the symmetric fast path's need, descriptor
  */
 #ifndef SP_TRANSPOSE_GPU_H
 #define SP_TRANSPOSE_GPU_H
@@ -111,6 +118,17 @@ uint64_t sp_trans_gpu_bytes_scantrans(const sp_csr *A, int32_t units, int bs);
 uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A);
 uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A);
 uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
+/* The symmetric fast path: the CUB route's bytes (its fallback) and the
+ * flag. */
+uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A);
+
+/* The route a transpose_cuda_symperm run took. */
+enum sp_symperm_route {
+    SP_SYMPERM_NONE = 0,        /* not run yet */
+    SP_SYMPERM_MIRROR = 1,      /* the symmetric pass alone */
+    SP_SYMPERM_FALLBACK = 2,    /* a mirror was missing: the pass, then CUB sort */
+    SP_SYMPERM_RECTANGULAR = 3  /* rows != cols: CUB sort alone */
+};
 
 /* ---- CUDA entry points ---------------------------------------------------
  * prepare: axes checked, upload (h2d), work arrays and library buffers;
@@ -131,6 +149,11 @@ int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err);
 int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
                          sp_phases *ph, sp_err *err);
 int sp_trans_cub_run(void *state, double *seconds, sp_err *err);
+int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                             sp_phases *ph, sp_err *err);
+int sp_trans_symperm_run(void *state, double *seconds, sp_err *err);
+/* The route of the state's last run (enum sp_symperm_route). */
+int sp_trans_symperm_route(const void *state);
 int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
                               sp_phases *ph, sp_err *err);
 int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err);

@@ -5,8 +5,11 @@
  * column holding most entries, nnz = 0 with 2^21 columns, both sides of
  * the one-block size limit); plus refusals and release(NULL). With
  * SPSWEEP_GPU_TEST_QUICK set (the sanitizer passes) two block sizes and
- * smaller generated matrices. */
+ * smaller generated matrices. The symmetric fast path
+ * (transpose_cuda_symperm) also on symmetric and almost symmetric
+ * matrices, with the route each run took. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include "../../fetch/matrix.h"
 #include "../../kernels/transpose/transpose_gpu.h"
 #include "../spmv_cases.h"
+#include "../util_symm.h"
 
 /* The window kernel refuses matrices whose column windows are wide or not
  * monotone; every other GPU transposition kernel takes every matrix. */
@@ -60,7 +64,7 @@ static int check_gpu_transpose(const sp_csr *A, const char *what)
         else
             refused = r;
     }
-    cr_assert_geq(n, 6, "the GPU transposition kernels are registered");
+    cr_assert_geq(n, 7, "the GPU transposition kernels are registered");
     return refused;
 }
 
@@ -225,8 +229,9 @@ Test(gpu_transpose, bad_block_sizes_are_refused)
     cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     long bad[] = {0, 32, 96, 2048};
     static const char *const kernels[] = {"transpose_cuda_scatter", "transpose_cuda_scantrans",
-                                          "transpose_cuda_mergetrans", WINTRANS};
-    for (size_t i = 0; i < 4; i++) {
+                                          "transpose_cuda_mergetrans", WINTRANS,
+                                          "transpose_cuda_symperm"};
+    for (size_t i = 0; i < 5; i++) {
         const sp_kernel *k = sp_kernel_find(kernels[i]);
         for (int b = 0; b < 4; b++) {
             sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad[b]}};
@@ -340,4 +345,106 @@ Test(gpu_transpose, wintrans_refuses_wide_windows)
     static const long chunks[] = {256};
     cr_assert_gt(check_one(sp_kernel_find(WINTRANS), &A, "rmat 14", chunks, 1), 0);
     sp_csr_free(&A);
+}
+
+/* ---- the symmetric fast path ------------------------------------------ */
+
+#define SYMPERM "transpose_cuda_symperm"
+
+/* transpose_cuda_symperm through its life cycle at block size bs: two
+ * runs, each taking the route `route`, then the CSC identical to the
+ * serial transposition. */
+static void check_symperm(const sp_csr *A, const char *what, int route, long bs)
+{
+    const sp_kernel *k = sp_kernel_find(SYMPERM);
+    const sp_operation *op = sp_operation_find("transpose");
+    cr_assert(k && k->prepare, SYMPERM " is not built into this binary");
+    sp_problem pb;
+    sp_err err = {{0}};
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(A), &err), 0, "%s", err.msg);
+    size_t bytes = op->output_bytes(&pb);
+    void *ref = malloc(bytes + 8), *got = malloc(bytes + 8);
+    cr_assert(ref && got);
+    cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
+    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bs}};
+    void *state = NULL;
+    sp_phases ph = {0, 0, 0};
+    cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), 0, "%s at %ld: %s", what, bs, err.msg);
+    cr_assert_eq(sp_trans_symperm_route(state), SP_SYMPERM_NONE);
+    for (int run = 0; run < 2; run++) {
+        double s = -1;
+        cr_assert_eq(k->run(state, &s, &err), 0, "%s at %ld: %s", what, bs, err.msg);
+        cr_assert(isfinite(s) && s >= 0, "%s: time %g", what, s);
+        cr_assert_eq(sp_trans_symperm_route(state), route, "%s at %ld, run %d: route %d", what,
+                     bs, run, sp_trans_symperm_route(state));
+    }
+    memset(got, 0xff, bytes);
+    cr_assert_eq(k->result(state, got, &ph, &err), 0, "%s", err.msg);
+    k->release(state);
+    cr_assert_eq(memcmp(got, ref, bytes), 0, "%s at %ld: CSC differs from the serial one", what,
+                 bs);
+    free(ref), free(got);
+    op->teardown(&pb);
+}
+
+static void check_symperm_all(const sp_csr *A, const char *what, int route)
+{
+    static const long few[] = {64, 256, 1024}, two[] = {64, 1024};
+    for (int b = 0; b < (quick() ? 2 : 3); b++)
+        check_symperm(A, what, route, quick() ? two[b] : few[b]);
+}
+
+/* Symmetric patterns take the pass alone, one missing mirror (in the
+ * middle, at the first or the last position, one far entry added) the
+ * pass and the fallback, rectangular shapes the fallback alone; exact
+ * every time. The values are distinct (util_symm.h), so moving none of
+ * them would fail. */
+Test(gpu_transpose, symperm_symmetric_and_almost_symmetric, .timeout = 600)
+{
+    for (int i = 0; i < symm_case_count(); i++) {
+        symm_case c;
+        symm_case_build(i, quick(), &c);
+        check_symperm_all(&c.A, c.name, (int)c.kind + 1);
+        symm_case_free(&c);
+    }
+}
+
+/* Many tiles: the bench set's shapes, smaller, with distinct values; each
+ * with one mirror dropped near its middle. */
+Test(gpu_transpose, symperm_larger_matrices, .timeout = 600)
+{
+    for (size_t i = 0; i < 4; i++) {
+        const char *spec = quick() ? symm_larger_small[i] : symm_larger[i];
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
+        symm_distinct_values(&A);
+        enum symm_kind kind = symm_kind_of(&A);
+        cr_assert_eq(kind, i < 3 ? SYMM_SYMMETRIC : SYMM_NOT, "%s", spec);
+        check_symperm_all(&A, spec, (int)kind + 1);
+        if (kind == SYMM_SYMMETRIC) {
+            symm_drop_middle(&A);
+            cr_assert_eq(symm_kind_of(&A), SYMM_NOT);
+            char what[128];
+            snprintf(what, sizeof what, "%s less one entry", spec);
+            check_symperm_all(&A, what, SP_SYMPERM_FALLBACK);
+        }
+        sp_csr_free(&A);
+    }
+}
+
+/* Every GPU transposition kernel on the symmetric cases too (distinct
+ * values on symmetric patterns, empty rows between sparse indices), at
+ * their smaller sizes. Not in quick mode (the sanitizer passes): the
+ * symperm tests above reach the new kernel there. */
+Test(gpu_transpose, symmetric_cases_every_kernel, .timeout = 600)
+{
+    if (quick())
+        cr_skip_test("quick mode: the symmetric cases for every kernel run in the plain pass");
+    for (int i = 0; i < symm_case_count(); i++) {
+        symm_case c;
+        symm_case_build(i, 1, &c);
+        check_gpu_transpose(&c.A, c.name);
+        symm_case_free(&c);
+    }
 }

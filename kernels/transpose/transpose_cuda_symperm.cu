@@ -1,0 +1,165 @@
+/*
+ * transpose_cuda_symperm.cu — the transposition of a structurally
+ * symmetric matrix in one pass (transpose_symperm.h): colptr = rowptr,
+ * rowidx = colidx, and each CSC slot q (row r, column c = colidx[q]) takes
+ * the value of its mirror, the position of column r in row c, found by a
+ * binary search over row c's sorted columns.
+ *
+ * The pass is a gather: thread t of a tile handles positions in order, so
+ * the reads of colidx and the writes of rowidx and cval are coalesced;
+ * only the mirror's value (and row c's pointers and columns during the
+ * search) are read out of order, near q for banded and stencil matrices
+ * (cache hits). The two copies are folded into the pass: rowidx[q] =
+ * colidx[q] is written from the colidx value already read, and the
+ * threads copy rowptr into colptr, so the traffic is the 24 bytes a
+ * nonzero of the CSR in and the CSC out, plus the searches' cache misses.
+ *
+ * The check is the search itself: a slot whose mirror is missing sets a
+ * device flag (once a warp, then the warp stops); every block reads the
+ * flag when it starts and returns at once when it is set. The run then
+ * reads the flag (a device-to-host copy, inside the timed region) and, if
+ * it is set, builds the whole CSC by the CUB sort route
+ * (transpose_cub_sort.cu), which overwrites every array the pass wrote:
+ * correct on every matrix, and a non-symmetric one costs a (usually short)
+ * failed pass, one flag read and the CUB route, all timed. Rectangular
+ * matrices go to the CUB route at once.
+ *
+ * Device status: compiled here (nvcc, sm_90), the pass checked by a serial
+ * model on the CPU (tests/test_transpose_gpu.c); not yet run on a GPU.
+ */
+#include "transpose_gpu.cuh"
+#include "transpose_symperm.h"
+
+/* One tile of SP_SYMPERM_ITEMS x blockDim.x positions per block; warp w
+ * takes SP_SYMPERM_ITEMS x 32 consecutive positions, 32 at a time (the
+ * scatter kernel's split). Dynamic shared memory: the stage, tile + 1
+ * ints. Blocks past the last tile only copy rowptr. The CSR is read-only
+ * and the CSC its own buffer (__restrict__: read-only cache loads); the
+ * flag alone is shared between blocks. */
+__global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
+                                      const int32_t *__restrict__ colidx,
+                                      const double *__restrict__ val, int32_t nnz, int32_t *flag,
+                                      int32_t *__restrict__ colptr, int32_t *__restrict__ rowidx,
+                                      double *__restrict__ cval)
+{
+    extern __shared__ int32_t stage[];
+    __shared__ int32_t s_stop, s_r0, s_len;
+    const int64_t tile = (int64_t)blockDim.x * SP_SYMPERM_ITEMS;
+    const int64_t k0 = (int64_t)blockIdx.x * tile, k1 = k0 + tile < nnz ? k0 + tile : nnz;
+    if (threadIdx.x == 0) {
+        s_stop = *(volatile int32_t *)flag;
+        if (!s_stop && k0 < k1)
+            sp_symperm_tile_rows(rowptr, rows, k0, k1, &s_r0, &s_len);
+    }
+    __syncthreads();
+    if (s_stop)
+        return;
+    for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= rows;
+         r += (int64_t)gridDim.x * blockDim.x)
+        colptr[r] = rowptr[r];
+    if (k0 >= k1)
+        return;
+    sp_symperm_stage s = {NULL, s_r0, s_len};
+    if (s_len <= tile + 1) {
+        for (int32_t i = threadIdx.x; i < s_len; i += blockDim.x)
+            stage[i] = rowptr[s_r0 + i];
+        s.stage = stage;
+    }
+    __syncthreads();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int64_t wk = k0 + (int64_t)warp * 32 * SP_SYMPERM_ITEMS;
+    for (int step = 0; step < SP_SYMPERM_ITEMS; step++) {
+        const int64_t q = wk + step * 32 + lane;
+        const bool valid = q < k1;
+        if (!__any_sync(SP_FULL_MASK, valid))
+            break;
+        bool missing = false;
+        if (valid) {
+            int32_t c = colidx[q];
+            int32_t r = sp_symperm_row_of(rowptr, rows, s, q);
+            int32_t p = sp_symperm_find(rowptr, colidx, s, c, r);
+            missing = p < 0;
+            if (!missing) {
+                rowidx[q] = c;
+                cval[q] = val[p];
+            }
+        }
+        if (__any_sync(SP_FULL_MASK, missing)) {
+            if (lane == 0)
+                *(volatile int32_t *)flag = 1;
+            break;
+        }
+    }
+}
+
+/* Blocks of the pass: the tiles of the nonzeros, or enough for the row
+ * pointers to be copied SP_SYMPERM_ITEMS a thread, whichever is more. */
+static unsigned symperm_blocks(const sp_gpu_trans *g)
+{
+    int64_t tile = (int64_t)g->bs * SP_SYMPERM_ITEMS;
+    unsigned a = sp_grid(g->nnz, tile), b = sp_grid((int64_t)g->rows + 1, tile);
+    return a > b ? a : b;
+}
+
+extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                        sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int bs = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_symperm", p, &bs, err))
+        return -1;
+    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_symperm", pb, err);
+    if (!g)
+        return -1;
+    g->bs = bs;
+    int rc = sp_trans_gpu_upload(pb, g, ph, err);
+    double t0 = sp_seconds();
+    if (!rc)
+        rc = sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) || sp_trans_cub_alloc(g, err);
+    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+        rc = sp_fail(err, "transpose_cuda_symperm: work allocation failed");
+    ph->h2d_s += sp_seconds() - t0;
+    if (rc) {
+        sp_trans_gpu_release(g);
+        return -1;
+    }
+    g->flag = g->count;
+    *state = g;
+    return 0;
+}
+
+/* The pass, the flag read, and the fallback when the flag is set. */
+static int symperm(sp_gpu_trans *g, sp_err *err)
+{
+    if (g->rows != g->cols) {
+        g->route = SP_SYMPERM_RECTANGULAR;
+        return sp_trans_cub_route(g, err);
+    }
+    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4), err);
+    size_t smem = ((size_t)g->bs * SP_SYMPERM_ITEMS + 1) * 4;
+    symperm_gather<<<symperm_blocks(g), g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val,
+                                                       g->nnz, g->flag, g->colptr, g->rowidx,
+                                                       g->cval);
+    SP_LAUNCHED("symperm_gather", err);
+    int32_t flag = 0;
+    SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
+    g->route = flag ? SP_SYMPERM_FALLBACK : SP_SYMPERM_MIRROR;
+    return flag ? sp_trans_cub_route(g, err) : 0;
+}
+
+extern "C" int sp_trans_symperm_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "transpose_cuda_symperm: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (symperm(g, err))
+        return -1;
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_trans_gpu_elapsed(g, seconds, err);
+}
+
+extern "C" int sp_trans_symperm_route(const void *state)
+{
+    return state ? ((const sp_gpu_trans *)state)->route : SP_SYMPERM_NONE;
+}

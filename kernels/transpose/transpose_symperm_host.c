@@ -1,0 +1,55 @@
+/*
+ * transpose_symperm_host.c — the symmetric fast path's memory statement
+ * and descriptor (transpose_cuda_symperm.cu does the work). Whether A is
+ * symmetric is found on the device, in the timed run, so the statement
+ * holds the fallback's arrays on every matrix: the memory guard never
+ * lets a run start that its fallback could not finish.
+ */
+#include "../prim/prim.h"
+#include "../spmv/spmv_gpu_host.h"
+#include "transpose_gpu.h"
+
+#define KERNEL "transpose_cuda_symperm"
+
+/* The CSR, the CSC, the CUB route's work arrays and buffer (its fallback),
+ * and the one-int flag of the check. */
+uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
+{
+    return sp_trans_gpu_bytes_cub(A) + sp_gpu_array_bytes(1, 4);
+}
+
+static int symperm_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    int bs = 0;
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
+        return -1;
+    need->device_bytes = sp_trans_gpu_bytes_symperm(pb->A);
+    need->host_bytes = 4096;
+    return 0;
+}
+
+const sp_kernel sp_transpose_cuda_symperm = {
+    .name = KERNEL,
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cuda",
+    .summary = "structurally symmetric matrices: colptr = rowptr, rowidx = colidx, values "
+               "gathered from their mirrors (binary search), one pass; else CUB sort",
+    .needs_gpu = 1,
+    .naxes = 1,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}},
+    .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
+    .run = SP_GPU_FN(sp_trans_symperm_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = symperm_need,
+};
+
+#ifndef SP_HAVE_CUDA
+/* CPU-only build: no state is ever made (prepare is NULL). */
+int sp_trans_symperm_route(const void *state)
+{
+    (void)state;
+    return SP_SYMPERM_NONE;
+}
+#endif
