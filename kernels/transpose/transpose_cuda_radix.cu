@@ -11,32 +11,40 @@
  *   2. scan: the table, exclusive (sp_gpu_scan): cell (d, t) becomes where
  *      tile t's nonzeros of digit d start in the pass's output;
  *   3. scatter: the same tile, each warp a run of SP_RADIX_TILE /
- *      SP_RADIX_WARPS positions. The warps count their runs' digits (16-bit
- *      counters, two to a word), an exclusive sum over the warps turns the
- *      counts into each run's start inside the tile's share, then each warp
- *      walks its run 32 positions at a time: lanes with equal digits are
- *      ranked in lane order (__match_any_sync), the slot is the cell's
- *      start + the run's counter + the rank, and the digit's leader adds
- *      the group to the counter. Stable: position order is kept within a
- *      lane group, a run, a tile and across tiles, so after the last pass
- *      the nonzeros are in (column, position) order, i.e. each column's
- *      rows ascending;
- *   the first pass reads the CSR (the rows found from rowptr, 32 row
- *   starts a round through the warp's shuffles), the last writes the CSC's
- *   rowidx and cval and the sorted columns; passes between use one or two
- *   sets of (column, row, value) arrays.
+ *      SP_RADIX_WARPS positions held in registers (column, row, value).
+ *      Lanes with equal digits in a round of 32 are ranked in lane order
+ *      (__match_any_sync) after the run's 16-bit counter of that digit,
+ *      which the group's leader then advances; an exclusive sum over the
+ *      warps and one over the digits place every nonzero in the tile's
+ *      digit order, staged in shared memory (columns and rows, then
+ *      values), and written out in runs: a digit's nonzeros of the tile
+ *      go to consecutive slots from the cell's start. Stable: position
+ *      order is kept within a round, a run, a tile and across tiles, so
+ *      after the last pass the nonzeros are in (column, position) order,
+ *      i.e. each column's rows ascending;
+ *   the first pass reads the CSR (the tile's slice of rowptr staged, each
+ *   row found by a search in it), the last writes the CSC's rowidx and
+ *   cval and the sorted columns; passes between use one or two sets of
+ *   (column, row, value) arrays.
  *   4. colptr from the sorted columns (sp_gpu_idx2ptr).
  *
- * Traffic a pass: the columns read three times (count, the warps' counts,
- * the scatter; the last two mostly from L2), rows and values read and
- * written once (16 bytes each way), the table. About 80 bytes a nonzero
- * for two passes, all of it streamed or written in short runs, against
- * the CUB route's two random 8-byte gathers a nonzero.
+ * Traffic a pass: the columns read twice (count, scatter), rows and
+ * values read and written once (16 bytes each way), the table (2 x bins
+ * / SP_RADIX_TILE ints a nonzero, written, scanned, read). A first
+ * version without the staging (tiles of 32768, each warp writing its
+ * nonzeros straight to their slots) was correct but 4.7x slower than the
+ * CUB route (uniform 15.1 ms, R-MAT 28.1; bench/RESULTS.md). Likely
+ * cause, not profiled: every round scattered 32 lanes over 32 digits, and
+ * the partly written sectors of the ~700 tiles in flight did not fit in
+ * L2.
  */
+#include <cub/block/block_scan.cuh>
+
 #include "transpose_gpu.cuh"
 
 #define RX_THREADS (SP_RADIX_WARPS * 32)
 #define RX_RUN (SP_RADIX_TILE / SP_RADIX_WARPS)
+#define RX_ITEMS (RX_RUN / 32)
 
 /* Tile t's digit counts into table[d * tiles + t], every digit written. */
 __global__ static void __launch_bounds__(RX_THREADS)
@@ -66,70 +74,88 @@ rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, in
         table[(int64_t)b * tiles + blockIdx.x] = hist[b];
 }
 
-/* The row of position q, for a round of 32 ascending positions (lane
- * order) whose first lies in row rcur: the 32 row starts after rcur are
- * read once (lane i holds the start of row rcur + 1 + i) and each lane
- * counts those <= q by a binary search over the lanes; past 32 of them
- * (empty rows) the lane searches rowptr itself. Every lane must call. */
-__device__ __forceinline__ int32_t rx_row_of(const int32_t *__restrict__ rowptr, int32_t rows,
-                                             int32_t rcur, int64_t q)
-{
-    const int lane = threadIdx.x & 31;
-    const int64_t r = (int64_t)rcur + 1 + lane;
-    const int32_t start = r <= rows ? rowptr[r] : INT32_MAX;
-    int cnt = 0;
-    for (int s = 16; s >= 1; s >>= 1) {
-        int32_t v = __shfl_sync(SP_FULL_MASK, start, cnt + s - 1);
-        if (v <= q)
-            cnt += s;
-    }
-    const int32_t last = __shfl_sync(SP_FULL_MASK, start, 31);
-    if (last <= q)   /* 32 rows or more start by q: more than 31 of them empty */
-        return sp_segment_of(rowptr, rows + 1, q);
-    return rcur + cnt;
-}
-
 /* One pass's scatter of tile blockIdx.x (see the header). from_csr: the
- * rows from rowptr (rin unused), else from rin. Dynamic shared memory:
- * the tile's starts (bins ints), then each warp's packed 16-bit counters
- * (SP_RADIX_WARPS x bins / 2 words). */
-__global__ static void __launch_bounds__(RX_THREADS)
+ * rows from rowptr (rin unused; the tile's slice of rowptr staged in buf
+ * when it fits, else searched in rowptr), else from rin. Dynamic shared
+ * memory (smem_bytes): the digits' starts in the output and in the tile
+ * (2 x bins ints), the warps' packed 16-bit counters (SP_RADIX_WARPS x
+ * bins / 2 words), the tile's columns (SP_RADIX_TILE ints) and a buffer of
+ * SP_RADIX_TILE doubles (the rows, then the values, in digit order). */
+__global__ static void __launch_bounds__(RX_THREADS, 2)
 rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
            const int32_t *__restrict__ kin, const int32_t *__restrict__ rin,
            const double *__restrict__ vin, int32_t n, int shift, int32_t mask, int32_t tiles,
            const int32_t *__restrict__ offs, int32_t *__restrict__ kout,
            int32_t *__restrict__ rout, double *__restrict__ vout)
 {
-    extern __shared__ int32_t sm[];
-    const int32_t bins = mask + 1, words = bins > 1 ? bins / 2 : 1;
-    int32_t *start = sm;
-    uint32_t *counters = (uint32_t *)(sm + bins);
+    typedef cub::BlockScan<int32_t, RX_THREADS> block_scan;
+    __shared__ typename block_scan::TempStorage scan_tmp;
+    __shared__ int32_t s_r0, s_len;
+    extern __shared__ __align__(16) int32_t sm[];
+    const int32_t bins = mask + 1, words = bins / 2;
+    int32_t *gstart = sm, *tstart = sm + bins;
+    uint32_t *counters = (uint32_t *)(tstart + bins);
+    int32_t *skey = (int32_t *)(counters + SP_RADIX_WARPS * words);
+    int32_t *buf = skey + SP_RADIX_TILE;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t *mine = counters + warp * words;
-    for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
-        start[b] = offs[(int64_t)b * tiles + blockIdx.x];
-    for (int32_t i = threadIdx.x; i < SP_RADIX_WARPS * words; i += RX_THREADS)
-        counters[i] = 0;
-    __syncthreads();
     const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE;
     const int64_t k1 = k0 + SP_RADIX_TILE < n ? k0 + SP_RADIX_TILE : n;
+    const int32_t count = (int32_t)(k1 - k0);
+    for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
+        gstart[b] = offs[(int64_t)b * tiles + blockIdx.x];
+    for (int32_t i = threadIdx.x; i < SP_RADIX_WARPS * words; i += RX_THREADS)
+        counters[i] = 0;
+    if (from_csr && threadIdx.x == 0) {
+        s_r0 = sp_segment_of(rowptr, rows + 1, k0);
+        s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - s_r0 + 2;
+    }
+    __syncthreads();
+    const bool staged = from_csr && s_len <= 2 * SP_RADIX_TILE;
+    if (staged)
+        for (int32_t i = threadIdx.x; i < s_len; i += RX_THREADS)
+            buf[i] = rowptr[s_r0 + i];
+    __syncthreads();
+    /* the warp's run in registers, lane-strided */
     const int64_t w0 = k0 + (int64_t)warp * RX_RUN;
-    const int64_t w1 = w0 + RX_RUN < k1 ? w0 + RX_RUN : k1;
-    /* the run's counts (a digit's count <= RX_RUN: no carry between halves) */
-    for (int64_t q0 = w0; q0 < w1; q0 += 32) {
-        const int64_t q = q0 + lane;
-        const bool valid = q < w1;
+    int32_t key[RX_ITEMS], row[RX_ITEMS], rk[RX_ITEMS];
+    double v[RX_ITEMS];
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const int64_t q = w0 + i * 32 + lane;
+        const bool valid = q < k1;
+        key[i] = valid ? kin[q] : 0;
+        v[i] = valid ? vin[q] : 0.0;
+        if (!valid)
+            row[i] = 0;
+        else if (!from_csr)
+            row[i] = rin[q];
+        else
+            row[i] = staged ? s_r0 + sp_segment_of(buf, s_len, q)
+                            : sp_segment_of(rowptr, rows + 1, q);
+    }
+    /* ranks inside the run: equal digits of a round in lane order, the
+     * run's counter before them (a digit's count <= RX_RUN: no carry) */
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const bool valid = w0 + i * 32 + lane < k1;
         const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+        rk[i] = 0;
         if (valid) {
-            int32_t d = (kin[q] >> shift) & mask;
-            unsigned peers = __match_any_sync(active, d);
+            const int32_t d = (key[i] >> shift) & mask;
+            const unsigned peers = __match_any_sync(active, d);
+            const int half = (d & 1) * 16;
+            const uint32_t before = (mine[d >> 1] >> half) & 0xffffu;
+            __syncwarp(active);
             if (lane == __ffs(peers) - 1)
-                atomicAdd(mine + (d >> 1), (uint32_t)__popc(peers) << ((d & 1) * 16));
+                atomicAdd(mine + (d >> 1), (uint32_t)__popc(peers) << half);
+            __syncwarp(active);   /* the counter read next round sees the add */
+            rk[i] = (int32_t)before + __popc(peers & ((1u << lane) - 1u));
         }
     }
     __syncthreads();
-    /* each run's start inside the tile's share: exclusive over the warps
-     * (both halves at once; a half's sum <= SP_RADIX_TILE < 2^16) */
+    /* each run's start inside its digit's share of the tile (both halves
+     * at once; a half's sum <= SP_RADIX_TILE < 2^16), the tile's counts */
     for (int32_t i = threadIdx.x; i < words; i += RX_THREADS) {
         uint32_t run = 0;
         for (int w = 0; w < SP_RADIX_WARPS; w++) {
@@ -137,45 +163,59 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
             counters[w * words + i] = run;
             run += c;
         }
+        tstart[2 * i] = (int32_t)(run & 0xffffu);
+        tstart[2 * i + 1] = (int32_t)(run >> 16);
     }
     __syncthreads();
-    int32_t rcur = 0;
-    if (from_csr && w0 < w1)
-        rcur = sp_segment_of(rowptr, rows + 1, w0);
-    for (int64_t q0 = w0; q0 < w1; q0 += 32) {
-        const int64_t q = q0 + lane;
-        const bool valid = q < w1;
-        const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
-        int32_t row = 0;
-        if (from_csr) {
-            row = rx_row_of(rowptr, rows, rcur, valid ? q : q0);
-            rcur = __shfl_sync(SP_FULL_MASK, row, __popc(active) - 1);
-        } else if (valid) {
-            row = rin[q];
+    /* the digits' starts inside the tile: an exclusive sum over the bins */
+    const int32_t per = bins >= RX_THREADS ? bins / RX_THREADS : 1;
+    const int32_t b0 = (int32_t)threadIdx.x * per;
+    int32_t sum = 0, excl = 0;
+    for (int32_t j = 0; j < per && b0 + j < bins; j++)
+        sum += tstart[b0 + j];
+    block_scan(scan_tmp).ExclusiveSum(sum, excl);
+    for (int32_t j = 0; j < per && b0 + j < bins; j++) {
+        int32_t c = tstart[b0 + j];
+        tstart[b0 + j] = excl;
+        excl += c;
+    }
+    __syncthreads();
+    /* the tile in digit order: columns and rows */
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++)
+        if (w0 + i * 32 + lane < k1) {
+            const int32_t d = (key[i] >> shift) & mask;
+            const int32_t at = tstart[d] + (int32_t)((mine[d >> 1] >> ((d & 1) * 16)) & 0xffffu) + rk[i];
+            skey[at] = key[i];
+            buf[at] = row[i];
+            rk[i] = at;
         }
-        if (valid) {
-            const int32_t key = kin[q];
-            const double v = vin[q];
-            const int32_t d = (key >> shift) & mask;
-            const unsigned peers = __match_any_sync(active, d);
-            const int rank = __popc(peers & ((1u << lane) - 1u));
-            const int half = (d & 1) * 16;
-            const uint32_t before = (mine[d >> 1] >> half) & 0xffffu;
-            __syncwarp(active);
-            if (lane == __ffs(peers) - 1)
-                atomicAdd(mine + (d >> 1), (uint32_t)__popc(peers) << half);
-            const int64_t p = (int64_t)start[d] + before + rank;
-            kout[p] = key;
-            rout[p] = row;
-            vout[p] = v;
-        }
+    __syncthreads();
+    /* out in runs: a digit's nonzeros of the tile are consecutive */
+    for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
+        const int32_t k = skey[j], d = (k >> shift) & mask;
+        const int64_t p = (int64_t)gstart[d] + (j - tstart[d]);
+        kout[p] = k;
+        rout[p] = buf[j];
+    }
+    __syncthreads();
+    double *vbuf = (double *)buf;
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++)
+        if (w0 + i * 32 + lane < k1)
+            vbuf[rk[i]] = v[i];
+    __syncthreads();
+    for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
+        const int32_t d = (skey[j] >> shift) & mask;
+        vout[(int64_t)gstart[d] + (j - tstart[d])] = vbuf[j];
     }
 }
 
+/* rx_scatter's dynamic shared memory at `bins` digits. */
 static size_t scatter_smem(int32_t bins)
 {
-    int32_t words = bins > 1 ? bins / 2 : 1;
-    return ((size_t)bins + (size_t)SP_RADIX_WARPS * words) * 4;
+    return ((size_t)2 * bins + (size_t)SP_RADIX_WARPS * (bins / 2) + SP_RADIX_TILE) * 4 +
+           (size_t)SP_RADIX_TILE * 8;
 }
 
 extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state,
@@ -208,7 +248,7 @@ extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, 
              sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
              sp_trans_gpu_alloc((void **)&g->wval2, nnz, 8, err);
     size_t smem = scatter_smem((int32_t)1 << pl->digit);
-    if (!rc && smem > 48 * 1024 &&
+    if (!rc &&
         cudaFuncSetAttribute(rx_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         rc = sp_fail(err, "transpose_cuda_radix: %zu bytes of shared memory refused", smem);

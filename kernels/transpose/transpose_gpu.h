@@ -116,7 +116,7 @@ uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl
  * SP_RADIX_WARPS warps, each a run of SP_RADIX_TILE / SP_RADIX_WARPS), the
  * `digit_bits` axis (the most bits a pass sorts) and its limits. */
 #define SP_RADIX_WARPS 8
-#define SP_RADIX_TILE 32768
+#define SP_RADIX_TILE 4096
 #define SP_RADIX_DIGIT_MIN 1
 #define SP_RADIX_DIGIT_MAX 12
 #define SP_RADIX_DIGITS "10,11,12"

@@ -489,7 +489,7 @@ Test(gpu_transpose, radix_every_digit_width, .timeout = 600)
 }
 
 /* 2^25 + 3 columns: 26 bits, three passes at every width up to 12 (the
- * default's plan on the widest matrices); 70 000 entries over 4 tiles. */
+ * default's plan on the widest matrices); 70 000 entries over 18 tiles. */
 static void wide_columns(int64_t i, int32_t *r, int32_t *c)
 {
     *r = (int32_t)(i % 61);
