@@ -45,6 +45,9 @@
 #define RX_THREADS (SP_RADIX_WARPS * 32)
 #define RX_RUN (SP_RADIX_TILE / SP_RADIX_WARPS)
 #define RX_ITEMS (RX_RUN / 32)
+/* blocks an SM may hold by registers (64 a thread); shared memory allows
+ * 4 at 8-bit digits, 3 at 10, 2 at 11, 1 at 12 */
+#define RX_MIN_BLOCKS 4
 
 /* Tile t's digit counts into table[d * tiles + t], every digit written. */
 __global__ static void __launch_bounds__(RX_THREADS)
@@ -75,13 +78,13 @@ rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, in
 }
 
 /* One pass's scatter of tile blockIdx.x (see the header). from_csr: the
- * rows from rowptr (rin unused; the tile's slice of rowptr staged in buf
- * when it fits, else searched in rowptr), else from rin. Dynamic shared
+ * rows from rowptr (rin unused; the tile's slice of rowptr staged in buf's
+ * upper half when it fits, else searched in rowptr), else from rin. Dynamic shared
  * memory (smem_bytes): the digits' starts in the output and in the tile
  * (2 x bins ints), the warps' packed 16-bit counters (SP_RADIX_WARPS x
  * bins / 2 words), the tile's columns (SP_RADIX_TILE ints) and a buffer of
  * SP_RADIX_TILE doubles (the rows, then the values, in digit order). */
-__global__ static void __launch_bounds__(RX_THREADS, 2)
+__global__ static void __launch_bounds__(RX_THREADS, RX_MIN_BLOCKS)
 rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
            const int32_t *__restrict__ kin, const int32_t *__restrict__ rin,
            const double *__restrict__ vin, int32_t n, int shift, int32_t mask, int32_t tiles,
@@ -111,28 +114,23 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - s_r0 + 2;
     }
     __syncthreads();
-    const bool staged = from_csr && s_len <= 2 * SP_RADIX_TILE;
+    /* the starts of the tile's rows in buf's upper half (the rows staged
+     * below take the lower), without the end pointer: the search needs
+     * no sentinel, as the last row's end is past every position */
+    int32_t *stage = buf + SP_RADIX_TILE;
+    const int32_t nstage = from_csr ? s_len - 1 : 0;
+    const bool staged = from_csr && nstage <= SP_RADIX_TILE;
     if (staged)
-        for (int32_t i = threadIdx.x; i < s_len; i += RX_THREADS)
-            buf[i] = rowptr[s_r0 + i];
-    __syncthreads();
-    /* the warp's run in registers, lane-strided */
+        for (int32_t i = threadIdx.x; i < nstage; i += RX_THREADS)
+            stage[i] = rowptr[s_r0 + i];
+    /* the warp's run of columns in registers, lane-strided (rows and
+     * values are read again when staged: fewer registers, more blocks) */
     const int64_t w0 = k0 + (int64_t)warp * RX_RUN;
-    int32_t key[RX_ITEMS], row[RX_ITEMS], rk[RX_ITEMS];
-    double v[RX_ITEMS];
+    int32_t key[RX_ITEMS], rk[RX_ITEMS];
 #pragma unroll
     for (int i = 0; i < RX_ITEMS; i++) {
         const int64_t q = w0 + i * 32 + lane;
-        const bool valid = q < k1;
-        key[i] = valid ? kin[q] : 0;
-        v[i] = valid ? vin[q] : 0.0;
-        if (!valid)
-            row[i] = 0;
-        else if (!from_csr)
-            row[i] = rin[q];
-        else
-            row[i] = staged ? s_r0 + sp_segment_of(buf, s_len, q)
-                            : sp_segment_of(rowptr, rows + 1, q);
+        key[i] = q < k1 ? kin[q] : 0;
     }
     /* ranks inside the run: equal digits of a round in lane order, the
      * run's counter before them (a digit's count <= RX_RUN: no carry) */
@@ -182,14 +180,18 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     __syncthreads();
     /* the tile in digit order: columns and rows */
 #pragma unroll
-    for (int i = 0; i < RX_ITEMS; i++)
-        if (w0 + i * 32 + lane < k1) {
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const int64_t q = w0 + i * 32 + lane;
+        if (q < k1) {
             const int32_t d = (key[i] >> shift) & mask;
             const int32_t at = tstart[d] + (int32_t)((mine[d >> 1] >> ((d & 1) * 16)) & 0xffffu) + rk[i];
             skey[at] = key[i];
-            buf[at] = row[i];
+            buf[at] = !from_csr ? rin[q]
+                      : staged  ? s_r0 + sp_segment_of(stage, nstage, q)
+                                : sp_segment_of(rowptr, rows + 1, q);
             rk[i] = at;
         }
+    }
     __syncthreads();
     /* out in runs: a digit's nonzeros of the tile are consecutive */
     for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
@@ -201,9 +203,11 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     __syncthreads();
     double *vbuf = (double *)buf;
 #pragma unroll
-    for (int i = 0; i < RX_ITEMS; i++)
-        if (w0 + i * 32 + lane < k1)
-            vbuf[rk[i]] = v[i];
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const int64_t q = w0 + i * 32 + lane;
+        if (q < k1)
+            vbuf[rk[i]] = vin[q];
+    }
     __syncthreads();
     for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
         const int32_t d = (skey[j] >> shift) & mask;

@@ -119,8 +119,8 @@ uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl
 #define SP_RADIX_TILE 4096
 #define SP_RADIX_DIGIT_MIN 1
 #define SP_RADIX_DIGIT_MAX 12
-#define SP_RADIX_DIGITS "10,11,12"
-#define SP_RADIX_DIGIT_DEFAULT 11
+#define SP_RADIX_DIGITS "8,10,11"
+#define SP_RADIX_DIGIT_DEFAULT 8
 
 /* A's column index bits split into passes: bits = the bits of cols - 1
  * (at least 1), passes = ceil(bits / digit_max), every pass `digit` =

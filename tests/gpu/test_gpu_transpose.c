@@ -524,11 +524,22 @@ static void sparse_rows(int64_t i, int32_t *r, int32_t *c)
     }
 }
 
+/* One entry a row: a full tile spans SP_RADIX_TILE rows, the most its
+ * stage of row starts holds. */
+static void one_a_row(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)i;
+    *c = (int32_t)((i * 37) % 5003);
+}
+
 Test(gpu_transpose, radix_rows_far_apart, .timeout = 300)
 {
     sp_csr A;
-    from_triplets(&A, 4000037, 3001, 40000 + 2000 * 25, sparse_rows);
     static const long digits[] = {5, 11};
+    from_triplets(&A, 4000037, 3001, 40000 + 2000 * 25, sparse_rows);
     check_radix(&A, "4000037 x 3001, rows far apart", digits, 2);
+    sp_csr_free(&A);
+    from_triplets(&A, 3 * SP_RADIX_TILE + 5, 5003, 3 * SP_RADIX_TILE + 5, one_a_row);
+    check_radix(&A, "one entry a row", digits, 2);
     sp_csr_free(&A);
 }
