@@ -6,8 +6,9 @@
  *
  *   per pass, digit = bits [shift, shift + digit) of the column:
  *   1. count: tile t (SP_RADIX_TILE positions, one block) counts its
- *      digits in shared memory (equal digits of a warp aggregated) and
- *      writes them to table[digit x tiles + t];
+ *      digits in shared memory (each thread a stretch of positions, runs
+ *      of equal digits added at once) and writes them to
+ *      table[digit x tiles + t];
  *   2. scan: the table, exclusive (sp_gpu_scan): cell (d, t) becomes where
  *      tile t's nonzeros of digit d start in the pass's output;
  *   3. scatter: the same tile, each warp a run of SP_RADIX_TILE /
@@ -22,8 +23,8 @@
  *      order is kept within a round, a run, a tile and across tiles, so
  *      after the last pass the nonzeros are in (column, position) order,
  *      i.e. each column's rows ascending;
- *   the first pass reads the CSR (the tile's slice of rowptr staged, each
- *   row found by a search in it), the last writes the CSC's rowidx and
+ *   the first pass reads the CSR (each position's row filled into shared
+ *   memory row by row from the tile's slice of rowptr), the last writes the CSC's rowidx and
  *   cval and the sorted columns; passes between use one or two sets of
  *   (column, row, value) arrays.
  *   4. colptr from the sorted columns (sp_gpu_idx2ptr).
@@ -45,11 +46,16 @@
 #define RX_THREADS (SP_RADIX_WARPS * 32)
 #define RX_RUN (SP_RADIX_TILE / SP_RADIX_WARPS)
 #define RX_ITEMS (RX_RUN / 32)
+static_assert(RX_ITEMS * RX_THREADS == SP_RADIX_TILE && RX_ITEMS % 4 == 0, "count by int4");
 /* blocks an SM may hold by registers (64 a thread); shared memory allows
  * 4 at 8-bit digits, 3 at 10, 2 at 11, 1 at 12 */
 #define RX_MIN_BLOCKS 4
 
-/* Tile t's digit counts into table[d * tiles + t], every digit written. */
+/* Tile t's digit counts into table[d * tiles + t], every digit written.
+ * Each thread counts RX_ITEMS consecutive positions (a full tile read as
+ * int4), adding runs of equal digits at once: one shared atomic a run,
+ * so sorted stretches (the high digits of banded or stencil matrices)
+ * cost one add a thread and random ones about one a position. */
 __global__ static void __launch_bounds__(RX_THREADS)
 rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, int32_t tiles,
          int32_t *__restrict__ table)
@@ -59,27 +65,47 @@ rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, in
     for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
         hist[b] = 0;
     __syncthreads();
-    const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE;
-    const int64_t k1 = k0 + SP_RADIX_TILE < n ? k0 + SP_RADIX_TILE : n;
-    const int lane = threadIdx.x & 31;
-    for (int64_t k = k0 + threadIdx.x; k - threadIdx.x < k1; k += RX_THREADS) {
-        const bool valid = k < k1;
-        const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
-        if (valid) {
-            int32_t d = (key[k] >> shift) & mask;
-            unsigned peers = __match_any_sync(active, d);
-            if (lane == __ffs(peers) - 1)
-                atomicAdd(hist + d, __popc(peers));
+    const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE + (int64_t)threadIdx.x * RX_ITEMS;
+    int32_t k[RX_ITEMS];
+    int m = RX_ITEMS;
+    if (k0 + RX_ITEMS <= n) {
+        const int4 *v = (const int4 *)(key + k0);
+#pragma unroll
+        for (int i = 0; i < RX_ITEMS / 4; i++) {
+            int4 x = v[i];
+            k[4 * i] = x.x, k[4 * i + 1] = x.y, k[4 * i + 2] = x.z, k[4 * i + 3] = x.w;
         }
+    } else {
+        m = k0 < n ? (int)(n - k0) : 0;
+#pragma unroll
+        for (int i = 0; i < RX_ITEMS; i++)
+            k[i] = i < m ? key[k0 + i] : 0;
     }
+    int32_t cur = -1, run = 0;
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        if (i >= m)
+            break;
+        const int32_t d = (k[i] >> shift) & mask;
+        if (d != cur) {
+            if (run)
+                atomicAdd(hist + cur, run);
+            cur = d;
+            run = 0;
+        }
+        run++;
+    }
+    if (run)
+        atomicAdd(hist + cur, run);
     __syncthreads();
     for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
         table[(int64_t)b * tiles + blockIdx.x] = hist[b];
 }
 
 /* One pass's scatter of tile blockIdx.x (see the header). from_csr: the
- * rows from rowptr (rin unused; the tile's slice of rowptr staged in buf's
- * upper half when it fits, else searched in rowptr), else from rin. Dynamic shared
+ * rows from rowptr (rin unused; the tile's rows filled into buf's upper
+ * half when it spans at most SP_RADIX_TILE of them, else searched in
+ * rowptr), else from rin. Dynamic shared
  * memory (smem_bytes): the digits' starts in the output and in the tile
  * (2 x bins ints), the warps' packed 16-bit counters (SP_RADIX_WARPS x
  * bins / 2 words), the tile's columns (SP_RADIX_TILE ints) and a buffer of
@@ -114,15 +140,20 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - s_r0 + 2;
     }
     __syncthreads();
-    /* the starts of the tile's rows in buf's upper half (the rows staged
-     * below take the lower), without the end pointer: the search needs
-     * no sentinel, as the last row's end is past every position */
-    int32_t *stage = buf + SP_RADIX_TILE;
-    const int32_t nstage = from_csr ? s_len - 1 : 0;
-    const bool staged = from_csr && nstage <= SP_RADIX_TILE;
+    /* the row of each position of the tile in buf's upper half (the rows
+     * staged below take the lower), filled row by row from rowptr; when
+     * the tile spans more rows than positions (empty rows) each position
+     * searches rowptr instead */
+    int32_t *rowof = buf + SP_RADIX_TILE;
+    const bool staged = from_csr && s_len - 1 <= SP_RADIX_TILE;
     if (staged)
-        for (int32_t i = threadIdx.x; i < nstage; i += RX_THREADS)
-            stage[i] = rowptr[s_r0 + i];
+        for (int32_t i = threadIdx.x; i < s_len - 1; i += RX_THREADS) {
+            int64_t a = rowptr[s_r0 + i], b = rowptr[s_r0 + i + 1];
+            a = a > k0 ? a : k0;
+            b = b < k1 ? b : k1;
+            for (int64_t q = a; q < b; q++)
+                rowof[q - k0] = s_r0 + i;
+        }
     /* the warp's run of columns in registers, lane-strided (rows and
      * values are read again when staged: fewer registers, more blocks) */
     const int64_t w0 = k0 + (int64_t)warp * RX_RUN;
@@ -187,7 +218,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
             const int32_t at = tstart[d] + (int32_t)((mine[d >> 1] >> ((d & 1) * 16)) & 0xffffu) + rk[i];
             skey[at] = key[i];
             buf[at] = !from_csr ? rin[q]
-                      : staged  ? s_r0 + sp_segment_of(stage, nstage, q)
+                      : staged  ? rowof[q - k0]
                                 : sp_segment_of(rowptr, rows + 1, q);
             rk[i] = at;
         }
