@@ -33,11 +33,11 @@
  *                             (or rows != cols) falls back to the CUB
  *                             sort route (transpose_symperm.h)
  *   transpose_cuda_radix      an LSD radix sort of the nonzeros by column
- *                             with wide digits (up to 12 bits: two passes
- *                             for 2^24 columns) carrying rows and values:
+ *                             carrying rows and values (digit_bits a pass,
+ *                             default 8: three passes for 2^24 columns):
  *                             per pass a count of each tile's digits, a
- *                             scan, a stable scatter (warps rank equal
- *                             digits in position order); pointers from the
+ *                             scan, a stable scatter staged in shared
+ *                             memory in digit order; pointers from the
  *                             sorted columns
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
