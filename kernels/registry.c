@@ -60,6 +60,7 @@
     X(sp_transpose_cusparse)                                                  \
     X(sp_transpose_cuda_wintrans)                                             \
     X(sp_transpose_cuda_symperm)                                              \
+    X(sp_transpose_cuda_radix)                                                \
     X(sp_scan_cuda)                                                           \
     X(sp_histogram_cuda)                                                      \
     X(sp_idx2ptr_cuda)                                                        \

@@ -130,7 +130,7 @@ extern "C" void sp_trans_gpu_release(void *state)
         cudaFree(g->rowidx);
     }
     void *bufs[] = {g->rowptr, g->colidx, g->val, g->out, g->w32a, g->w32b, g->w32c, g->w32d,
-                    g->w64a, g->w64b, g->wval, g->count, g->scan_temp, g->lib_temp};
+                    g->w32e, g->w32f, g->wval2, g->w64a, g->w64b, g->wval, g->count, g->scan_temp, g->lib_temp};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         cudaFree(bufs[i]);
     if (g->start)

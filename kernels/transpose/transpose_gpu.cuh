@@ -21,6 +21,8 @@ typedef struct sp_gpu_trans {
     int32_t *colptr, *rowidx;
     /* work arrays; which are set depends on the kernel */
     int32_t *w32a, *w32b, *w32c, *w32d;   /* int32 arrays of nnz or cols */
+    int32_t *w32e, *w32f;
+    double *wval2;
     uint64_t *w64a, *w64b;                 /* 64-bit keys */
     double *wval;
     int32_t *count;                        /* one counter */
@@ -30,6 +32,7 @@ typedef struct sp_gpu_trans {
     sp_wintrans_plan plan;                 /* windowed ScanTrans */
     int32_t *flag;                         /* its device check (a view into w32a) */
     int route;                             /* symperm: the last run's route */
+    sp_radix_plan radix;                   /* the radix route's passes */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
     /* per-pass events of a kernel that times its passes (wintrans under

@@ -32,6 +32,13 @@
  *                             column's row), one pass; a missing mirror
  *                             (or rows != cols) falls back to the CUB
  *                             sort route (transpose_symperm.h)
+ *   transpose_cuda_radix      an LSD radix sort of the nonzeros by column
+ *                             carrying rows and values (digit_bits a pass,
+ *                             default 8: three passes for 2^24 columns):
+ *                             per pass a count of each tile's digits, a
+ *                             scan, a stable scatter staged in shared
+ *                             memory in digit order; pointers from the
+ *                             sorted columns
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
@@ -39,6 +46,7 @@
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
  *   transpose_wintrans_host.c the window plan (chunks, W, refusals)
  *   transpose_symperm_host.c  the symmetric fast path's need, descriptor
+ *   transpose_radix_host.c    the radix route's plan (passes, digits), need
  */
 #ifndef SP_TRANSPOSE_GPU_H
 #define SP_TRANSPOSE_GPU_H
@@ -104,6 +112,31 @@ int sp_wintrans_plan_of(const sp_csr *A, int64_t chunk, sp_wintrans_plan *pl, sp
 int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp_err *err);
 uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs);
 
+/* The radix route: tiles of SP_RADIX_TILE positions (one block of
+ * SP_RADIX_WARPS warps, each a run of SP_RADIX_TILE / SP_RADIX_WARPS), the
+ * `digit_bits` axis (the most bits a pass sorts) and its limits. */
+#define SP_RADIX_WARPS 8
+#define SP_RADIX_TILE 4096
+#define SP_RADIX_DIGIT_MIN 1
+#define SP_RADIX_DIGIT_MAX 12
+#define SP_RADIX_DIGITS "8,10,11"
+#define SP_RADIX_DIGIT_DEFAULT 8
+
+/* A's column index bits split into passes: bits = the bits of cols - 1
+ * (at least 1), passes = ceil(bits / digit_max), every pass `digit` =
+ * ceil(bits / passes) bits but the last (the rest); tiles = ceil(nnz /
+ * SP_RADIX_TILE) (at least 1). */
+typedef struct sp_radix_plan {
+    int bits, passes, digit;
+    int32_t tiles;
+} sp_radix_plan;
+
+void sp_radix_plan_of(int32_t cols, int32_t nnz, int digit_max, sp_radix_plan *pl);
+/* The `digit_bits` axis (default SP_RADIX_DIGIT_DEFAULT), in
+ * SP_RADIX_DIGIT_MIN..SP_RADIX_DIGIT_MAX. */
+int sp_radix_digit(const char *kernel, const sp_params *p, int *digit, sp_err *err);
+uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl);
+
 /* ScanTrans's unit count on A with `budget` bytes for its (units + 1) x
  * cols counts; -1 with the reason when not even one unit fits. */
 int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_err *err);
@@ -154,6 +187,9 @@ int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **st
 int sp_trans_symperm_run(void *state, double *seconds, sp_err *err);
 /* The route of the state's last run (enum sp_symperm_route). */
 int sp_trans_symperm_route(const void *state);
+int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                           sp_phases *ph, sp_err *err);
+int sp_trans_radix_run(void *state, double *seconds, sp_err *err);
 int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
                               sp_phases *ph, sp_err *err);
 int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err);

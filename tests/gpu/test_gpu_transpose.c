@@ -448,3 +448,98 @@ Test(gpu_transpose, symmetric_cases_every_kernel, .timeout = 600)
         symm_case_free(&c);
     }
 }
+
+/* ---- the radix route (transpose_cuda_radix) ------------------------------ */
+
+#define RADIX "transpose_cuda_radix"
+
+/* k at the digit widths given (every other axis at its default). */
+static void check_radix(const sp_csr *A, const char *what, const long *digits, int n)
+{
+    const sp_kernel *k = sp_kernel_find(RADIX);
+    cr_assert_not_null(k);
+    cr_assert_not_null(k->prepare, "%s is not built into this binary", RADIX);
+    spmv_axis_override o = {"digit_bits", digits, n};
+    cr_assert_eq(spmv_check_kernel_with(k, &o, 1, A, what), 0, "%s refused %s", RADIX, what);
+}
+
+/* Narrow digits: many passes (1 bit: one pass a column bit; 3 and 7 bits
+ * leave a shorter last digit), the ping-pong between the two work sets
+ * from three passes on; on the awkward matrices and generated ones of
+ * several tiles. */
+Test(gpu_transpose, radix_every_digit_width, .timeout = 600)
+{
+    static const long digits[] = {1, 3, 4, 7, 12}, two[] = {3, 12};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        check_radix(&c.A, c.name, quick() ? two : digits, quick() ? 2 : 5);
+        spmv_case_free(&c);
+    }
+    static const char *specs[] = {"rmat?scale=14&ef=8", "laplace3d?n=17&points=27",
+                                  "denserow?rows=5000&cols=70001&per_row=3&dense=70001"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[i], &A, &err), 0, "%s: %s", specs[i], err.msg);
+        cr_assert_gt(A.nnz, 2 * SP_RADIX_TILE, "%s: more than two tiles", specs[i]);
+        check_radix(&A, specs[i], quick() ? two : digits, quick() ? 2 : 5);
+        sp_csr_free(&A);
+    }
+}
+
+/* 2^25 + 3 columns: 26 bits, three passes at every width up to 12 (the
+ * default's plan on the widest matrices); 70 000 entries over 18 tiles. */
+static void wide_columns(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i % 61);
+    *c = (int32_t)(((uint64_t)i * 2654435761u) % ((1u << 25) + 3));
+}
+
+Test(gpu_transpose, radix_three_passes_over_2_25_columns, .timeout = 300)
+{
+    sp_csr A;
+    from_triplets(&A, 61, (1 << 25) + 3, 70000, wide_columns);
+    sp_radix_plan pl;
+    sp_radix_plan_of(A.cols, A.nnz, 12, &pl);
+    cr_assert_eq(pl.passes, 3);
+    static const long digits[] = {11, 12};
+    check_radix(&A, "61 x (2^25 + 3)", digits, 2);
+    sp_csr_free(&A);
+}
+
+/* Rows far apart: one entry in every 97th row of 4 000 037 (96 empty
+ * rows between two positions, so a warp's 32 row starts never reach its
+ * round's positions: the row search in rowptr), and runs of empty rows
+ * between dense stretches. */
+static void sparse_rows(int64_t i, int32_t *r, int32_t *c)
+{
+    if (i < 40000) {
+        *r = (int32_t)(i * 97);
+        *c = (int32_t)((i * 7) % 3001);
+    } else {
+        int64_t j = i - 40000;   /* rows 10..(10 + 2000 x 40) step 40, 25 entries each */
+        *r = (int32_t)(10 + (j / 25) * 40 + 1);
+        *c = (int32_t)((j % 25) * 113 + j / 25 % 7);
+    }
+}
+
+/* One entry a row: a full tile spans SP_RADIX_TILE rows, the most its
+ * stage of row starts holds. */
+static void one_a_row(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)i;
+    *c = (int32_t)((i * 37) % 5003);
+}
+
+Test(gpu_transpose, radix_rows_far_apart, .timeout = 300)
+{
+    sp_csr A;
+    static const long digits[] = {5, 11};
+    from_triplets(&A, 4000037, 3001, 40000 + 2000 * 25, sparse_rows);
+    check_radix(&A, "4000037 x 3001, rows far apart", digits, 2);
+    sp_csr_free(&A);
+    from_triplets(&A, 3 * SP_RADIX_TILE + 5, 5003, 3 * SP_RADIX_TILE + 5, one_a_row);
+    check_radix(&A, "one entry a row", digits, 2);
+    sp_csr_free(&A);
+}

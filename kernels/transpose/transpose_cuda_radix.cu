@@ -1,0 +1,354 @@
+/*
+ * transpose_cuda_radix.cu — the transposition as an LSD radix sort of the
+ * nonzeros by column, carrying each nonzero's row and value along, so no
+ * pass gathers out of order (the CUB route's two random gathers); the
+ * column bits split into passes of at most digit_bits bits
+ * (transpose_radix_host.c; default 8, three passes for 2^24 columns:
+ * measured faster than two of 11 or 12, whose tiles' tables and shared
+ * memory cost more than the pass they save):
+ *
+ *   per pass, digit = bits [shift, shift + digit) of the column:
+ *   1. count: tile t (SP_RADIX_TILE positions, one block) counts its
+ *      digits in shared memory (each thread a stretch of positions, runs
+ *      of equal digits added at once) and writes them to
+ *      table[digit x tiles + t];
+ *   2. scan: the table, exclusive (sp_gpu_scan): cell (d, t) becomes where
+ *      tile t's nonzeros of digit d start in the pass's output;
+ *   3. scatter: the same tile, each warp a run of SP_RADIX_TILE /
+ *      SP_RADIX_WARPS positions held in registers (column, row, value).
+ *      Lanes with equal digits in a round of 32 are ranked in lane order
+ *      (__match_any_sync) after the run's 16-bit counter of that digit,
+ *      which the group's leader then advances; an exclusive sum over the
+ *      warps and one over the digits place every nonzero in the tile's
+ *      digit order, staged in shared memory (columns and rows, then
+ *      values), and written out in runs: a digit's nonzeros of the tile
+ *      go to consecutive slots from the cell's start. Stable: position
+ *      order is kept within a round, a run, a tile and across tiles, so
+ *      after the last pass the nonzeros are in (column, position) order,
+ *      i.e. each column's rows ascending;
+ *   the first pass reads the CSR (each position's row filled into shared
+ *   memory row by row from the tile's slice of rowptr), the last writes the CSC's rowidx and
+ *   cval and the sorted columns; passes between use one or two sets of
+ *   (column, row, value) arrays.
+ *   4. colptr from the sorted columns (sp_gpu_idx2ptr).
+ *
+ * Traffic a pass: the columns read twice (count, scatter), rows and
+ * values read and written once (16 bytes each way), the table (bins /
+ * SP_RADIX_TILE ints a nonzero, written, scanned, read): about 36 bytes
+ * a nonzero a pass. Measured (ncu, H100, uniform 4e6 x 8, 8-bit digits):
+ * count 47-61 us, scatter 557-839 us a pass (1.2-1.9 TB/s, half the warps
+ * of an SM active), pointers 103 us; 2.49 ms in all against CUB's route
+ * 3.21 and cuSPARSE 3.27. A first
+ * version without the staging (tiles of 32768, each warp writing its
+ * nonzeros straight to their slots) was correct but 4.7x slower than the
+ * CUB route (uniform 15.1 ms, R-MAT 28.1; bench/RESULTS.md). Likely
+ * cause, not profiled: every round scattered 32 lanes over 32 digits, and
+ * the partly written sectors of the ~700 tiles in flight did not fit in
+ * L2.
+ */
+#include <cub/block/block_scan.cuh>
+
+#include "transpose_gpu.cuh"
+
+#define RX_THREADS (SP_RADIX_WARPS * 32)
+#define RX_RUN (SP_RADIX_TILE / SP_RADIX_WARPS)
+#define RX_ITEMS (RX_RUN / 32)
+static_assert(RX_ITEMS * RX_THREADS == SP_RADIX_TILE && RX_ITEMS % 4 == 0, "count by int4");
+/* blocks an SM may hold by registers (64 a thread); shared memory allows
+ * 4 at 8-bit digits, 3 at 10, 2 at 11, 1 at 12 */
+#define RX_MIN_BLOCKS 4
+
+/* Tile t's digit counts into table[d * tiles + t], every digit written.
+ * Each thread counts RX_ITEMS consecutive positions (a full tile read as
+ * int4), adding runs of equal digits at once: one shared atomic a run,
+ * so sorted stretches (the high digits of banded or stencil matrices)
+ * cost one add a thread and random ones about one a position. */
+__global__ static void __launch_bounds__(RX_THREADS)
+rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, int32_t tiles,
+         int32_t *__restrict__ table)
+{
+    extern __shared__ int32_t hist[];
+    const int32_t bins = mask + 1;
+    for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
+        hist[b] = 0;
+    __syncthreads();
+    const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE + (int64_t)threadIdx.x * RX_ITEMS;
+    int32_t k[RX_ITEMS];
+    int m = RX_ITEMS;
+    if (k0 + RX_ITEMS <= n) {
+        const int4 *v = (const int4 *)(key + k0);
+#pragma unroll
+        for (int i = 0; i < RX_ITEMS / 4; i++) {
+            int4 x = v[i];
+            k[4 * i] = x.x, k[4 * i + 1] = x.y, k[4 * i + 2] = x.z, k[4 * i + 3] = x.w;
+        }
+    } else {
+        m = k0 < n ? (int)(n - k0) : 0;
+#pragma unroll
+        for (int i = 0; i < RX_ITEMS; i++)
+            k[i] = i < m ? key[k0 + i] : 0;
+    }
+    int32_t cur = -1, run = 0;
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        if (i >= m)
+            break;
+        const int32_t d = (k[i] >> shift) & mask;
+        if (d != cur) {
+            if (run)
+                atomicAdd(hist + cur, run);
+            cur = d;
+            run = 0;
+        }
+        run++;
+    }
+    if (run)
+        atomicAdd(hist + cur, run);
+    __syncthreads();
+    for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
+        table[(int64_t)b * tiles + blockIdx.x] = hist[b];
+}
+
+/* One pass's scatter of tile blockIdx.x (see the header). from_csr: the
+ * rows from rowptr (rin unused; the tile's rows filled into buf's upper
+ * half when it spans at most SP_RADIX_TILE of them, else searched in
+ * rowptr), else from rin. Dynamic shared
+ * memory (smem_bytes): the digits' starts in the output and in the tile
+ * (2 x bins ints), the warps' packed 16-bit counters (SP_RADIX_WARPS x
+ * bins / 2 words), the tile's columns (SP_RADIX_TILE ints) and a buffer of
+ * SP_RADIX_TILE doubles (the rows, then the values, in digit order). */
+__global__ static void __launch_bounds__(RX_THREADS, RX_MIN_BLOCKS)
+rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
+           const int32_t *__restrict__ kin, const int32_t *__restrict__ rin,
+           const double *__restrict__ vin, int32_t n, int shift, int32_t mask, int32_t tiles,
+           const int32_t *__restrict__ offs, int32_t *__restrict__ kout,
+           int32_t *__restrict__ rout, double *__restrict__ vout)
+{
+    typedef cub::BlockScan<int32_t, RX_THREADS> block_scan;
+    __shared__ typename block_scan::TempStorage scan_tmp;
+    __shared__ int32_t s_r0, s_len;
+    extern __shared__ __align__(16) int32_t sm[];
+    const int32_t bins = mask + 1, words = bins / 2;
+    int32_t *gstart = sm, *tstart = sm + bins;
+    uint32_t *counters = (uint32_t *)(tstart + bins);
+    int32_t *skey = (int32_t *)(counters + SP_RADIX_WARPS * words);
+    int32_t *buf = skey + SP_RADIX_TILE;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint32_t *mine = counters + warp * words;
+    const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE;
+    const int64_t k1 = k0 + SP_RADIX_TILE < n ? k0 + SP_RADIX_TILE : n;
+    const int32_t count = (int32_t)(k1 - k0);
+    for (int32_t b = threadIdx.x; b < bins; b += RX_THREADS)
+        gstart[b] = offs[(int64_t)b * tiles + blockIdx.x];
+    for (int32_t i = threadIdx.x; i < SP_RADIX_WARPS * words; i += RX_THREADS)
+        counters[i] = 0;
+    if (from_csr && threadIdx.x == 0) {
+        s_r0 = sp_segment_of(rowptr, rows + 1, k0);
+        s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - s_r0 + 2;
+    }
+    __syncthreads();
+    /* the row of each position of the tile in buf's upper half (the rows
+     * staged below take the lower), filled row by row from rowptr; when
+     * the tile spans more rows than positions (empty rows) each position
+     * searches rowptr instead */
+    int32_t *rowof = buf + SP_RADIX_TILE;
+    const bool staged = from_csr && s_len - 1 <= SP_RADIX_TILE;
+    if (staged)
+        for (int32_t i = threadIdx.x; i < s_len - 1; i += RX_THREADS) {
+            int64_t a = rowptr[s_r0 + i], b = rowptr[s_r0 + i + 1];
+            a = a > k0 ? a : k0;
+            b = b < k1 ? b : k1;
+            for (int64_t q = a; q < b; q++)
+                rowof[q - k0] = s_r0 + i;
+        }
+    /* the warp's run of columns in registers, lane-strided (rows and
+     * values are read again when staged: fewer registers, more blocks) */
+    const int64_t w0 = k0 + (int64_t)warp * RX_RUN;
+    int32_t key[RX_ITEMS], rk[RX_ITEMS];
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const int64_t q = w0 + i * 32 + lane;
+        key[i] = q < k1 ? kin[q] : 0;
+    }
+    /* ranks inside the run: equal digits of a round in lane order, the
+     * run's counter before them (a digit's count <= RX_RUN: no carry) */
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const bool valid = w0 + i * 32 + lane < k1;
+        const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+        rk[i] = 0;
+        if (valid) {
+            const int32_t d = (key[i] >> shift) & mask;
+            const unsigned peers = __match_any_sync(active, d);
+            const int half = (d & 1) * 16;
+            const uint32_t before = (mine[d >> 1] >> half) & 0xffffu;
+            __syncwarp(active);
+            if (lane == __ffs(peers) - 1)
+                atomicAdd(mine + (d >> 1), (uint32_t)__popc(peers) << half);
+            __syncwarp(active);   /* the counter read next round sees the add */
+            rk[i] = (int32_t)before + __popc(peers & ((1u << lane) - 1u));
+        }
+    }
+    __syncthreads();
+    /* each run's start inside its digit's share of the tile (both halves
+     * at once; a half's sum <= SP_RADIX_TILE < 2^16), the tile's counts */
+    for (int32_t i = threadIdx.x; i < words; i += RX_THREADS) {
+        uint32_t run = 0;
+        for (int w = 0; w < SP_RADIX_WARPS; w++) {
+            uint32_t c = counters[w * words + i];
+            counters[w * words + i] = run;
+            run += c;
+        }
+        tstart[2 * i] = (int32_t)(run & 0xffffu);
+        tstart[2 * i + 1] = (int32_t)(run >> 16);
+    }
+    __syncthreads();
+    /* the digits' starts inside the tile: an exclusive sum over the bins */
+    const int32_t per = bins >= RX_THREADS ? bins / RX_THREADS : 1;
+    const int32_t b0 = (int32_t)threadIdx.x * per;
+    int32_t sum = 0, excl = 0;
+    for (int32_t j = 0; j < per && b0 + j < bins; j++)
+        sum += tstart[b0 + j];
+    block_scan(scan_tmp).ExclusiveSum(sum, excl);
+    for (int32_t j = 0; j < per && b0 + j < bins; j++) {
+        int32_t c = tstart[b0 + j];
+        tstart[b0 + j] = excl;
+        excl += c;
+    }
+    __syncthreads();
+    /* the tile in digit order: columns and rows */
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const int64_t q = w0 + i * 32 + lane;
+        if (q < k1) {
+            const int32_t d = (key[i] >> shift) & mask;
+            const int32_t at = tstart[d] + (int32_t)((mine[d >> 1] >> ((d & 1) * 16)) & 0xffffu) + rk[i];
+            skey[at] = key[i];
+            buf[at] = !from_csr ? rin[q]
+                      : staged  ? rowof[q - k0]
+                                : sp_segment_of(rowptr, rows + 1, q);
+            rk[i] = at;
+        }
+    }
+    __syncthreads();
+    /* out in runs: a digit's nonzeros of the tile are consecutive */
+    for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
+        const int32_t k = skey[j], d = (k >> shift) & mask;
+        const int64_t p = (int64_t)gstart[d] + (j - tstart[d]);
+        kout[p] = k;
+        rout[p] = buf[j];
+    }
+    __syncthreads();
+    double *vbuf = (double *)buf;
+#pragma unroll
+    for (int i = 0; i < RX_ITEMS; i++) {
+        const int64_t q = w0 + i * 32 + lane;
+        if (q < k1)
+            vbuf[rk[i]] = vin[q];
+    }
+    __syncthreads();
+    for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
+        const int32_t d = (skey[j] >> shift) & mask;
+        vout[(int64_t)gstart[d] + (j - tstart[d])] = vbuf[j];
+    }
+}
+
+/* rx_scatter's dynamic shared memory at `bins` digits. */
+static size_t scatter_smem(int32_t bins)
+{
+    return ((size_t)2 * bins + (size_t)SP_RADIX_WARPS * (bins / 2) + SP_RADIX_TILE) * 4 +
+           (size_t)SP_RADIX_TILE * 8;
+}
+
+extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                      sp_phases *ph, sp_err *err)
+{
+    *state = NULL;
+    int digit = 0;
+    if (sp_radix_digit("transpose_cuda_radix", p, &digit, err))
+        return -1;
+    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_radix", pb, err);
+    if (!g)
+        return -1;
+    g->bs = RX_THREADS;
+    sp_radix_plan_of(pb->A->cols, pb->A->nnz, digit, &g->radix);
+    const sp_radix_plan *pl = &g->radix;
+    size_t nnz = (size_t)pb->A->nnz;
+    int64_t cells = ((int64_t)1 << pl->digit) * pl->tiles;
+    int rc = sp_trans_gpu_upload(pb, g, ph, err);
+    double t0 = sp_seconds();
+    if (!rc)
+        rc = sp_trans_gpu_alloc((void **)&g->w32e, nnz, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->w32f, (size_t)cells + 1, 4, err) ||
+             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(cells, 256), 1, err);
+    if (!rc && pl->passes > 1)
+        rc = sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err);
+    if (!rc && pl->passes > 2)
+        rc = sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
+             sp_trans_gpu_alloc((void **)&g->wval2, nnz, 8, err);
+    size_t smem = scatter_smem((int32_t)1 << pl->digit);
+    if (!rc &&
+        cudaFuncSetAttribute(rx_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)smem) != cudaSuccess)
+        rc = sp_fail(err, "transpose_cuda_radix: %zu bytes of shared memory refused", smem);
+    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+        rc = sp_fail(err, "transpose_cuda_radix: work allocation failed");
+    ph->h2d_s += sp_seconds() - t0;
+    if (rc) {
+        sp_trans_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+/* Every pass, then the pointers; enqueued on the default stream. */
+static int radix(sp_gpu_trans *g, sp_err *err)
+{
+    const sp_radix_plan *pl = &g->radix;
+    if (g->nnz == 0) {
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        return 0;
+    }
+    const int32_t *kin = g->colidx, *rin = NULL;
+    const double *vin = g->val;
+    int32_t *sets_k[2] = {g->w32a, g->w32c}, *sets_r[2] = {g->w32b, g->w32d};
+    double *sets_v[2] = {g->wval, g->wval2};
+    for (int pass = 0; pass < pl->passes; pass++) {
+        int shift = pass * pl->digit;
+        int bits = pl->bits - shift < pl->digit ? pl->bits - shift : pl->digit;
+        int32_t mask = (int32_t)((1u << bits) - 1u), bins = mask + 1;
+        bool last = pass == pl->passes - 1;
+        int32_t *kout = last ? g->w32e : sets_k[pass & 1];
+        int32_t *rout = last ? g->rowidx : sets_r[pass & 1];
+        double *vout = last ? g->cval : sets_v[pass & 1];
+        rx_count<<<pl->tiles, RX_THREADS, (size_t)bins * 4>>>(kin, g->nnz, shift, mask,
+                                                              pl->tiles, g->w32f);
+        SP_LAUNCHED("rx_count", err);
+        if (sp_gpu_scan(g->w32f, g->w32f, (int64_t)bins * pl->tiles, 256, g->scan_temp, err))
+            return -1;
+        rx_scatter<<<pl->tiles, RX_THREADS, scatter_smem(bins)>>>(
+            pass == 0, g->rowptr, g->rows, kin, rin, vin, g->nnz, shift, mask, pl->tiles,
+            g->w32f, kout, rout, vout);
+        SP_LAUNCHED("rx_scatter", err);
+        kin = kout;
+        rin = rout;
+        vin = vout;
+    }
+    return sp_gpu_idx2ptr(g->w32e, g->nnz, g->colptr, g->cols, 256, err);
+}
+
+extern "C" int sp_trans_radix_run(void *state, double *seconds, sp_err *err)
+{
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "transpose_cuda_radix: run without a state");
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (radix(g, err))
+        return -1;
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_trans_gpu_elapsed(g, seconds, err);
+}
