@@ -36,6 +36,7 @@
  * ints. Blocks past the last tile only copy rowptr. The CSR is read-only
  * and the CSC its own buffer (__restrict__: read-only cache loads); the
  * flag alone is shared between blocks. */
+template <int GUESS>
 __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
                                       const int32_t *__restrict__ colidx,
                                       const double *__restrict__ val, int32_t nnz, int32_t *flag,
@@ -76,12 +77,17 @@ __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_
         bool missing = false;
         if (valid) {
             int32_t c = colidx[q];
-            int32_t r = sp_symperm_row_of(rowptr, rows, s, q);
-            int32_t p = sp_symperm_find(rowptr, colidx, s, c, r);
+            int hit;
+            int32_t p = sp_symperm_mirror(rowptr, colidx, rows, s, q, c, GUESS != 0, &hit);
             missing = p < 0;
             if (!missing) {
-                rowidx[q] = c;
-                cval[q] = val[p];
+                if (GUESS == 2) {   /* evict-first: the CSC is not read again */
+                    __stcs(rowidx + q, c);
+                    __stcs(cval + q, val[p]);
+                } else {
+                    rowidx[q] = c;
+                    cval[q] = val[p];
+                }
             }
         }
         if (__any_sync(SP_FULL_MASK, missing)) {
@@ -105,13 +111,15 @@ extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p
                                         sp_phases *ph, sp_err *err)
 {
     *state = NULL;
-    int bs = 0;
-    if (sp_trans_gpu_blocksize("transpose_cuda_symperm", p, &bs, err))
+    int bs = 0, guess = 0;
+    if (sp_trans_gpu_blocksize("transpose_cuda_symperm", p, &bs, err) ||
+        sp_symperm_guess_axis("transpose_cuda_symperm", p, &guess, err))
         return -1;
     sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_symperm", pb, err);
     if (!g)
         return -1;
     g->bs = bs;
+    g->guess = guess;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     double t0 = sp_seconds();
     if (!rc)
@@ -137,9 +145,16 @@ static int symperm(sp_gpu_trans *g, sp_err *err)
     }
     SP_CUDA(cudaMemsetAsync(g->flag, 0, 4), err);
     size_t smem = ((size_t)g->bs * SP_SYMPERM_ITEMS + 1) * 4;
-    symperm_gather<<<symperm_blocks(g), g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val,
-                                                       g->nnz, g->flag, g->colptr, g->rowidx,
-                                                       g->cval);
+    unsigned grid = symperm_blocks(g);
+    if (g->guess == 0)
+        symperm_gather<0><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
+                                                  g->flag, g->colptr, g->rowidx, g->cval);
+    else if (g->guess == 1)
+        symperm_gather<1><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
+                                                  g->flag, g->colptr, g->rowidx, g->cval);
+    else
+        symperm_gather<2><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
+                                                  g->flag, g->colptr, g->rowidx, g->cval);
     SP_LAUNCHED("symperm_gather", err);
     int32_t flag = 0;
     SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);

@@ -122,6 +122,14 @@ uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
  * flag. */
 uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A);
 
+/* transpose_cuda_symperm's `guess` axis: how a slot finds its mirror.
+ * 0: binary search over the mirror row; 1: the rank guess first
+ * (transpose_symperm.h), the search only on a miss; 2: as 1, with
+ * evict-first stores of the CSC. Default SP_SYMPERM_GUESS_DEFAULT. */
+#define SP_SYMPERM_GUESSES "0,1,2"
+#define SP_SYMPERM_GUESS_DEFAULT 1
+int sp_symperm_guess_axis(const char *kernel, const sp_params *p, int *guess, sp_err *err);
+
 /* The route a transpose_cuda_symperm run took. */
 enum sp_symperm_route {
     SP_SYMPERM_NONE = 0,        /* not run yet */

@@ -11,6 +11,16 @@
 
 #define KERNEL "transpose_cuda_symperm"
 
+int sp_symperm_guess_axis(const char *kernel, const sp_params *p, int *guess, sp_err *err)
+{
+    long v = sp_param(p, "guess", SP_SYMPERM_GUESS_DEFAULT);
+    if (v < 0 || v > 2)
+        return sp_fail(err, "%s: guess = %ld is not 0 (search), 1 (guess first) or 2 (guess "
+                       "first, evict-first stores)", kernel, v);
+    *guess = (int)v;
+    return 0;
+}
+
 /* The CSR, the CSC, the CUB route's work arrays and buffer (its fallback),
  * and the one-int flag of the check. */
 uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
@@ -20,8 +30,9 @@ uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
 
 static int symperm_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    int bs = 0;
-    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
+    int bs = 0, guess = 0;
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) ||
+        sp_symperm_guess_axis(KERNEL, p, &guess, err))
         return -1;
     need->device_bytes = sp_trans_gpu_bytes_symperm(pb->A);
     need->host_bytes = 4096;
@@ -34,10 +45,10 @@ const sp_kernel sp_transpose_cuda_symperm = {
     .format = "csc",
     .backend = "cuda",
     .summary = "structurally symmetric matrices: colptr = rowptr, rowidx = colidx, values "
-               "gathered from their mirrors (binary search), one pass; else CUB sort",
+               "gathered from their mirrors (rank guess, binary search on a miss), one pass; else CUB sort",
     .needs_gpu = 1,
-    .naxes = 1,
-    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}},
+    .naxes = 2,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"guess", SP_SYMPERM_GUESSES}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
     .run = SP_GPU_FN(sp_trans_symperm_run),
     .result = SP_GPU_FN(sp_trans_gpu_result),
