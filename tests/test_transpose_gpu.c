@@ -700,19 +700,19 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {96}};
         cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
         cr_assert_not_null(strstr(err.msg, SYMPERM ": blocksize = 96"), "%s", err.msg);
-        sp_params g = {.n = 1, .name = {"guess"}, .value = {3}};
+        sp_params g = {.n = 1, .name = {"guess"}, .value = {4}};
         cr_assert_eq(k->need(&pb, &g, &need, &err), -1);
-        cr_assert_not_null(strstr(err.msg, SYMPERM ": guess = 3"), "%s", err.msg);
+        cr_assert_not_null(strstr(err.msg, SYMPERM ": guess = 4"), "%s", err.msg);
     }
-    /* the `guess` axis: 0, 1, 2 taken, the default SP_SYMPERM_GUESS_DEFAULT */
+    /* the `guess` axis: 0 .. 3 taken, the default SP_SYMPERM_GUESS_DEFAULT */
     int v = -1;
     sp_err err;
-    for (long g = 0; g <= 2; g++) {
+    for (long g = 0; g <= 3; g++) {
         sp_params p = {.n = 1, .name = {"guess"}, .value = {g}};
         cr_assert_eq(sp_symperm_guess_axis(SYMPERM, &p, &v, &err), 0, "%s", err.msg);
         cr_assert_eq(v, g);
     }
-    static const long bad[] = {-1, 3, 100};
+    static const long bad[] = {-1, 4, 100};
     for (int i = 0; i < 3; i++) {
         sp_params p = {.n = 1, .name = {"guess"}, .value = {bad[i]}};
         cr_assert_eq(sp_symperm_guess_axis(SYMPERM, &p, &v, &err), -1, "%ld", bad[i]);
@@ -949,8 +949,8 @@ Test(transpose_gpu, symperm_model_on_larger_matrices, .timeout = 120)
             cr_assert_eq(check_symperm_model(&A, spec, NULL), want, "%s", spec);
             if (i < 3) {
                 symm_drop_middle(&A);
-                cr_assert_eq(check_symperm_model(&A, spec, NULL), SP_SYMPERM_FALLBACK, "%s less one",
-                             spec);
+                cr_assert_eq(check_symperm_model(&A, spec, NULL), SP_SYMPERM_FALLBACK,
+                             "%s less one", spec);
             }
             sp_csr_free(&A);
         }

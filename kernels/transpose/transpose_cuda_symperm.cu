@@ -36,6 +36,56 @@
  * ints. Blocks past the last tile only copy rowptr. The CSR is read-only
  * and the CSC its own buffer (__restrict__: read-only cache loads); the
  * flag alone is shared between blocks. */
+/* Slots q0 and q1 (those below k1) of the `guess` 3 pass: each step's
+ * loads (columns, row bounds, the guess's column and value) issued for
+ * both slots before the first is used, so twice the loads are in flight
+ * per thread; the value at the guess read with its column (a wasted read
+ * on a miss, one dependent read less on a hit). */
+__device__ static __forceinline__ void
+symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
+             const double *__restrict__ val, sp_symperm_stage s, int64_t q0, int64_t q1, int64_t k1,
+             int32_t *__restrict__ rowidx, double *__restrict__ cval, bool *missing)
+{
+    const bool v0 = q0 < k1, v1 = q1 < k1;
+    int32_t c0 = v0 ? __ldg(colidx + q0) : 0, c1 = v1 ? __ldg(colidx + q1) : 0;
+    int32_t r0 = 0, a0 = 0, b0 = 0, r1 = 0, a1 = 0, b1 = 0;
+    if (v0)
+        sp_symperm_row_bounds(rowptr, rows, s, q0, &r0, &a0, &b0);
+    if (v1)
+        sp_symperm_row_bounds(rowptr, rows, s, q1, &r1, &a1, &b1);
+    int32_t ac0 = 0, bc0 = 0, ac1 = 0, bc1 = 0;
+    if (v0 && c0 != r0)
+        sp_symperm_bounds(rowptr, rows, s, c0, &ac0, &bc0);
+    if (v1 && c1 != r1)
+        sp_symperm_bounds(rowptr, rows, s, c1, &ac1, &bc1);
+    int64_t g0 = v0 ? sp_symperm_guess(q0, r0, a0, b0, c0, ac0, bc0) : -1;
+    int64_t g1 = v1 ? sp_symperm_guess(q1, r1, a1, b1, c1, ac1, bc1) : -1;
+    int32_t x0 = -1, x1 = -1;
+    double y0 = 0, y1 = 0;
+    if (g0 >= 0)
+        x0 = __ldg(colidx + g0), y0 = __ldg(val + g0);
+    if (g1 >= 0)
+        x1 = __ldg(colidx + g1), y1 = __ldg(val + g1);
+    if (v0) {
+        int32_t p = x0 == r0 ? (int32_t)g0 : sp_symperm_search(colidx, ac0, bc0, r0);
+        if (p < 0)
+            *missing = true;
+        else {
+            rowidx[q0] = c0;
+            cval[q0] = p == g0 ? y0 : __ldg(val + p);
+        }
+    }
+    if (v1) {
+        int32_t p = x1 == r1 ? (int32_t)g1 : sp_symperm_search(colidx, ac1, bc1, r1);
+        if (p < 0)
+            *missing = true;
+        else {
+            rowidx[q1] = c1;
+            cval[q1] = p == g1 ? y1 : __ldg(val + p);
+        }
+    }
+}
+
 template <int GUESS>
 __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
                                       const int32_t *__restrict__ colidx,
@@ -69,31 +119,46 @@ __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_
     __syncthreads();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t wk = k0 + (int64_t)warp * 32 * SP_SYMPERM_ITEMS;
-    for (int step = 0; step < SP_SYMPERM_ITEMS; step++) {
-        const int64_t q = wk + step * 32 + lane;
-        const bool valid = q < k1;
-        if (!__any_sync(SP_FULL_MASK, valid))
-            break;
-        bool missing = false;
-        if (valid) {
-            int32_t c = colidx[q];
-            int hit;
-            int32_t p = sp_symperm_mirror(rowptr, colidx, rows, s, q, c, GUESS != 0, &hit);
-            missing = p < 0;
-            if (!missing) {
-                if (GUESS == 2) {   /* evict-first: the CSC is not read again */
-                    __stcs(rowidx + q, c);
-                    __stcs(cval + q, val[p]);
-                } else {
-                    rowidx[q] = c;
-                    cval[q] = val[p];
-                }
+    if constexpr (GUESS == 3) {   /* two steps at once, loads issued side by side */
+        for (int step = 0; step < SP_SYMPERM_ITEMS; step += 2) {
+            const int64_t q0 = wk + step * 32 + lane, q1 = q0 + 32;
+            if (!__any_sync(SP_FULL_MASK, q0 < k1))
+                break;
+            bool missing = false;
+            symperm_pair(rowptr, rows, colidx, val, s, q0, q1, k1, rowidx, cval, &missing);
+            if (__any_sync(SP_FULL_MASK, missing)) {
+                if (lane == 0)
+                    *(volatile int32_t *)flag = 1;
+                break;
             }
         }
-        if (__any_sync(SP_FULL_MASK, missing)) {
-            if (lane == 0)
-                *(volatile int32_t *)flag = 1;
-            break;
+    } else {
+        for (int step = 0; step < SP_SYMPERM_ITEMS; step++) {
+            const int64_t q = wk + step * 32 + lane;
+            const bool valid = q < k1;
+            if (!__any_sync(SP_FULL_MASK, valid))
+                break;
+            bool missing = false;
+            if (valid) {
+                int32_t c = colidx[q];
+                int hit;
+                int32_t p = sp_symperm_mirror(rowptr, colidx, rows, s, q, c, GUESS != 0, &hit);
+                missing = p < 0;
+                if (!missing) {
+                    if (GUESS == 2) {   /* evict-first: the CSC is not read again */
+                        __stcs(rowidx + q, c);
+                        __stcs(cval + q, val[p]);
+                    } else {
+                        rowidx[q] = c;
+                        cval[q] = val[p];
+                    }
+                }
+            }
+            if (__any_sync(SP_FULL_MASK, missing)) {
+                if (lane == 0)
+                    *(volatile int32_t *)flag = 1;
+                break;
+            }
         }
     }
 }
@@ -152,8 +217,11 @@ static int symperm(sp_gpu_trans *g, sp_err *err)
     else if (g->guess == 1)
         symperm_gather<1><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
                                                   g->flag, g->colptr, g->rowidx, g->cval);
-    else
+    else if (g->guess == 2)
         symperm_gather<2><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
+                                                  g->flag, g->colptr, g->rowidx, g->cval);
+    else
+        symperm_gather<3><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
                                                   g->flag, g->colptr, g->rowidx, g->cval);
     SP_LAUNCHED("symperm_gather", err);
     int32_t flag = 0;

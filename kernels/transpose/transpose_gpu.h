@@ -125,8 +125,9 @@ uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A);
 /* transpose_cuda_symperm's `guess` axis: how a slot finds its mirror.
  * 0: binary search over the mirror row; 1: the rank guess first
  * (transpose_symperm.h), the search only on a miss; 2: as 1, with
- * evict-first stores of the CSC. Default SP_SYMPERM_GUESS_DEFAULT. */
-#define SP_SYMPERM_GUESSES "0,1,2"
+ * evict-first stores of the CSC; 3: as 1, two slots a thread in flight
+ * and the value read with the guess. Default SP_SYMPERM_GUESS_DEFAULT. */
+#define SP_SYMPERM_GUESSES "0,1,2,3"
 #define SP_SYMPERM_GUESS_DEFAULT 1
 int sp_symperm_guess_axis(const char *kernel, const sp_params *p, int *guess, sp_err *err);
 

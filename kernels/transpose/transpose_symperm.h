@@ -130,6 +130,20 @@ SP_SYM_FN int32_t sp_symperm_find(const int32_t *rowptr, const int32_t *colidx,
     return sp_symperm_search(colidx, a, b, j);
 }
 
+/* The row *r of position q of the tile and its bounds [*a, *b) (from
+ * the stage, or rowptr when the tile is not staged). */
+SP_SYM_FN void sp_symperm_row_bounds(const int32_t *rowptr, int32_t rows, sp_symperm_stage s,
+                                     int64_t q, int32_t *r, int32_t *a, int32_t *b)
+{
+    if (s.stage) {
+        int32_t d = sp_symperm_segment(s.stage, s.len, q);
+        *r = s.r0 + d, *a = s.stage[d], *b = s.stage[d + 1];
+    } else {
+        *r = sp_symperm_segment(rowptr, rows + 1, q);
+        *a = rowptr[*r], *b = rowptr[*r + 1];
+    }
+}
+
 /* The guess at the mirror of slot q (row r = [ar, br), column c, row c =
  * [ac, bc)): q itself on the diagonal; for an upper entry (c > r) the
  * position of row c with as many entries before it as row r holds after
@@ -159,13 +173,7 @@ SP_SYM_FN int32_t sp_symperm_mirror(const int32_t *rowptr, const int32_t *colidx
                                     int *hit)
 {
     int32_t r, ar, br, ac, bc;
-    if (s.stage) {
-        int32_t d = sp_symperm_segment(s.stage, s.len, q);
-        r = s.r0 + d, ar = s.stage[d], br = s.stage[d + 1];
-    } else {
-        r = sp_symperm_segment(rowptr, rows + 1, q);
-        ar = rowptr[r], br = rowptr[r + 1];
-    }
+    sp_symperm_row_bounds(rowptr, rows, s, q, &r, &ar, &br);
     *hit = 0;
     if (guess && c == r) {
         *hit = 1;

@@ -14,9 +14,10 @@
 int sp_symperm_guess_axis(const char *kernel, const sp_params *p, int *guess, sp_err *err)
 {
     long v = sp_param(p, "guess", SP_SYMPERM_GUESS_DEFAULT);
-    if (v < 0 || v > 2)
-        return sp_fail(err, "%s: guess = %ld is not 0 (search), 1 (guess first) or 2 (guess "
-                       "first, evict-first stores)", kernel, v);
+    if (v < 0 || v > 3)
+        return sp_fail(err, "%s: guess = %ld is not 0 (search), 1 (guess first), 2 (guess "
+                       "first, evict-first stores) or 3 (guess first, two slots at once)",
+                       kernel, v);
     *guess = (int)v;
     return 0;
 }
