@@ -14,6 +14,7 @@
 #include "../kernels/spmv/spmv_gpu_host.h"
 #include "../kernels/transpose/transpose_gpu.h"
 #include "../kernels/transpose/transpose_symperm.h"
+#include "../runner/runner.h"
 #include "spmv_cases.h"
 #include "util_symm.h"
 
@@ -683,8 +684,17 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
     cr_assert_eq(k->naxes, 2);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[0].defaults, SP_TRANS_BLOCKSIZES);
-    cr_assert_str_eq(k->axes[1].name, "guess");
-    cr_assert_str_eq(k->axes[1].defaults, SP_SYMPERM_GUESSES);
+    cr_assert_str_eq(k->axes[1].name, "lookup");
+    cr_assert_str_eq(k->axes[1].defaults, SP_SYMPERM_LOOKUPS);
+    /* the declared defaults parse as an axis (values from 1) */
+    sp_axis_values ax;
+    sp_err aerr;
+    for (int a = 0; a < k->naxes; a++)
+    {
+        cr_assert_eq(sp_axis_parse(k->axes[a].name, k->axes[a].defaults, 16, &ax, &aerr), 0,
+                     "%s: %s", k->axes[a].name, aerr.msg);
+        sp_axis_values_free(&ax);
+    }
     /* the fallback's arrays on every shape, square or not, and the flag */
     static const sp_csr shapes[] = {{.rows = 1000000, .cols = 1000000, .nnz = 10000000},
                                     {.rows = 1000000, .cols = 2000000, .nnz = 10000000},
@@ -700,26 +710,26 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {96}};
         cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
         cr_assert_not_null(strstr(err.msg, SYMPERM ": blocksize = 96"), "%s", err.msg);
-        sp_params g = {.n = 1, .name = {"guess"}, .value = {4}};
+        sp_params g = {.n = 1, .name = {"lookup"}, .value = {6}};
         cr_assert_eq(k->need(&pb, &g, &need, &err), -1);
-        cr_assert_not_null(strstr(err.msg, SYMPERM ": guess = 4"), "%s", err.msg);
+        cr_assert_not_null(strstr(err.msg, SYMPERM ": lookup = 6"), "%s", err.msg);
     }
-    /* the `guess` axis: 0 .. 3 taken, the default SP_SYMPERM_GUESS_DEFAULT */
+    /* the `lookup` axis: 1 .. 5 taken, the default SP_SYMPERM_LOOKUP_DEFAULT */
     int v = -1;
     sp_err err;
-    for (long g = 0; g <= 3; g++) {
-        sp_params p = {.n = 1, .name = {"guess"}, .value = {g}};
-        cr_assert_eq(sp_symperm_guess_axis(SYMPERM, &p, &v, &err), 0, "%s", err.msg);
+    for (long g = SP_SYMPERM_SEARCH; g <= SP_SYMPERM_PAIR_EF; g++) {
+        sp_params p = {.n = 1, .name = {"lookup"}, .value = {g}};
+        cr_assert_eq(sp_symperm_lookup_axis(SYMPERM, &p, &v, &err), 0, "%s", err.msg);
         cr_assert_eq(v, g);
     }
-    static const long bad[] = {-1, 4, 100};
-    for (int i = 0; i < 3; i++) {
-        sp_params p = {.n = 1, .name = {"guess"}, .value = {bad[i]}};
-        cr_assert_eq(sp_symperm_guess_axis(SYMPERM, &p, &v, &err), -1, "%ld", bad[i]);
-        cr_assert_not_null(strstr(err.msg, "guess"), "%s", err.msg);
+    static const long bad[] = {-1, 0, 6, 100};
+    for (int i = 0; i < 4; i++) {
+        sp_params p = {.n = 1, .name = {"lookup"}, .value = {bad[i]}};
+        cr_assert_eq(sp_symperm_lookup_axis(SYMPERM, &p, &v, &err), -1, "%ld", bad[i]);
+        cr_assert_not_null(strstr(err.msg, "lookup"), "%s", err.msg);
     }
-    cr_assert_eq(sp_symperm_guess_axis(SYMPERM, NULL, &v, &err), 0);
-    cr_assert_eq(v, SP_SYMPERM_GUESS_DEFAULT);
+    cr_assert_eq(sp_symperm_lookup_axis(SYMPERM, NULL, &v, &err), 0);
+    cr_assert_eq(v, SP_SYMPERM_LOOKUP_DEFAULT);
 }
 
 /* The per-position steps on a hand-made 6 x 6 pattern with empty rows 1

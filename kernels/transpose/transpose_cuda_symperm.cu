@@ -2,19 +2,32 @@
  * transpose_cuda_symperm.cu — the transposition of a structurally
  * symmetric matrix in one pass (transpose_symperm.h): colptr = rowptr,
  * rowidx = colidx, and each CSC slot q (row r, column c = colidx[q]) takes
- * the value of its mirror, the position of column r in row c, found by a
- * binary search over row c's sorted columns.
+ * the value of its mirror, the position of column r in row c.
  *
  * The pass is a gather: thread t of a tile handles positions in order, so
  * the reads of colidx and the writes of rowidx and cval are coalesced;
- * only the mirror's value (and row c's pointers and columns during the
- * search) are read out of order, near q for banded and stencil matrices
- * (cache hits). The two copies are folded into the pass: rowidx[q] =
+ * only the mirror's value and row c's pointers and columns are read out
+ * of order. The two copies are folded into the pass: rowidx[q] =
  * colidx[q] is written from the colidx value already read, and the
  * threads copy rowptr into colptr, so the traffic is the 24 bytes a
- * nonzero of the CSR in and the CSC out, plus the searches' cache misses.
+ * nonzero of the CSR in and the CSC out, plus the mirrors' reads.
  *
- * The check is the search itself: a slot whose mirror is missing sets a
+ * Finding the mirror (the `lookup` axis, enum sp_symperm_lookup): the
+ * first version searched row c (search, 1): about five dependent probes
+ * of colidx plus rowptr[c], rowptr[c + 1] and the value, each a sector of
+ * its own when row c is far from q (a 27-point stencil's mirrors lie up to
+ * n^2 rows away), some 150 bytes of L2 traffic a nonzero. The rank guess
+ * (guess, 2; sp_symperm_guess) reads colidx once at the position whose
+ * rank mirrors q's and searches only when that column is not r: exact on
+ * a stencil's interior rows (0.95 of the slots of the 27-point 80^3, 0.997
+ * of the 5-point 301^2, in the CPU model's counts), the search still
+ * finds every mirror elsewhere. Row c's two pointers come from one
+ * 16-byte load when they lie in one aligned quad (sp_symperm_bounds).
+ * guess-ef (3) stores the CSC evict-first; pair (4) keeps two slots a
+ * thread in flight and reads the value with the guessed column; pair-ef
+ * (5) both.
+ *
+ * The check is the lookup itself: a slot whose mirror is missing sets a
  * device flag (once a warp, then the warp stops); every block reads the
  * flag when it starts and returns at once when it is set. The run then
  * reads the flag (a device-to-host copy, inside the timed region) and, if
@@ -24,8 +37,11 @@
  * failed pass, one flag read and the CUB route, all timed. Rectangular
  * matrices go to the CUB route at once.
  *
- * Device status: compiled here (nvcc, sm_90), the pass checked by a serial
- * model on the CPU (tests/test_transpose_gpu.c); not yet run on a GPU.
+ * Device status: the search version (lookup 1) ran on the H100 (session
+ * 4): gpu_transpose/symperm_* passed, compute-sanitizer memcheck 0 errors,
+ * racecheck 0 hazards. Every lookup passed gpu_transpose/symperm_* there
+ * too, memcheck 0 errors, racecheck 0 hazards (session 5, symp2); the
+ * timings of each lookup are in bench/RESULTS.md.
  */
 #include "transpose_gpu.cuh"
 #include "transpose_symperm.h"
@@ -36,11 +52,27 @@
  * ints. Blocks past the last tile only copy rowptr. The CSR is read-only
  * and the CSC its own buffer (__restrict__: read-only cache loads); the
  * flag alone is shared between blocks. */
-/* Slots q0 and q1 (those below k1) of the `guess` 3 pass: each step's
+/* Slot q's row index and value: plain stores, or evict-first (EF: the
+ * CSC is not read again in the pass, so it need not keep the mirrors'
+ * rows out of L2). */
+template <bool EF>
+__device__ static __forceinline__ void symperm_store(int32_t *ri, double *cv, int32_t c, double v)
+{
+    if (EF) {
+        __stcs(ri, c);
+        __stcs(cv, v);
+    } else {
+        *ri = c;
+        *cv = v;
+    }
+}
+
+/* Slots q0 and q1 (those below k1) of the pair lookups: each step's
  * loads (columns, row bounds, the guess's column and value) issued for
  * both slots before the first is used, so twice the loads are in flight
  * per thread; the value at the guess read with its column (a wasted read
  * on a miss, one dependent read less on a hit). */
+template <bool EF>
 __device__ static __forceinline__ void
 symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
              const double *__restrict__ val, sp_symperm_stage s, int64_t q0, int64_t q1, int64_t k1,
@@ -71,8 +103,7 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
         if (p < 0)
             *missing = true;
         else {
-            rowidx[q0] = c0;
-            cval[q0] = p == g0 ? y0 : __ldg(val + p);
+            symperm_store<EF>(rowidx + q0, cval + q0, c0, p == g0 ? y0 : __ldg(val + p));
         }
     }
     if (v1) {
@@ -80,13 +111,12 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
         if (p < 0)
             *missing = true;
         else {
-            rowidx[q1] = c1;
-            cval[q1] = p == g1 ? y1 : __ldg(val + p);
+            symperm_store<EF>(rowidx + q1, cval + q1, c1, p == g1 ? y1 : __ldg(val + p));
         }
     }
 }
 
-template <int GUESS>
+template <int LOOKUP>
 __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
                                       const int32_t *__restrict__ colidx,
                                       const double *__restrict__ val, int32_t nnz, int32_t *flag,
@@ -119,13 +149,14 @@ __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_
     __syncthreads();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int64_t wk = k0 + (int64_t)warp * 32 * SP_SYMPERM_ITEMS;
-    if constexpr (GUESS == 3) {   /* two steps at once, loads issued side by side */
+    constexpr bool EF = LOOKUP == SP_SYMPERM_GUESS_EF || LOOKUP == SP_SYMPERM_PAIR_EF;
+    if constexpr (LOOKUP >= SP_SYMPERM_PAIR) {   /* two steps at once, loads side by side */
         for (int step = 0; step < SP_SYMPERM_ITEMS; step += 2) {
             const int64_t q0 = wk + step * 32 + lane, q1 = q0 + 32;
             if (!__any_sync(SP_FULL_MASK, q0 < k1))
                 break;
             bool missing = false;
-            symperm_pair(rowptr, rows, colidx, val, s, q0, q1, k1, rowidx, cval, &missing);
+            symperm_pair<EF>(rowptr, rows, colidx, val, s, q0, q1, k1, rowidx, cval, &missing);
             if (__any_sync(SP_FULL_MASK, missing)) {
                 if (lane == 0)
                     *(volatile int32_t *)flag = 1;
@@ -142,17 +173,11 @@ __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_
             if (valid) {
                 int32_t c = colidx[q];
                 int hit;
-                int32_t p = sp_symperm_mirror(rowptr, colidx, rows, s, q, c, GUESS != 0, &hit);
+                int32_t p = sp_symperm_mirror(rowptr, colidx, rows, s, q, c,
+                                              LOOKUP != SP_SYMPERM_SEARCH, &hit);
                 missing = p < 0;
-                if (!missing) {
-                    if (GUESS == 2) {   /* evict-first: the CSC is not read again */
-                        __stcs(rowidx + q, c);
-                        __stcs(cval + q, val[p]);
-                    } else {
-                        rowidx[q] = c;
-                        cval[q] = val[p];
-                    }
-                }
+                if (!missing)
+                    symperm_store<EF>(rowidx + q, cval + q, c, val[p]);
             }
             if (__any_sync(SP_FULL_MASK, missing)) {
                 if (lane == 0)
@@ -176,15 +201,15 @@ extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p
                                         sp_phases *ph, sp_err *err)
 {
     *state = NULL;
-    int bs = 0, guess = 0;
+    int bs = 0, lookup = 0;
     if (sp_trans_gpu_blocksize("transpose_cuda_symperm", p, &bs, err) ||
-        sp_symperm_guess_axis("transpose_cuda_symperm", p, &guess, err))
+        sp_symperm_lookup_axis("transpose_cuda_symperm", p, &lookup, err))
         return -1;
     sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_symperm", pb, err);
     if (!g)
         return -1;
     g->bs = bs;
-    g->guess = guess;
+    g->lookup = lookup;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     double t0 = sp_seconds();
     if (!rc)
@@ -211,18 +236,17 @@ static int symperm(sp_gpu_trans *g, sp_err *err)
     SP_CUDA(cudaMemsetAsync(g->flag, 0, 4), err);
     size_t smem = ((size_t)g->bs * SP_SYMPERM_ITEMS + 1) * 4;
     unsigned grid = symperm_blocks(g);
-    if (g->guess == 0)
-        symperm_gather<0><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
-                                                  g->flag, g->colptr, g->rowidx, g->cval);
-    else if (g->guess == 1)
-        symperm_gather<1><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
-                                                  g->flag, g->colptr, g->rowidx, g->cval);
-    else if (g->guess == 2)
-        symperm_gather<2><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
-                                                  g->flag, g->colptr, g->rowidx, g->cval);
-    else
-        symperm_gather<3><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
-                                                  g->flag, g->colptr, g->rowidx, g->cval);
+#define SYMPERM_LAUNCH(L)                                                                  \
+    symperm_gather<L><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,      \
+                                             g->flag, g->colptr, g->rowidx, g->cval)
+    switch (g->lookup) {
+    case SP_SYMPERM_SEARCH: SYMPERM_LAUNCH(SP_SYMPERM_SEARCH); break;
+    case SP_SYMPERM_GUESS: SYMPERM_LAUNCH(SP_SYMPERM_GUESS); break;
+    case SP_SYMPERM_GUESS_EF: SYMPERM_LAUNCH(SP_SYMPERM_GUESS_EF); break;
+    case SP_SYMPERM_PAIR: SYMPERM_LAUNCH(SP_SYMPERM_PAIR); break;
+    default: SYMPERM_LAUNCH(SP_SYMPERM_PAIR_EF); break;
+    }
+#undef SYMPERM_LAUNCH
     SP_LAUNCHED("symperm_gather", err);
     int32_t flag = 0;
     SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);

@@ -30,7 +30,7 @@ typedef struct sp_gpu_trans {
     sp_wintrans_plan plan;                 /* windowed ScanTrans */
     int32_t *flag;                         /* its device check (a view into w32a) */
     int route;                             /* symperm: the last run's route */
-    int guess;                             /* symperm: its `guess` axis */
+    int lookup;                            /* symperm: its `lookup` axis */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
     /* per-pass events of a kernel that times its passes (wintrans under

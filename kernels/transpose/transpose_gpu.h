@@ -122,14 +122,19 @@ uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
  * flag. */
 uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A);
 
-/* transpose_cuda_symperm's `guess` axis: how a slot finds its mirror.
- * 0: binary search over the mirror row; 1: the rank guess first
- * (transpose_symperm.h), the search only on a miss; 2: as 1, with
- * evict-first stores of the CSC; 3: as 1, two slots a thread in flight
- * and the value read with the guess. Default SP_SYMPERM_GUESS_DEFAULT. */
-#define SP_SYMPERM_GUESSES "0,1,2,3"
-#define SP_SYMPERM_GUESS_DEFAULT 1
-int sp_symperm_guess_axis(const char *kernel, const sp_params *p, int *guess, sp_err *err);
+/* transpose_cuda_symperm's `lookup` axis: how a slot finds its mirror
+ * and stores it. */
+enum sp_symperm_lookup {
+    SP_SYMPERM_SEARCH = 1,     /* binary search over the mirror row */
+    SP_SYMPERM_GUESS = 2,      /* the rank guess (transpose_symperm.h), search on a miss */
+    SP_SYMPERM_GUESS_EF = 3,   /* 2 with evict-first stores of the CSC */
+    SP_SYMPERM_PAIR = 4,       /* 2, two slots a thread in flight, value read with the guess */
+    SP_SYMPERM_PAIR_EF = 5     /* 4 with evict-first stores */
+};
+#define SP_SYMPERM_LOOKUPS "1,2,3,4,5"
+#define SP_SYMPERM_LOOKUP_DEFAULT SP_SYMPERM_GUESS
+/* The `lookup` axis (default SP_SYMPERM_LOOKUP_DEFAULT), in 1..5. */
+int sp_symperm_lookup_axis(const char *kernel, const sp_params *p, int *lookup, sp_err *err);
 
 /* The route a transpose_cuda_symperm run took. */
 enum sp_symperm_route {

@@ -11,14 +11,14 @@
 
 #define KERNEL "transpose_cuda_symperm"
 
-int sp_symperm_guess_axis(const char *kernel, const sp_params *p, int *guess, sp_err *err)
+int sp_symperm_lookup_axis(const char *kernel, const sp_params *p, int *lookup, sp_err *err)
 {
-    long v = sp_param(p, "guess", SP_SYMPERM_GUESS_DEFAULT);
-    if (v < 0 || v > 3)
-        return sp_fail(err, "%s: guess = %ld is not 0 (search), 1 (guess first), 2 (guess "
-                       "first, evict-first stores) or 3 (guess first, two slots at once)",
-                       kernel, v);
-    *guess = (int)v;
+    long v = sp_param(p, "lookup", SP_SYMPERM_LOOKUP_DEFAULT);
+    if (v < SP_SYMPERM_SEARCH || v > SP_SYMPERM_PAIR_EF)
+        return sp_fail(err, "%s: lookup = %ld is not 1 (search), 2 (guess), 3 (guess, "
+                       "evict-first stores), 4 (guess, two slots at once) or 5 (4 with "
+                       "evict-first stores)", kernel, v);
+    *lookup = (int)v;
     return 0;
 }
 
@@ -31,9 +31,9 @@ uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
 
 static int symperm_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    int bs = 0, guess = 0;
+    int bs = 0, lookup = 0;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) ||
-        sp_symperm_guess_axis(KERNEL, p, &guess, err))
+        sp_symperm_lookup_axis(KERNEL, p, &lookup, err))
         return -1;
     need->device_bytes = sp_trans_gpu_bytes_symperm(pb->A);
     need->host_bytes = 4096;
@@ -49,7 +49,7 @@ const sp_kernel sp_transpose_cuda_symperm = {
                "gathered from their mirrors (rank guess, binary search on a miss), one pass; else CUB sort",
     .needs_gpu = 1,
     .naxes = 2,
-    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"guess", SP_SYMPERM_GUESSES}},
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"lookup", SP_SYMPERM_LOOKUPS}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
     .run = SP_GPU_FN(sp_trans_symperm_run),
     .result = SP_GPU_FN(sp_trans_gpu_result),
