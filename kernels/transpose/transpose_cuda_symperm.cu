@@ -13,19 +13,19 @@
  * nonzero of the CSR in and the CSC out, plus the mirrors' reads.
  *
  * Finding the mirror (the `lookup` axis, enum sp_symperm_lookup): the
- * first version searched row c (search, 1): about five dependent probes
- * of colidx plus rowptr[c], rowptr[c + 1] and the value, each a sector of
- * its own when row c is far from q (a 27-point stencil's mirrors lie up to
- * n^2 rows away), some 150 bytes of L2 traffic a nonzero. The rank guess
- * (guess, 2; sp_symperm_guess) reads colidx once at the position whose
- * rank mirrors q's and searches only when that column is not r: exact on
- * a stencil's interior rows (0.95 of the slots of the 27-point 80^3, 0.997
- * of the 5-point 301^2, in the CPU model's counts), the search still
- * finds every mirror elsewhere. Row c's two pointers come from one
- * 16-byte load when they lie in one aligned quad (sp_symperm_bounds).
- * guess-ef (3) stores the CSC evict-first; pair (4) keeps two slots a
- * thread in flight and reads the value with the guessed column; pair-ef
- * (5) both.
+ * first version searched row c (search, 1): about five dependent probes of
+ * colidx plus rowptr[c], rowptr[c + 1] and the value, each a sector of its
+ * own when row c is far from q (a 27-point stencil's mirrors lie up to n^2
+ * rows away): an estimated 150 bytes of L2 traffic a nonzero. The rank
+ * guess (guess, 2; sp_symperm_guess) reads colidx once at the position
+ * whose rank mirrors q's and searches only when that column is not r:
+ * exact on a stencil's interior rows (it takes 0.906 of the slots of the
+ * 27-point 40^3, 0.952 of 80^3, 0.997 of the 5-point 301^2, counted
+ * serially), and the search still finds every mirror elsewhere. Row c's
+ * two pointers come from one 16-byte load when they lie in one aligned
+ * quad (sp_symperm_bounds). guess-ef (3) stores the CSC evict-first; pair
+ * (4) keeps two slots a thread in flight and reads the value with the
+ * guessed column; pair-ef (5) both.
  *
  * The check is the lookup itself: a slot whose mirror is missing sets a
  * device flag (once a warp, then the warp stops); every block reads the
@@ -37,21 +37,31 @@
  * failed pass, one flag read and the CUB route, all timed. Rectangular
  * matrices go to the CUB route at once.
  *
- * Device status: the search version (lookup 1) ran on the H100 (session
- * 4): gpu_transpose/symperm_* passed, compute-sanitizer memcheck 0 errors,
- * racecheck 0 hazards. Every lookup passed gpu_transpose/symperm_* there
- * too, memcheck 0 errors, racecheck 0 hazards (session 5, symp2); the
- * timings of each lookup are in bench/RESULTS.md.
+ * Device status: the search version (lookup 1) ran on the H100 in
+ * session 4 (gpu_transpose/symperm_* passed, memcheck 0 errors, racecheck
+ * 0 hazards). Session 5 (symp2), H100, every lookup: gpu_transpose/
+ * symperm_* 2/2 and symmetric_cases_every_kernel 1/1 passed (lookup 2,
+ * the default then, at block sizes 64, 256, 1024, lookups 1, 3, 4, 5 at
+ * 64, 256, 1024, 128), memcheck on symperm_* 0 errors, racecheck on
+ * symperm_symmetric_and_almost_symmetric 0 hazards; all 20 block size x
+ * lookup runs on the three stencils below exact (rel_error 0). Median of
+ * 20, ms (cuSPARSE csr2cscEx2 in the same sweep), best block size:
+ *
+ *   lookup              band 2e6 bw 8   5-point 3000^2   27-point 160^3
+ *   1 search            0.489 (128)     0.738 (128)      3.746 (1024)
+ *   2 guess             0.452 (128)     0.736 (128)      2.286 (1024)
+ *   3 guess-ef          0.448 (128)     0.714 (128)      2.216 (512)
+ *   4 pair              0.442 (128)     0.692 (128)      1.893 (128)
+ *   5 pair-ef           0.405 (128)     0.616 (128)      1.858 (1024)
+ *   cuSPARSE            1.674           2.295            5.388
+ *
+ * The guess alone took the 27-point from 3.75 to 2.29 ms; two slots in
+ * flight and evict-first stores took it to 1.86 (2.90x cuSPARSE, 48 % of
+ * the copy rate), the band and the 5-point to 4.14x and 3.73x.
  */
 #include "transpose_gpu.cuh"
 #include "transpose_symperm.h"
 
-/* One tile of SP_SYMPERM_ITEMS x blockDim.x positions per block; warp w
- * takes SP_SYMPERM_ITEMS x 32 consecutive positions, 32 at a time (the
- * scatter kernel's split). Dynamic shared memory: the stage, tile + 1
- * ints. Blocks past the last tile only copy rowptr. The CSR is read-only
- * and the CSC its own buffer (__restrict__: read-only cache loads); the
- * flag alone is shared between blocks. */
 /* Slot q's row index and value: plain stores, or evict-first (EF: the
  * CSC is not read again in the pass, so it need not keep the mirrors'
  * rows out of L2). */
@@ -116,6 +126,13 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
     }
 }
 
+/* One tile of SP_SYMPERM_ITEMS x blockDim.x positions per block; warp w
+ * takes SP_SYMPERM_ITEMS x 32 consecutive positions, 32 at a time (the
+ * scatter kernel's split), or 64 at a time for the pair lookups. Dynamic
+ * shared memory: the stage, tile + 1 ints. Blocks past the last tile only
+ * copy rowptr. The CSR is read-only and the CSC its own buffer
+ * (__restrict__: read-only cache loads); the flag alone is shared between
+ * blocks. */
 template <int LOOKUP>
 __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
                                       const int32_t *__restrict__ colidx,

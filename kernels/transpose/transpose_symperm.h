@@ -2,7 +2,9 @@
  * transpose_symperm.h — the per-position steps of transpose_cuda_symperm,
  * compiled for the device (transpose_cuda_symperm.cu) and for the host
  * (the serial model in tests/test_transpose_gpu.c), so the model runs the
- * kernel's own searches.
+ * kernel's own guesses and searches (the pair lookups of the kernel
+ * combine the same steps, sp_symperm_bounds, _guess and _search, in an
+ * order of their own, checked on the GPU only).
  *
  * A structurally symmetric A (A(i,j) stored <=> A(j,i) stored; rows
  * sorted, columns unique) has CSC colptr = rowptr, rowidx = colidx: column
@@ -18,8 +20,8 @@
  * The kernel's work split (the scatter kernel's): tiles of
  * SP_SYMPERM_ITEMS x blocksize consecutive positions, one block each; the
  * rowptr entries of the rows the tile covers staged in shared memory when
- * they number at most the tile + 1 (always so without empty rows), the row of a
- * position found there by binary search, else in rowptr.
+ * they number at most the tile + 1 (always so without empty rows), the
+ * row of a position found there by binary search, else in rowptr.
  */
 #ifndef SP_TRANSPOSE_SYMPERM_H
 #define SP_TRANSPOSE_SYMPERM_H

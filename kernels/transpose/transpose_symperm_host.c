@@ -46,7 +46,8 @@ const sp_kernel sp_transpose_cuda_symperm = {
     .format = "csc",
     .backend = "cuda",
     .summary = "structurally symmetric matrices: colptr = rowptr, rowidx = colidx, values "
-               "gathered from their mirrors (rank guess, binary search on a miss), one pass; else CUB sort",
+               "gathered from their mirrors (rank guess, binary search on a miss), one "
+               "pass; else CUB sort",
     .needs_gpu = 1,
     .naxes = 2,
     .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"lookup", SP_SYMPERM_LOOKUPS}},
