@@ -14,6 +14,7 @@
 #include "../kernels/spmv/spmv_gpu_host.h"
 #include "../kernels/transpose/transpose_gpu.h"
 #include "../kernels/transpose/transpose_symperm.h"
+#include "../runner/runner.h"
 #include "spmv_cases.h"
 #include "util_symm.h"
 
@@ -680,9 +681,20 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert_str_eq(k->backend, "cuda");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 1);
+    cr_assert_eq(k->naxes, 2);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[0].defaults, SP_TRANS_BLOCKSIZES);
+    cr_assert_str_eq(k->axes[1].name, "lookup");
+    cr_assert_str_eq(k->axes[1].defaults, SP_SYMPERM_LOOKUPS);
+    /* the declared defaults parse as an axis (values from 1) */
+    sp_axis_values ax;
+    sp_err aerr;
+    for (int a = 0; a < k->naxes; a++)
+    {
+        cr_assert_eq(sp_axis_parse(k->axes[a].name, k->axes[a].defaults, 16, &ax, &aerr), 0,
+                     "%s: %s", k->axes[a].name, aerr.msg);
+        sp_axis_values_free(&ax);
+    }
     /* the fallback's arrays on every shape, square or not, and the flag */
     static const sp_csr shapes[] = {{.rows = 1000000, .cols = 1000000, .nnz = 10000000},
                                     {.rows = 1000000, .cols = 2000000, .nnz = 10000000},
@@ -698,7 +710,26 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {96}};
         cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
         cr_assert_not_null(strstr(err.msg, SYMPERM ": blocksize = 96"), "%s", err.msg);
+        sp_params g = {.n = 1, .name = {"lookup"}, .value = {6}};
+        cr_assert_eq(k->need(&pb, &g, &need, &err), -1);
+        cr_assert_not_null(strstr(err.msg, SYMPERM ": lookup = 6"), "%s", err.msg);
     }
+    /* the `lookup` axis: 1 .. 5 taken, the default SP_SYMPERM_LOOKUP_DEFAULT */
+    int v = -1;
+    sp_err err;
+    for (long g = SP_SYMPERM_SEARCH; g <= SP_SYMPERM_PAIR_EF; g++) {
+        sp_params p = {.n = 1, .name = {"lookup"}, .value = {g}};
+        cr_assert_eq(sp_symperm_lookup_axis(SYMPERM, &p, &v, &err), 0, "%s", err.msg);
+        cr_assert_eq(v, g);
+    }
+    static const long bad[] = {-1, 0, 6, 100};
+    for (int i = 0; i < 4; i++) {
+        sp_params p = {.n = 1, .name = {"lookup"}, .value = {bad[i]}};
+        cr_assert_eq(sp_symperm_lookup_axis(SYMPERM, &p, &v, &err), -1, "%ld", bad[i]);
+        cr_assert_not_null(strstr(err.msg, "lookup"), "%s", err.msg);
+    }
+    cr_assert_eq(sp_symperm_lookup_axis(SYMPERM, NULL, &v, &err), 0);
+    cr_assert_eq(v, SP_SYMPERM_LOOKUP_DEFAULT);
 }
 
 /* The per-position steps on a hand-made 6 x 6 pattern with empty rows 1
@@ -733,6 +764,40 @@ Test(transpose_gpu, symperm_steps_by_hand)
         cr_assert_eq(sp_symperm_find(rowptr, colidx, st, q[t][0], q[t][1]), q[t][2],
                      "staged (%d, %d)", q[t][0], q[t][1]);
     }
+    /* row bounds through the stage (rows 2..5) and rowptr */
+    for (int32_t i = 0; i < 6; i++) {
+        int32_t a = -1, b = -1;
+        sp_symperm_bounds(rowptr, 6, i >= 2 ? st : none, i, &a, &b);
+        cr_assert(a == rowptr[i] && b == rowptr[i + 1], "bounds of row %d: %d %d", i, a, b);
+    }
+    /* the guess of every slot (the diagonal itself; row 0's (0, 2) and
+     * row 2's (2, 0) count from the far side of a short row and miss),
+     * and the mirror with and without it: a hit wherever the guess holds
+     * column r */
+    static const int32_t row[] = {0, 0, 0, 2, 2, 3, 3, 5};
+    static const int64_t guess[] = {0, 4, 7, 2, 5, 4, 6, 2};
+    static const int32_t mirror[] = {0, 3, 7, 1, 5, 4, 6, 2};
+    for (int32_t k = 0; k < 8; k++) {
+        int32_t r = row[k], c = colidx[k];
+        int64_t g = sp_symperm_guess(k, r, rowptr[r], rowptr[r + 1], c, rowptr[c], rowptr[c + 1]);
+        cr_assert_eq(g, guess[k], "guess of slot %d: %lld", k, (long long)g);
+        for (int gs = 0; gs <= 1; gs++)
+            for (int staged = 0; staged <= 1; staged++) {
+                if (staged && k < 3)
+                    continue;   /* the stage holds rows 2..5 */
+                int hit = -1;
+                int32_t p = sp_symperm_mirror(rowptr, colidx, 6, staged ? st : none, k, c, gs,
+                                              &hit);
+                cr_assert_eq(p, mirror[k], "mirror of slot %d (guess %d): %d", k, gs, p);
+                cr_assert_eq(hit, gs && k != 1 && k != 3, "slot %d, guess %d: hit %d", k, gs,
+                             hit);
+            }
+    }
+    /* counts past either end of row c: no guess */
+    cr_assert_eq(sp_symperm_guess(10, 0, 0, 20, 5, 100, 102), -1, "upper, row c too short");
+    cr_assert_eq(sp_symperm_guess(10, 7, 0, 20, 3, 50, 55), -1, "lower, row c too short");
+    cr_assert_eq(sp_symperm_guess(10, 0, 0, 20, 5, 100, 110), 109, "upper, last of row c");
+    cr_assert_eq(sp_symperm_guess(10, 7, 0, 20, 3, 44, 55), 44, "lower, first of row c");
 }
 
 /* Tiles staged and not, over every model run (the two paths of the row
@@ -744,11 +809,19 @@ static long symperm_staged, symperm_unstaged;
  * flag read when a block starts, the rowptr copy by global thread index,
  * the tile's rows staged when they fit tile + 1, each warp's 32-position
  * steps ending at the first step where a lane misses its mirror. Blocks
- * run in index order (one order the device may take). Returns the route
+ * run in index order (one order the device may take); each slot's mirror
+ * by sp_symperm_mirror at the run's `guess` (0: search only; the device's
+ * 1 and 2 differ only in their stores), checked against the plain search
+ * and counted in *st (when not NULL). Returns the route
  * of transpose_cuda_symperm: SP_SYMPERM_MIRROR with C written (the count
  * of writes of each slot in wrote[]), SP_SYMPERM_FALLBACK when the flag
  * was raised, SP_SYMPERM_RECTANGULAR without a pass. */
-static int model_symperm(const sp_csr *A, int bs, sp_csc *C, int *wrote)
+typedef struct symperm_stats {
+    long hits, misses;   /* slots whose guess was taken, slots searched */
+} symperm_stats;
+
+static int model_symperm(const sp_csr *A, int bs, int guess, sp_csc *C, int *wrote,
+                         symperm_stats *st)
 {
     if (A->rows != A->cols)
         return SP_SYMPERM_RECTANGULAR;
@@ -785,7 +858,15 @@ static int model_symperm(const sp_csr *A, int bs, sp_csc *C, int *wrote)
                     int32_t c = A->colidx[q], r = sp_symperm_row_of(A->rowptr, A->rows, s, q);
                     cr_assert(A->rowptr[r] <= q && q < A->rowptr[r + 1], "row of %lld",
                               (long long)q);
-                    int32_t p = sp_symperm_find(A->rowptr, A->colidx, s, c, r);
+                    int hit = 0;
+                    int32_t p = sp_symperm_mirror(A->rowptr, A->colidx, A->rows, s, q, c, guess,
+                                                  &hit);
+                    cr_assert_eq(p, sp_symperm_find(A->rowptr, A->colidx, s, c, r),
+                                 "slot %lld: the mirror differs from the search's",
+                                 (long long)q);
+                    cr_assert(guess || !hit);
+                    if (st)
+                        hit ? st->hits++ : st->misses++;
                     if (p < 0) {
                         missing = 1;
                         continue;
@@ -807,8 +888,9 @@ static int model_symperm(const sp_csr *A, int bs, sp_csc *C, int *wrote)
 
 /* The model on A at every block size: the route A's kind calls for and,
  * for a symmetric A, the serial transposition entry for entry with every
- * slot written once. Returns the route. */
-static int check_symperm_model(const sp_csr *A, const char *what)
+ * slot written once, with and without the guess; the first guessing run's
+ * hits and misses added to *st (when not NULL). Returns the route. */
+static int check_symperm_model(const sp_csr *A, const char *what, symperm_stats *st)
 {
     enum symm_kind kind = symm_kind_of(A);
     static const int want[] = {SP_SYMPERM_MIRROR, SP_SYMPERM_FALLBACK, SP_SYMPERM_RECTANGULAR};
@@ -821,18 +903,23 @@ static int check_symperm_model(const sp_csr *A, const char *what)
     sp_csc_view(got, A, &G);
     sp_transpose_count(A, &R);
     int route = 0;
-    for (int bs = 64; bs <= 1024; bs *= 2) {
-        memset(got, 0xff, bytes);
-        memset(wrote, 0, ((size_t)A->nnz + 1) * sizeof *wrote);
-        route = model_symperm(A, bs, &G, wrote);
-        cr_assert_eq(route, want[kind], "%s at %d: route %d, kind %d", what, bs, route, kind);
-        if (route != SP_SYMPERM_MIRROR)
-            continue;
-        for (int32_t q = 0; q < A->nnz; q++)
-            cr_assert_eq(wrote[q], 1, "%s at %d: slot %d written %d times", what, bs, q,
-                         wrote[q]);
-        cr_assert_eq(memcmp(got, ref, bytes), 0, "%s at %d: CSC differs", what, bs);
-    }
+    for (int bs = 64; bs <= 1024; bs *= 2)
+        for (int guess = 0; guess <= 1; guess++) {
+            memset(got, 0xff, bytes);
+            memset(wrote, 0, ((size_t)A->nnz + 1) * sizeof *wrote);
+            route = model_symperm(A, bs, guess, &G, wrote, guess ? st : NULL);
+            if (guess)
+                st = NULL;   /* the guesses of one run counted */
+            cr_assert_eq(route, want[kind], "%s at %d, guess %d: route %d, kind %d", what, bs,
+                         guess, route, kind);
+            if (route != SP_SYMPERM_MIRROR)
+                continue;
+            for (int32_t q = 0; q < A->nnz; q++)
+                cr_assert_eq(wrote[q], 1, "%s at %d, guess %d: slot %d written %d times", what,
+                             bs, guess, q, wrote[q]);
+            cr_assert_eq(memcmp(got, ref, bytes), 0, "%s at %d, guess %d: CSC differs", what, bs,
+                         guess);
+        }
     free(ref), free(got), free(wrote);
     return route;
 }
@@ -845,7 +932,7 @@ Test(transpose_gpu, symperm_model_equals_serial_transposition, .timeout = 120)
         for (int i = 0; i < symm_case_count(); i++) {
             symm_case c;
             symm_case_build(i, small, &c);
-            int r = check_symperm_model(&c.A, c.name);
+            int r = check_symperm_model(&c.A, c.name, NULL);
             cr_assert_eq(r, c.kind + 1, "%s", c.name);
             routes[r]++;
             symm_case_free(&c);
@@ -869,11 +956,11 @@ Test(transpose_gpu, symperm_model_on_larger_matrices, .timeout = 120)
             cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
             symm_distinct_values(&A);
             int want = i < 3 ? SP_SYMPERM_MIRROR : SP_SYMPERM_FALLBACK;
-            cr_assert_eq(check_symperm_model(&A, spec), want, "%s", spec);
+            cr_assert_eq(check_symperm_model(&A, spec, NULL), want, "%s", spec);
             if (i < 3) {
                 symm_drop_middle(&A);
-                cr_assert_eq(check_symperm_model(&A, spec), SP_SYMPERM_FALLBACK, "%s less one",
-                             spec);
+                cr_assert_eq(check_symperm_model(&A, spec, NULL), SP_SYMPERM_FALLBACK,
+                             "%s less one", spec);
             }
             sp_csr_free(&A);
         }
@@ -888,8 +975,53 @@ Test(transpose_gpu, symperm_model_on_awkward_matrices, .timeout = 120)
     for (int i = 0; i < spmv_case_count(); i++) {
         spmv_case c;
         spmv_case_build(i, &c);
-        mirror += check_symperm_model(&c.A, c.name) == SP_SYMPERM_MIRROR;
+        mirror += check_symperm_model(&c.A, c.name, NULL) == SP_SYMPERM_MIRROR;
         spmv_case_free(&c);
     }
     cr_assert_geq(mirror, 1, "the square empty ones at least");
+}
+
+/* The guess on the bench set's shapes, smaller: taken for nearly every
+ * slot of a stencil or band (the binary search only on boundary rows
+ * where the count crosses the grid's edge), and missed often on an
+ * irregular symmetric pattern, whose mirrors the search still finds
+ * (symperm_model_equals_serial_transposition). The fractions are the
+ * model's own counts, with a margin. */
+Test(transpose_gpu, symperm_guess_hits_stencils_and_misses_irregular, .timeout = 120)
+{
+    static const struct {
+        const char *spec;
+        double lo, hi;   /* the fraction of slots the guess took */
+    } m[] = {{"laplace2d?n=301", 0.99, 1.0},
+             {"laplace3d?n=23&points=27", 0.82, 1.0},
+             {"laplace3d?n=40&points=27", 0.88, 1.0},
+             {"laplace3d?n=23&points=7", 0.90, 1.0},
+             {"banded?n=50001&bw=8", 0.99, 1.0}};
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(m[i].spec, &A, &err), 0, "%s: %s", m[i].spec, err.msg);
+        symperm_stats st = {0, 0};
+        cr_assert_eq(check_symperm_model(&A, m[i].spec, &st), SP_SYMPERM_MIRROR);
+        cr_assert_eq(st.hits + st.misses, A.nnz, "%s: every slot counted", m[i].spec);
+        double f = (double)st.hits / (double)A.nnz;
+        cr_log_info("%s: the guess took %ld of %d slots (%.4f)", m[i].spec, st.hits, A.nnz, f);
+        cr_assert(f >= m[i].lo && f <= m[i].hi, "%s: the guess took %.4f of the slots",
+                  m[i].spec, f);
+        sp_csr_free(&A);
+    }
+    for (int small = 0; small <= 1; small++)
+        for (int i = 0; i < symm_case_count(); i++) {
+            symm_case c;
+            symm_case_build(i, small, &c);
+            symperm_stats st = {0, 0};
+            int route = check_symperm_model(&c.A, c.name, &st);
+            if (strstr(c.name, "random B + B^T") || strstr(c.name, "arrow")) {
+                cr_assert_eq(route, SP_SYMPERM_MIRROR, "%s", c.name);
+                cr_assert_gt(st.misses, c.A.nnz / 4, "%s: %ld misses of %d", c.name, st.misses,
+                             c.A.nnz);
+                cr_log_info("%s: the guess took %ld of %d slots", c.name, st.hits, c.A.nnz);
+            }
+            symm_case_free(&c);
+        }
 }

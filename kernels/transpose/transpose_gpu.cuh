@@ -33,6 +33,7 @@ typedef struct sp_gpu_trans {
     int32_t *flag;                         /* its device check (a view into w32a) */
     int route;                             /* symperm: the last run's route */
     sp_radix_plan radix;                   /* the radix route's passes */
+    int lookup;                            /* symperm: its `lookup` axis */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
     /* per-pass events of a kernel that times its passes (wintrans under

@@ -28,8 +28,9 @@
  *                             budget (banded and stencil matrices only)
  *   transpose_cuda_symperm    structurally symmetric matrices: colptr =
  *                             rowptr, rowidx = colidx, each value gathered
- *                             from its mirror (binary search in the
- *                             column's row), one pass; a missing mirror
+ *                             from its mirror (rank guess, binary
+ *                             search on a miss; `lookup` axis), one
+ *                             pass; a missing mirror
  *                             (or rows != cols) falls back to the CUB
  *                             sort route (transpose_symperm.h)
  *   transpose_cuda_radix      an LSD radix sort of the nonzeros by column
@@ -154,6 +155,25 @@ uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
 /* The symmetric fast path: the CUB route's bytes (its fallback) and the
  * flag. */
 uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A);
+
+/* transpose_cuda_symperm's `lookup` axis: how a slot finds its mirror
+ * and stores it. */
+enum sp_symperm_lookup {
+    SP_SYMPERM_SEARCH = 1,     /* binary search over the mirror row */
+    SP_SYMPERM_GUESS = 2,      /* the rank guess (transpose_symperm.h), search on a miss */
+    SP_SYMPERM_GUESS_EF = 3,   /* 2 with evict-first stores of the CSC */
+    SP_SYMPERM_PAIR = 4,       /* 2, two slots a thread in flight, value read with the guess */
+    SP_SYMPERM_PAIR_EF = 5     /* 4 with evict-first stores */
+};
+/* The sweep's default and the parameter's: pair-ef, the fastest lookup at
+ * every block size on the band, the 5-point 3000^2 and the 27-point 160^3
+ * but one (the 27-point at 128: pair 1.893 ms, pair-ef 1.944); H100,
+ * session 5: 1.858 ms on the 27-point against 3.746 for the search
+ * (kernels/transpose/transpose_cuda_symperm.cu). */
+#define SP_SYMPERM_LOOKUPS "5"
+#define SP_SYMPERM_LOOKUP_DEFAULT SP_SYMPERM_PAIR_EF
+/* The `lookup` axis (default SP_SYMPERM_LOOKUP_DEFAULT), in 1..5. */
+int sp_symperm_lookup_axis(const char *kernel, const sp_params *p, int *lookup, sp_err *err);
 
 /* The route a transpose_cuda_symperm run took. */
 enum sp_symperm_route {

@@ -11,6 +11,17 @@
 
 #define KERNEL "transpose_cuda_symperm"
 
+int sp_symperm_lookup_axis(const char *kernel, const sp_params *p, int *lookup, sp_err *err)
+{
+    long v = sp_param(p, "lookup", SP_SYMPERM_LOOKUP_DEFAULT);
+    if (v < SP_SYMPERM_SEARCH || v > SP_SYMPERM_PAIR_EF)
+        return sp_fail(err, "%s: lookup = %ld is not 1 (search), 2 (guess), 3 (guess, "
+                       "evict-first stores), 4 (guess, two slots at once) or 5 (4 with "
+                       "evict-first stores)", kernel, v);
+    *lookup = (int)v;
+    return 0;
+}
+
 /* The CSR, the CSC, the CUB route's work arrays and buffer (its fallback),
  * and the one-int flag of the check. */
 uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
@@ -20,8 +31,9 @@ uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
 
 static int symperm_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    int bs = 0;
-    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
+    int bs = 0, lookup = 0;
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) ||
+        sp_symperm_lookup_axis(KERNEL, p, &lookup, err))
         return -1;
     need->device_bytes = sp_trans_gpu_bytes_symperm(pb->A);
     need->host_bytes = 4096;
@@ -34,10 +46,11 @@ const sp_kernel sp_transpose_cuda_symperm = {
     .format = "csc",
     .backend = "cuda",
     .summary = "structurally symmetric matrices: colptr = rowptr, rowidx = colidx, values "
-               "gathered from their mirrors (binary search), one pass; else CUB sort",
+               "gathered from their mirrors (rank guess, binary search on a miss), one "
+               "pass; else CUB sort",
     .needs_gpu = 1,
-    .naxes = 1,
-    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}},
+    .naxes = 2,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"lookup", SP_SYMPERM_LOOKUPS}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
     .run = SP_GPU_FN(sp_trans_symperm_run),
     .result = SP_GPU_FN(sp_trans_gpu_result),

@@ -351,10 +351,10 @@ Test(gpu_transpose, wintrans_refuses_wide_windows)
 
 #define SYMPERM "transpose_cuda_symperm"
 
-/* transpose_cuda_symperm through its life cycle at block size bs: two
- * runs, each taking the route `route`, then the CSC identical to the
- * serial transposition. */
-static void check_symperm(const sp_csr *A, const char *what, int route, long bs)
+/* transpose_cuda_symperm through its life cycle at block size bs and
+ * `lookup`: two runs, each taking the route `route`, then the CSC
+ * identical to the serial transposition. */
+static void check_symperm(const sp_csr *A, const char *what, int route, long bs, long lookup)
 {
     const sp_kernel *k = sp_kernel_find(SYMPERM);
     const sp_operation *op = sp_operation_find("transpose");
@@ -366,32 +366,41 @@ static void check_symperm(const sp_csr *A, const char *what, int route, long bs)
     void *ref = malloc(bytes + 8), *got = malloc(bytes + 8);
     cr_assert(ref && got);
     cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
-    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bs}};
+    sp_params p = {.n = 2, .name = {"blocksize", "lookup"}, .value = {bs, lookup}};
     void *state = NULL;
     sp_phases ph = {0, 0, 0};
-    cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), 0, "%s at %ld: %s", what, bs, err.msg);
+    cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), 0, "%s at %ld, lookup %ld: %s", what, bs,
+                 lookup, err.msg);
     cr_assert_eq(sp_trans_symperm_route(state), SP_SYMPERM_NONE);
     for (int run = 0; run < 2; run++) {
         double s = -1;
-        cr_assert_eq(k->run(state, &s, &err), 0, "%s at %ld: %s", what, bs, err.msg);
+        cr_assert_eq(k->run(state, &s, &err), 0, "%s at %ld, lookup %ld: %s", what, bs, lookup,
+                     err.msg);
         cr_assert(isfinite(s) && s >= 0, "%s: time %g", what, s);
-        cr_assert_eq(sp_trans_symperm_route(state), route, "%s at %ld, run %d: route %d", what,
-                     bs, run, sp_trans_symperm_route(state));
+        cr_assert_eq(sp_trans_symperm_route(state), route,
+                     "%s at %ld, lookup %ld, run %d: route %d", what, bs, lookup, run,
+                     sp_trans_symperm_route(state));
     }
     memset(got, 0xff, bytes);
     cr_assert_eq(k->result(state, got, &ph, &err), 0, "%s", err.msg);
     k->release(state);
-    cr_assert_eq(memcmp(got, ref, bytes), 0, "%s at %ld: CSC differs from the serial one", what,
-                 bs);
+    cr_assert_eq(memcmp(got, ref, bytes), 0,
+                 "%s at %ld, lookup %ld: CSC differs from the serial one", what, bs, lookup);
     free(ref), free(got);
     op->teardown(&pb);
 }
 
+/* The default lookup at every block size of the plan, each other value
+ * of the `lookup` axis at one. */
 static void check_symperm_all(const sp_csr *A, const char *what, int route)
 {
     static const long few[] = {64, 256, 1024}, two[] = {64, 1024};
     for (int b = 0; b < (quick() ? 2 : 3); b++)
-        check_symperm(A, what, route, quick() ? two[b] : few[b]);
+        check_symperm(A, what, route, quick() ? two[b] : few[b], SP_SYMPERM_LOOKUP_DEFAULT);
+    static const long at[] = {0, 64, 512, 256, 1024, 128};   /* block size by lookup */
+    for (long l = SP_SYMPERM_SEARCH; l <= SP_SYMPERM_PAIR_EF; l++)
+        if (l != SP_SYMPERM_LOOKUP_DEFAULT)
+            check_symperm(A, what, route, at[l], l);
 }
 
 /* Symmetric patterns take the pass alone, one missing mirror (in the
