@@ -565,6 +565,12 @@ static void rows_beyond_the_stage(int64_t i, int32_t *r, int32_t *c)
     *c = (int32_t)((i * 13) % 701);
 }
 
+static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 8191);
+    *c = (int32_t)((i * 13) % 701);
+}
+
 Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
 {
     sp_csr A;
@@ -572,7 +578,7 @@ Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
     cr_assert_leq(A.nnz, SP_TRANS_SMALL_NNZ);
     check_gpu_transpose(&A, "20011 x 701, 6000 entries (rows not staged)");
     sp_csr_free(&A);
-    from_triplets(&A, 8191, 701, 8000, rows_beyond_the_stage);
+    from_triplets(&A, 8191, 701, 8000, rows_within_the_stage);
     check_gpu_transpose(&A, "8191 x 701, 8000 entries (rows staged)");
     sp_csr_free(&A);
 }
