@@ -56,7 +56,9 @@
 static_assert(RX_ITEMS * RX_THREADS == SP_RADIX_TILE && RX_ITEMS % 4 == 0, "count by int4");
 /* blocks an SM may hold by registers (64 a thread); shared memory allows
  * 4 at 8-bit digits, 3 at 10, 2 at 11, 1 at 12 */
+#ifndef RX_MIN_BLOCKS
 #define RX_MIN_BLOCKS 4
+#endif
 
 /* Tile t's digit counts into table[d * tiles + t], every digit written.
  * Each thread counts RX_ITEMS consecutive positions (a full tile read as

@@ -121,7 +121,9 @@ uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl
 /* The radix route: tiles of SP_RADIX_TILE positions (one block of
  * SP_RADIX_WARPS warps, each a run of SP_RADIX_TILE / SP_RADIX_WARPS), the
  * `digit_bits` axis (the most bits a pass sorts) and its limits. */
+#ifndef SP_RADIX_WARPS
 #define SP_RADIX_WARPS 8
+#endif
 #define SP_RADIX_TILE 4096
 #define SP_RADIX_DIGIT_MIN 1
 #define SP_RADIX_DIGIT_MAX 12
