@@ -254,6 +254,10 @@ static int64_t coo_sort_rows(int32_t rows, int64_t *ptr, int32_t *ccol, double *
 int sp_csr_from_coo(sp_csr *A, const sp_coo *T, sp_err *err)
 {
     memset(A, 0, sizeof *A);
+    for (int64_t k = 0; k < T->nnz; k++)
+        if ((uint32_t)T->row[k] >= (uint32_t)T->rows || (uint32_t)T->col[k] >= (uint32_t)T->cols)
+            return sp_fail(err, "COO entry %lld at (%d, %d) is outside the %d x %d matrix",
+                           (long long)k, T->row[k], T->col[k], T->rows, T->cols);
     int64_t *ptr = calloc((size_t)T->rows + 1, sizeof(int64_t));
     int32_t *ccol = sp_alloc_large((size_t)T->nnz * sizeof(int32_t));
     double *cval = sp_alloc_large((size_t)T->nnz * sizeof(double));

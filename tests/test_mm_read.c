@@ -680,3 +680,25 @@ Test(mm_read, complex_warning_is_one_line, .init = cr_redirect_stderr)
     cr_assert_stderr_eq_str("spsweep: tests/data/mm/ss_young1c.mtx.gz: complex matrix, using the "
                             "real parts (--complex=refuse to refuse such files)\n");
 }
+
+/* COO entries outside the matrix are refused by the conversion, naming
+ * the entry, never written past the arrays. */
+Test(mm_read, coo_entries_outside_the_matrix_are_refused)
+{
+    static const int32_t bad[][2] = {{5, 0}, {0, 3}, {-1, 0}, {0, -2}};
+    for (int b = 0; b < 4; b++) {
+        sp_coo T;
+        sp_err err;
+        cr_assert_eq(sp_coo_init(&T, 5, 3, 4, &err), 0);
+        cr_assert_eq(sp_coo_push(&T, 1, 1, 1.0, &err), 0);
+        cr_assert_eq(sp_coo_push(&T, bad[b][0], bad[b][1], 2.0, &err), 0);
+        sp_csr A;
+        cr_assert_eq(sp_csr_from_coo(&A, &T, &err), -1);
+        char want[128];
+        snprintf(want, sizeof want, "COO entry 1 at (%d, %d) is outside the 5 x 3 matrix",
+                 bad[b][0], bad[b][1]);
+        cr_assert_str_eq(err.msg, want);
+        cr_assert_null(A.rowptr);
+        sp_coo_free(&T);
+    }
+}

@@ -3,6 +3,7 @@
  * memory statement (the kernel itself: tests/gpu/test_gpu_transpose.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../kernels/kernel.h"
@@ -72,9 +73,11 @@ Test(transpose_radix, registered_with_its_axis_and_need)
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert_str_eq(k->backend, "cuda");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 1);
+    cr_assert_eq(k->naxes, 2);
     cr_assert_str_eq(k->axes[0].name, "digit_bits");
     cr_assert_str_eq(k->axes[0].defaults, SP_RADIX_DIGITS);
+    cr_assert_str_eq(k->axes[1].name, "small_nnz");
+    cr_assert_eq(atol(k->axes[1].defaults), SP_TRANS_SMALL_NNZ);
     /* two, three and four passes at the default width (8 bits) and one;
      * the work sets (two at most) and the table by hand */
     static const sp_csr shapes[] = {{.rows = 1000, .cols = 2000, .nnz = 100000},
@@ -105,7 +108,7 @@ Test(transpose_radix, registered_with_its_axis_and_need)
     }
 }
 
-Test(transpose_radix, digit_widths_outside_the_axis_are_refused)
+Test(transpose_radix, axis_values_outside_their_range_are_refused)
 {
     const sp_kernel *k = sp_kernel_find(RADIX);
     cr_assert_not_null(k);
@@ -121,6 +124,21 @@ Test(transpose_radix, digit_widths_outside_the_axis_are_refused)
         snprintf(want, sizeof want, RADIX ": digit_bits = %ld is outside 1..12", bad[i]);
         cr_assert_str_eq(err.msg, want);
     }
+    static const long bad_small[] = {0, -1, SP_TRANS_SMALL_NNZ + 1};
+    for (int i = 0; i < 3; i++) {
+        sp_need need = {0, 0};
+        sp_err err;
+        sp_params p = {.n = 1, .name = {"small_nnz"}, .value = {bad_small[i]}};
+        cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
+        char want[96];
+        snprintf(want, sizeof want, RADIX ": small_nnz = %ld is outside 1..%d", bad_small[i],
+                 SP_TRANS_SMALL_NNZ);
+        cr_assert_str_eq(err.msg, want);
+    }
+    int32_t most = 0;
+    sp_err e2;
+    cr_assert_eq(sp_radix_small_nnz(RADIX, NULL, &most, &e2), 0);
+    cr_assert_eq(most, SP_TRANS_SMALL_NNZ);
     int d = 0;
     sp_err err;
     sp_params ok = {.n = 1, .name = {"digit_bits"}, .value = {SP_RADIX_DIGIT_MAX}};

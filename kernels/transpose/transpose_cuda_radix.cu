@@ -56,7 +56,9 @@
 static_assert(RX_ITEMS * RX_THREADS == SP_RADIX_TILE && RX_ITEMS % 4 == 0, "count by int4");
 /* blocks an SM may hold by registers (64 a thread); shared memory allows
  * 4 at 8-bit digits, 3 at 10, 2 at 11, 1 at 12 */
+#ifndef RX_MIN_BLOCKS
 #define RX_MIN_BLOCKS 4
+#endif
 
 /* Tile t's digit counts into table[d * tiles + t], every digit written.
  * Each thread counts RX_ITEMS consecutive positions (a full tile read as
@@ -265,27 +267,33 @@ extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, 
 {
     *state = NULL;
     int digit = 0;
-    if (sp_radix_digit("transpose_cuda_radix", p, &digit, err))
+    int32_t most = 0;
+    if (sp_radix_digit("transpose_cuda_radix", p, &digit, err) ||
+        sp_radix_small_nnz("transpose_cuda_radix", p, &most, err))
         return -1;
     sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_radix", pb, err);
     if (!g)
         return -1;
     g->bs = RX_THREADS;
+    g->small_nnz = most;
     sp_radix_plan_of(pb->A->cols, pb->A->nnz, digit, &g->radix);
     const sp_radix_plan *pl = &g->radix;
     size_t nnz = (size_t)pb->A->nnz;
     int64_t cells = ((int64_t)1 << pl->digit) * pl->tiles;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     double t0 = sp_seconds();
-    if (!rc)
+    const bool small = sp_trans_small_fits(g);
+    if (!rc && small)
+        rc = sp_trans_small_init(err);
+    if (!rc && !small)
         rc = sp_trans_gpu_alloc((void **)&g->w32e, nnz, 4, err) ||
              sp_trans_gpu_alloc((void **)&g->w32f, (size_t)cells + 1, 4, err) ||
              sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(cells, 256), 1, err);
-    if (!rc && pl->passes > 1)
+    if (!rc && !small && pl->passes > 1)
         rc = sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
              sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
              sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err);
-    if (!rc && pl->passes > 2)
+    if (!rc && !small && pl->passes > 2)
         rc = sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
              sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
              sp_trans_gpu_alloc((void **)&g->wval2, nnz, 8, err);
@@ -309,6 +317,8 @@ extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, 
 static int radix(sp_gpu_trans *g, sp_err *err)
 {
     const sp_radix_plan *pl = &g->radix;
+    if (sp_trans_small_fits(g))
+        return sp_trans_small_route(g, err);
     if (g->nnz == 0) {
         SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
         return 0;

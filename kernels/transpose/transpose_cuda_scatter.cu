@@ -16,69 +16,16 @@
  *      and copied back. (Sorting short columns in place, one thread each,
  *      took 48 ms on the 27-point Laplacian 160^3, whose columns the
  *      atomics of many blocks interleave: measured, dropped.)
- * Matrices of up to SP_TRANS_SMALL_NNZ nonzeros take one block instead: a
- * block radix sort of (column, position), then gather and pointers.
+ * Matrices of up to SP_TRANS_SMALL_NNZ nonzeros take one block instead
+ * (transpose_small.cu: a block radix sort of (column, position), rows and
+ * values from shared memory, pointers).
  */
-#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "transpose_gpu.cuh"
 
-#define SMALL_THREADS 512
-#define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
-/* digit bits of the block radix sort: up to 2^10 columns in two passes */
-#define SMALL_RADIX_BITS 5
 /* rowptr entries a scatter block stages in shared memory */
 #define STAGE_ROWS 4096
-
-/* ---- one block for small matrices --------------------------------------- */
-
-__global__ static void __launch_bounds__(SMALL_THREADS)
-small_transpose(const int32_t *rowptr, int32_t rows, const int32_t *colidx, const double *val,
-                int32_t nnz, int32_t cols, int end_bit, double *cval, int32_t *colptr,
-                int32_t *rowidx)
-{
-    typedef cub::BlockRadixSort<uint32_t, SMALL_THREADS, SMALL_ITEMS, int32_t, SMALL_RADIX_BITS>
-        Sort;
-    __shared__ union {
-        typename Sort::TempStorage sort;
-        uint32_t keys[SP_TRANS_SMALL_NNZ];
-    } sm;
-    uint32_t key[SMALL_ITEMS];
-    int32_t pos[SMALL_ITEMS];
-    const int t = threadIdx.x;
-    for (int i = 0; i < SMALL_ITEMS; i++) {
-        int32_t k = t * SMALL_ITEMS + i;
-        key[i] = k < nnz ? (uint32_t)colidx[k] : (uint32_t)cols;
-        pos[i] = k;
-    }
-    Sort(sm.sort).SortBlockedToStriped(key, pos, 0, end_bit);
-    __syncthreads();
-    for (int i = 0; i < SMALL_ITEMS; i++) {
-        int32_t p = i * SMALL_THREADS + t;
-        sm.keys[p] = key[i];
-        if (p < nnz) {
-            rowidx[p] = sp_segment_of(rowptr, rows + 1, pos[i]);
-            cval[p] = val[pos[i]];
-        }
-    }
-    __syncthreads();
-    for (int32_t p = t; p <= nnz; p += SMALL_THREADS) {
-        int32_t prev = p > 0 ? (int32_t)sm.keys[p - 1] : -1;
-        int32_t cur = p < nnz ? (int32_t)sm.keys[p] : cols;
-        for (int32_t c = prev + 1; c <= cur; c++)
-            colptr[c] = p;
-    }
-}
-
-/* Bits that hold every value 0..x. */
-static int bits_for(uint32_t x)
-{
-    int b = 1;
-    while (b < 32 && (x >> b))
-        b++;
-    return b;
-}
 
 /* ---- the scatter ---------------------------------------------------------- */
 
@@ -182,8 +129,10 @@ extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p
     g->bs = bs;
     int rc = sp_trans_gpu_upload(pb, g, ph, err);
     double t0 = sp_seconds();
-    bool small = g->nnz <= SP_TRANS_SMALL_NNZ && g->cols < SP_TRANS_SMALL_COLS;
+    bool small = sp_trans_small_fits(g);
     size_t cols = (size_t)g->cols, nnz = (size_t)g->nnz;
+    if (!rc && small)
+        rc = sp_trans_small_init(err);
     if (!rc && !small)
         rc = sp_trans_gpu_alloc((void **)&g->w32a, cols, 4, err) ||          /* cursors */
              sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||           /* sorted rows */
@@ -249,11 +198,9 @@ extern "C" int sp_trans_scatter_run(void *state, double *seconds, sp_err *err)
     if (!g)
         return sp_fail(err, "transpose_cuda_scatter: run without a state");
     SP_CUDA(cudaEventRecord(g->start), err);
-    if (g->nnz <= SP_TRANS_SMALL_NNZ && g->cols < SP_TRANS_SMALL_COLS) {
-        small_transpose<<<1, SMALL_THREADS>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,
-                                             g->cols, bits_for((uint32_t)g->cols), g->cval,
-                                             g->colptr, g->rowidx);
-        SP_LAUNCHED("small_transpose", err);
+    if (sp_trans_small_fits(g)) {
+        if (sp_trans_small_route(g, err))
+            return -1;
     } else if (scatter_transpose(g, err)) {
         return -1;
     }

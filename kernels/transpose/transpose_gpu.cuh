@@ -33,6 +33,7 @@ typedef struct sp_gpu_trans {
     int32_t *flag;                         /* its device check (a view into w32a) */
     int route;                             /* symperm: the last run's route */
     sp_radix_plan radix;                   /* the radix route's passes */
+    int32_t small_nnz;                     /* one block up to this nnz (0: the default) */
     int lookup;                            /* symperm: its `lookup` axis */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
@@ -57,5 +58,13 @@ int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
 #define SP_TRANS_CUB_BS 256
 int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
 int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err);
+
+/* Small matrices in one block and one launch (transpose_small.cu): fits
+ * when nnz <= g->small_nnz (SP_TRANS_SMALL_NNZ when 0) and cols <
+ * SP_TRANS_SMALL_COLS; init sets
+ * the kernel's shared-memory limit (once a state, in prepare). */
+int sp_trans_small_fits(const sp_gpu_trans *g);
+int sp_trans_small_init(sp_err *err);
+int sp_trans_small_route(sp_gpu_trans *g, sp_err *err);
 
 #endif

@@ -39,12 +39,16 @@
  *                             per pass a count of each tile's digits, a
  *                             scan, a stable scatter staged in shared
  *                             memory in digit order; pointers from the
- *                             sorted columns
+ *                             sorted columns. Up to `small_nnz` nonzeros
+ *                             (default SP_TRANS_SMALL_NNZ): the one-block
+ *                             path of transpose_small.cu
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
  *   transpose_gpu.cu          upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
+ *   transpose_small.cu        one block, one launch for small matrices
+ *                             (scatter and radix)
  *   transpose_wintrans_host.c the window plan (chunks, W, refusals)
  *   transpose_symperm_host.c  the symmetric fast path's need, descriptor
  *   transpose_radix_host.c    the radix route's plan (passes, digits), need
@@ -63,6 +67,7 @@ extern "C" {
 /* Up to this many nonzeros (and fewer than 2^20 columns) the scatter
  * kernel transposes in one block. */
 #define SP_TRANS_SMALL_NNZ 8192
+#define SP_TRANS_SMALL_NNZ_S "8192"
 #define SP_TRANS_SMALL_COLS (1 << 20)
 /* Columns up to this long are checked by one thread each (and sorted only
  * when out of order); longer ones are always sorted. */
@@ -116,7 +121,9 @@ uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl
 /* The radix route: tiles of SP_RADIX_TILE positions (one block of
  * SP_RADIX_WARPS warps, each a run of SP_RADIX_TILE / SP_RADIX_WARPS), the
  * `digit_bits` axis (the most bits a pass sorts) and its limits. */
+#ifndef SP_RADIX_WARPS
 #define SP_RADIX_WARPS 8
+#endif
 #define SP_RADIX_TILE 4096
 #define SP_RADIX_DIGIT_MIN 1
 #define SP_RADIX_DIGIT_MAX 12
@@ -136,6 +143,11 @@ void sp_radix_plan_of(int32_t cols, int32_t nnz, int digit_max, sp_radix_plan *p
 /* The `digit_bits` axis (default SP_RADIX_DIGIT_DEFAULT), in
  * SP_RADIX_DIGIT_MIN..SP_RADIX_DIGIT_MAX. */
 int sp_radix_digit(const char *kernel, const sp_params *p, int *digit, sp_err *err);
+/* The `small_nnz` axis: matrices of at most this many nonzeros (and fewer
+ * than SP_TRANS_SMALL_COLS columns) take the one-block path; 1 ..
+ * SP_TRANS_SMALL_NNZ, default SP_TRANS_SMALL_NNZ (1: the passes for all
+ * but nnz <= 1). */
+int sp_radix_small_nnz(const char *kernel, const sp_params *p, int32_t *most, sp_err *err);
 uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl);
 
 /* ScanTrans's unit count on A with `budget` bytes for its (units + 1) x

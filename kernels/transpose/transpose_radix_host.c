@@ -31,6 +31,16 @@ int sp_radix_digit(const char *kernel, const sp_params *p, int *digit, sp_err *e
     return 0;
 }
 
+int sp_radix_small_nnz(const char *kernel, const sp_params *p, int32_t *most, sp_err *err)
+{
+    long v = sp_param(p, "small_nnz", SP_TRANS_SMALL_NNZ);
+    if (v < 1 || v > SP_TRANS_SMALL_NNZ)
+        return sp_fail(err, "%s: small_nnz = %ld is outside 1..%d", kernel, v,
+                       SP_TRANS_SMALL_NNZ);
+    *most = (int32_t)v;
+    return 0;
+}
+
 /* The CSR and the CSC; the sorted columns; one set of (column, row,
  * value) per nonzero between passes (two from three passes on); the
  * tiles' digit counts and their scan (bins x tiles + 1) with the scan's
@@ -52,7 +62,8 @@ uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl)
 static int radix_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     int digit = 0;
-    if (sp_radix_digit(KERNEL, p, &digit, err))
+    int32_t most = 0;
+    if (sp_radix_digit(KERNEL, p, &digit, err) || sp_radix_small_nnz(KERNEL, p, &most, err))
         return -1;
     sp_radix_plan pl;
     sp_radix_plan_of(pb->A->cols, pb->A->nnz, digit, &pl);
@@ -67,10 +78,11 @@ const sp_kernel sp_transpose_cuda_radix = {
     .format = "csc",
     .backend = "cuda",
     .summary = "LSD radix sort of the nonzeros by column, digits of up to digit_bits bits, "
-               "rows and values carried (count, scan, stable scatter a pass); pointers",
+               "rows and values carried (count, scan, stable scatter a pass); pointers; "
+               "small matrices in one block",
     .needs_gpu = 1,
-    .naxes = 1,
-    .axes = {{"digit_bits", SP_RADIX_DIGITS}},
+    .naxes = 2,
+    .axes = {{"digit_bits", SP_RADIX_DIGITS}, {"small_nnz", SP_TRANS_SMALL_NNZ_S}},
     .prepare = SP_GPU_FN(sp_trans_radix_prepare),
     .run = SP_GPU_FN(sp_trans_radix_run),
     .result = SP_GPU_FN(sp_trans_gpu_result),

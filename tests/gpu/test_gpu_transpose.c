@@ -462,14 +462,17 @@ Test(gpu_transpose, symmetric_cases_every_kernel, .timeout = 600)
 
 #define RADIX "transpose_cuda_radix"
 
-/* k at the digit widths given (every other axis at its default). */
+/* k at the digit widths given, always by its passes (small_nnz 1: the
+ * one-block path only for nnz <= 1; the registry-walking tests run it at
+ * its default, where small matrices take the one-block path). */
 static void check_radix(const sp_csr *A, const char *what, const long *digits, int n)
 {
     const sp_kernel *k = sp_kernel_find(RADIX);
     cr_assert_not_null(k);
     cr_assert_not_null(k->prepare, "%s is not built into this binary", RADIX);
-    spmv_axis_override o = {"digit_bits", digits, n};
-    cr_assert_eq(spmv_check_kernel_with(k, &o, 1, A, what), 0, "%s refused %s", RADIX, what);
+    static const long passes_only[] = {1};
+    spmv_axis_override o[2] = {{"digit_bits", digits, n}, {"small_nnz", passes_only, 1}};
+    cr_assert_eq(spmv_check_kernel_with(k, o, 2, A, what), 0, "%s refused %s", RADIX, what);
 }
 
 /* Narrow digits: many passes (1 bit: one pass a column bit; 3 and 7 bits
@@ -550,5 +553,32 @@ Test(gpu_transpose, radix_rows_far_apart, .timeout = 300)
     sp_csr_free(&A);
     from_triplets(&A, 3 * SP_RADIX_TILE + 5, 5003, 3 * SP_RADIX_TILE + 5, one_a_row);
     check_radix(&A, "one entry a row", digits, 2);
+    sp_csr_free(&A);
+}
+
+/* The one-block path (transpose_small.cu, scatter and radix) with more
+ * rows than it stages (each row searched in rowptr) and with fewer; every
+ * GPU kernel on both. */
+static void rows_beyond_the_stage(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 20011);
+    *c = (int32_t)((i * 13) % 701);
+}
+
+static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 8191);
+    *c = (int32_t)((i * 13) % 701);
+}
+
+Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
+{
+    sp_csr A;
+    from_triplets(&A, 20011, 701, 6000, rows_beyond_the_stage);
+    cr_assert_leq(A.nnz, SP_TRANS_SMALL_NNZ);
+    check_gpu_transpose(&A, "20011 x 701, 6000 entries (rows not staged)");
+    sp_csr_free(&A);
+    from_triplets(&A, 8191, 701, 8000, rows_within_the_stage);
+    check_gpu_transpose(&A, "8191 x 701, 8000 entries (rows staged)");
     sp_csr_free(&A);
 }
