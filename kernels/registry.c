@@ -57,6 +57,7 @@
     X(sp_transpose_cuda_scantrans)                                            \
     X(sp_transpose_cuda_mergetrans)                                           \
     X(sp_transpose_cub_sort)                                                  \
+    X(sp_transpose_cub_carry)                                                 \
     X(sp_transpose_cusparse)                                                  \
     X(sp_transpose_cuda_wintrans)                                             \
     X(sp_transpose_cuda_symperm)                                              \

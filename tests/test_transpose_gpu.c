@@ -24,14 +24,28 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
 {
     static const char *const trans[] = {"transpose_cuda_scatter", "transpose_cuda_scantrans",
                                         "transpose_cuda_mergetrans", "transpose_cub_sort",
-                                        "transpose_cusparse"};
-    for (size_t i = 0; i < 5; i++) {
+                                        "transpose_cusparse", "transpose_cub_carry"};
+    for (size_t i = 0; i < 6; i++) {
         const sp_kernel *k = sp_kernel_find(trans[i]);
         cr_assert_not_null(k, "%s", trans[i]);
         cr_assert_str_eq(k->operation, "transpose");
         cr_assert(k->needs_gpu && k->need);
         cr_assert_eq(k->naxes, i < 3 ? 1 : 0, "%s", k->name);
     }
+    /* the carry route's statement: CSR, CSC, two 64-bit key arrays, CUB's
+     * buffer estimated at 16 bytes a nonzero + 16 MiB */
+    static const sp_csr A = {.rows = 1000, .cols = 3000, .nnz = 100000};
+    sp_problem pb = {.A = (sp_csr *)&A};
+    sp_need need = {0, 0};
+    sp_err err;
+    const sp_kernel *carry = sp_kernel_find("transpose_cub_carry");
+    cr_assert_eq(carry->need(&pb, NULL, &need, &err), 0, "%s", err.msg);
+    uint64_t nnz = (uint64_t)A.nnz;
+    uint64_t want = sp_gpu_array_bytes(1001, 4) + sp_gpu_array_bytes(nnz, 4) +
+                    sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(nnz * 12 + 3000 * 4 + 4, 1) +
+                    2 * sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(nnz * 16 + (16u << 20), 1);
+    cr_assert_eq(need.device_bytes, want);
+    cr_assert_eq(sp_trans_gpu_bytes_carry(&A), want);
     for (size_t i = 0; i < 6; i++) {
         cr_assert_not_null(sp_operation_find(ops[i]), "%s", ops[i]);
         char name[32];

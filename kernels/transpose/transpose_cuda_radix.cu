@@ -154,25 +154,15 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         gstart[b] = offs[(int64_t)b * tiles + blockIdx.x];
     for (int32_t i = threadIdx.x; i < SP_RADIX_WARPS * words; i += RX_THREADS)
         counters[i] = 0;
-    if (from_csr && threadIdx.x == 0) {
-        s_r0 = sp_segment_of(rowptr, rows + 1, k0);
-        s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - s_r0 + 2;
-    }
-    __syncthreads();
     /* the row of each position of the tile in buf's upper half (the rows
      * staged below take the lower), filled row by row from rowptr; when
      * the tile spans more rows than positions (empty rows) each position
      * searches rowptr instead */
     int32_t *rowof = buf + SP_RADIX_TILE;
-    const bool staged = from_csr && s_len - 1 <= SP_RADIX_TILE;
-    if (staged)
-        for (int32_t i = threadIdx.x; i < s_len - 1; i += RX_THREADS) {
-            int64_t a = rowptr[s_r0 + i], b = rowptr[s_r0 + i + 1];
-            a = a > k0 ? a : k0;
-            b = b < k1 ? b : k1;
-            for (int64_t q = a; q < b; q++)
-                rowof[q - k0] = s_r0 + i;
-        }
+    const bool staged =
+        from_csr && sp_tile_fill_rows(rowptr, rows, k0, k1, SP_RADIX_TILE, rowof, &s_r0, &s_len);
+    if (!from_csr)
+        __syncthreads();
     /* the warp's run of columns in registers, lane-strided (rows and
      * values are read again when staged: fewer registers, more blocks) */
     const int64_t w0 = k0 + (int64_t)warp * RX_RUN;

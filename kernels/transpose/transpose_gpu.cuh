@@ -59,6 +59,37 @@ int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
 int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
 int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err);
 
+#ifdef __CUDACC__
+/* The rows of a tile's positions [k0, k1) into rowof[0 .. k1 - k0), row
+ * by row from rowptr (each thread some rows, no search per position);
+ * false, nothing filled, when the tile spans more than `most` rows (empty
+ * rows: the caller searches rowptr per position instead). Every thread of
+ * the block calls it; s_r0 and s_len are the caller's __shared__ ints;
+ * one barrier inside, none after the fill. */
+__device__ __forceinline__ bool sp_tile_fill_rows(const int32_t *__restrict__ rowptr,
+                                                  int32_t rows, int64_t k0, int64_t k1,
+                                                  int32_t most, int32_t *rowof,
+                                                  int32_t *s_r0, int32_t *s_len)
+{
+    if (threadIdx.x == 0 && k0 < k1) {
+        *s_r0 = sp_segment_of(rowptr, rows + 1, k0);
+        *s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - *s_r0 + 2;
+    }
+    __syncthreads();
+    if (k0 >= k1 || *s_len - 1 > most)
+        return false;
+    const int32_t r0 = *s_r0, nrows = *s_len - 1;
+    for (int32_t i = threadIdx.x; i < nrows; i += blockDim.x) {
+        int64_t a = rowptr[r0 + i], b = rowptr[r0 + i + 1];
+        a = a > k0 ? a : k0;
+        b = b < k1 ? b : k1;
+        for (int64_t q = a; q < b; q++)
+            rowof[q - k0] = r0 + i;
+    }
+    return true;
+}
+#endif
+
 /* Small matrices in one block and one launch (transpose_small.cu): fits
  * when nnz <= g->small_nnz (SP_TRANS_SMALL_NNZ when 0) and cols <
  * SP_TRANS_SMALL_COLS; init sets

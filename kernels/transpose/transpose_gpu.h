@@ -20,6 +20,10 @@
  *                             segments of 1024, merge rounds, pointers,
  *                             gather
  *   transpose_cub_sort        CUB radix sort of (column, position), gather
+ *   transpose_cub_carry       CUB radix sort of keys (column << 32 | row)
+ *                             over the column bits with the values as
+ *                             payload: nothing gathered; rowidx and colptr
+ *                             from the sorted keys
  *   transpose_cuda_wintrans   ScanTrans over column windows: rows split in
  *                             chunks of about `chunk` nonzeros (one block
  *                             each), counts only over each chunk's window
@@ -163,6 +167,7 @@ uint64_t sp_trans_gpu_bytes_scatter(const sp_csr *A);
 uint64_t sp_trans_gpu_bytes_scantrans(const sp_csr *A, int32_t units, int bs);
 uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A);
 uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A);
+uint64_t sp_trans_gpu_bytes_carry(const sp_csr *A);
 uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
 /* The symmetric fast path: the CUB route's bytes (its fallback) and the
  * flag. */
@@ -214,6 +219,9 @@ int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err);
 int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
                          sp_phases *ph, sp_err *err);
 int sp_trans_cub_run(void *state, double *seconds, sp_err *err);
+int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                           sp_phases *ph, sp_err *err);
+int sp_trans_carry_run(void *state, double *seconds, sp_err *err);
 int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
 int sp_trans_symperm_run(void *state, double *seconds, sp_err *err);

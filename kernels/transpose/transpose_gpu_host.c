@@ -131,6 +131,23 @@ static int cub_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     return need_host(need);
 }
 
+/* The CSR and the CSC, two arrays of 64-bit keys, and CUB's buffer
+ * (asked on the device; its alternate keys and values, 16 bytes a
+ * nonzero, plus 16 MiB). */
+uint64_t sp_trans_gpu_bytes_carry(const sp_csr *A)
+{
+    uint64_t nnz = (uint64_t)A->nnz;
+    return csr_csc(A) + 2 * sp_gpu_array_bytes(nnz, 8) +
+           sp_gpu_array_bytes(nnz * 16 + (16u << 20), 1);
+}
+
+static int carry_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
+{
+    (void)p, (void)err;
+    need->device_bytes = sp_trans_gpu_bytes_carry(pb->A);
+    return need_host(need);
+}
+
 static int cusparse_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     (void)p, (void)err;
@@ -198,6 +215,21 @@ const sp_kernel sp_transpose_cub_sort = {
     .result = SP_GPU_FN(sp_trans_gpu_result),
     .release = SP_GPU_FN(sp_trans_gpu_release),
     .need = cub_need,
+};
+
+const sp_kernel sp_transpose_cub_carry = {
+    .name = "transpose_cub_carry",
+    .operation = "transpose",
+    .format = "csc",
+    .backend = "cub",
+    .summary = "CUB DeviceRadixSort of keys (column << 32 | row) over the column bits, values "
+               "as payload; rowidx and colptr from the sorted keys (no gather)",
+    .needs_gpu = 1,
+    .prepare = SP_GPU_FN(sp_trans_carry_prepare),
+    .run = SP_GPU_FN(sp_trans_carry_run),
+    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .release = SP_GPU_FN(sp_trans_gpu_release),
+    .need = carry_need,
 };
 
 const sp_kernel sp_transpose_cusparse = {
