@@ -556,9 +556,10 @@ Test(gpu_transpose, radix_rows_far_apart, .timeout = 300)
     sp_csr_free(&A);
 }
 
-/* The one-block path (transpose_small.cu, scatter and radix) with more
- * rows than it stages (each row searched in rowptr) and with fewer; every
- * GPU kernel on both. */
+/* The one-block paths (transpose_small.cu, scatter and radix) with more
+ * rows than they stage (each row searched in rowptr) and with fewer (the
+ * counting path, up to 2048 columns), and with 100003 columns (the block
+ * sort path); every GPU kernel on each. */
 static void rows_beyond_the_stage(int64_t i, int32_t *r, int32_t *c)
 {
     *r = (int32_t)((i * 7) % 20011);
@@ -571,6 +572,13 @@ static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
     *c = (int32_t)((i * 13) % 701);
 }
 
+/* More columns than the counting path's 2048: the block sort path. */
+static void wide_small(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i % 500);
+    *c = (int32_t)((i * 7919) % 100003);
+}
+
 Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
 {
     sp_csr A;
@@ -580,5 +588,8 @@ Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
     sp_csr_free(&A);
     from_triplets(&A, 8191, 701, 8000, rows_within_the_stage);
     check_gpu_transpose(&A, "8191 x 701, 8000 entries (rows staged)");
+    sp_csr_free(&A);
+    from_triplets(&A, 500, 100003, 7000, wide_small);
+    check_gpu_transpose(&A, "500 x 100003, 7000 entries (block sort path)");
     sp_csr_free(&A);
 }
