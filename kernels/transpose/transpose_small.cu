@@ -27,8 +27,11 @@
 #define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
 /* digit bits of the block radix sort: up to 2^10 columns in two passes */
 #define SMALL_RADIX_BITS 5
-/* the counting path takes matrices of up to this many columns */
+/* the counting path takes matrices of up to this many columns (0: never,
+ * for measuring the block sort path) */
+#ifndef SMALL_COUNT_COLS
 #define SMALL_COUNT_COLS 2048
+#endif
 /* rowptr staged when rows + 1 <= SMALL_STAGE */
 #define SMALL_STAGE (SP_TRANS_SMALL_NNZ + 1)
 
@@ -97,7 +100,9 @@ small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
  * exclusive sum over the warps and one over the columns give every slot,
  * and each lane writes its row and value there. Rows from a fill of the
  * staged row range (sp_tile_fill_rows) or a search of rowptr. */
+#ifndef COUNT_THREADS
 #define COUNT_THREADS 512
+#endif
 #define COUNT_WARPS (COUNT_THREADS / 32)
 #define COUNT_RUN (SP_TRANS_SMALL_NNZ / COUNT_WARPS)
 #define COUNT_ITEMS (COUNT_RUN / 32)
@@ -105,7 +110,7 @@ small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
  * SMALL_COUNT_COLS / 2 words), the columns' starts (SMALL_COUNT_COLS
  * ints), the rows of the positions (SP_TRANS_SMALL_NNZ ints). */
 #define COUNT_SMEM                                                                                 \
-    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2) + SMALL_COUNT_COLS + SP_TRANS_SMALL_NNZ) * 4)
+    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + SP_TRANS_SMALL_NNZ) * 4)
 
 __global__ static void __launch_bounds__(COUNT_THREADS)
 small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
@@ -119,7 +124,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     extern __shared__ __align__(16) unsigned char dyn[];
     const int32_t words = (cols + 1) / 2;
     uint32_t *counters = (uint32_t *)dyn;
-    int32_t *cstart = (int32_t *)(counters + COUNT_WARPS * (SMALL_COUNT_COLS / 2));
+    int32_t *cstart = (int32_t *)(counters + COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1));
     int32_t *rowof = cstart + SMALL_COUNT_COLS;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t *mine = counters + warp * words;
