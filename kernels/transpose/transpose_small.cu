@@ -5,9 +5,9 @@
  * transpose_cuda_radix: for such matrices the launches, not the bytes,
  * are the cost (cuSPARSE takes 65-110 us on bcsstk06 and olm1000).
  *
- * Up to SMALL_COUNT_COLS columns, a counting sort without sorting
- * (small_count: warps rank their runs' columns, then every slot is
- * known). Wider, a block radix sort (small_transpose): one round of
+ * Up to SMALL_COUNT_COLS columns and SMALL_COUNT_NNZ nonzeros, a counting
+ * sort without sorting (small_count: warps rank their runs' columns, then
+ * every slot is known). Otherwise a block radix sort (small_transpose): one round of
  * global reads (the columns through shared memory into a blocked
  * arrangement, the values and, when the rows fit, rowptr, all into shared
  * memory), a block radix sort of (column, position), stable, over the
@@ -27,11 +27,18 @@
 #define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
 /* digit bits of the block radix sort: up to 2^10 columns in two passes */
 #define SMALL_RADIX_BITS 5
-/* the counting path takes matrices of up to this many columns (0: never,
- * for measuring the block sort path) */
+/* the counting path takes matrices of up to SMALL_COUNT_COLS columns (0:
+ * never, for measuring the block sort path) and SMALL_COUNT_NNZ nonzeros.
+ * Measured on the H100 (median of 30, two A/B/A rounds, ms, counting at
+ * 1024 threads / 512 threads / block sort): olm1000 0.016 / 0.019-0.020 /
+ * 0.018-0.019, ss_1138_bus 0.019-0.020 / 0.022-0.023 / 0.021, west0479
+ * 0.016 / 0.019 / 0.015, young1c 0.018-0.019 / 0.021 / 0.018-0.019, but
+ * bcsstk06 (7860 nonzeros) 0.029 / 0.030 / 0.023: a warp's rounds run one
+ * after the other, the sort's passes in parallel. */
 #ifndef SMALL_COUNT_COLS
 #define SMALL_COUNT_COLS 2048
 #endif
+#define SMALL_COUNT_NNZ 4096
 /* rowptr staged when rows + 1 <= SMALL_STAGE */
 #define SMALL_STAGE (SP_TRANS_SMALL_NNZ + 1)
 
@@ -93,24 +100,24 @@ small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
     }
 }
 
-/* ---- the counting path (up to SMALL_COUNT_COLS columns) ----------------
- * No sort: 16 warps, each a run of SP_TRANS_SMALL_NNZ / 16 positions in
- * order, rank equal columns of a round of 32 in lane order
+/* ---- the counting path (SMALL_COUNT_COLS, SMALL_COUNT_NNZ) ---------------
+ * No sort: COUNT_WARPS warps, each a run of SMALL_COUNT_NNZ / COUNT_WARPS
+ * positions in order, rank equal columns of a round of 32 in lane order
  * (__match_any_sync) after the run's 16-bit counter of that column; an
  * exclusive sum over the warps and one over the columns give every slot,
  * and each lane writes its row and value there. Rows from a fill of the
  * staged row range (sp_tile_fill_rows) or a search of rowptr. */
 #ifndef COUNT_THREADS
-#define COUNT_THREADS 512
+#define COUNT_THREADS 1024
 #endif
 #define COUNT_WARPS (COUNT_THREADS / 32)
-#define COUNT_RUN (SP_TRANS_SMALL_NNZ / COUNT_WARPS)
+#define COUNT_RUN (SMALL_COUNT_NNZ / COUNT_WARPS)
 #define COUNT_ITEMS (COUNT_RUN / 32)
 /* Dynamic shared memory: the warps' packed counters (COUNT_WARPS x
- * SMALL_COUNT_COLS / 2 words), the columns' starts (SMALL_COUNT_COLS
- * ints), the rows of the positions (SP_TRANS_SMALL_NNZ ints). */
+ * SMALL_COUNT_COLS / 2 + 1 words), the columns' starts (SMALL_COUNT_COLS
+ * ints), the rows of the positions (SMALL_COUNT_NNZ ints). */
 #define COUNT_SMEM                                                                                 \
-    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + SP_TRANS_SMALL_NNZ) * 4)
+    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + SMALL_COUNT_NNZ) * 4)
 
 __global__ static void __launch_bounds__(COUNT_THREADS)
 small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
@@ -131,7 +138,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     for (int32_t i = threadIdx.x; i < COUNT_WARPS * words; i += COUNT_THREADS)
         counters[i] = 0;
     const bool filled =
-        sp_tile_fill_rows(rowptr, rows, 0, nnz, SP_TRANS_SMALL_NNZ, rowof, &s_r0, &s_len);
+        sp_tile_fill_rows(rowptr, rows, 0, nnz, SMALL_COUNT_NNZ, rowof, &s_r0, &s_len);
     const int32_t w0 = warp * COUNT_RUN;
     int32_t key[COUNT_ITEMS], rk[COUNT_ITEMS];
 #pragma unroll
@@ -226,7 +233,7 @@ int sp_trans_small_init(sp_err *err)
 
 int sp_trans_small_route(sp_gpu_trans *g, sp_err *err)
 {
-    if (g->cols <= SMALL_COUNT_COLS && g->nnz > 0) {
+    if (g->cols <= SMALL_COUNT_COLS && g->nnz > 0 && g->nnz <= SMALL_COUNT_NNZ) {
         small_count<<<1, COUNT_THREADS, COUNT_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
                                                      g->nnz, g->cols, g->cval, g->colptr,
                                                      g->rowidx);
