@@ -556,6 +556,24 @@ Test(gpu_transpose, radix_rows_far_apart, .timeout = 300)
     sp_csr_free(&A);
 }
 
+static void rows_beyond_the_stage(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 20011);
+    *c = (int32_t)((i * 13) % 701);
+}
+
+static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 8191);
+    *c = (int32_t)((i * 13) % 701);
+}
+
+static void wide_small(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i % 500);
+    *c = (int32_t)((i * 7919) % 100003);
+}
+
 /* The one-block paths (transpose_small.cu, scatter and radix), every GPU
  * kernel on each: the counting path (up to 4096 nonzeros and 2048
  * columns) with its rows filled and, past 4096 rows spanned, searched;
