@@ -568,6 +568,12 @@ static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
     *c = (int32_t)((i * 13) % 701);
 }
 
+static void rows_within_the_fill(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 4001);
+    *c = (int32_t)((i * 13) % 701);
+}
+
 static void wide_small(int64_t i, int32_t *r, int32_t *c)
 {
     *r = (int32_t)(i % 500);
@@ -576,7 +582,7 @@ static void wide_small(int64_t i, int32_t *r, int32_t *c)
 
 /* The one-block paths (transpose_small.cu, scatter and radix), every GPU
  * kernel on each: the counting path (up to 4096 nonzeros and 2048
- * columns) with its rows filled and, past 4096 rows spanned, searched;
+ * columns) with its rows filled (at most 4096 rows spanned) and searched;
  * the block sort path (more nonzeros, or more columns) with rowptr staged
  * (rows + 1 <= 8193) and not. */
 Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
@@ -588,7 +594,7 @@ Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
         const char *what;
     } m[] = {
         {20011, 701, 4000, rows_beyond_the_stage, "20011 x 701, 4000 (counting, rows searched)"},
-        {8191, 701, 4000, rows_within_the_stage, "8191 x 701, 4000 (counting, rows filled)"},
+        {4001, 701, 4000, rows_within_the_fill, "4001 x 701, 4000 (counting, rows filled)"},
         {20011, 701, 6000, rows_beyond_the_stage, "20011 x 701, 6000 (sort, rowptr not staged)"},
         {8191, 701, 8000, rows_within_the_stage, "8191 x 701, 8000 (sort, rowptr staged)"},
         {500, 100003, 3000, wide_small, "500 x 100003, 3000 (sort: columns)"},
