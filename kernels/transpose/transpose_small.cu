@@ -5,16 +5,21 @@
  * transpose_cuda_radix: for such matrices the launches, not the bytes,
  * are the cost (cuSPARSE takes 65-110 us on bcsstk06 and olm1000).
  *
- * One round of global reads: the columns (through shared memory into a
- * blocked arrangement), the values and, when the rows fit, rowptr, all
- * into shared memory. A block radix sort of (column, position), stable,
- * over the bits the columns need; then each sorted slot takes its row
- * (a search over the staged rowptr) and value (from shared memory) by
- * position, and the column pointers come from the sorted columns. The
- * first version (reads of rows and values after the sort, each row a
- * binary search in global memory) took 0.030 ms on bcsstk06.
+ * Up to SMALL_COUNT_COLS columns and SMALL_COUNT_NNZ nonzeros, a counting
+ * sort without sorting (small_count: warps rank their runs' columns, then
+ * every slot is known). Otherwise a block radix sort (small_transpose): one round of
+ * global reads (the columns through shared memory into a blocked
+ * arrangement, the values and, when the rows fit, rowptr, all into shared
+ * memory), a block radix sort of (column, position), stable, over the
+ * bits the columns need; then each sorted slot takes its row (a search
+ * over the staged rowptr) and value (from shared memory) by position, and
+ * the column pointers come from the sorted columns. The first version
+ * (reads of rows and values after the sort, each row a binary search in
+ * global memory) took 0.030 ms on bcsstk06; the block sort path 0.020 -
+ * 0.024 ms on bcsstk06 and olm1000.
  */
 #include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "transpose_gpu.cuh"
 
@@ -22,6 +27,18 @@
 #define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
 /* digit bits of the block radix sort: up to 2^10 columns in two passes */
 #define SMALL_RADIX_BITS 5
+/* the counting path takes matrices of up to SMALL_COUNT_COLS columns (0:
+ * never, for measuring the block sort path) and SMALL_COUNT_NNZ nonzeros.
+ * Measured on the H100 (median of 30, two A/B/A rounds, ms, counting at
+ * 1024 threads / 512 threads / block sort): olm1000 0.016 / 0.019-0.020 /
+ * 0.018-0.019, ss_1138_bus 0.019-0.020 / 0.022-0.023 / 0.021, west0479
+ * 0.016 / 0.019 / 0.015, young1c 0.018-0.019 / 0.021 / 0.018-0.019, but
+ * bcsstk06 (7860 nonzeros) 0.029 / 0.030 / 0.023: a warp's rounds run one
+ * after the other, the sort's passes in parallel. */
+#ifndef SMALL_COUNT_COLS
+#define SMALL_COUNT_COLS 2048
+#endif
+#define SMALL_COUNT_NNZ 4096
 /* rowptr staged when rows + 1 <= SMALL_STAGE */
 #define SMALL_STAGE (SP_TRANS_SMALL_NNZ + 1)
 
@@ -83,6 +100,111 @@ small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
     }
 }
 
+/* ---- the counting path (SMALL_COUNT_COLS, SMALL_COUNT_NNZ) ---------------
+ * No sort: COUNT_WARPS warps, each a run of SMALL_COUNT_NNZ / COUNT_WARPS
+ * positions in order, rank equal columns of a round of 32 in lane order
+ * (__match_any_sync) after the run's 16-bit counter of that column; an
+ * exclusive sum over the warps and one over the columns give every slot,
+ * and each lane writes its row and value there. Rows from a fill of the
+ * staged row range (sp_tile_fill_rows) or a search of rowptr. */
+#ifndef COUNT_THREADS
+#define COUNT_THREADS 1024
+#endif
+#define COUNT_WARPS (COUNT_THREADS / 32)
+#define COUNT_RUN (SMALL_COUNT_NNZ / COUNT_WARPS)
+#define COUNT_ITEMS (COUNT_RUN / 32)
+/* Dynamic shared memory: the warps' packed counters (COUNT_WARPS x
+ * SMALL_COUNT_COLS / 2 + 1 words), the columns' starts (SMALL_COUNT_COLS
+ * ints), the rows of the positions (SMALL_COUNT_NNZ ints). */
+#define COUNT_SMEM                                                                                 \
+    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + SMALL_COUNT_NNZ) * 4)
+
+__global__ static void __launch_bounds__(COUNT_THREADS)
+small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
+            const double *__restrict__ val, int32_t nnz, int32_t cols,
+            double *__restrict__ cval, int32_t *__restrict__ colptr,
+            int32_t *__restrict__ rowidx)
+{
+    typedef cub::BlockScan<int32_t, COUNT_THREADS> block_scan;
+    __shared__ typename block_scan::TempStorage scan_tmp;
+    __shared__ int32_t s_r0, s_len;
+    extern __shared__ __align__(16) unsigned char dyn[];
+    const int32_t words = (cols + 1) / 2;
+    uint32_t *counters = (uint32_t *)dyn;
+    int32_t *cstart = (int32_t *)(counters + COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1));
+    int32_t *rowof = cstart + SMALL_COUNT_COLS;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint32_t *mine = counters + warp * words;
+    for (int32_t i = threadIdx.x; i < COUNT_WARPS * words; i += COUNT_THREADS)
+        counters[i] = 0;
+    const bool filled =
+        sp_tile_fill_rows(rowptr, rows, 0, nnz, SMALL_COUNT_NNZ, rowof, &s_r0, &s_len);
+    const int32_t w0 = warp * COUNT_RUN;
+    int32_t key[COUNT_ITEMS], rk[COUNT_ITEMS];
+#pragma unroll
+    for (int i = 0; i < COUNT_ITEMS; i++) {
+        const int32_t q = w0 + i * 32 + lane;
+        key[i] = q < nnz ? colidx[q] : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < COUNT_ITEMS; i++) {
+        const bool valid = w0 + i * 32 + lane < nnz;
+        const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+        rk[i] = 0;
+        if (valid) {
+            const int32_t c = key[i];
+            const unsigned peers = __match_any_sync(active, c);
+            const int half = (c & 1) * 16;
+            const uint32_t before = (mine[c >> 1] >> half) & 0xffffu;
+            __syncwarp(active);
+            if (lane == __ffs(peers) - 1)
+                atomicAdd(mine + (c >> 1), (uint32_t)__popc(peers) << half);
+            __syncwarp(active);
+            rk[i] = (int32_t)before + __popc(peers & ((1u << lane) - 1u));
+        }
+    }
+    __syncthreads();
+    /* each run's start inside its column (a half's sum <= nnz < 2^16),
+     * the columns' totals */
+    for (int32_t i = threadIdx.x; i < words; i += COUNT_THREADS) {
+        uint32_t run = 0;
+        for (int w = 0; w < COUNT_WARPS; w++) {
+            uint32_t c = counters[w * words + i];
+            counters[w * words + i] = run;
+            run += c;
+        }
+        cstart[2 * i] = (int32_t)(run & 0xffffu);
+        if (2 * i + 1 < cols)
+            cstart[2 * i + 1] = (int32_t)(run >> 16);
+    }
+    __syncthreads();
+    const int32_t per = (cols + COUNT_THREADS - 1) / COUNT_THREADS;
+    const int32_t c0 = (int32_t)threadIdx.x * per;
+    int32_t sum = 0, excl = 0;
+    for (int32_t j = 0; j < per && c0 + j < cols; j++)
+        sum += cstart[c0 + j];
+    block_scan(scan_tmp).ExclusiveSum(sum, excl);
+    for (int32_t j = 0; j < per && c0 + j < cols; j++) {
+        int32_t n = cstart[c0 + j];
+        cstart[c0 + j] = excl;
+        colptr[c0 + j] = excl;
+        excl += n;
+    }
+    if (threadIdx.x == 0)
+        colptr[cols] = nnz;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < COUNT_ITEMS; i++) {
+        const int32_t q = w0 + i * 32 + lane;
+        if (q < nnz) {
+            const int32_t c = key[i];
+            const int32_t p = cstart[c] + (int32_t)((mine[c >> 1] >> ((c & 1) * 16)) & 0xffffu) + rk[i];
+            rowidx[p] = filled ? rowof[q] : sp_segment_of(rowptr, rows + 1, q);
+            cval[p] = val[q];
+        }
+    }
+}
+
 /* Bits that hold every value 0..x. */
 static int bits_for(uint32_t x)
 {
@@ -103,11 +225,21 @@ int sp_trans_small_init(sp_err *err)
     SP_CUDA(cudaFuncSetAttribute(small_transpose, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)SMALL_SMEM),
             err);
+    SP_CUDA(cudaFuncSetAttribute(small_count, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)COUNT_SMEM),
+            err);
     return 0;
 }
 
 int sp_trans_small_route(sp_gpu_trans *g, sp_err *err)
 {
+    if (g->cols <= SMALL_COUNT_COLS && g->nnz > 0 && g->nnz <= SMALL_COUNT_NNZ) {
+        small_count<<<1, COUNT_THREADS, COUNT_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
+                                                     g->nnz, g->cols, g->cval, g->colptr,
+                                                     g->rowidx);
+        SP_LAUNCHED("small_count", err);
+        return 0;
+    }
     small_transpose<<<1, SMALL_THREADS, SMALL_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
                                                       g->nnz, g->cols,
                                                       bits_for((uint32_t)g->cols), g->cval,

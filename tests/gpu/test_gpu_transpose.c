@@ -556,9 +556,6 @@ Test(gpu_transpose, radix_rows_far_apart, .timeout = 300)
     sp_csr_free(&A);
 }
 
-/* The one-block path (transpose_small.cu, scatter and radix) with more
- * rows than it stages (each row searched in rowptr) and with fewer; every
- * GPU kernel on both. */
 static void rows_beyond_the_stage(int64_t i, int32_t *r, int32_t *c)
 {
     *r = (int32_t)((i * 7) % 20011);
@@ -571,14 +568,42 @@ static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
     *c = (int32_t)((i * 13) % 701);
 }
 
+static void rows_within_the_fill(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 4001);
+    *c = (int32_t)((i * 13) % 701);
+}
+
+static void wide_small(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i % 500);
+    *c = (int32_t)((i * 7919) % 100003);
+}
+
+/* The one-block paths (transpose_small.cu, scatter and radix), every GPU
+ * kernel on each: the counting path (up to 4096 nonzeros and 2048
+ * columns) with its rows filled (at most 4096 rows spanned) and searched;
+ * the block sort path (more nonzeros, or more columns) with rowptr staged
+ * (rows + 1 <= 8193) and not. */
 Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
 {
-    sp_csr A;
-    from_triplets(&A, 20011, 701, 6000, rows_beyond_the_stage);
-    cr_assert_leq(A.nnz, SP_TRANS_SMALL_NNZ);
-    check_gpu_transpose(&A, "20011 x 701, 6000 entries (rows not staged)");
-    sp_csr_free(&A);
-    from_triplets(&A, 8191, 701, 8000, rows_within_the_stage);
-    check_gpu_transpose(&A, "8191 x 701, 8000 entries (rows staged)");
-    sp_csr_free(&A);
+    static const struct {
+        int32_t rows, cols;
+        int64_t n;
+        void (*entry)(int64_t, int32_t *, int32_t *);
+        const char *what;
+    } m[] = {
+        {20011, 701, 4000, rows_beyond_the_stage, "20011 x 701, 4000 (counting, rows searched)"},
+        {4001, 701, 4000, rows_within_the_fill, "4001 x 701, 4000 (counting, rows filled)"},
+        {20011, 701, 6000, rows_beyond_the_stage, "20011 x 701, 6000 (sort, rowptr not staged)"},
+        {8191, 701, 8000, rows_within_the_stage, "8191 x 701, 8000 (sort, rowptr staged)"},
+        {500, 100003, 3000, wide_small, "500 x 100003, 3000 (sort: columns)"},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++) {
+        sp_csr A;
+        from_triplets(&A, m[i].rows, m[i].cols, m[i].n, m[i].entry);
+        cr_assert_eq(A.nnz, m[i].n, "%s", m[i].what);
+        check_gpu_transpose(&A, m[i].what);
+        sp_csr_free(&A);
+    }
 }
