@@ -1,7 +1,7 @@
 /*
  * prim.cuh — device helpers shared by the primitives and the GPU
- * transposition kernels: launch checks, the segment of a position, the
- * warp-aggregated atomic counter, and the merge-path search.
+ * transposition kernels: launch checks (the segment of a position is in
+ * segment.h), the warp-aggregated atomic counter, and the merge-path search.
  */
 #ifndef SP_PRIM_CUH
 #define SP_PRIM_CUH
@@ -10,6 +10,7 @@
 
 #include "../cuda_check.h"
 #include "prim.h"
+#include "segment.h"
 
 /* After a launch: a failed launch becomes an sp_err naming the kernel. */
 #define SP_LAUNCHED(what, err) SP_CUDA(cudaGetLastError(), err)
@@ -21,21 +22,6 @@ static inline unsigned sp_grid(int64_t n, int64_t per_block)
 {
     int64_t g = (n + per_block - 1) / per_block;
     return (unsigned)(g > 0 ? g : 1);
-}
-
-/* The largest j < len with ptr[j] <= k (ptr ascending, ptr[0] <= k): the
- * segment (row) holding position k, skipping empty segments before it. */
-__device__ __forceinline__ int32_t sp_segment_of(const int32_t *ptr, int32_t len, int64_t k)
-{
-    int32_t lo = 0, hi = len;
-    while (hi - lo > 1) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (ptr[mid] <= k)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* counter[key] += 1 for each of the `active` lanes (the lanes executing

@@ -121,12 +121,5 @@ static int carry(sp_gpu_trans *g, sp_err *err)
 
 extern "C" int sp_trans_carry_run(void *state, double *seconds, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cub_carry: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (carry(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    return sp_trans_gpu_timed(state, "transpose_cub_carry", carry, seconds, err);
 }

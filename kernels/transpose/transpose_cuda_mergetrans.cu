@@ -89,12 +89,5 @@ static int mergetrans(sp_gpu_trans *g, sp_err *err)
 
 extern "C" int sp_trans_mergetrans_run(void *state, double *seconds, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cuda_mergetrans: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (mergetrans(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    return sp_trans_gpu_timed(state, "transpose_cuda_mergetrans", mergetrans, seconds, err);
 }

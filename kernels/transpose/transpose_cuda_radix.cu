@@ -63,9 +63,6 @@ static_assert(RX_ITEMS * RX_THREADS == SP_RADIX_TILE && RX_ITEMS % 4 == 0, "coun
  * uniform 2.443 / 2.445 vs 2.503, denserow 0.723 / 0.722 vs 0.752, and
  * lost on the band (2.259 / 2.250 vs 2.203, where the symmetric path
  * runs at 0.405). */
-#ifndef RX_ASYNC
-#define RX_ASYNC 1
-#endif
 #ifndef RX_MIN_BLOCKS
 #define RX_MIN_BLOCKS 4
 #endif
@@ -122,13 +119,14 @@ rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, in
 }
 
 /* One pass's scatter of tile blockIdx.x (see the header). from_csr: the
- * rows from rowptr (rin unused; the tile's rows filled into buf's upper
- * half when it spans at most SP_RADIX_TILE of them, else searched in
- * rowptr), else from rin. Dynamic shared
- * memory (smem_bytes): the digits' starts in the output and in the tile
- * (2 x bins ints), the warps' packed 16-bit counters (SP_RADIX_WARPS x
- * bins / 2 words), the tile's columns (SP_RADIX_TILE ints) and a buffer of
- * SP_RADIX_TILE doubles (the rows, then the values, in digit order). */
+ * rows from rowptr (rin unused; the tile's rows filled into shared memory
+ * when it spans at most SP_RADIX_TILE of them, else searched in rowptr),
+ * else from rin. Dynamic shared memory (scatter_smem): the digits' starts
+ * in the output and in the tile (2 x bins ints), the warps' packed 16-bit
+ * counters (SP_RADIX_WARPS x bins / 2 words), the tile in digit order:
+ * columns and rows (SP_RADIX_TILE ints each), values (SP_RADIX_TILE
+ * doubles; before the values land there, its first half holds the rows of
+ * the positions in the first pass). */
 __global__ static void __launch_bounds__(RX_THREADS, RX_MIN_BLOCKS)
 rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
            const int32_t *__restrict__ kin, const int32_t *__restrict__ rin,
@@ -144,7 +142,8 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     int32_t *gstart = sm, *tstart = sm + bins;
     uint32_t *counters = (uint32_t *)(tstart + bins);
     int32_t *skey = (int32_t *)(counters + SP_RADIX_WARPS * words);
-    int32_t *buf = skey + SP_RADIX_TILE;
+    int32_t *srow = skey + SP_RADIX_TILE;
+    double *vbuf = (double *)(srow + SP_RADIX_TILE);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t *mine = counters + warp * words;
     const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE;
@@ -154,11 +153,10 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         gstart[b] = offs[(int64_t)b * tiles + blockIdx.x];
     for (int32_t i = threadIdx.x; i < SP_RADIX_WARPS * words; i += RX_THREADS)
         counters[i] = 0;
-    /* the row of each position of the tile in buf's upper half (the rows
-     * staged below take the lower), filled row by row from rowptr; when
-     * the tile spans more rows than positions (empty rows) each position
-     * searches rowptr instead */
-    int32_t *rowof = buf + SP_RADIX_TILE;
+    /* the row of each position of the tile in vbuf's first half, filled
+     * row by row from rowptr; when the tile spans more rows than positions
+     * (empty rows) each position searches rowptr instead */
+    int32_t *rowof = (int32_t *)vbuf;
     const bool staged =
         from_csr && sp_tile_fill_rows(rowptr, rows, k0, k1, SP_RADIX_TILE, rowof, &s_r0, &s_len);
     if (!from_csr)
@@ -179,31 +177,13 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         const bool valid = w0 + i * 32 + lane < k1;
         const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
         rk[i] = 0;
-        if (valid) {
-            const int32_t d = (key[i] >> shift) & mask;
-            const unsigned peers = __match_any_sync(active, d);
-            const int half = (d & 1) * 16;
-            const uint32_t before = (mine[d >> 1] >> half) & 0xffffu;
-            __syncwarp(active);
-            if (lane == __ffs(peers) - 1)
-                atomicAdd(mine + (d >> 1), (uint32_t)__popc(peers) << half);
-            __syncwarp(active);   /* the counter read next round sees the add */
-            rk[i] = (int32_t)before + __popc(peers & ((1u << lane) - 1u));
-        }
+        if (valid)
+            rk[i] = sp_run_rank16(mine, (key[i] >> shift) & mask, active);
     }
     __syncthreads();
     /* each run's start inside its digit's share of the tile (both halves
      * at once; a half's sum <= SP_RADIX_TILE < 2^16), the tile's counts */
-    for (int32_t i = threadIdx.x; i < words; i += RX_THREADS) {
-        uint32_t run = 0;
-        for (int w = 0; w < SP_RADIX_WARPS; w++) {
-            uint32_t c = counters[w * words + i];
-            counters[w * words + i] = run;
-            run += c;
-        }
-        tstart[2 * i] = (int32_t)(run & 0xffffu);
-        tstart[2 * i + 1] = (int32_t)(run >> 16);
-    }
+    sp_run_starts16(counters, words, SP_RADIX_WARPS, bins, tstart);
     __syncthreads();
     /* the digits' starts inside the tile: an exclusive sum over the bins */
     const int32_t per = bins >= RX_THREADS ? bins / RX_THREADS : 1;
@@ -218,18 +198,15 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         excl += c;
     }
     __syncthreads();
-#if RX_ASYNC
     /* the tile in digit order: columns (from registers), rows (pass 1:
      * from shared memory; else copied asynchronously) and values (copied
      * asynchronously), then written out in one loop */
-    int32_t *srow = skey + SP_RADIX_TILE;
-    double *vbuf = (double *)(srow + SP_RADIX_TILE);
 #pragma unroll
     for (int i = 0; i < RX_ITEMS; i++) {
         const int64_t q = w0 + i * 32 + lane;
         if (q < k1) {
             const int32_t d = (key[i] >> shift) & mask;
-            const int32_t at = tstart[d] + (int32_t)((mine[d >> 1] >> ((d & 1) * 16)) & 0xffffu) + rk[i];
+            const int32_t at = tstart[d] + sp_run_start16(mine, d) + rk[i];
             skey[at] = key[i];
             if (!from_csr)
                 __pipeline_memcpy_async(srow + at, rin + q, 4);
@@ -257,50 +234,12 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         vout[p] = vbuf[j];
     }
 }
-#else
-    /* the tile in digit order: columns and rows */
-#pragma unroll
-    for (int i = 0; i < RX_ITEMS; i++) {
-        const int64_t q = w0 + i * 32 + lane;
-        if (q < k1) {
-            const int32_t d = (key[i] >> shift) & mask;
-            const int32_t at = tstart[d] + (int32_t)((mine[d >> 1] >> ((d & 1) * 16)) & 0xffffu) + rk[i];
-            skey[at] = key[i];
-            buf[at] = !from_csr ? rin[q]
-                      : staged  ? rowof[q - k0]
-                                : sp_segment_of(rowptr, rows + 1, q);
-            rk[i] = at;
-        }
-    }
-    __syncthreads();
-    /* out in runs: a digit's nonzeros of the tile are consecutive */
-    for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
-        const int32_t k = skey[j], d = (k >> shift) & mask;
-        const int64_t p = (int64_t)gstart[d] + (j - tstart[d]);
-        kout[p] = k;
-        rout[p] = buf[j];
-    }
-    __syncthreads();
-    double *vbuf = (double *)buf;
-#pragma unroll
-    for (int i = 0; i < RX_ITEMS; i++) {
-        const int64_t q = w0 + i * 32 + lane;
-        if (q < k1)
-            vbuf[rk[i]] = vin[q];
-    }
-    __syncthreads();
-    for (int32_t j = threadIdx.x; j < count; j += RX_THREADS) {
-        const int32_t d = (skey[j] >> shift) & mask;
-        vout[(int64_t)gstart[d] + (j - tstart[d])] = vbuf[j];
-    }
-}
-#endif
 
 /* rx_scatter's dynamic shared memory at `bins` digits. */
 static size_t scatter_smem(int32_t bins)
 {
     return ((size_t)2 * bins + (size_t)SP_RADIX_WARPS * (bins / 2) +
-            (size_t)(1 + RX_ASYNC) * SP_RADIX_TILE) * 4 +
+            (size_t)2 * SP_RADIX_TILE) * 4 +
            (size_t)SP_RADIX_TILE * 8;
 }
 
@@ -395,12 +334,5 @@ static int radix(sp_gpu_trans *g, sp_err *err)
 
 extern "C" int sp_trans_radix_run(void *state, double *seconds, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cuda_radix: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (radix(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    return sp_trans_gpu_timed(state, "transpose_cuda_radix", radix, seconds, err);
 }

@@ -192,18 +192,13 @@ static int scatter_transpose(sp_gpu_trans *g, sp_err *err)
     return 0;
 }
 
+/* Small matrices in one block, others by the scatter. */
+static int scatter_or_small(sp_gpu_trans *g, sp_err *err)
+{
+    return sp_trans_small_fits(g) ? sp_trans_small_route(g, err) : scatter_transpose(g, err);
+}
+
 extern "C" int sp_trans_scatter_run(void *state, double *seconds, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cuda_scatter: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (sp_trans_small_fits(g)) {
-        if (sp_trans_small_route(g, err))
-            return -1;
-    } else if (scatter_transpose(g, err)) {
-        return -1;
-    }
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    return sp_trans_gpu_timed(state, "transpose_cuda_scatter", scatter_or_small, seconds, err);
 }

@@ -273,14 +273,7 @@ static int symperm(sp_gpu_trans *g, sp_err *err)
 
 extern "C" int sp_trans_symperm_run(void *state, double *seconds, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cuda_symperm: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (symperm(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    return sp_trans_gpu_timed(state, "transpose_cuda_symperm", symperm, seconds, err);
 }
 
 extern "C" int sp_trans_symperm_route(const void *state)

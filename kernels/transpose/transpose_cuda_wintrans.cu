@@ -479,15 +479,9 @@ static int wintrans(sp_gpu_trans *g, sp_err *err)
 
 extern "C" int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err)
 {
+    if (sp_trans_gpu_timed(state, "transpose_cuda_wintrans", wintrans, seconds, err))
+        return -1;
     sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cuda_wintrans: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (wintrans(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    if (sp_trans_gpu_elapsed(g, seconds, err))
-        return -1;
     wt_report_passes(g);
     int32_t flag = 0;
     SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);

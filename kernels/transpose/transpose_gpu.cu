@@ -91,6 +91,19 @@ int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err)
     return 0;
 }
 
+int sp_trans_gpu_timed(void *state, const char *kernel, sp_trans_enqueue enqueue,
+                       double *seconds, sp_err *err)
+{
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "%s: run without a state", kernel);
+    SP_CUDA(cudaEventRecord(g->start), err);
+    if (enqueue(g, err))
+        return -1;
+    SP_CUDA(cudaEventRecord(g->stop), err);
+    return sp_trans_gpu_elapsed(g, seconds, err);
+}
+
 /* The CSC back into out (the operation's layout), timed into d2h. */
 extern "C" int sp_trans_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
 {
@@ -196,12 +209,9 @@ extern "C" int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *
     return 0;
 }
 
-extern "C" int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err)
+/* cusparseCsr2cscEx2 (nnz = 0: colptr zeroed, cuSPARSE is not asked). */
+static int cusparse_csr2csc(sp_gpu_trans *g, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cusparse: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
     if (cusparse_applies(g)) {
         SP_CUSPARSE(cusparseCsr2cscEx2(g->handle, g->rows, g->cols, g->nnz, g->val, g->rowptr,
                                        g->colidx, g->cval, g->colptr, g->rowidx, CUDA_R_64F,
@@ -211,6 +221,10 @@ extern "C" int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err)
     } else {
         SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
     }
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    return 0;
+}
+
+extern "C" int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err)
+{
+    return sp_trans_gpu_timed(state, "transpose_cusparse", cusparse_csr2csc, seconds, err);
 }

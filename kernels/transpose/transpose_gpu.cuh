@@ -51,6 +51,11 @@ int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp
 int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
 /* The time between g's events, after waiting for the stop event. */
 int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
+/* A kernel's run: what enqueue puts on the default stream, between the
+ * state's two events; the time between them into *seconds. */
+typedef int (*sp_trans_enqueue)(sp_gpu_trans *g, sp_err *err);
+int sp_trans_gpu_timed(void *state, const char *kernel, sp_trans_enqueue enqueue,
+                       double *seconds, sp_err *err);
 
 /* The CUB sort route (transpose_cub_sort.cu), shared with the symmetric
  * fast path's fallback: its work arrays (w32a..d, lib_temp), then the
@@ -87,6 +92,53 @@ __device__ __forceinline__ bool sp_tile_fill_rows(const int32_t *__restrict__ ro
             rowof[q - k0] = r0 + i;
     }
     return true;
+}
+
+/* Stable ranks by warp runs (the radix scatter, the one-block counting
+ * path): each warp walks its run of positions 32 at a time and keeps a
+ * 16-bit counter per key, two to a 32-bit word, in `mine`. The rank of
+ * this lane's key among the `active` lanes with the same key (lane
+ * order), after the run's counter of that key; the group's leader then
+ * adds the group (a count <= 65535: no carry into the other half). */
+__device__ __forceinline__ int32_t sp_run_rank16(uint32_t *mine, int32_t key, unsigned active)
+{
+    const int lane = threadIdx.x & 31;
+    const unsigned peers = __match_any_sync(active, key);
+    const int half = (key & 1) * 16;
+    const uint32_t before = (mine[key >> 1] >> half) & 0xffffu;
+    __syncwarp(active);
+    if (lane == __ffs(peers) - 1)
+        atomicAdd(mine + (key >> 1), (uint32_t)__popc(peers) << half);
+    __syncwarp(active);   /* the counter read next round sees the add */
+    return (int32_t)before + __popc(peers & ((1u << lane) - 1u));
+}
+
+/* After the runs: each warp's counters (warps x words, word-major per
+ * warp) become its run's start inside each key's share (an exclusive sum
+ * over the warps, both halves at once: a half's total <= 65535), and
+ * totals[key] the share's size, for keys < nkeys. Block-wide (blockDim
+ * threads), no barrier inside. */
+__device__ __forceinline__ void sp_run_starts16(uint32_t *counters, int32_t words, int warps,
+                                                int32_t nkeys, int32_t *totals)
+{
+    for (int32_t i = threadIdx.x; i < words; i += blockDim.x) {
+        uint32_t run = 0;
+        for (int w = 0; w < warps; w++) {
+            uint32_t c = counters[w * words + i];
+            counters[w * words + i] = run;
+            run += c;
+        }
+        totals[2 * i] = (int32_t)(run & 0xffffu);
+        if (2 * i + 1 < nkeys)
+            totals[2 * i + 1] = (int32_t)(run >> 16);
+    }
+}
+
+/* The key's slot offset inside its share for this warp: the run's start
+ * (after sp_run_starts16) + the lane's rank. */
+__device__ __forceinline__ int32_t sp_run_start16(const uint32_t *mine, int32_t key)
+{
+    return (int32_t)((mine[key >> 1] >> ((key & 1) * 16)) & 0xffffu);
 }
 #endif
 

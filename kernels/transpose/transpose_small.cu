@@ -151,32 +151,13 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
         const bool valid = w0 + i * 32 + lane < nnz;
         const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
         rk[i] = 0;
-        if (valid) {
-            const int32_t c = key[i];
-            const unsigned peers = __match_any_sync(active, c);
-            const int half = (c & 1) * 16;
-            const uint32_t before = (mine[c >> 1] >> half) & 0xffffu;
-            __syncwarp(active);
-            if (lane == __ffs(peers) - 1)
-                atomicAdd(mine + (c >> 1), (uint32_t)__popc(peers) << half);
-            __syncwarp(active);
-            rk[i] = (int32_t)before + __popc(peers & ((1u << lane) - 1u));
-        }
+        if (valid)
+            rk[i] = sp_run_rank16(mine, key[i], active);
     }
     __syncthreads();
     /* each run's start inside its column (a half's sum <= nnz < 2^16),
      * the columns' totals */
-    for (int32_t i = threadIdx.x; i < words; i += COUNT_THREADS) {
-        uint32_t run = 0;
-        for (int w = 0; w < COUNT_WARPS; w++) {
-            uint32_t c = counters[w * words + i];
-            counters[w * words + i] = run;
-            run += c;
-        }
-        cstart[2 * i] = (int32_t)(run & 0xffffu);
-        if (2 * i + 1 < cols)
-            cstart[2 * i + 1] = (int32_t)(run >> 16);
-    }
+    sp_run_starts16(counters, words, COUNT_WARPS, cols, cstart);
     __syncthreads();
     const int32_t per = (cols + COUNT_THREADS - 1) / COUNT_THREADS;
     const int32_t c0 = (int32_t)threadIdx.x * per;
@@ -198,7 +179,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
         const int32_t q = w0 + i * 32 + lane;
         if (q < nnz) {
             const int32_t c = key[i];
-            const int32_t p = cstart[c] + (int32_t)((mine[c >> 1] >> ((c & 1) * 16)) & 0xffffu) + rk[i];
+            const int32_t p = cstart[c] + sp_run_start16(mine, c) + rk[i];
             rowidx[p] = filled ? rowof[q] : sp_segment_of(rowptr, rows + 1, q);
             cval[p] = val[q];
         }

@@ -28,6 +28,8 @@
 
 #include <stdint.h>
 
+#include "../prim/segment.h"
+
 #ifdef __CUDACC__
 #define SP_SYM_FN static __host__ __device__ __forceinline__
 #else
@@ -37,28 +39,14 @@
 /* Positions per thread of a tile. */
 #define SP_SYMPERM_ITEMS 8
 
-/* The largest r < len with ptr[r] <= k (ptr ascending, ptr[0] <= k). */
-SP_SYM_FN int32_t sp_symperm_segment(const int32_t *ptr, int32_t len, int64_t k)
-{
-    int32_t lo = 0, hi = len;
-    while (hi - lo > 1) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (ptr[mid] <= k)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The tile [k0, k1) (k0 < k1 <= nnz): its first row *r0 and the length
  * *len of the slice rowptr[r0 .. r0 + len) that bounds its rows (the
  * rows of k0 .. k1 - 1 and the pointer past the last). */
 SP_SYM_FN void sp_symperm_tile_rows(const int32_t *rowptr, int32_t rows, int64_t k0, int64_t k1,
                                     int32_t *r0, int32_t *len)
 {
-    *r0 = sp_symperm_segment(rowptr, rows + 1, k0);
-    *len = sp_symperm_segment(rowptr, rows + 1, k1 - 1) - *r0 + 2;
+    *r0 = sp_segment_of(rowptr, rows + 1, k0);
+    *len = sp_segment_of(rowptr, rows + 1, k1 - 1) - *r0 + 2;
 }
 
 /* The stage of a tile: stage[0 .. len) = rowptr[r0 .. r0 + len), or
@@ -72,8 +60,8 @@ typedef struct sp_symperm_stage {
 SP_SYM_FN int32_t sp_symperm_row_of(const int32_t *rowptr, int32_t rows, sp_symperm_stage s,
                                     int64_t k)
 {
-    return s.stage ? s.r0 + sp_symperm_segment(s.stage, s.len, k)
-                   : sp_symperm_segment(rowptr, rows + 1, k);
+    return s.stage ? s.r0 + sp_segment_of(s.stage, s.len, k)
+                   : sp_segment_of(rowptr, rows + 1, k);
 }
 
 /* Row i's bounds [*a, *b): from the stage when it holds them, else from
@@ -138,10 +126,10 @@ SP_SYM_FN void sp_symperm_row_bounds(const int32_t *rowptr, int32_t rows, sp_sym
                                      int64_t q, int32_t *r, int32_t *a, int32_t *b)
 {
     if (s.stage) {
-        int32_t d = sp_symperm_segment(s.stage, s.len, q);
+        int32_t d = sp_segment_of(s.stage, s.len, q);
         *r = s.r0 + d, *a = s.stage[d], *b = s.stage[d + 1];
     } else {
-        *r = sp_symperm_segment(rowptr, rows + 1, q);
+        *r = sp_segment_of(rowptr, rows + 1, q);
         *a = rowptr[*r], *b = rowptr[*r + 1];
     }
 }
