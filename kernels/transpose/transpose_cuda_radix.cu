@@ -15,21 +15,22 @@
  *   2. scan: the table, exclusive (sp_gpu_scan): cell (d, t) becomes where
  *      tile t's nonzeros of digit d start in the pass's output;
  *   3. scatter: the same tile, each warp a run of SP_RADIX_TILE /
- *      SP_RADIX_WARPS positions held in registers (column, row, value).
+ *      SP_RADIX_WARPS positions whose columns it holds in registers.
  *      Lanes with equal digits in a round of 32 are ranked in lane order
- *      (__match_any_sync) after the run's 16-bit counter of that digit,
- *      which the group's leader then advances; an exclusive sum over the
- *      warps and one over the digits place every nonzero in the tile's
- *      digit order, staged in shared memory (columns and rows, then
- *      values), and written out in runs: a digit's nonzeros of the tile
- *      go to consecutive slots from the cell's start. Stable: position
- *      order is kept within a round, a run, a tile and across tiles, so
- *      after the last pass the nonzeros are in (column, position) order,
- *      i.e. each column's rows ascending;
+ *      (sp_run_rank16: __match_any_sync after the run's 16-bit counter of
+ *      that digit, which the group's leader then advances); an exclusive
+ *      sum over the warps and one over the digits place every nonzero in
+ *      the tile's digit order, staged in shared memory (columns from the
+ *      registers; rows and values copied there by cp.async), and written
+ *      out in runs: a digit's nonzeros of the tile go to consecutive slots
+ *      from the cell's start. Stable: position order is kept within a
+ *      round, a run, a tile and across tiles, so after the last pass the
+ *      nonzeros are in (column, position) order, i.e. each column's rows
+ *      ascending;
  *   the first pass reads the CSR (each position's row filled into shared
- *   memory row by row from the tile's slice of rowptr), the last writes the CSC's rowidx and
- *   cval and the sorted columns; passes between use one or two sets of
- *   (column, row, value) arrays.
+ *   memory row by row from the tile's slice of rowptr), the last writes
+ *   the CSC's rowidx and cval and the sorted columns; passes between use
+ *   one or two sets of (column, row, value) arrays.
  *   4. colptr from the sorted columns (sp_gpu_idx2ptr).
  *
  * Traffic a pass: the columns read twice (count, scatter), rows and
@@ -38,7 +39,8 @@
  * a nonzero a pass. Measured (ncu, H100, uniform 4e6 x 8, 8-bit digits):
  * count 47-61 us, scatter 557-839 us a pass (1.2-1.9 TB/s, half the warps
  * of an SM active), pointers 103 us; 2.49 ms in all against CUB's route
- * 3.21 and cuSPARSE 3.27. A first
+ * 3.21 and cuSPARSE 3.27 (2.35 ms after the cp.async staging; CUB's own
+ * passes over the same bytes, transpose_cub_carry, take 1.83). A first
  * version without the staging (tiles of 32768, each warp writing its
  * nonzeros straight to their slots) was correct but 4.7x slower than the
  * CUB route (uniform 15.1 ms, R-MAT 28.1; bench/RESULTS.md). Likely
