@@ -27,10 +27,10 @@ carry_keys(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__re
            int32_t nnz, uint64_t *__restrict__ keys)
 {
     __shared__ int32_t rowof[CARRY_TILE];
-    __shared__ int32_t s_r0, s_len;
+    __shared__ int32_t s_first, s_last;
     const int64_t k0 = (int64_t)blockIdx.x * CARRY_TILE;
     const int64_t k1 = k0 + CARRY_TILE < nnz ? k0 + CARRY_TILE : nnz;
-    const bool filled = sp_tile_fill_rows(rowptr, rows, k0, k1, CARRY_TILE, rowof, &s_r0, &s_len);
+    const bool filled = sp_tile_fill_rows(rowptr, rows, k0, k1, CARRY_TILE, rowof, &s_first, &s_last);
     __syncthreads();
     for (int64_t q = k0 + threadIdx.x; q < k1; q += CARRY_THREADS) {
         int32_t r = filled ? rowof[q - k0] : sp_segment_of(rowptr, rows + 1, q);

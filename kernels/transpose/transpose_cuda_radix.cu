@@ -138,7 +138,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
 {
     typedef cub::BlockScan<int32_t, RX_THREADS> block_scan;
     __shared__ typename block_scan::TempStorage scan_tmp;
-    __shared__ int32_t s_r0, s_len;
+    __shared__ int32_t s_first, s_last;
     extern __shared__ __align__(16) int32_t sm[];
     const int32_t bins = mask + 1, words = bins / 2;
     int32_t *gstart = sm, *tstart = sm + bins;
@@ -160,7 +160,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
      * (empty rows) each position searches rowptr instead */
     int32_t *rowof = (int32_t *)vbuf;
     const bool staged =
-        from_csr && sp_tile_fill_rows(rowptr, rows, k0, k1, SP_RADIX_TILE, rowof, &s_r0, &s_len);
+        from_csr && sp_tile_fill_rows(rowptr, rows, k0, k1, SP_RADIX_TILE, rowof, &s_first, &s_last);
     if (!from_csr)
         __syncthreads();
     /* the warp's run of columns in registers, lane-strided (rows and

@@ -65,25 +65,82 @@ int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
 int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err);
 
 #ifdef __CUDACC__
+/* The search of a block's prologue (the first and last row of its tile):
+ * 1 = sp_warp_segment_of by two warps at once, 0 = sp_segment_of by one
+ * thread (for measuring). */
+#ifndef SP_WARP_SEARCH
+#define SP_WARP_SEARCH 1
+#endif
+
+/* sp_segment_of by a whole warp, 32 probes a step: about log32(len)
+ * dependent loads instead of log2(len) (one thread's binary search over
+ * 4·10^6 rows is 22 loads one after the other, the serial prologue of
+ * every tile's block). Every lane calls it with the same arguments and
+ * gets the answer. Invariant: ptr[lo] <= k, and hi == len or ptr[hi] > k. */
+__device__ __forceinline__ int32_t sp_warp_segment_of(const int32_t *__restrict__ ptr,
+                                                      int32_t len, int64_t k)
+{
+    const int lane = threadIdx.x & 31;
+    int32_t lo = 0, hi = len;
+    while (hi - lo > 32) {
+        const int64_t span = hi - lo;
+        const unsigned le = __ballot_sync(SP_FULL_MASK, ptr[lo + span * lane / 32] <= k);
+        const int last = 31 - __clz(le);   /* lane 0 probes lo: always set */
+        const int32_t nlo = lo + (int32_t)(span * last / 32);
+        hi = last == 31 ? hi : lo + (int32_t)(span * (last + 1) / 32);
+        lo = nlo;
+    }
+    const int32_t j = lo + lane;
+    const unsigned le = __ballot_sync(SP_FULL_MASK, j < hi && ptr[j] <= k);
+    return lo + (31 - __clz(le));
+}
+
+/* The first and the last row of the positions [k0, k1) (k0 < k1) into
+ * *first and *last (the caller's __shared__ ints): warps 0 and 1 search at
+ * once (warp 0 both when the block has one). Every thread of the block
+ * calls it; no barrier inside. */
+__device__ __forceinline__ void sp_tile_row_range(const int32_t *__restrict__ rowptr,
+                                                  int32_t rows, int64_t k0, int64_t k1,
+                                                  int32_t *first, int32_t *last)
+{
+#if SP_WARP_SEARCH
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int other = blockDim.x > 32 ? 1 : 0;
+    if (warp == 0) {
+        int32_t r = sp_warp_segment_of(rowptr, rows + 1, k0);
+        if (lane == 0)
+            *first = r;
+    }
+    if (warp == other) {
+        int32_t r = sp_warp_segment_of(rowptr, rows + 1, k1 - 1);
+        if (lane == 0)
+            *last = r;
+    }
+#else
+    if (threadIdx.x == 0) {
+        *first = sp_segment_of(rowptr, rows + 1, k0);
+        *last = sp_segment_of(rowptr, rows + 1, k1 - 1);
+    }
+#endif
+}
+
 /* The rows of a tile's positions [k0, k1) into rowof[0 .. k1 - k0), row
  * by row from rowptr (each thread some rows, no search per position);
  * false, nothing filled, when the tile spans more than `most` rows (empty
  * rows: the caller searches rowptr per position instead). Every thread of
- * the block calls it; s_r0 and s_len are the caller's __shared__ ints;
- * one barrier inside, none after the fill. */
+ * the block calls it; s_first and s_last are the caller's __shared__
+ * ints; one barrier inside, none after the fill. */
 __device__ __forceinline__ bool sp_tile_fill_rows(const int32_t *__restrict__ rowptr,
                                                   int32_t rows, int64_t k0, int64_t k1,
                                                   int32_t most, int32_t *rowof,
-                                                  int32_t *s_r0, int32_t *s_len)
+                                                  int32_t *s_first, int32_t *s_last)
 {
-    if (threadIdx.x == 0 && k0 < k1) {
-        *s_r0 = sp_segment_of(rowptr, rows + 1, k0);
-        *s_len = sp_segment_of(rowptr, rows + 1, k1 - 1) - *s_r0 + 2;
-    }
+    if (k0 < k1)
+        sp_tile_row_range(rowptr, rows, k0, k1, s_first, s_last);
     __syncthreads();
-    if (k0 >= k1 || *s_len - 1 > most)
+    if (k0 >= k1 || *s_last - *s_first + 1 > most)
         return false;
-    const int32_t r0 = *s_r0, nrows = *s_len - 1;
+    const int32_t r0 = *s_first, nrows = *s_last - *s_first + 1;
     for (int32_t i = threadIdx.x; i < nrows; i += blockDim.x) {
         int64_t a = rowptr[r0 + i], b = rowptr[r0 + i + 1];
         a = a > k0 ? a : k0;

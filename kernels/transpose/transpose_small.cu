@@ -130,7 +130,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
 {
     typedef cub::BlockScan<int32_t, COUNT_THREADS> block_scan;
     __shared__ typename block_scan::TempStorage scan_tmp;
-    __shared__ int32_t s_r0, s_len;
+    __shared__ int32_t s_first, s_last;
     extern __shared__ __align__(16) unsigned char dyn[];
     const int32_t words = (cols + 1) / 2;
     uint32_t *counters = (uint32_t *)dyn;
@@ -141,7 +141,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     for (int32_t i = threadIdx.x; i < COUNT_WARPS * words; i += COUNT_THREADS)
         counters[i] = 0;
     const bool filled =
-        sp_tile_fill_rows(rowptr, rows, 0, nnz, SMALL_COUNT_NNZ, rowof, &s_r0, &s_len);
+        sp_tile_fill_rows(rowptr, rows, 0, nnz, SMALL_COUNT_NNZ, rowof, &s_first, &s_last);
     const int32_t w0 = warp * COUNT_RUN;
     int32_t key[COUNT_ITEMS], rk[COUNT_ITEMS];
 #pragma unroll

@@ -41,7 +41,9 @@
 
 /* The tile [k0, k1) (k0 < k1 <= nnz): its first row *r0 and the length
  * *len of the slice rowptr[r0 .. r0 + len) that bounds its rows (the
- * rows of k0 .. k1 - 1 and the pointer past the last). */
+ * rows of k0 .. k1 - 1 and the pointer past the last). The kernel finds
+ * the same two rows by the warp search (sp_tile_row_range,
+ * transpose_gpu.cuh); the CPU model uses this. */
 SP_SYM_FN void sp_symperm_tile_rows(const int32_t *rowptr, int32_t rows, int64_t k0, int64_t k1,
                                     int32_t *r0, int32_t *len)
 {
