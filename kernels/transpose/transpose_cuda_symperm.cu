@@ -141,25 +141,23 @@ __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_
                                       double *__restrict__ cval)
 {
     extern __shared__ int32_t stage[];
-    __shared__ int32_t s_stop, s_r0, s_len;
+    __shared__ int32_t s_stop, s_r0, s_last;
     const int64_t tile = (int64_t)blockDim.x * SP_SYMPERM_ITEMS;
     const int64_t k0 = (int64_t)blockIdx.x * tile, k1 = k0 + tile < nnz ? k0 + tile : nnz;
     /* the tile's rows (sp_symperm_tile_rows, by the warp search) */
     if (threadIdx.x == 0)
         s_stop = *(volatile int32_t *)flag;
     if (k0 < k1)
-        sp_tile_row_range(rowptr, rows, k0, k1, &s_r0, &s_len);
+        sp_tile_row_range(rowptr, rows, k0, k1, &s_r0, &s_last);
     __syncthreads();
     if (s_stop)
         return;
-    if (k0 < k1 && threadIdx.x == 0)   /* s_len held the last row */
-        s_len = s_len - s_r0 + 2;
-    __syncthreads();
     for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= rows;
          r += (int64_t)gridDim.x * blockDim.x)
         colptr[r] = rowptr[r];
     if (k0 >= k1)
         return;
+    const int32_t s_len = s_last - s_r0 + 2;   /* rowptr[s_r0 ..] bounding the tile's rows */
     sp_symperm_stage s = {NULL, s_r0, s_len};
     if (s_len <= tile + 1) {
         for (int32_t i = threadIdx.x; i < s_len; i += blockDim.x)
