@@ -65,13 +65,6 @@ int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
 int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err);
 
 #ifdef __CUDACC__
-/* The search of a block's prologue (the first and last row of its tile):
- * 1 = sp_warp_segment_of by two warps at once, 0 = sp_segment_of by one
- * thread (for measuring). */
-#ifndef SP_WARP_SEARCH
-#define SP_WARP_SEARCH 1
-#endif
-
 /* sp_segment_of by a whole warp, 32 probes a step: about log32(len)
  * dependent loads instead of log2(len) (one thread's binary search over
  * 4·10^6 rows is 22 loads one after the other, the serial prologue of
@@ -95,33 +88,57 @@ __device__ __forceinline__ int32_t sp_warp_segment_of(const int32_t *__restrict_
     return lo + (31 - __clz(le));
 }
 
+/* sp_segment_of by a warp, starting from a guess: the 32 entries from
+ * guess - 15 are read at once (one line: rows of about equal length put
+ * the answer there, so one load); when the answer is not among them the
+ * warp falls back to `wide` (1: sp_warp_segment_of; 0: lane 0's binary
+ * search, broadcast). Every lane calls it with the same arguments. */
+__device__ __forceinline__ int32_t sp_warp_segment_near(const int32_t *__restrict__ ptr,
+                                                        int32_t len, int64_t k, int64_t guess,
+                                                        bool wide)
+{
+    const int lane = threadIdx.x & 31;
+    int64_t lo = guess - 15;
+    lo = lo < (int64_t)len - 32 ? lo : (int64_t)len - 32;
+    lo = lo > 0 ? lo : 0;
+    const int64_t j = lo + lane;
+    const unsigned le = __ballot_sync(SP_FULL_MASK, j < len && ptr[j] <= k);
+    const int last = 31 - __clz(le);
+    /* found: ptr[lo] <= k, and the next entry past the last one <= k is
+     * in the window (> k) or the window ends at len */
+    if ((le & 1u) && (last < 31 || lo + 32 >= len))
+        return (int32_t)lo + last;
+    if (wide)
+        return sp_warp_segment_of(ptr, len, k);
+    int32_t r = lane == 0 ? sp_segment_of(ptr, len, k) : 0;
+    return __shfl_sync(SP_FULL_MASK, r, 0);
+}
+
 /* The first and the last row of the positions [k0, k1) (k0 < k1) into
  * *first and *last (the caller's __shared__ ints): warps 0 and 1 search at
- * once (warp 0 both when the block has one). Every thread of the block
- * calls it; no barrier inside. */
+ * once (warp 0 both when the block has one), each from the row the
+ * average row length predicts (sp_warp_segment_near; `wide` picks its
+ * fallback). Every thread of the block calls it; no barrier inside. */
 __device__ __forceinline__ void sp_tile_row_range(const int32_t *__restrict__ rowptr,
                                                   int32_t rows, int64_t k0, int64_t k1,
-                                                  int32_t *first, int32_t *last)
+                                                  int32_t *first, int32_t *last, bool wide)
 {
-#if SP_WARP_SEARCH
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int other = blockDim.x > 32 ? 1 : 0;
-    if (warp == 0) {
-        int32_t r = sp_warp_segment_of(rowptr, rows + 1, k0);
-        if (lane == 0)
-            *first = r;
+    if (warp == 0 || warp == other) {
+        const int64_t nnz = rowptr[rows];
+        const int64_t a = nnz > 0 ? k0 * rows / nnz : 0, b = nnz > 0 ? (k1 - 1) * rows / nnz : 0;
+        if (warp == 0) {
+            int32_t r = sp_warp_segment_near(rowptr, rows + 1, k0, a, wide);
+            if (lane == 0)
+                *first = r;
+        }
+        if (warp == other) {
+            int32_t r = sp_warp_segment_near(rowptr, rows + 1, k1 - 1, b, wide);
+            if (lane == 0)
+                *last = r;
+        }
     }
-    if (warp == other) {
-        int32_t r = sp_warp_segment_of(rowptr, rows + 1, k1 - 1);
-        if (lane == 0)
-            *last = r;
-    }
-#else
-    if (threadIdx.x == 0) {
-        *first = sp_segment_of(rowptr, rows + 1, k0);
-        *last = sp_segment_of(rowptr, rows + 1, k1 - 1);
-    }
-#endif
 }
 
 /* The rows of a tile's positions [k0, k1) into rowof[0 .. k1 - k0), row
@@ -136,7 +153,7 @@ __device__ __forceinline__ bool sp_tile_fill_rows(const int32_t *__restrict__ ro
                                                   int32_t *s_first, int32_t *s_last)
 {
     if (k0 < k1)
-        sp_tile_row_range(rowptr, rows, k0, k1, s_first, s_last);
+        sp_tile_row_range(rowptr, rows, k0, k1, s_first, s_last, true);
     __syncthreads();
     if (k0 >= k1 || *s_last - *s_first + 1 > most)
         return false;
