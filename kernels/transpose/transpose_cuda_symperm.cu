@@ -133,6 +133,15 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
  * copy rowptr. The CSR is read-only and the CSC its own buffer
  * (__restrict__: read-only cache loads); the flag alone is shared between
  * blocks. */
+/* The prologue's fallback when the guessed window misses (sp_tile_row_range):
+ * 0 = lane 0's binary search. Measured with the warp search always (no
+ * window) against one thread's binary search: band 0.361 vs 0.406 ms,
+ * laplace2d 0.554 vs 0.623, but laplace3d 1.948 vs 1.858 (its scattered
+ * probes cost the mirrors' cache lines). */
+#ifndef SYMPERM_WIDE
+#define SYMPERM_WIDE 0
+#endif
+
 template <int LOOKUP>
 __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
                                       const int32_t *__restrict__ colidx,
@@ -148,7 +157,7 @@ __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_
     if (threadIdx.x == 0)
         s_stop = *(volatile int32_t *)flag;
     if (k0 < k1)
-        sp_tile_row_range(rowptr, rows, k0, k1, &s_r0, &s_last);
+        sp_tile_row_range(rowptr, rows, k0, k1, &s_r0, &s_last, SYMPERM_WIDE);
     __syncthreads();
     if (s_stop)
         return;

@@ -90,10 +90,12 @@ __device__ __forceinline__ int32_t sp_warp_segment_of(const int32_t *__restrict_
 
 /* sp_segment_of by a warp, starting from a guess: the 32 entries from
  * guess - 15 are read at once (one line: rows of about equal length put
- * the answer there, so one load); when the answer is not among them, the
- * warp search. Every lane calls it with the same arguments. */
+ * the answer there, so one load); when the answer is not among them the
+ * warp falls back to `wide` (1: sp_warp_segment_of; 0: lane 0's binary
+ * search, broadcast). Every lane calls it with the same arguments. */
 __device__ __forceinline__ int32_t sp_warp_segment_near(const int32_t *__restrict__ ptr,
-                                                        int32_t len, int64_t k, int64_t guess)
+                                                        int32_t len, int64_t k, int64_t guess,
+                                                        bool wide)
 {
     const int lane = threadIdx.x & 31;
     int64_t lo = guess - 15;
@@ -106,25 +108,20 @@ __device__ __forceinline__ int32_t sp_warp_segment_near(const int32_t *__restric
      * in the window (> k) or the window ends at len */
     if ((le & 1u) && (last < 31 || lo + 32 >= len))
         return (int32_t)lo + last;
-    return sp_warp_segment_of(ptr, len, k);
+    if (wide)
+        return sp_warp_segment_of(ptr, len, k);
+    int32_t r = lane == 0 ? sp_segment_of(ptr, len, k) : 0;
+    return __shfl_sync(SP_FULL_MASK, r, 0);
 }
 
 /* The first and the last row of the positions [k0, k1) (k0 < k1) into
  * *first and *last (the caller's __shared__ ints): warps 0 and 1 search at
  * once (warp 0 both when the block has one), each from the row the
- * average row length predicts (sp_warp_segment_near). Every thread of the
- * block calls it; no barrier inside.
- *
- * Measured on the H100 (symperm, A/B/A, ms): one thread's binary search
- * (22 dependent loads over 4·10^6 rows) band 0.406, laplace2d 0.623,
- * laplace3d 1.858; the warp search alone 0.361, 0.554, 1.948 (its
- * scattered probes cost laplace3d's mirror gathers cache lines); the
- * window with lane 0's binary search behind it 0.374, 0.606, 1.909. The
- * warp search also took olm1000's one-block path from 0.015 to 0.012 ms
- * and carry 1.6-2.3 % on R-MAT, uniform and denserow. */
+ * average row length predicts (sp_warp_segment_near; `wide` picks its
+ * fallback). Every thread of the block calls it; no barrier inside. */
 __device__ __forceinline__ void sp_tile_row_range(const int32_t *__restrict__ rowptr,
                                                   int32_t rows, int64_t k0, int64_t k1,
-                                                  int32_t *first, int32_t *last)
+                                                  int32_t *first, int32_t *last, bool wide)
 {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int other = blockDim.x > 32 ? 1 : 0;
@@ -132,12 +129,12 @@ __device__ __forceinline__ void sp_tile_row_range(const int32_t *__restrict__ ro
         const int64_t nnz = rowptr[rows];
         const int64_t a = nnz > 0 ? k0 * rows / nnz : 0, b = nnz > 0 ? (k1 - 1) * rows / nnz : 0;
         if (warp == 0) {
-            int32_t r = sp_warp_segment_near(rowptr, rows + 1, k0, a);
+            int32_t r = sp_warp_segment_near(rowptr, rows + 1, k0, a, wide);
             if (lane == 0)
                 *first = r;
         }
         if (warp == other) {
-            int32_t r = sp_warp_segment_near(rowptr, rows + 1, k1 - 1, b);
+            int32_t r = sp_warp_segment_near(rowptr, rows + 1, k1 - 1, b, wide);
             if (lane == 0)
                 *last = r;
         }
@@ -156,7 +153,7 @@ __device__ __forceinline__ bool sp_tile_fill_rows(const int32_t *__restrict__ ro
                                                   int32_t *s_first, int32_t *s_last)
 {
     if (k0 < k1)
-        sp_tile_row_range(rowptr, rows, k0, k1, s_first, s_last);
+        sp_tile_row_range(rowptr, rows, k0, k1, s_first, s_last, true);
     __syncthreads();
     if (k0 >= k1 || *s_last - *s_first + 1 > most)
         return false;
