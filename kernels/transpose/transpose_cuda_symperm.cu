@@ -134,10 +134,13 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
  * (__restrict__: read-only cache loads); the flag alone is shared between
  * blocks. */
 /* The prologue's fallback when the guessed window misses (sp_tile_row_range):
- * 0 = lane 0's binary search. Measured with the warp search always (no
- * window) against one thread's binary search: band 0.361 vs 0.406 ms,
- * laplace2d 0.554 vs 0.623, but laplace3d 1.948 vs 1.858 (its scattered
- * probes cost the mirrors' cache lines). */
+ * 0 = lane 0's binary search, 1 = the warp search. H100 (ms, band /
+ * laplace2d / laplace3d): one thread's binary search alone 0.406 / 0.623
+ * / 1.858; the warp search alone 0.361 / 0.554 / 1.948 (A/B/A in one
+ * call: its scattered probes cost laplace3d's mirror gathers cache
+ * lines); the window then the binary search (this default, the next
+ * call) 0.374 / 0.606 / 1.909. The window then the warp search was not
+ * run on a GPU (no device time left). */
 #ifndef SYMPERM_WIDE
 #define SYMPERM_WIDE 0
 #endif
