@@ -507,13 +507,16 @@ __device__ __forceinline__ unsigned qs_leafb_log(unsigned cap)
     return 31 - __clz(cap);
 }
 
-/* Exclusive scan of v over the block (unsigned); scratch: 33 words. */
-__device__ inline unsigned qs_block_excl32(unsigned v, unsigned *scratch)
+/* Exclusive scan of v over the block; scratch: 33 words. TOTAL: *total
+ * gets the block's sum and the scan ends with a barrier (scratch free
+ * again); else total is unused and scratch is read after the last barrier. */
+template <typename T, bool TOTAL>
+__device__ __forceinline__ T qs_block_excl_t(T v, T *total, T *scratch)
 {
     unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    unsigned s = v;
+    T s = v;
     for (int d = 1; d < 32; d <<= 1) {
-        unsigned t = __shfl_up_sync(QS_FULL, s, d);
+        T t = __shfl_up_sync(QS_FULL, s, d);
         if ((int)lane >= d)
             s += t;
     }
@@ -521,17 +524,30 @@ __device__ inline unsigned qs_block_excl32(unsigned v, unsigned *scratch)
         scratch[warp] = s;
     __syncthreads();
     if (warp == 0) {
-        unsigned w = lane < nw ? scratch[lane] : 0, ws = w;
+        T w = lane < nw ? scratch[lane] : 0, ws = w;
         for (int d = 1; d < 32; d <<= 1) {
-            unsigned t = __shfl_up_sync(QS_FULL, ws, d);
+            T t = __shfl_up_sync(QS_FULL, ws, d);
             if ((int)lane >= d)
                 ws += t;
         }
         if (lane < nw)
             scratch[lane] = ws - w;
+        if (TOTAL && lane == 31)
+            scratch[32] = ws;
     }
     __syncthreads();
-    return scratch[warp] + s - v;
+    T r = scratch[warp] + s - v;
+    if (TOTAL) {
+        *total = scratch[32];
+        __syncthreads();
+    }
+    return r;
+}
+
+/* Exclusive scan of v over the block (unsigned); scratch: 33 words. */
+__device__ inline unsigned qs_block_excl32(unsigned v, unsigned *scratch)
+{
+    return qs_block_excl_t<unsigned, false>(v, nullptr, scratch);
 }
 
 /* Sort X[start, start + len) (len <= ITEMS * blockDim.x) into A (values

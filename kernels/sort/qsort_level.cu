@@ -20,33 +20,7 @@
 template <typename T>
 __device__ T qs_block_excl(T v, T *total, T *scratch)
 {
-    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    T s = v;
-    for (int d = 1; d < 32; d <<= 1) {
-        T t = __shfl_up_sync(QS_FULL, s, d);
-        if ((int)lane >= d)
-            s += t;
-    }
-    if (lane == 31)
-        scratch[warp] = s;
-    __syncthreads();
-    if (warp == 0) {
-        T w = lane < nw ? scratch[lane] : 0, ws = w;
-        for (int d = 1; d < 32; d <<= 1) {
-            T t = __shfl_up_sync(QS_FULL, ws, d);
-            if ((int)lane >= d)
-                ws += t;
-        }
-        if (lane < nw)
-            scratch[lane] = ws - w;
-        if (lane == 31)
-            scratch[32] = ws;
-    }
-    __syncthreads();
-    T r = scratch[warp] + s - v;
-    *total = scratch[32];
-    __syncthreads();
-    return r;
+    return qs_block_excl_t<T, true>(v, total, scratch);
 }
 
 __global__ void qs_k_first(qs_seg *segs, unsigned long long n)
