@@ -221,15 +221,16 @@ __device__ inline void qs_count_range(const unsigned *__restrict__ X, unsigned l
     }
 }
 
-/* Exclusive scan of in[0..nb) into out (nb <= 512) by warp 0; the caller
- * synchronises before and after. */
-__device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned nb)
+/* One warp's exclusive scan of in[0..nb), lane by lane in chunks of
+ * ceil(nb / 32): the lane's chunk [*b0, *b1) and the sum of in[] before it.
+ * Every lane of the warp calls it. */
+__device__ __forceinline__ unsigned qs_warp_chunk_start(const unsigned *in, unsigned nb,
+                                                        unsigned lane, unsigned *b0, unsigned *b1)
 {
-    if (threadIdx.x >= 32)
-        return;
-    unsigned lane = threadIdx.x, per = (nb + 31) / 32, b0 = lane * per;
-    unsigned b1 = min(b0 + per, nb), s = 0;
-    for (unsigned b = b0; b < b1; b++)
+    unsigned per = (nb + 31) / 32, s = 0;
+    *b0 = lane * per;
+    *b1 = min(*b0 + per, nb);
+    for (unsigned b = *b0; b < *b1; b++)
         s += in[b];
     unsigned incl = s;
     for (int d = 1; d < 32; d <<= 1) {
@@ -237,7 +238,16 @@ __device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned
         if ((int)lane >= d)
             incl += t;
     }
-    unsigned run = incl - s;
+    return incl - s;
+}
+
+/* Exclusive scan of in[0..nb) into out (nb <= 512) by warp 0; the caller
+ * synchronises before and after. */
+__device__ inline void qs_scan_small(const unsigned *in, unsigned *out, unsigned nb)
+{
+    if (threadIdx.x >= 32)
+        return;
+    unsigned b0, b1, run = qs_warp_chunk_start(in, nb, threadIdx.x, &b0, &b1);
     for (unsigned b = b0; b < b1; b++) {
         unsigned c = in[b];
         out[b] = run;
@@ -370,16 +380,7 @@ __device__ void qs_scatter_range(const unsigned *__restrict__ X, const unsigned 
         }
         __syncthreads();
         if (tid < 32) {
-            unsigned per = (nb + 31) / 32, b0 = tid * per, b1 = min(b0 + per, nb), s = 0;
-            for (unsigned b = b0; b < b1; b++)
-                s += w.wcnt[b];
-            unsigned incl = s;
-            for (int d = 1; d < 32; d <<= 1) {
-                unsigned t = __shfl_up_sync(QS_FULL, incl, d);
-                if ((int)tid >= d)
-                    incl += t;
-            }
-            unsigned run = incl - s;
+            unsigned b0, b1, run = qs_warp_chunk_start(w.wcnt, nb, tid, &b0, &b1);
             for (unsigned b = b0; b < b1; b++) {
                 unsigned c = w.wcnt[b];
                 unsigned long long o = off[b];
