@@ -90,15 +90,7 @@ extern "C" int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, 
              sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
              carry_sort(g, NULL, &g->lib_bytes, err) ||
              sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cub_carry: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 static int carry(sp_gpu_trans *g, sp_err *err)

@@ -79,15 +79,7 @@ extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, vo
     double t0 = sp_seconds();
     if (!rc)
         rc = sp_trans_cub_alloc(g, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cub_sort: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 /* The whole CSC of g by the route, enqueued on the default stream at its

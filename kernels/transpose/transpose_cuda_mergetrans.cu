@@ -56,15 +56,7 @@ extern "C" int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params
         rc = sp_trans_gpu_alloc((void **)&g->w64a, nnz, 8, err) ||
              sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
              sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_mergetrans: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 static int mergetrans(sp_gpu_trans *g, sp_err *err)

@@ -285,15 +285,7 @@ extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, 
         cudaFuncSetAttribute(rx_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
         rc = sp_fail(err, "transpose_cuda_radix: %zu bytes of shared memory refused", smem);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_radix: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 /* Every pass, then the pointers; enqueued on the default stream. */

@@ -112,15 +112,7 @@ extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params 
                                 err) ||
              sp_trans_gpu_alloc((void **)&g->w32b, (size_t)g->nnz, 4, err) ||
              sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_scantrans: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 static int scantrans(sp_gpu_trans *g, sp_err *err)

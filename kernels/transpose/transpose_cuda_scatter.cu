@@ -143,15 +143,7 @@ extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p
              sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err) ||
              segsort_bytes(g, g->cols, &g->lib_bytes, err) ||
              sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_scatter: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 /* Steps 1-4 of the header on g. */

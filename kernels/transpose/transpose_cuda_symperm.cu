@@ -244,16 +244,9 @@ extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p
     double t0 = sp_seconds();
     if (!rc)
         rc = sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) || sp_trans_cub_alloc(g, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_symperm: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    g->flag = g->count;
-    *state = g;
-    return 0;
+    if (!rc)
+        g->flag = g->count;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 /* The pass, the flag read, and the fallback when the flag is set. */

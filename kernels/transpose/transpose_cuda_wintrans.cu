@@ -355,15 +355,7 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
             rc = sp_fail(err, "transpose_cuda_wintrans: %d bytes of shared memory refused: %s",
                          smem, cudaGetErrorString(cudaGetLastError()));
     }
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_wintrans: work allocation failed");
-    ph->h2d_s += sp_seconds() - t0;
-    if (rc) {
-        sp_trans_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
 /* Tuning aid: with SPSWEEP_WINTRANS_PASSES=FILE every run appends one line

@@ -91,6 +91,20 @@ int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err)
     return 0;
 }
 
+int sp_trans_gpu_ready(sp_gpu_trans *g, int rc, double t0, void **state, sp_phases *ph,
+                       sp_err *err)
+{
+    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
+        rc = sp_fail(err, "%s: work allocation failed", g->name);
+    ph->h2d_s += sp_seconds() - t0;
+    if (rc) {
+        sp_trans_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
 int sp_trans_gpu_timed(void *state, const char *kernel, sp_trans_enqueue enqueue,
                        double *seconds, sp_err *err)
 {

@@ -51,6 +51,12 @@ int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp
 int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
 /* The time between g's events, after waiting for the stop event. */
 int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
+/* The end of a kernel's prepare: rc is the work allocation's result; waits
+ * for the device, adds the time since t0 to h2d_s, and on failure releases
+ * g ("<kernel>: work allocation failed" when the device reports it), else
+ * *state = g. */
+int sp_trans_gpu_ready(sp_gpu_trans *g, int rc, double t0, void **state, sp_phases *ph,
+                       sp_err *err);
 /* A kernel's run: what enqueue puts on the default stream, between the
  * state's two events; the time between them into *seconds. */
 typedef int (*sp_trans_enqueue)(sp_gpu_trans *g, sp_err *err);
