@@ -134,15 +134,16 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
  * (__restrict__: read-only cache loads); the flag alone is shared between
  * blocks. */
 /* The prologue's fallback when the guessed window misses (sp_tile_row_range):
- * 0 = lane 0's binary search, 1 = the warp search. H100 (ms, band /
- * laplace2d / laplace3d): one thread's binary search alone 0.406 / 0.623
- * / 1.858; the warp search alone 0.361 / 0.554 / 1.948 (A/B/A in one
- * call: its scattered probes cost laplace3d's mirror gathers cache
- * lines); the window then the binary search (this default, the next
- * call) 0.374 / 0.606 / 1.909. The window then the warp search was not
- * run on a GPU (no device time left). */
+ * 0 = lane 0's binary search, 1 = the warp search. H100 (ms, band bs 128
+ * / laplace2d bs 128 / laplace3d bs 1024): one thread's binary search
+ * alone 0.406 / 0.623 / 1.858; the warp search alone 0.361 / 0.554 /
+ * 1.948 (its scattered probes cost laplace3d's mirror gathers cache
+ * lines). With the window first (session 5, one call, A/B/A, median of
+ * 20): the warp search (this default) 0.367 / 0.562 / 1.904, then 0.363
+ * / 0.572 / 1.917, the binary search between them 0.370 / 0.627 / 1.923:
+ * the window takes laplace3d's tiles, so its warp-search cost is gone. */
 #ifndef SYMPERM_WIDE
-#define SYMPERM_WIDE 0
+#define SYMPERM_WIDE 1
 #endif
 
 template <int LOOKUP>
