@@ -59,6 +59,9 @@ GPU_SRC  := $(wildcard tests/gpu/*.c) $(TEST_LIB)
 GPU_BIN  := $(BUILD)/tests/gpu
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+# the GPU benches' sources (built and run by their scripts on a GPU
+# machine): compiled by `make test` too, so every .cu builds in CI
+BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
         bench-gpu bench-gpu-transpose bench-sort list clean slurm merge
@@ -112,7 +115,7 @@ list: $(BIN) ## list every registered kernel with its axes
 	$(BIN) list
 
 test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
-	@$(MAKE) --no-print-directory unit-test
+	@$(MAKE) --no-print-directory unit-test $(BENCH_CU_OBJ)
 	@$(MAKE) --no-print-directory $(GPU_BIN)
 	$(GPU_BIN)
 

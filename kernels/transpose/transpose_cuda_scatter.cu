@@ -16,9 +16,9 @@
  *      and copied back. (Sorting short columns in place, one thread each,
  *      took 48 ms on the 27-point Laplacian 160^3, whose columns the
  *      atomics of many blocks interleave: measured, dropped.)
- * Matrices of up to SP_TRANS_SMALL_NNZ nonzeros take one block instead
- * (transpose_small.cu: a block radix sort of (column, position), rows and
- * values from shared memory, pointers).
+ * Matrices of up to SP_TRANS_SMALL_NNZ nonzeros take one launch instead
+ * (transpose_small.cu: a cluster of blocks counting columns, or one
+ * block).
  */
 #include <cub/device/device_segmented_sort.cuh>
 
@@ -184,7 +184,7 @@ static int scatter_transpose(sp_gpu_trans *g, sp_err *err)
     return 0;
 }
 
-/* Small matrices in one block, others by the scatter. */
+/* Small matrices in one launch, others by the scatter. */
 static int scatter_or_small(sp_gpu_trans *g, sp_err *err)
 {
     return sp_trans_small_fits(g) ? sp_trans_small_route(g, err) : scatter_transpose(g, err);

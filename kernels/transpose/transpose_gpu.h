@@ -11,8 +11,8 @@
  *                             rows restored to ascending order: columns
  *                             out of order (or long) sorted by CUB's
  *                             segmented sort. Up to
- *                             SP_TRANS_SMALL_NNZ nonzeros: one block, a
- *                             block radix sort of (column, position).
+ *                             SP_TRANS_SMALL_NNZ nonzeros: one launch
+ *                             (transpose_small.cu).
  *   transpose_cuda_scantrans  ScanTrans: per-warp column counts
  *                             ((units + 1) x cols), vertical scan, scan,
  *                             write back in position order
@@ -44,15 +44,15 @@
  *                             scan, a stable scatter staged in shared
  *                             memory in digit order; pointers from the
  *                             sorted columns. Up to `small_nnz` nonzeros
- *                             (default SP_TRANS_SMALL_NNZ): the one-block
- *                             path of transpose_small.cu
+ *                             (default SP_TRANS_SMALL_NNZ): the one-launch
+ *                             paths of transpose_small.cu
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
  *   transpose_gpu.cu          upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
- *   transpose_small.cu        one block, one launch for small matrices
- *                             (scatter and radix)
+ *   transpose_small.cu        one launch for small matrices (scatter and
+ *                             radix): a cluster of 8 blocks, or one block
  *   transpose_wintrans_host.c the window plan (chunks, W, refusals)
  *   transpose_symperm_host.c  the symmetric fast path's need, descriptor
  *   transpose_radix_host.c    the radix route's plan (passes, digits), need
@@ -68,8 +68,8 @@ extern "C" {
 
 /* The `blocksize` values of the CUDA transposition kernels. */
 #define SP_TRANS_BLOCKSIZES "64,128,256,512,1024"
-/* Up to this many nonzeros (and fewer than 2^20 columns) the scatter
- * kernel transposes in one block. */
+/* Up to this many nonzeros (and fewer than 2^20 columns) the scatter and
+ * radix kernels transpose in one launch (transpose_small.cu). */
 #define SP_TRANS_SMALL_NNZ 8192
 #define SP_TRANS_SMALL_NNZ_S "8192"
 #define SP_TRANS_SMALL_COLS (1 << 20)
@@ -148,7 +148,7 @@ void sp_radix_plan_of(int32_t cols, int32_t nnz, int digit_max, sp_radix_plan *p
  * SP_RADIX_DIGIT_MIN..SP_RADIX_DIGIT_MAX. */
 int sp_radix_digit(const char *kernel, const sp_params *p, int *digit, sp_err *err);
 /* The `small_nnz` axis: matrices of at most this many nonzeros (and fewer
- * than SP_TRANS_SMALL_COLS columns) take the one-block path; 1 ..
+ * than SP_TRANS_SMALL_COLS columns) take the one-launch path; 1 ..
  * SP_TRANS_SMALL_NNZ, default SP_TRANS_SMALL_NNZ (1: the passes for all
  * but nnz <= 1). */
 int sp_radix_small_nnz(const char *kernel, const sp_params *p, int32_t *most, sp_err *err);

@@ -79,7 +79,7 @@ const sp_kernel sp_transpose_cuda_radix = {
     .backend = "cuda",
     .summary = "LSD radix sort of the nonzeros by column, digits of up to digit_bits bits, "
                "rows and values carried (count, scan, stable scatter a pass); pointers; "
-               "small matrices in one block",
+               "small matrices in one launch",
     .needs_gpu = 1,
     .naxes = 2,
     .axes = {{"digit_bits", SP_RADIX_DIGITS}, {"small_nnz", SP_TRANS_SMALL_NNZ_S}},

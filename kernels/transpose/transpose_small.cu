@@ -1,30 +1,59 @@
 /*
  * transpose_small.cu — the whole transposition of a small matrix (at most
  * SP_TRANS_SMALL_NNZ nonzeros, fewer than SP_TRANS_SMALL_COLS columns) in
- * one block and one launch, shared by transpose_cuda_scatter and
- * transpose_cuda_radix: for such matrices the launches, not the bytes,
- * are the cost (cuSPARSE takes 65-110 us on bcsstk06 and olm1000).
+ * one launch, shared by transpose_cuda_scatter and transpose_cuda_radix:
+ * for such matrices the launches, not the bytes, are the cost (cuSPARSE
+ * launches 11-14 kernels and takes 60-120 us on the small real matrices).
  *
- * Up to SMALL_COUNT_COLS columns and SMALL_COUNT_NNZ nonzeros, a counting
- * sort without sorting (small_count: warps rank their runs' columns, then
- * every slot is known). Otherwise a block radix sort (small_transpose):
- * one round of global reads (the columns through shared memory into a
- * blocked arrangement, the values and, when the rows fit, rowptr, all
- * into shared memory), a block radix sort of (column, position), stable,
- * over the bits the columns need; then each sorted slot takes its row (a
- * search over the staged rowptr) and value (from shared memory) by
- * position, and the column pointers come from the sorted columns.
+ * Three paths, by shape:
+ *   small_cluster   up to SMALL_COUNT_COLS columns and CL_ROWS rows, on a
+ *                   device with clusters (sm_90): CL_BLOCKS blocks on as
+ *                   many SMs share the positions, each ranks its share's
+ *                   columns, and the column totals meet through
+ *                   distributed shared memory.
+ *   small_count     up to SMALL_COUNT_COLS columns otherwise: the same
+ *                   counting in one block (rows past its stage searched
+ *                   in global memory).
+ *   small_transpose more columns: one block, a block radix sort of
+ *                   (column, position), stable, over the bits the columns
+ *                   need; rows and values staged in shared memory.
+ * None sorts what it can count: each position's slot is its column's
+ * start + its rank among the equal columns before it (warp runs,
+ * __match_any_sync), and its row comes from marks of the row starts and
+ * a max-scan.
  *
- * H100, median of 30 (bench/RESULTS.md): 0.013-0.019 ms on four real
- * matrices of 1910-4089 nonzeros (counting), 0.022 on bcsstk06 (7860,
- * block sort), against cuSPARSE 0.064-0.091. The scatter kernel's first
- * one-block path (rows and values read after the sort, each row a binary
- * search in global memory) took 0.030 ms on bcsstk06.
+ * H100, events, median of 30 (bench/RESULTS.md): the cluster path 0.010-
+ * 0.013 ms on five small real matrices (bcsstk06 0.012), against one
+ * block's 0.013-0.022 and cuSPARSE's 0.069-0.108. One block is bound by
+ * its one SM: ncu put olm1000's one-block kernel at 10-12 us whatever was
+ * trimmed (a search a position replaced by the row marks, the CSC staged
+ * for coalesced writes: the instructions fell by a quarter, the time did
+ * not); the phases of the cluster path are measured by
+ * bench/small_probe.cu.
  */
 #include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <stdlib.h>
+#include <string.h>
 
 #include "transpose_gpu.cuh"
+
+/* SMALL_PROBE (bench/small_probe.cu only): block 0's thread 0 stamps the
+ * global timer at each phase of the cluster path into small_probe[]. */
+#ifdef SMALL_PROBE
+__device__ unsigned long long small_probe[16];
+#define SP_PROBE(i)                                                                                \
+    do {                                                                                           \
+        if (threadIdx.x == 0 && blockIdx.x == 0) {                                                 \
+            unsigned long long t_;                                                                 \
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));                                \
+            small_probe[i] = t_;                                                                   \
+        }                                                                                          \
+    } while (0)
+#else
+#define SP_PROBE(i) ((void)0)
+#endif
 
 #define SMALL_THREADS 512
 #define SMALL_ITEMS (SP_TRANS_SMALL_NNZ / SMALL_THREADS)
@@ -32,16 +61,18 @@
 #define SMALL_RADIX_BITS 5
 /* the counting path takes matrices of up to SMALL_COUNT_COLS columns (0:
  * never, for measuring the block sort path) and SMALL_COUNT_NNZ nonzeros.
- * Measured on the H100 (median of 30, two A/B/A rounds, ms, counting at
- * 1024 threads / 512 threads / block sort): olm1000 0.016 / 0.019-0.020 /
- * 0.018-0.019, ss_1138_bus 0.019-0.020 / 0.022-0.023 / 0.021, west0479
- * 0.016 / 0.019 / 0.015, young1c 0.018-0.019 / 0.021 / 0.018-0.019, but
- * bcsstk06 (7860 nonzeros) 0.029 / 0.030 / 0.023: a warp's rounds run one
- * after the other, the sort's passes in parallel. */
+ * Its first version (runs of 128, 1024 threads, four dependent rounds of
+ * global reads), measured on the H100 (median of 30, two A/B/A rounds,
+ * ms, counting at 1024 threads / 512 threads / block sort): olm1000 0.016
+ * / 0.019-0.020 / 0.018-0.019, ss_1138_bus 0.019-0.020 / 0.022-0.023 /
+ * 0.021, west0479 0.016 / 0.019 / 0.015, young1c 0.018-0.019 / 0.021 /
+ * 0.018-0.019, but bcsstk06 (7860 nonzeros) 0.029 / 0.030 / 0.023. */
 #ifndef SMALL_COUNT_COLS
 #define SMALL_COUNT_COLS 2048
 #endif
-#define SMALL_COUNT_NNZ 4096
+#ifndef SMALL_COUNT_NNZ
+#define SMALL_COUNT_NNZ SP_TRANS_SMALL_NNZ
+#endif
 /* rowptr staged when rows + 1 <= SMALL_STAGE */
 #define SMALL_STAGE (SP_TRANS_SMALL_NNZ + 1)
 
@@ -103,24 +134,41 @@ small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
     }
 }
 
-/* ---- the counting path (SMALL_COUNT_COLS, SMALL_COUNT_NNZ) ---------------
- * No sort: COUNT_WARPS warps, each a run of SMALL_COUNT_NNZ / COUNT_WARPS
- * positions in order, rank equal columns of a round of 32 in lane order
+/* ---- the counting path (up to SMALL_COUNT_COLS columns) ----------------
+ * No sort, one round of global reads: each of COUNT_WARPS warps takes a run
+ * of `items` x 32 consecutive positions (items = nnz / COUNT_THREADS
+ * rounded up, at most COUNT_ITEMS) and loads its columns and values into
+ * registers while the block stages rowptr in shared memory. After one
+ * barrier the warp ranks equal columns of each round of 32 in lane order
  * (__match_any_sync) after the run's 16-bit counter of that column; an
- * exclusive sum over the warps and one over the columns give every slot,
- * and each lane writes its row and value there. Rows from a fill of the
- * staged row range (sp_tile_fill_rows) or a search of rowptr. */
+ * exclusive sum over the warps and one over the columns give every slot.
+ * Rows: each nonempty row marks its first position and a max-scan fills
+ * the rest (rows past COUNT_ROWS: a search of global rowptr a position).
+ * The CSC is staged in shared memory in slot order and written out in
+ * runs. The first version (rows filled after a search for the tile's row
+ * range, columns read after that, values at the end: four dependent rounds
+ * of global reads, runs of 128, at most 4096 nonzeros) took 10.5 us of
+ * kernel time on olm1000 (ncu); this one 10-12 us (bcsstk06 19.5, where
+ * the block sort took 20.1): one SM is the limit, hence the cluster path. */
 #ifndef COUNT_THREADS
 #define COUNT_THREADS 1024
 #endif
 #define COUNT_WARPS (COUNT_THREADS / 32)
-#define COUNT_RUN (SMALL_COUNT_NNZ / COUNT_WARPS)
-#define COUNT_ITEMS (COUNT_RUN / 32)
+#define COUNT_ITEMS (SP_TRANS_SMALL_NNZ / COUNT_THREADS)
+/* rowptr staged when rows <= COUNT_ROWS (a power of two) */
+#define COUNT_ROWS SP_TRANS_SMALL_NNZ
 /* Dynamic shared memory: the warps' packed counters (COUNT_WARPS x
  * SMALL_COUNT_COLS / 2 + 1 words), the columns' starts (SMALL_COUNT_COLS
- * ints), the rows of the positions (SMALL_COUNT_NNZ ints). */
+ * ints), the staged rowptr (COUNT_ROWS ints: rowptr[rows] is not needed),
+ * the positions' rows (SP_TRANS_SMALL_NNZ ints). */
 #define COUNT_SMEM                                                                                 \
-    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + SMALL_COUNT_NNZ) * 4)
+    (((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + COUNT_ROWS +          \
+      SP_TRANS_SMALL_NNZ) *                                                                        \
+     4)
+
+struct count_max {
+    __device__ int32_t operator()(int32_t a, int32_t b) const { return a > b ? a : b; }
+};
 
 __global__ static void __launch_bounds__(COUNT_THREADS)
 small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
@@ -130,37 +178,77 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
 {
     typedef cub::BlockScan<int32_t, COUNT_THREADS> block_scan;
     __shared__ typename block_scan::TempStorage scan_tmp;
-    __shared__ int32_t s_first, s_last;
     extern __shared__ __align__(16) unsigned char dyn[];
     const int32_t words = (cols + 1) / 2;
     uint32_t *counters = (uint32_t *)dyn;
     int32_t *cstart = (int32_t *)(counters + COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1));
-    int32_t *rowof = cstart + SMALL_COUNT_COLS;
+    int32_t *sptr = cstart + SMALL_COUNT_COLS;
+    int32_t *rowof = sptr + COUNT_ROWS;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int items = (nnz + COUNT_THREADS - 1) / COUNT_THREADS;
+    const int32_t w0 = warp * items * 32;
     uint32_t *mine = counters + warp * words;
-    for (int32_t i = threadIdx.x; i < COUNT_WARPS * words; i += COUNT_THREADS)
-        counters[i] = 0;
-    const bool filled =
-        sp_tile_fill_rows(rowptr, rows, 0, nnz, SMALL_COUNT_NNZ, rowof, &s_first, &s_last);
-    const int32_t w0 = warp * COUNT_RUN;
-    int32_t key[COUNT_ITEMS], rk[COUNT_ITEMS];
+    const bool staged = rows <= COUNT_ROWS;
+    /* the one round of global reads: columns and values into registers,
+     * rowptr into shared memory; the counters cleared meanwhile. key: the
+     * column, then (after the ranks) column | rank << 16 (a column < 2^11,
+     * a rank < 2^8), leaving registers for the values */
+    int32_t key[COUNT_ITEMS];
+    double v[COUNT_ITEMS];
 #pragma unroll
     for (int i = 0; i < COUNT_ITEMS; i++) {
         const int32_t q = w0 + i * 32 + lane;
-        key[i] = q < nnz ? colidx[q] : 0;
+        const bool mine_q = i < items && q < nnz;
+        key[i] = mine_q ? colidx[q] : 0;
+        v[i] = mine_q ? val[q] : 0.0;
     }
+    if (staged)
+        for (int32_t r = threadIdx.x; r < rows; r += COUNT_THREADS)
+            sptr[r] = rowptr[r];
+    /* cleared four words a store (both arrays start 16-byte aligned and
+     * have room up to the next multiple of four) */
+    const uint4 zero = make_uint4(0, 0, 0, 0);
+    for (int32_t i = threadIdx.x; i < (COUNT_WARPS * words + 3) / 4; i += COUNT_THREADS)
+        ((uint4 *)counters)[i] = zero;
+    if (staged)
+        for (int32_t i = threadIdx.x; i < (nnz + 3) / 4; i += COUNT_THREADS)
+            ((uint4 *)rowof)[i] = zero;
+    __syncthreads();
 #pragma unroll
     for (int i = 0; i < COUNT_ITEMS; i++) {
-        const bool valid = w0 + i * 32 + lane < nnz;
-        const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
-        rk[i] = 0;
-        if (valid)
-            rk[i] = sp_run_rank16(mine, key[i], active);
+        if (i < items) {   /* the same for the whole block */
+            const bool valid = w0 + i * 32 + lane < nnz;
+            const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+            if (valid)
+                key[i] |= sp_run_rank16(mine, key[i], active) << 16;
+        }
     }
+    /* each nonempty row marks its first position; a max-scan then gives
+     * every position its row (a search a position was the kernel's most
+     * executed line; without it the instructions fell by a quarter, the
+     * time did not) */
+    if (staged)
+        for (int32_t r = threadIdx.x; r < rows; r += COUNT_THREADS) {
+            const int32_t a = sptr[r], b = r + 1 < rows ? sptr[r + 1] : nnz;
+            if (a < b)
+                rowof[a] = r;
+        }
     __syncthreads();
     /* each run's start inside its column (a half's sum <= nnz < 2^16),
      * the columns' totals */
     sp_run_starts16(counters, words, COUNT_WARPS, cols, cstart);
+    if (staged) {
+        int32_t rr[COUNT_ITEMS];
+        const int32_t p0 = (int32_t)threadIdx.x * COUNT_ITEMS;
+#pragma unroll
+        for (int j = 0; j < COUNT_ITEMS; j++)
+            rr[j] = p0 + j < nnz ? rowof[p0 + j] : 0;
+        block_scan(scan_tmp).InclusiveScan(rr, rr, count_max());
+#pragma unroll
+        for (int j = 0; j < COUNT_ITEMS; j++)
+            if (p0 + j < nnz)
+                rowof[p0 + j] = rr[j];
+    }
     __syncthreads();
     const int32_t per = (cols + COUNT_THREADS - 1) / COUNT_THREADS;
     const int32_t c0 = (int32_t)threadIdx.x * per;
@@ -177,17 +265,233 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     if (threadIdx.x == 0)
         colptr[cols] = nnz;
     __syncthreads();
+    /* every item's slot into key; after the barrier the counters' space
+     * holds the CSC's rows and values in slot order, written out in runs
+     * (ncu, kernel time: bcsstk06 24.1 -> 19.5 us, but olm1000 10.3 ->
+     * 11.5; the others within 0.5 us) */
 #pragma unroll
     for (int i = 0; i < COUNT_ITEMS; i++) {
         const int32_t q = w0 + i * 32 + lane;
-        if (q < nnz) {
-            const int32_t c = key[i];
-            const int32_t p = cstart[c] + sp_run_start16(mine, c) + rk[i];
-            rowidx[p] = filled ? rowof[q] : sp_segment_of(rowptr, rows + 1, q);
-            cval[p] = val[q];
+        if (i < items && q < nnz) {
+            const int32_t c = key[i] & 0xffff;
+            key[i] = cstart[c] + sp_run_start16(mine, c) + (key[i] >> 16);
         }
     }
+    __syncthreads();
+    int32_t *srow = (int32_t *)dyn;
+    double *sval = (double *)(dyn + (size_t)SP_TRANS_SMALL_NNZ * 4);
+#pragma unroll
+    for (int i = 0; i < COUNT_ITEMS; i++) {
+        const int32_t q = w0 + i * 32 + lane;
+        if (i < items && q < nnz) {
+            srow[key[i]] = staged ? rowof[q] : sp_segment_of(rowptr, rows + 1, q);
+            sval[key[i]] = v[i];
+        }
+    }
+    __syncthreads();
+    for (int32_t p = threadIdx.x; p < nnz; p += COUNT_THREADS) {
+        rowidx[p] = srow[p];
+        cval[p] = sval[p];
+    }
 }
+
+static_assert(((size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) + SMALL_COUNT_COLS + COUNT_ROWS) *
+                      4 % 16 ==
+                  0,
+              "the positions' rows start 16-byte aligned");
+static_assert((size_t)SP_TRANS_SMALL_NNZ * 12 <=
+                  (size_t)COUNT_WARPS * (SMALL_COUNT_COLS / 2 + 1) * 4,
+              "the CSC's stage fits in the counters' space");
+
+/* ---- the cluster path (sm_90) ------------------------------------------
+ * One block is bound by one SM (ncu on small_count: olm1000 10-12 us of
+ * kernel time at an issue rate of 2 a cycle; an empty launch is 2.3 us).
+ * A cluster of CL_BLOCKS blocks, one launch, splits the positions into
+ * CL_BLOCKS shares and each block does small_count's work on its share
+ * (ranks by warp runs, its column totals, its rows by marks and a
+ * max-scan); the blocks then read each other's column totals through
+ * distributed shared memory: column c's slots start at the sum of every
+ * block's total of the columns before c, and block b's at that plus the
+ * blocks before b. Up to SP_TRANS_SMALL_NNZ nonzeros, SMALL_COUNT_COLS
+ * columns and CL_ROWS rows. */
+#ifndef SMALL_CLUSTER
+#define SMALL_CLUSTER 1
+#endif
+#define CL_BLOCKS 8
+#define CL_THREADS 512
+#define CL_WARPS (CL_THREADS / 32)
+#define CL_ITEMS (SP_TRANS_SMALL_NNZ / (CL_BLOCKS * CL_THREADS))
+#define CL_SHARE (CL_THREADS * CL_ITEMS)           /* positions a block, at most */
+#define CL_COLS_EACH (SMALL_COUNT_COLS / CL_THREADS) /* columns a thread in the sums */
+#define CL_ROWS SP_TRANS_SMALL_NNZ
+#define CL_PRE 2   /* rounds of row starts read before the first barrier */
+/* Dynamic shared memory: the warps' packed counters, the block's column
+ * totals (read by the other blocks), the columns' slot bases, the rows of
+ * the block's positions. */
+#define CL_SMEM                                                                                    \
+    (((size_t)CL_WARPS * (SMALL_COUNT_COLS / 2 + 1) + 2 * SMALL_COUNT_COLS + CL_SHARE) * 4)
+static_assert(CL_ITEMS >= 1 && SMALL_COUNT_COLS == 4 * CL_THREADS, "the cluster's split");
+static_assert(((size_t)CL_WARPS * (SMALL_COUNT_COLS / 2 + 1) + 2 * SMALL_COUNT_COLS) * 4 % 16 == 0,
+              "the rows' array starts 16-byte aligned");
+
+__global__ static void __cluster_dims__(CL_BLOCKS, 1, 1) __launch_bounds__(CL_THREADS)
+small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
+              const int32_t *__restrict__ colidx, const double *__restrict__ val, int32_t nnz,
+              int32_t cols, double *__restrict__ cval, int32_t *__restrict__ colptr,
+              int32_t *__restrict__ rowidx)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    typedef cub::BlockScan<int32_t, CL_THREADS> block_scan;
+    typedef cub::BlockReduce<int32_t, CL_THREADS> block_reduce;
+    __shared__ typename block_scan::TempStorage scan_tmp;
+    __shared__ typename block_reduce::TempStorage reduce_tmp;
+    __shared__ int32_t s_carry;
+    extern __shared__ __align__(16) unsigned char dyn[];
+    const int32_t words = (cols + 1) / 2;
+    uint32_t *counters = (uint32_t *)dyn;
+    int32_t *tot = (int32_t *)(counters + CL_WARPS * (SMALL_COUNT_COLS / 2 + 1));
+    int32_t *base = tot + SMALL_COUNT_COLS;
+    int32_t *rowof = base + SMALL_COUNT_COLS;
+    const int32_t b = (int32_t)__clusterRelativeBlockRank();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int32_t share = (nnz + CL_BLOCKS - 1) / CL_BLOCKS;
+    const int32_t k0 = b * share < nnz ? b * share : nnz;
+    const int32_t k1 = k0 + share < nnz ? k0 + share : nnz;
+    const int items = (share + CL_THREADS - 1) / CL_THREADS;   /* the same in every block */
+    const int32_t w0 = k0 + warp * items * 32;
+    uint32_t *mine = counters + warp * words;
+    SP_PROBE(0);
+    /* key: the column, then column | rank << 16 (column < 2^11, rank < 2^6) */
+    int32_t key[CL_ITEMS];
+    double v[CL_ITEMS];
+#pragma unroll
+    for (int i = 0; i < CL_ITEMS; i++) {
+        const int32_t q = w0 + i * 32 + lane;
+        const bool mine_q = i < items && q < k1;
+        key[i] = mine_q ? colidx[q] : 0;
+        v[i] = mine_q ? val[q] : 0.0;
+    }
+    /* the first CL_PRE rounds of row starts read with the columns */
+    int32_t ra[CL_PRE], re[CL_PRE];
+#pragma unroll
+    for (int j = 0; j < CL_PRE; j++) {
+        const int32_t r = j * CL_THREADS + (int32_t)threadIdx.x;
+        ra[j] = r < rows && k0 < k1 ? rowptr[r] : 0;
+        re[j] = r < rows && k0 < k1 ? rowptr[r + 1] : 0;
+    }
+    const uint4 zero = make_uint4(0, 0, 0, 0);
+    for (int32_t i = threadIdx.x; i < (CL_WARPS * words + 3) / 4; i += CL_THREADS)
+        ((uint4 *)counters)[i] = zero;
+    for (int32_t i = threadIdx.x; i < (k1 - k0 + 3) / 4; i += CL_THREADS)
+        ((uint4 *)rowof)[i] = zero;
+    __syncthreads();
+    SP_PROBE(1);
+#pragma unroll
+    for (int i = 0; i < CL_ITEMS; i++) {
+        if (i < items) {
+            const bool valid = w0 + i * 32 + lane < k1;
+            const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+            if (valid)
+                key[i] |= sp_run_rank16(mine, key[i], active) << 16;
+        }
+    }
+    /* rows: each nonempty row starting inside the share marks its first
+     * position; the last one starting at or before k0 is the carry */
+    int32_t cand = 0;
+#pragma unroll
+    for (int j = 0; j < CL_PRE; j++) {
+        const int32_t r = j * CL_THREADS + (int32_t)threadIdx.x;
+        if (ra[j] < re[j] && ra[j] <= k0)
+            cand = r > cand ? r : cand;
+        else if (ra[j] < re[j] && ra[j] < k1)
+            rowof[ra[j] - k0] = r;
+    }
+    if (k0 < k1)
+        for (int32_t r = CL_PRE * CL_THREADS + threadIdx.x; r < rows; r += CL_THREADS) {
+            const int32_t a = rowptr[r], e = rowptr[r + 1];
+            if (a < e && a <= k0)
+                cand = r > cand ? r : cand;
+            else if (a < e && a < k1)
+                rowof[a - k0] = r;
+        }
+    __syncthreads();
+    SP_PROBE(2);
+    sp_run_starts16(counters, words, CL_WARPS, cols, tot);
+    const int32_t carry = block_reduce(reduce_tmp).Reduce(cand, count_max());
+    if (threadIdx.x == 0)
+        s_carry = carry;
+    {
+        int32_t rr[CL_ITEMS];
+        const int32_t p0 = (int32_t)threadIdx.x * CL_ITEMS;
+#pragma unroll
+        for (int j = 0; j < CL_ITEMS; j++)
+            rr[j] = p0 + j < k1 - k0 ? rowof[p0 + j] : 0;
+        block_scan(scan_tmp).InclusiveScan(rr, rr, count_max());
+#pragma unroll
+        for (int j = 0; j < CL_ITEMS; j++)
+            if (p0 + j < k1 - k0)
+                rowof[p0 + j] = rr[j];
+    }
+    /* every block's totals complete: the cluster reads them */
+    __syncthreads();
+    __cluster_barrier_arrive();
+    __cluster_barrier_wait();
+    SP_PROBE(3);
+    /* each thread's CL_COLS_EACH (4) columns from every block, one 16-byte
+     * load a block (four 4-byte loads a block took 2-4 us of the kernel:
+     * the blocks' reads of each other queue on the cluster's network) */
+    int32_t tcol[CL_COLS_EACH] = {0, 0, 0, 0}, before[CL_COLS_EACH] = {0, 0, 0, 0};
+    if ((int32_t)threadIdx.x * CL_COLS_EACH < cols)
+#pragma unroll
+        for (int bb = 0; bb < CL_BLOCKS; bb++) {
+            const int4 x = ((const int4 *)__cluster_map_shared_rank(tot, bb))[threadIdx.x];
+            const int32_t xs[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+            for (int j = 0; j < CL_COLS_EACH; j++) {
+                /* totals past the last column were never written */
+                const int32_t xj = (int32_t)threadIdx.x * CL_COLS_EACH + j < cols ? xs[j] : 0;
+                before[j] += bb < b ? xj : 0;
+                tcol[j] += xj;
+            }
+        }
+    block_scan(scan_tmp).ExclusiveSum(tcol, tcol);
+#pragma unroll
+    for (int j = 0; j < CL_COLS_EACH; j++) {
+        const int32_t c = (int32_t)threadIdx.x * CL_COLS_EACH + j;
+        if (c < cols) {
+            base[c] = tcol[j] + before[j];
+            if (b == 0)
+                colptr[c] = tcol[j];
+        }
+    }
+    if (b == 0 && threadIdx.x == 0)
+        colptr[cols] = nnz;
+    SP_PROBE(4);
+    /* done with the other blocks' memory: arrive now, wait before exit */
+    __cluster_barrier_arrive();
+    __syncthreads();
+    const int32_t rcarry = s_carry;
+#pragma unroll
+    for (int i = 0; i < CL_ITEMS; i++) {
+        const int32_t q = w0 + i * 32 + lane;
+        if (i < items && q < k1) {
+            const int32_t c = key[i] & 0xffff;
+            const int32_t p = base[c] + sp_run_start16(mine, c) + (key[i] >> 16);
+            const int32_t r = rowof[q - k0];
+            rowidx[p] = r > rcarry ? r : rcarry;
+            cval[p] = v[i];
+        }
+    }
+    SP_PROBE(5);
+    __cluster_barrier_wait();
+    SP_PROBE(6);
+#endif
+}
+
+/* set by sp_trans_small_init: the cluster kernel is built for this device
+ * (sm_90 code), the device launches clusters, and SPSWEEP_SMALL_CLUSTER
+ * is not "0" (the tests' switch to the one-block paths) */
+static int cluster_ok = -1;
 
 /* Bits that hold every value 0..x. */
 static int bits_for(uint32_t x)
@@ -212,12 +516,35 @@ int sp_trans_small_init(sp_err *err)
     SP_CUDA(cudaFuncSetAttribute(small_count, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)COUNT_SMEM),
             err);
+    if (cluster_ok < 0) {
+        int dev = 0, clusters = 0;
+        cudaFuncAttributes fa;
+        const char *env = getenv("SPSWEEP_SMALL_CLUSTER");
+        cluster_ok = SMALL_CLUSTER && !(env && strcmp(env, "0") == 0) &&
+                     cudaGetDevice(&dev) == cudaSuccess &&
+                     cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev) ==
+                         cudaSuccess &&
+                     clusters && cudaFuncGetAttributes(&fa, small_cluster) == cudaSuccess &&
+                     fa.binaryVersion >= 90;
+        (void)cudaGetLastError();
+    }
+    if (cluster_ok)
+        SP_CUDA(cudaFuncSetAttribute(small_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)CL_SMEM),
+                err);
     return 0;
 }
 
 int sp_trans_small_route(sp_gpu_trans *g, sp_err *err)
 {
-    if (g->cols <= SMALL_COUNT_COLS && g->nnz > 0 && g->nnz <= SMALL_COUNT_NNZ) {
+    if (cluster_ok > 0 && g->cols <= SMALL_COUNT_COLS && g->rows <= CL_ROWS) {
+        small_cluster<<<CL_BLOCKS, CL_THREADS, CL_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
+                                                         g->nnz, g->cols, g->cval, g->colptr,
+                                                         g->rowidx);
+        SP_LAUNCHED("small_cluster", err);
+        return 0;
+    }
+    if (g->cols <= SMALL_COUNT_COLS && g->nnz <= SMALL_COUNT_NNZ) {
         small_count<<<1, COUNT_THREADS, COUNT_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
                                                      g->nnz, g->cols, g->cval, g->colptr,
                                                      g->rowidx);

@@ -568,7 +568,7 @@ static void rows_within_the_stage(int64_t i, int32_t *r, int32_t *c)
     *c = (int32_t)((i * 13) % 701);
 }
 
-static void rows_within_the_fill(int64_t i, int32_t *r, int32_t *c)
+static void rows_under_4001(int64_t i, int32_t *r, int32_t *c)
 {
     *r = (int32_t)((i * 7) % 4001);
     *c = (int32_t)((i * 13) % 701);
@@ -580,12 +580,44 @@ static void wide_small(int64_t i, int32_t *r, int32_t *c)
     *c = (int32_t)((i * 7919) % 100003);
 }
 
-/* The one-block paths (transpose_small.cu, scatter and radix), every GPU
- * kernel on each: the counting path (up to 4096 nonzeros and 2048
- * columns) with its rows filled (at most 4096 rows spanned) and searched;
- * the block sort path (more nonzeros, or more columns) with rowptr staged
- * (rows + 1 <= 8193) and not. */
-Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
+static void rows_of_4099_columns(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 20011);
+    *c = (int32_t)((i * 13) % 4099);
+}
+
+static void staged_rows_of_2049_columns(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)((i * 7) % 8191);
+    *c = (int32_t)((i * 13) % 2049);
+}
+
+static void all_in_column_0(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)i;
+    *c = 0;
+}
+
+static void full_rows_of_2048(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)(i / 2048);
+    *c = (int32_t)((i * 5) % 2048);
+}
+
+/* rows 1..5 of 7, one entry each */
+static void five_entries(int64_t i, int32_t *r, int32_t *c)
+{
+    *r = (int32_t)i + 1;
+    *c = (int32_t)((i * 3) % 13);
+}
+
+/* The one-launch paths (transpose_small.cu, scatter and radix), every GPU
+ * kernel on each: up to 2048 columns the cluster path (rows <= 8192; on
+ * the H100) or the one-block counting path (more rows: rowptr searched in
+ * global memory), at 1 to 8 rounds a warp, one column or whole rows of
+ * 2048 holding everything; the block sort path (more columns) with rowptr
+ * staged (rows + 1 <= 8193) and not. */
+static void check_one_launch_paths(void)
 {
     static const struct {
         int32_t rows, cols;
@@ -593,10 +625,16 @@ Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
         void (*entry)(int64_t, int32_t *, int32_t *);
         const char *what;
     } m[] = {
-        {20011, 701, 4000, rows_beyond_the_stage, "20011 x 701, 4000 (counting, rows searched)"},
-        {4001, 701, 4000, rows_within_the_fill, "4001 x 701, 4000 (counting, rows filled)"},
-        {20011, 701, 6000, rows_beyond_the_stage, "20011 x 701, 6000 (sort, rowptr not staged)"},
-        {8191, 701, 8000, rows_within_the_stage, "8191 x 701, 8000 (sort, rowptr staged)"},
+        {20011, 701, 4000, rows_beyond_the_stage, "20011 x 701, 4000 (one block, rows searched)"},
+        {20011, 701, 6000, rows_beyond_the_stage, "20011 x 701, 6000 (one block, rows searched)"},
+        {4001, 701, 4000, rows_under_4001, "4001 x 701, 4000 (counting)"},
+        {8191, 701, 8000, rows_within_the_stage, "8191 x 701, 8000 (counting, all rows)"},
+        {8192, 1, 8192, all_in_column_0, "8192 x 1, 8192 (counting, one column)"},
+        {4, 2048, 8192, full_rows_of_2048, "4 x 2048, 8192 (counting, full rows)"},
+        {1, 2048, 2048, full_rows_of_2048, "1 x 2048, 2048 (counting, one full row)"},
+        {7, 13, 5, five_entries, "7 x 13, 5 (counting, blocks with no share)"},
+        {20011, 4099, 6000, rows_of_4099_columns, "20011 x 4099, 6000 (sort, rowptr not staged)"},
+        {8191, 2049, 8000, staged_rows_of_2049_columns, "8191 x 2049, 8000 (sort, rowptr staged)"},
         {500, 100003, 3000, wide_small, "500 x 100003, 3000 (sort: columns)"},
     };
     for (size_t i = 0; i < sizeof m / sizeof *m; i++) {
@@ -606,4 +644,19 @@ Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
         check_gpu_transpose(&A, m[i].what);
         sp_csr_free(&A);
     }
+}
+
+Test(gpu_transpose, one_block_path_rows_beyond_its_stage, .timeout = 300)
+{
+    check_one_launch_paths();
+}
+
+/* The same shapes with the cluster path off (SPSWEEP_SMALL_CLUSTER=0, read
+ * once a process; Criterion runs each test in its own): the one-block
+ * counting path takes every matrix of up to 2048 columns, as on a device
+ * without clusters. */
+Test(gpu_transpose, one_launch_paths_without_clusters, .timeout = 300)
+{
+    cr_assert_eq(setenv("SPSWEEP_SMALL_CLUSTER", "0", 1), 0);
+    check_one_launch_paths();
 }
