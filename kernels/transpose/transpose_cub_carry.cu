@@ -19,22 +19,45 @@
 #define CARRY_THREADS 256
 #define CARRY_TILE 4096
 
+/* one key: the column in the high word, the row in the low */
+__device__ static __forceinline__ uint64_t carry_key(int32_t c, int32_t r)
+{
+    return (uint64_t)(uint32_t)c << 32 | (uint32_t)r;
+}
+
 /* keys[q] = colidx[q] << 32 | row of q, a tile of CARRY_TILE positions a
  * block (rows filled into shared memory, or searched past the fill's
- * limit). */
+ * limit). A whole filled tile goes four positions a step: 16-byte loads
+ * of the columns and rows, two 16-byte stores of keys (H100, A/B/A in one
+ * call, whole carry against the scalar loop: R-MAT 3.375 / 3.377 ms
+ * against 3.416, uniform 1.763 / 1.765 against 1.777, denserow 0.541 /
+ * 0.540 against 0.547). */
 __global__ static void __launch_bounds__(CARRY_THREADS)
 carry_keys(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
            int32_t nnz, uint64_t *__restrict__ keys)
 {
-    __shared__ int32_t rowof[CARRY_TILE];
+    __shared__ __align__(16) int32_t rowof[CARRY_TILE];
     __shared__ int32_t s_first, s_last;
     const int64_t k0 = (int64_t)blockIdx.x * CARRY_TILE;
     const int64_t k1 = k0 + CARRY_TILE < nnz ? k0 + CARRY_TILE : nnz;
     const bool filled = sp_tile_fill_rows(rowptr, rows, k0, k1, CARRY_TILE, rowof, &s_first, &s_last);
     __syncthreads();
+    if (filled && k1 - k0 == CARRY_TILE) {
+        const int4 *c4 = (const int4 *)(colidx + k0);
+        ulonglong2 *out = (ulonglong2 *)(keys + k0);
+#pragma unroll
+        for (int i = 0; i < CARRY_TILE / 4 / CARRY_THREADS; i++) {
+            const int j = i * CARRY_THREADS + (int)threadIdx.x;
+            const int4 c = __ldcs(c4 + j);   /* read once: evict first */
+            const int4 r = ((const int4 *)rowof)[j];
+            out[2 * j] = make_ulonglong2(carry_key(c.x, r.x), carry_key(c.y, r.y));
+            out[2 * j + 1] = make_ulonglong2(carry_key(c.z, r.z), carry_key(c.w, r.w));
+        }
+        return;
+    }
     for (int64_t q = k0 + threadIdx.x; q < k1; q += CARRY_THREADS) {
         int32_t r = filled ? rowof[q - k0] : sp_segment_of(rowptr, rows + 1, q);
-        keys[q] = (uint64_t)(uint32_t)colidx[q] << 32 | (uint32_t)r;
+        keys[q] = carry_key(colidx[q], r);
     }
 }
 
