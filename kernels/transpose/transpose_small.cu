@@ -170,6 +170,73 @@ struct count_max {
     __device__ int32_t operator()(int32_t a, int32_t b) const { return a > b ? a : b; }
 };
 
+/* The counting paths' steps, shared by small_count and small_cluster. A
+ * warp's items are the positions q = w0 + 32 i + lane, i < items, q < end.
+ * Their columns and values into registers (0 past the end). */
+template <int N>
+__device__ static __forceinline__ void small_load_items(const int32_t *__restrict__ colidx,
+                                                        const double *__restrict__ val,
+                                                        int32_t w0, int items, int32_t end,
+                                                        int32_t (&key)[N], double (&v)[N])
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const int32_t q = w0 + i * 32 + lane;
+        const bool mine = i < items && q < end;
+        key[i] = mine ? colidx[q] : 0;
+        v[i] = mine ? val[q] : 0.0;
+    }
+}
+
+/* Each item's rank among the equal columns of the warp's run (after the
+ * run's counters in `mine`, sp_run_rank16) into its key's high half:
+ * key = column | rank << 16. `items` is the same for the whole block. */
+template <int N>
+__device__ static __forceinline__ void small_rank_items(uint32_t *mine, int32_t w0, int items,
+                                                        int32_t end, int32_t (&key)[N])
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        if (i < items) {
+            const bool valid = w0 + i * 32 + lane < end;
+            const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
+            if (valid)
+                key[i] |= sp_run_rank16(mine, key[i], active) << 16;
+        }
+    }
+}
+
+/* The slot of an item of key column | rank << 16: its column's start
+ * (base), its run's start inside the column (after sp_run_starts16), its
+ * rank. */
+__device__ static __forceinline__ int32_t small_slot(const int32_t *base, const uint32_t *mine,
+                                                     int32_t key)
+{
+    const int32_t c = key & 0xffff;
+    return base[c] + sp_run_start16(mine, c) + (key >> 16);
+}
+
+/* rowof[0, n): the row marks (a nonempty row's number at its first
+ * position, 0 elsewhere) become every position's row by an inclusive
+ * max-scan, ITEMS consecutive positions a thread. Block-wide. */
+template <int ITEMS, typename BlockScan>
+__device__ static __forceinline__ void small_row_scan(int32_t *rowof, int32_t n,
+                                                      typename BlockScan::TempStorage &tmp)
+{
+    int32_t rr[ITEMS];
+    const int32_t p0 = (int32_t)threadIdx.x * ITEMS;
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+        rr[j] = p0 + j < n ? rowof[p0 + j] : 0;
+    BlockScan(tmp).InclusiveScan(rr, rr, count_max());
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+        if (p0 + j < n)
+            rowof[p0 + j] = rr[j];
+}
+
 __global__ static void __launch_bounds__(COUNT_THREADS)
 small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
             const double *__restrict__ val, int32_t nnz, int32_t cols,
@@ -195,13 +262,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
      * a rank < 2^8), leaving registers for the values */
     int32_t key[COUNT_ITEMS];
     double v[COUNT_ITEMS];
-#pragma unroll
-    for (int i = 0; i < COUNT_ITEMS; i++) {
-        const int32_t q = w0 + i * 32 + lane;
-        const bool mine_q = i < items && q < nnz;
-        key[i] = mine_q ? colidx[q] : 0;
-        v[i] = mine_q ? val[q] : 0.0;
-    }
+    small_load_items(colidx, val, w0, items, nnz, key, v);
     if (staged)
         for (int32_t r = threadIdx.x; r < rows; r += COUNT_THREADS)
             sptr[r] = rowptr[r];
@@ -214,15 +275,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
         for (int32_t i = threadIdx.x; i < (nnz + 3) / 4; i += COUNT_THREADS)
             ((uint4 *)rowof)[i] = zero;
     __syncthreads();
-#pragma unroll
-    for (int i = 0; i < COUNT_ITEMS; i++) {
-        if (i < items) {   /* the same for the whole block */
-            const bool valid = w0 + i * 32 + lane < nnz;
-            const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
-            if (valid)
-                key[i] |= sp_run_rank16(mine, key[i], active) << 16;
-        }
-    }
+    small_rank_items(mine, w0, items, nnz, key);
     /* each nonempty row marks its first position; a max-scan then gives
      * every position its row (a search a position was the kernel's most
      * executed line; without it the instructions fell by a quarter, the
@@ -237,18 +290,8 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     /* each run's start inside its column (a half's sum <= nnz < 2^16),
      * the columns' totals */
     sp_run_starts16(counters, words, COUNT_WARPS, cols, cstart);
-    if (staged) {
-        int32_t rr[COUNT_ITEMS];
-        const int32_t p0 = (int32_t)threadIdx.x * COUNT_ITEMS;
-#pragma unroll
-        for (int j = 0; j < COUNT_ITEMS; j++)
-            rr[j] = p0 + j < nnz ? rowof[p0 + j] : 0;
-        block_scan(scan_tmp).InclusiveScan(rr, rr, count_max());
-#pragma unroll
-        for (int j = 0; j < COUNT_ITEMS; j++)
-            if (p0 + j < nnz)
-                rowof[p0 + j] = rr[j];
-    }
+    if (staged)
+        small_row_scan<COUNT_ITEMS, block_scan>(rowof, nnz, scan_tmp);
     __syncthreads();
     const int32_t per = (cols + COUNT_THREADS - 1) / COUNT_THREADS;
     const int32_t c0 = (int32_t)threadIdx.x * per;
@@ -272,10 +315,8 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
 #pragma unroll
     for (int i = 0; i < COUNT_ITEMS; i++) {
         const int32_t q = w0 + i * 32 + lane;
-        if (i < items && q < nnz) {
-            const int32_t c = key[i] & 0xffff;
-            key[i] = cstart[c] + sp_run_start16(mine, c) + (key[i] >> 16);
-        }
+        if (i < items && q < nnz)
+            key[i] = small_slot(cstart, mine, key[i]);
     }
     __syncthreads();
     int32_t *srow = (int32_t *)dyn;
@@ -317,7 +358,12 @@ static_assert((size_t)SP_TRANS_SMALL_NNZ * 12 <=
 #ifndef SMALL_CLUSTER
 #define SMALL_CLUSTER 1
 #endif
+/* blocks a cluster (portable sizes: 2, 4, 8). H100, A/B/A/B in one call,
+ * radix on five small real matrices, ms: 8 blocks 0.0105-0.0131, 4 blocks
+ * 0.0108-0.0151 (slower on four of the five) */
+#ifndef CL_BLOCKS
 #define CL_BLOCKS 8
+#endif
 #define CL_THREADS 512
 #define CL_WARPS (CL_THREADS / 32)
 #define CL_ITEMS (SP_TRANS_SMALL_NNZ / (CL_BLOCKS * CL_THREADS))
@@ -364,13 +410,7 @@ small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
     /* key: the column, then column | rank << 16 (column < 2^11, rank < 2^6) */
     int32_t key[CL_ITEMS];
     double v[CL_ITEMS];
-#pragma unroll
-    for (int i = 0; i < CL_ITEMS; i++) {
-        const int32_t q = w0 + i * 32 + lane;
-        const bool mine_q = i < items && q < k1;
-        key[i] = mine_q ? colidx[q] : 0;
-        v[i] = mine_q ? val[q] : 0.0;
-    }
+    small_load_items(colidx, val, w0, items, k1, key, v);
     /* the first CL_PRE rounds of row starts read with the columns */
     int32_t ra[CL_PRE], re[CL_PRE];
 #pragma unroll
@@ -386,15 +426,7 @@ small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
         ((uint4 *)rowof)[i] = zero;
     __syncthreads();
     SP_PROBE(1);
-#pragma unroll
-    for (int i = 0; i < CL_ITEMS; i++) {
-        if (i < items) {
-            const bool valid = w0 + i * 32 + lane < k1;
-            const unsigned active = __ballot_sync(SP_FULL_MASK, valid);
-            if (valid)
-                key[i] |= sp_run_rank16(mine, key[i], active) << 16;
-        }
-    }
+    small_rank_items(mine, w0, items, k1, key);
     /* rows: each nonempty row starting inside the share marks its first
      * position; the last one starting at or before k0 is the carry */
     int32_t cand = 0;
@@ -420,18 +452,7 @@ small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
     const int32_t carry = block_reduce(reduce_tmp).Reduce(cand, count_max());
     if (threadIdx.x == 0)
         s_carry = carry;
-    {
-        int32_t rr[CL_ITEMS];
-        const int32_t p0 = (int32_t)threadIdx.x * CL_ITEMS;
-#pragma unroll
-        for (int j = 0; j < CL_ITEMS; j++)
-            rr[j] = p0 + j < k1 - k0 ? rowof[p0 + j] : 0;
-        block_scan(scan_tmp).InclusiveScan(rr, rr, count_max());
-#pragma unroll
-        for (int j = 0; j < CL_ITEMS; j++)
-            if (p0 + j < k1 - k0)
-                rowof[p0 + j] = rr[j];
-    }
+    small_row_scan<CL_ITEMS, block_scan>(rowof, k1 - k0, scan_tmp);
     /* every block's totals complete: the cluster reads them */
     __syncthreads();
     __cluster_barrier_arrive();
@@ -475,8 +496,7 @@ small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
     for (int i = 0; i < CL_ITEMS; i++) {
         const int32_t q = w0 + i * 32 + lane;
         if (i < items && q < k1) {
-            const int32_t c = key[i] & 0xffff;
-            const int32_t p = base[c] + sp_run_start16(mine, c) + (key[i] >> 16);
+            const int32_t p = small_slot(base, mine, key[i]);
             const int32_t r = rowof[q - k0];
             rowidx[p] = r > rcarry ? r : rcarry;
             cval[p] = v[i];
