@@ -17,7 +17,7 @@
  *   small_transpose more columns: one block, a block radix sort of
  *                   (column, position), stable, over the bits the columns
  *                   need; rows and values staged in shared memory.
- * None sorts what it can count: each position's slot is its column's
+ * The counting paths sort nothing: each position's slot is its column's
  * start + its rank among the equal columns before it (warp runs,
  * __match_any_sync), and its row comes from marks of the row starts and
  * a max-scan.
@@ -508,9 +508,11 @@ small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
 #endif
 }
 
-/* set by sp_trans_small_init: the cluster kernel is built for this device
- * (sm_90 code), the device launches clusters, and SPSWEEP_SMALL_CLUSTER
- * is not "0" (the tests' switch to the one-block paths) */
+/* set by sp_trans_small_init, once a process (a process uses one device):
+ * the cluster kernel is built for this device (sm_90 code), the device
+ * launches clusters and fits one of CL_BLOCKS blocks, and
+ * SPSWEEP_SMALL_CLUSTER is not "0" (the tests' switch to the one-block
+ * paths) */
 static int cluster_ok = -1;
 
 /* Bits that hold every value 0..x. */
@@ -537,21 +539,27 @@ int sp_trans_small_init(sp_err *err)
                                  (int)COUNT_SMEM),
             err);
     if (cluster_ok < 0) {
-        int dev = 0, clusters = 0;
+        int dev = 0, clusters = 0, fit = 0;
         cudaFuncAttributes fa;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(CL_BLOCKS);
+        cfg.blockDim = dim3(CL_THREADS);
+        cfg.dynamicSmemBytes = CL_SMEM;
         const char *env = getenv("SPSWEEP_SMALL_CLUSTER");
+        /* built for the device, clusters launchable, and one cluster of
+         * these blocks fits (else every small launch would fail) */
         cluster_ok = SMALL_CLUSTER && !(env && strcmp(env, "0") == 0) &&
                      cudaGetDevice(&dev) == cudaSuccess &&
                      cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev) ==
                          cudaSuccess &&
                      clusters && cudaFuncGetAttributes(&fa, small_cluster) == cudaSuccess &&
-                     fa.binaryVersion >= 90;
+                     fa.binaryVersion >= 90 &&
+                     cudaFuncSetAttribute(small_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)CL_SMEM) == cudaSuccess &&
+                     cudaOccupancyMaxActiveClusters(&fit, small_cluster, &cfg) == cudaSuccess &&
+                     fit > 0;
         (void)cudaGetLastError();
     }
-    if (cluster_ok)
-        SP_CUDA(cudaFuncSetAttribute(small_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)CL_SMEM),
-                err);
     return 0;
 }
 
