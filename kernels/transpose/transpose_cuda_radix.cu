@@ -188,17 +188,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     sp_run_starts16(counters, words, SP_RADIX_WARPS, bins, tstart);
     __syncthreads();
     /* the digits' starts inside the tile: an exclusive sum over the bins */
-    const int32_t per = bins >= RX_THREADS ? bins / RX_THREADS : 1;
-    const int32_t b0 = (int32_t)threadIdx.x * per;
-    int32_t sum = 0, excl = 0;
-    for (int32_t j = 0; j < per && b0 + j < bins; j++)
-        sum += tstart[b0 + j];
-    block_scan(scan_tmp).ExclusiveSum(sum, excl);
-    for (int32_t j = 0; j < per && b0 + j < bins; j++) {
-        int32_t c = tstart[b0 + j];
-        tstart[b0 + j] = excl;
-        excl += c;
-    }
+    sp_block_excl_inplace<block_scan, RX_THREADS>(tstart, bins, scan_tmp, NULL);
     __syncthreads();
     /* the tile in digit order: columns (from registers), rows (pass 1:
      * from shared memory; else copied asynchronously) and values (copied

@@ -218,6 +218,30 @@ __device__ __forceinline__ void sp_run_starts16(uint32_t *counters, int32_t word
     }
 }
 
+/* a[0, n) (shared memory) becomes its exclusive sum in place, each of the
+ * THREADS threads a chunk of n / THREADS rounded up; the sums are also
+ * written to copy[0, n) when copy is not NULL (a global array). Block-wide,
+ * no barrier inside (the caller's, before and after). */
+template <typename BlockScan, int THREADS>
+__device__ __forceinline__ void sp_block_excl_inplace(int32_t *a, int32_t n,
+                                                      typename BlockScan::TempStorage &tmp,
+                                                      int32_t *copy)
+{
+    const int32_t per = (n + THREADS - 1) / THREADS;
+    const int32_t i0 = (int32_t)threadIdx.x * per;
+    int32_t sum = 0, excl = 0;
+    for (int32_t j = 0; j < per && i0 + j < n; j++)
+        sum += a[i0 + j];
+    BlockScan(tmp).ExclusiveSum(sum, excl);
+    for (int32_t j = 0; j < per && i0 + j < n; j++) {
+        const int32_t c = a[i0 + j];
+        a[i0 + j] = excl;
+        if (copy)
+            copy[i0 + j] = excl;
+        excl += c;
+    }
+}
+
 /* The key's slot offset inside its share for this warp: the run's start
  * (after sp_run_starts16) + the lane's rank. */
 __device__ __forceinline__ int32_t sp_run_start16(const uint32_t *mine, int32_t key)

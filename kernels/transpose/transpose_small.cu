@@ -60,7 +60,7 @@ __device__ unsigned long long small_probe[16];
 /* digit bits of the block radix sort: up to 2^10 columns in two passes */
 #define SMALL_RADIX_BITS 5
 /* the counting path takes matrices of up to SMALL_COUNT_COLS columns (0:
- * never, for measuring the block sort path) and SMALL_COUNT_NNZ nonzeros.
+ * never, for measuring the block sort path).
  * Its first version (runs of 128, 1024 threads, four dependent rounds of
  * global reads), measured on the H100 (median of 30, two A/B/A rounds,
  * ms, counting at 1024 threads / 512 threads / block sort): olm1000 0.016
@@ -69,9 +69,6 @@ __device__ unsigned long long small_probe[16];
  * 0.018-0.019, but bcsstk06 (7860 nonzeros) 0.029 / 0.030 / 0.023. */
 #ifndef SMALL_COUNT_COLS
 #define SMALL_COUNT_COLS 2048
-#endif
-#ifndef SMALL_COUNT_NNZ
-#define SMALL_COUNT_NNZ SP_TRANS_SMALL_NNZ
 #endif
 /* rowptr staged when rows + 1 <= SMALL_STAGE */
 #define SMALL_STAGE (SP_TRANS_SMALL_NNZ + 1)
@@ -293,18 +290,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     if (staged)
         small_row_scan<COUNT_ITEMS, block_scan>(rowof, nnz, scan_tmp);
     __syncthreads();
-    const int32_t per = (cols + COUNT_THREADS - 1) / COUNT_THREADS;
-    const int32_t c0 = (int32_t)threadIdx.x * per;
-    int32_t sum = 0, excl = 0;
-    for (int32_t j = 0; j < per && c0 + j < cols; j++)
-        sum += cstart[c0 + j];
-    block_scan(scan_tmp).ExclusiveSum(sum, excl);
-    for (int32_t j = 0; j < per && c0 + j < cols; j++) {
-        int32_t n = cstart[c0 + j];
-        cstart[c0 + j] = excl;
-        colptr[c0 + j] = excl;
-        excl += n;
-    }
+    sp_block_excl_inplace<block_scan, COUNT_THREADS>(cstart, cols, scan_tmp, colptr);
     if (threadIdx.x == 0)
         colptr[cols] = nnz;
     __syncthreads();
@@ -572,7 +558,7 @@ int sp_trans_small_route(sp_gpu_trans *g, sp_err *err)
         SP_LAUNCHED("small_cluster", err);
         return 0;
     }
-    if (g->cols <= SMALL_COUNT_COLS && g->nnz <= SMALL_COUNT_NNZ) {
+    if (g->cols <= SMALL_COUNT_COLS) {
         small_count<<<1, COUNT_THREADS, COUNT_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
                                                      g->nnz, g->cols, g->cval, g->colptr,
                                                      g->rowidx);
