@@ -86,10 +86,33 @@ static double copy_bandwidth(void)
     return best;
 }
 
-/* Fill reason with "call: CUDA's message"; always returns 0 (no GPU). */
-static int no_gpu(char *reason, size_t reason_len, const char *what, cudaError_t e)
+/* What a failed probe means, in words a user can act on. On a machine
+ * without an NVIDIA driver the runtime says "CUDA driver version is
+ * insufficient for CUDA runtime version", which reads like a driver bug;
+ * the raw message stays in info->detail (and in the database). */
+static const char *meaning(cudaError_t e)
 {
-    snprintf(reason, reason_len, "%s: %s", what, cudaGetErrorString(e));
+    switch (e) {
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+        return "no NVIDIA GPU or driver found";
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+        return "the NVIDIA driver does not match this CUDA runtime";
+    case cudaErrorDevicesUnavailable:
+        return "every NVIDIA GPU is busy or in exclusive use";
+    default:
+        return "the NVIDIA GPU cannot be used";
+    }
+}
+
+/* Fill reason with what e means and info->detail with "call: CUDA's
+ * message"; always returns 0 (no GPU). */
+static int no_gpu(sp_gpu_info *info, char *reason, size_t reason_len, const char *what,
+                  cudaError_t e)
+{
+    snprintf(reason, reason_len, "%s", meaning(e));
+    snprintf(info->detail, sizeof info->detail, "%s: %s", what, cudaGetErrorString(e));
     return 0;
 }
 
@@ -111,17 +134,17 @@ extern "C" int sp_gpu_probe_here(sp_gpu_info *info, char *reason, size_t reason_
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess)
-        return no_gpu(reason, reason_len, "no CUDA device: cudaGetDeviceCount", e);
+        return no_gpu(info, reason, reason_len, "cudaGetDeviceCount", e);
     if (n == 0)
-        return snprintf(reason, reason_len, "no CUDA device: cudaGetDeviceCount: 0 devices"),
-               0;
+        return no_gpu(info, reason, reason_len, "cudaGetDeviceCount (0 devices)",
+                      cudaErrorNoDevice);
     cudaDeviceProp prop;
     if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess)
-        return no_gpu(reason, reason_len, "cudaGetDeviceProperties", e);
+        return no_gpu(info, reason, reason_len, "cudaGetDeviceProperties", e);
     if ((e = cudaDriverGetVersion(&info->driver_version)) != cudaSuccess)
-        return no_gpu(reason, reason_len, "cudaDriverGetVersion", e);
+        return no_gpu(info, reason, reason_len, "cudaDriverGetVersion", e);
     if ((e = cudaRuntimeGetVersion(&info->runtime_version)) != cudaSuccess)
-        return no_gpu(reason, reason_len, "cudaRuntimeGetVersion", e);
+        return no_gpu(info, reason, reason_len, "cudaRuntimeGetVersion", e);
     info->count = n;
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     info->cc_major = prop.major;
@@ -236,6 +259,7 @@ extern "C" int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len)
                         got ? "answered only in part" : "died or did not answer in 60 s"),
                0;
     m.reason[sizeof m.reason - 1] = 0;
+    m.info.detail[sizeof m.info.detail - 1] = 0;
     *info = m.info;
     snprintf(reason, reason_len, "%s", m.reason);
     return m.ok;

@@ -15,6 +15,7 @@ static int no_gpu(sp_gpu_info *info, char *reason, size_t reason_len)
     memset(info, 0, sizeof *info);
     snprintf(reason, reason_len, "%s",
              "spsweep was built without CUDA (nvcc not found at build time)");
+    snprintf(info->detail, sizeof info->detail, "%s", "CPU-only build (CUDA=0)");
     return 0;
 }
 

@@ -75,13 +75,14 @@ int sp_hll_plan(const sp_csr *A, const sp_hll_opts *o, int64_t *stored, uint64_t
     return 0;
 }
 
-/* n bytes, 64-byte aligned (2 MiB from 4 MiB up, by sp_alloc_large). */
-static void *alloc64(size_t n)
+/* n bytes, SP_HLL_ALIGN_BYTES aligned (2 MiB from 4 MiB up, by
+ * sp_alloc_large): the base of the column-major kernels' claim (hll.h). */
+static void *alloc_aligned(size_t n)
 {
     void *p = NULL;
     if (n >= ((size_t)4 << 20))
         return sp_alloc_large(n);
-    return posix_memalign(&p, 64, n ? n : 64) ? NULL : p;
+    return posix_memalign(&p, SP_HLL_ALIGN_BYTES, n ? n : SP_HLL_ALIGN_BYTES) ? NULL : p;
 }
 
 /* width[] and off[] from A. */
@@ -127,8 +128,8 @@ int sp_hll_from_csr(sp_hll *H, const sp_csr *A, const sp_hll_opts *o, sp_err *er
     H->nhacks = (int32_t)(((int64_t)A->rows + H->hack - 1) / H->hack);
     H->width = malloc(((size_t)H->nhacks + 1) * sizeof *H->width);
     H->off = malloc(((size_t)H->nhacks + 1) * sizeof *H->off);
-    H->col = alloc64((size_t)stored * sizeof *H->col);
-    H->val = alloc64((size_t)stored * sizeof *H->val);
+    H->col = alloc_aligned((size_t)stored * sizeof *H->col);
+    H->val = alloc_aligned((size_t)stored * sizeof *H->val);
     if (!H->width || !H->off || !H->col || !H->val) {
         sp_hll_free(H);
         return sp_fail(err, "out of memory for a %s of %lld entries (%llu bytes)",

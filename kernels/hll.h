@@ -11,8 +11,9 @@
  *   row-major     entry k of local row r at off[h] + r·width[h] + k;
  *   column-major  entry k of local row r at off[h] + k·ld + r: a loop down
  *                 one column is contiguous (coalesced on a GPU, one vector
- *                 on a CPU); with align = 8 and val, col 64-byte aligned,
- *                 every column of every hack starts on a 64-byte boundary.
+ *                 on a CPU); with align = SP_HLL_ALIGN_ROWS (16) and val,
+ *                 col 64-byte aligned, every column of every hack starts
+ *                 on a 64-byte boundary in both arrays.
  * ELLPACK is the column-major layout with a single hack of all rows
  * (hack = 0 in the options). width[h] = (off[h+1] - off[h]) / ld always.
  *
@@ -53,12 +54,24 @@ typedef struct sp_hll_opts {
     int pad;            /* SP_HLL_PAD_REPEAT or SP_HLL_PAD_NEG */
 } sp_hll_opts;
 
+/* The CPU column-major kernels tell the compiler (`omp simd aligned`)
+ * that every column of every hack starts on an SP_HLL_ALIGN_BYTES
+ * boundary, in val (8-byte entries) and col (4-byte entries) alike. That
+ * holds by construction when val and col are so aligned (sp_hll_from_csr
+ * allocates them so) and ld is a multiple of SP_HLL_ALIGN_ROWS rows, the
+ * rows that fill SP_HLL_ALIGN_BYTES of the narrower array: then off[h] and
+ * k·ld are multiples too. (8 rows, the first choice, kept val aligned but
+ * put col's odd columns 32 bytes off: aligned 512-bit loads of col faulted
+ * on AVX-512 machines.) */
+#define SP_HLL_ALIGN_BYTES 64
+#define SP_HLL_ALIGN_ROWS ((int32_t)(SP_HLL_ALIGN_BYTES / sizeof(int32_t)))
+
 /* The layouts the kernels use. CPU: padding repeats the last column; the
- * aligned (column-major) ones round hacks to 8 rows = 64 bytes. GPU and
- * cuSPARSE: column -1, ld = hack. */
+ * aligned (column-major) ones round hacks to SP_HLL_ALIGN_ROWS rows. GPU
+ * and cuSPARSE: column -1, ld = hack. */
 static inline sp_hll_opts sp_hll_cpu(int32_t hack, int colmajor)
 {
-    sp_hll_opts o = {hack, colmajor, colmajor ? 8 : 1, SP_HLL_PAD_REPEAT};
+    sp_hll_opts o = {hack, colmajor, colmajor ? SP_HLL_ALIGN_ROWS : 1, SP_HLL_PAD_REPEAT};
     return o;
 }
 static inline sp_hll_opts sp_hll_gpu(int32_t hack, int colmajor)
@@ -75,7 +88,7 @@ typedef struct sp_hll {
     int64_t stored;         /* entries, padding included = off[nhacks] */
     int32_t *width;         /* nhacks: entries per row in hack h */
     int32_t *off;           /* nhacks + 1: first entry of hack h */
-    int32_t *col;           /* stored entries, 64-byte aligned */
+    int32_t *col;           /* stored entries, SP_HLL_ALIGN_BYTES aligned */
     double *val;
 } sp_hll;
 
@@ -90,6 +103,17 @@ int sp_hll_plan(const sp_csr *A, const sp_hll_opts *o, int64_t *stored, uint64_t
  * of memory, H then empty. */
 int sp_hll_from_csr(sp_hll *H, const sp_csr *A, const sp_hll_opts *o, sp_err *err);
 void sp_hll_free(sp_hll *H);
+
+/* Does the layout keep the column-major kernels' claim: val and col
+ * aligned to `bytes`, and ld a multiple of the rows that make `bytes` in
+ * both (so every column of every hack, and every strip of SP_ELL_STRIP rows
+ * inside it, starts aligned)? 0 for a row-major layout, which claims
+ * nothing. */
+static inline int sp_hll_columns_aligned(const sp_hll *H, size_t bytes)
+{
+    return H->colmajor && sp_is_aligned(H->val, bytes) && sp_is_aligned(H->col, bytes) &&
+           ((size_t)H->ld * sizeof(int32_t)) % bytes == 0;
+}
 
 /* Real rows in hack h (hack, or fewer in the last one). */
 static inline int32_t sp_hll_hack_rows(const sp_hll *H, int32_t h)

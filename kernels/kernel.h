@@ -152,8 +152,9 @@ const sp_kernel *sp_kernel_find(const char *name);
 const sp_operation *sp_operation_find(const char *name);
 
 /* GPU presence (kernels/gpu_info.cu, or kernels/gpu_none.c in CPU-only
- * builds). Returns 1 and fills info when a CUDA device is usable; 0 and a
- * one-line reason otherwise. Safe to call before fork: the probe runs in a
+ * builds). Returns 1 and fills info when a CUDA device is usable; 0, a
+ * one-line reason in plain words and CUDA's raw message in info->detail
+ * otherwise. Safe to call before fork: the probe runs in a
  * child process so the caller's process holds no CUDA context. */
 typedef struct sp_gpu_info {
     int count;
@@ -165,6 +166,11 @@ typedef struct sp_gpu_info {
     int clock_mhz, mem_clock_mhz;   /* current (NVML) when clocks_current, else peak */
     int clocks_current;
     double copy_gbs;                /* device-to-device copy, GB/s (sp_gpu_probe only) */
+    /* Without a usable device: the CUDA call and its own message
+     * ("cudaGetDeviceCount: CUDA driver version is insufficient for CUDA
+     * runtime version"), kept for the database while the reason says what
+     * it means ("no NVIDIA GPU or driver found"). */
+    char detail[256];
 } sp_gpu_info;
 int sp_gpu_probe(sp_gpu_info *info, char *reason, size_t reason_len);
 /* Same, in the calling process (initialises CUDA here). */

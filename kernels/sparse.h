@@ -57,6 +57,15 @@ typedef struct sp_coo {
     double *val;
 } sp_coo;
 
+/* Is p a multiple of `bytes` (a power of two)? The runtime form of every
+ * alignment claim the kernels make to the compiler (`omp simd aligned`,
+ * vector loads through int4 and the like): asserted at the claim, tested
+ * as an invariant of the layouts that feed it (tests/test_align.c). */
+static inline int sp_is_aligned(const void *p, size_t bytes)
+{
+    return ((uintptr_t)p & (bytes - 1)) == 0;
+}
+
 /* malloc for big arrays: from 4 MiB up, 2 MiB aligned and advised to use
  * transparent huge pages, since first-touch page faults otherwise dominate
  * filling them. Never NULL for n = 0 unless out of memory; free() frees. */

@@ -135,8 +135,10 @@ static void gpu_fields(sp_provenance *p)
     sp_gpu_info g;
     memset(&g, 0, sizeof g);
     p->have_gpu = sp_gpu_probe(&g, p->gpu_reason, sizeof p->gpu_reason);
-    if (!p->have_gpu)
+    if (!p->have_gpu) {
+        snprintf(p->gpu_detail, sizeof p->gpu_detail, "%s", g.detail);
         return;
+    }
     p->gpu_info = g;
     snprintf(p->gpu, sizeof p->gpu, "%.200s (sm_%d%d, %.1f GiB)%s", g.name, g.cc_major,
              g.cc_minor, g.mem_total_gib, g.count > 1 ? " x several" : "");

@@ -178,7 +178,8 @@ typedef struct sp_provenance {
     char gpu[256];
     char gpu_driver[32];
     char cuda_runtime[32];
-    char gpu_reason[512];       /* why no GPU, when have_gpu is 0 */
+    char gpu_reason[512];       /* why no GPU, when have_gpu is 0, in plain words */
+    char gpu_detail[256];       /* and CUDA's raw message (stored with skipped runs) */
     int git_dirty;              /* -1 unknown */
     char os[128];               /* PRETTY_NAME of /etc/os-release */
     char kernel_release[128];   /* "Linux 6.1.0-18-amd64" */

@@ -193,7 +193,9 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
     sp_workload w = workload_of(M);
     out->status = "skipped";
     if (k->needs_gpu && !rc->prov.have_gpu)
-        snprintf(out->msg, sizeof out->msg, "%s", rc->prov.gpu_reason);
+        snprintf(out->msg, sizeof out->msg, "%s%s%s%s", rc->prov.gpu_reason,
+                 rc->prov.gpu_detail[0] ? " (" : "", rc->prov.gpu_detail,
+                 rc->prov.gpu_detail[0] ? ")" : "");
     else if (!k->prepare)
         snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
                  k->name);

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../kernels/kernel.h"
 #include "../runner/runner.h"
@@ -171,5 +172,26 @@ Test(registry, gpu_probe_answers)
 #ifndef SP_HAVE_CUDA
     cr_assert_eq(ok, 0);
     cr_assert_str_eq(reason, "spsweep was built without CUDA (nvcc not found at build time)");
+#endif
+}
+
+/* A CUDA build on a machine without an NVIDIA driver: the reason says so in
+ * plain words (the runtime's own "CUDA driver version is insufficient for
+ * CUDA runtime version" reads like a driver bug) and CUDA's raw message is
+ * kept apart, for the database. */
+Test(registry, gpu_probe_says_no_gpu_in_plain_words)
+{
+    sp_gpu_info g;
+    char reason[512] = "unset";
+    if (sp_gpu_probe(&g, reason, sizeof reason))
+        cr_skip_test("a GPU is present");
+#ifdef SP_HAVE_CUDA
+    if (access("/dev/nvidiactl", F_OK) == 0)
+        cr_skip_test("an NVIDIA driver is present: %s", reason);
+    cr_assert_str_eq(reason, "no NVIDIA GPU or driver found");
+    cr_assert_not_null(strstr(g.detail, "cudaGetDeviceCount: "), "raw message: %s", g.detail);
+    cr_assert_null(strstr(reason, "insufficient"));
+#else
+    cr_assert_str_eq(g.detail, "CPU-only build (CUDA=0)");
 #endif
 }

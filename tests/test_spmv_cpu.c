@@ -130,7 +130,7 @@ Test(hll, plan_counts_padding)
     sp_err err;
     sp_hll_opts o = sp_hll_cpu(0, 1);
     cr_assert_eq(sp_hll_plan(&A, &o, &stored, &bytes, &err), 0, "%s", err.msg);
-    cr_assert_eq(stored, 8 * 3, "ELLPACK: 3 columns of 8 rows (rows padded to 8)");
+    cr_assert_eq(stored, 16 * 3, "ELLPACK: 3 columns of 16 rows (rows padded to 16)");
     cr_assert_eq(bytes, (uint64_t)stored * 12 + 3 * 4, "entries, width and offsets");
     o = sp_hll_gpu(0, 1);
     cr_assert_eq(sp_hll_plan(&A, &o, &stored, &bytes, &err), 0, "%s", err.msg);
@@ -143,7 +143,7 @@ Test(hll, plan_counts_padding)
     cr_assert_eq(stored, 2 * 3 + 2 * 0, "hack 2: rows 0-1 three wide, row 2 (and a phantom) 0");
     o = sp_hll_cpu(2, 1);
     cr_assert_eq(sp_hll_plan(&A, &o, &stored, &bytes, &err), 0, "%s", err.msg);
-    cr_assert_eq(stored, 8 * 3, "aligned hack 2: 8 rows stored per hack");
+    cr_assert_eq(stored, 16 * 3, "aligned hack 2: 16 rows stored per hack");
     o = sp_hll_cpu(SP_HACK_MAX + 1, 0);
     cr_assert_eq(sp_hll_plan(&A, &o, &stored, &bytes, &err), -1);
     o = sp_hll_cpu(-1, 0);

@@ -136,6 +136,11 @@ Test(sweep, database_holds_exactly_the_plan)
     cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE kernel = 'spmv_csr_omp' AND "
                                 "json_extract(axes, '$.threads') = 2 AND status = 'ok'"), 2);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM run_stats"), res.ok);
+    /* a GPU run skipped for want of a device keeps the plain reason and
+     * CUDA's raw message: "no NVIDIA GPU or driver found (cudaGetDeviceCount: ...)" */
+    if (!gpu)
+        cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE status = 'skipped' AND "
+                                    "error LIKE '%(%)'"), 4);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM runs WHERE status = 'ok' AND "
                                 "rel_error > 1e-12"), 0);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM speedup WHERE kernel = "

@@ -35,8 +35,11 @@ static int ell_omp_run(void *state, double *seconds, sp_err *err)
 #pragma omp parallel for schedule(static) num_threads(s->threads)
     for (int32_t q = 0; q < strips; q++) {
         int32_t i = q * SP_ELL_STRIP, n = H->rows - i;
-        sp_spmv_colmajor_rows(H->val + i, H->col + i, H->ld, H->width[0],
-                              n < SP_ELL_STRIP ? n : SP_ELL_STRIP, s->x, s->y + i);
+        const double *v;
+        const int32_t *c;
+        sp_hll_strip(H, 0, i, &v, &c);
+        sp_spmv_colmajor_rows(v, c, H->ld, H->width[0], n < SP_ELL_STRIP ? n : SP_ELL_STRIP,
+                              s->x, s->y + i);
     }
     *seconds = sp_seconds() - t0;
     return 0;

@@ -10,12 +10,17 @@
 #ifndef SP_SPMV_HLL_H
 #define SP_SPMV_HLL_H
 
+#include <assert.h>
+
 #include "../hll.h"
 #include "spmv.h"
 
 /* Rows one column-major pass keeps in flight: y[strip] stays in L1 while
- * the pass walks the columns. */
+ * the pass walks the columns. A strip starts SP_ELL_STRIP rows into its
+ * hack, so it keeps the columns' alignment (hll.h). */
 #define SP_ELL_STRIP 512
+_Static_assert(SP_ELL_STRIP % SP_HLL_ALIGN_ROWS == 0,
+               "a strip must start on an aligned row of its hack");
 
 typedef struct sp_spmv_hll {
     sp_hll H;
@@ -44,23 +49,38 @@ static inline void sp_spmv_hll_rowmajor(const sp_hll *H, int32_t h0, int32_t h1,
     }
 }
 
-/* Column-major: n rows starting at v, c (64-byte aligned, columns ld
- * apart), w columns, into y[0..n). The loop down a column has unit stride
- * in v, c and y and no dependence between rows: it vectorizes (gathers
- * for x). Sums in CSR order, as the serial kernel does. */
+/* Column-major: n rows starting at v, c (SP_HLL_ALIGN_BYTES aligned,
+ * columns ld apart, ld a multiple of SP_HLL_ALIGN_ROWS: hll.h says why
+ * that holds), w columns, into y[0..n). The loop down a column has unit
+ * stride in v, c and y and no dependence between rows: it vectorizes
+ * (gathers for x). Sums in CSR order, as the serial kernel does. The
+ * assertion is the `aligned` clause's claim, checked once per call. */
 static inline void sp_spmv_colmajor_rows(const double *restrict v, const int32_t *restrict c,
                                          int64_t ld, int32_t w, int32_t n,
                                          const double *restrict x, double *restrict y)
 {
+    assert(sp_is_aligned(v, SP_HLL_ALIGN_BYTES) && sp_is_aligned(c, SP_HLL_ALIGN_BYTES) &&
+           ld % SP_HLL_ALIGN_ROWS == 0);
     for (int32_t i = 0; i < n; i++)
         y[i] = 0.0;
     for (int32_t k = 0; k < w; k++) {
         const double *restrict vk = v + (int64_t)k * ld;
         const int32_t *restrict ck = c + (int64_t)k * ld;
-#pragma omp simd aligned(vk, ck : 64)
+#pragma omp simd aligned(vk, ck : SP_HLL_ALIGN_BYTES)
         for (int32_t i = 0; i < n; i++)
             y[i] += vk[i] * x[ck[i]];
     }
+}
+
+/* The strip of a column-major hack h that starts at local row s (a
+ * multiple of SP_ELL_STRIP): its first column's values and columns. The
+ * one place the kernels form the pointers they claim aligned
+ * (tests/test_align.c walks every one of them). */
+static inline void sp_hll_strip(const sp_hll *H, int32_t h, int32_t s, const double **v,
+                                const int32_t **c)
+{
+    *v = H->val + H->off[h] + s;
+    *c = H->col + H->off[h] + s;
 }
 
 /* Column-major HLL (or ELLPACK), hacks [h0, h1), each in strips of
@@ -70,10 +90,14 @@ static inline void sp_spmv_hll_colmajor(const sp_hll *H, int32_t h0, int32_t h1,
 {
     for (int32_t h = h0; h < h1; h++) {
         const int32_t n = sp_hll_hack_rows(H, h);
-        for (int32_t s = 0; s < n; s += SP_ELL_STRIP)
-            sp_spmv_colmajor_rows(H->val + H->off[h] + s, H->col + H->off[h] + s, H->ld,
-                                  H->width[h], n - s < SP_ELL_STRIP ? n - s : SP_ELL_STRIP,
-                                  x, y + (int64_t)h * H->hack + s);
+        for (int32_t s = 0; s < n; s += SP_ELL_STRIP) {
+            const double *v;
+            const int32_t *c;
+            sp_hll_strip(H, h, s, &v, &c);
+            sp_spmv_colmajor_rows(v, c, H->ld, H->width[h],
+                                  n - s < SP_ELL_STRIP ? n - s : SP_ELL_STRIP, x,
+                                  y + (int64_t)h * H->hack + s);
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 /*
  * spmv_hll_aligned.c — sliced ELLPACK with every hack stored column-major,
- * 64-byte aligned and padded to a multiple of 8 rows (hll.h), so the loop
+ * 64-byte aligned and padded to a multiple of 16 rows (hll.h), so the loop
  * down a hack's column is an aligned unit-stride vector loop
  * (sp_spmv_colmajor_rows: with gcc 12 -O3 -march=native it compiles to
  * vgatherdpd + vfmadd over 4 or 8 rows; bench/RESULTS.md shows the

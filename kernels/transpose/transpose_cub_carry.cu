@@ -122,6 +122,11 @@ static int carry(sp_gpu_trans *g, sp_err *err)
         SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
         return 0;
     }
+    /* carry_keys reads columns as int4 and writes keys as ulonglong2, a
+     * whole tile (a multiple of 4 positions) at a time: both arrays are
+     * their own cudaMalloc, 256-byte aligned */
+    if (!sp_is_aligned(g->colidx, 16) || !sp_is_aligned(g->w64a, 16))
+        return sp_fail(err, "transpose_cub_carry: columns or keys not 16-byte aligned");
     carry_keys<<<sp_grid(g->nnz, CARRY_TILE), CARRY_THREADS>>>(g->rowptr, g->rows, g->colidx,
                                                                g->nnz, g->w64a);
     SP_LAUNCHED("carry_keys", err);

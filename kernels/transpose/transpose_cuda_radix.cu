@@ -290,6 +290,11 @@ static int radix(sp_gpu_trans *g, sp_err *err)
     }
     const int32_t *kin = g->colidx, *rin = NULL;
     const double *vin = g->val;
+    /* rx_count reads whole tiles of keys as int4: every key array is its
+     * own cudaMalloc (256-byte aligned) and a tile is a multiple of 4 */
+    if (!sp_is_aligned(g->colidx, 16) || !sp_is_aligned(g->w32a, 16) ||
+        !sp_is_aligned(g->w32c, 16))
+        return sp_fail(err, "transpose_cuda_radix: a key array is not 16-byte aligned");
     int32_t *sets_k[2] = {g->w32a, g->w32c}, *sets_r[2] = {g->w32b, g->w32d};
     double *sets_v[2] = {g->wval, g->wval2};
     for (int pass = 0; pass < pl->passes; pass++) {

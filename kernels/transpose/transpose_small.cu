@@ -365,6 +365,8 @@ static_assert((size_t)SP_TRANS_SMALL_NNZ * 12 <=
 static_assert(CL_ITEMS >= 1 && SMALL_COUNT_COLS == 4 * CL_THREADS, "the cluster's split");
 static_assert(((size_t)CL_WARPS * (SMALL_COUNT_COLS / 2 + 1) + 2 * SMALL_COUNT_COLS) * 4 % 16 == 0,
               "the rows' array starts 16-byte aligned");
+static_assert((size_t)CL_WARPS * (SMALL_COUNT_COLS / 2 + 1) * 4 % 16 == 0,
+              "the totals start 16-byte aligned (other blocks read them as int4)");
 
 __global__ static void __cluster_dims__(CL_BLOCKS, 1, 1) __launch_bounds__(CL_THREADS)
 small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
