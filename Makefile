@@ -42,7 +42,7 @@ ifeq ($(CUDA),1)
   CFLAGS  += -DSP_HAVE_CUDA=1
   NVFLAGS += -DSP_HAVE_CUDA=1
   LDLIBS  += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
-  CU_SRC  := $(wildcard kernels/*.cu kernels/*/*.cu)
+  CU_SRC  := $(wildcard kernels/*.cu kernels/*/*.cu runner/*.cu)
 endif
 
 # Everything but the CLI's main() goes into one library that the binary,

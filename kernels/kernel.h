@@ -17,8 +17,11 @@
  *   k->need(pb, params, &need)           memory the combination will allocate,
  *                                        checked against what is free first
  *   k->prepare(pb, params, &state, ph)   conversion + allocation + upload (phases)
- *   k->run(state, &s)  x warmup          not recorded
- *   k->run(state, &s)  x repetitions     each s is one stored sample
+ *   k->launch(state, ex)  x warmup       untimed
+ *   k->launch(state, ex)  x batch        one stored sample per batch, timed by the
+ *                         x repetitions  harness (runner/harness.c): the kernel owns
+ *                                        no clock; k->reset(state, ex) before each
+ *                                        sample when the kernel has one (untimed)
  *   k->result(state, out, ph)            device->host (phase), then
  *   op->error(pb, out, ref)              relative error; above tolerance = failed
  *   k->release(state)
@@ -120,6 +123,15 @@ typedef struct sp_need {
     uint64_t device_bytes;
 } sp_need;
 
+/* What the harness hands a kernel's launch (runner/harness.c). */
+typedef struct sp_exec {
+    /* cudaStream_t of the harness, for GPU kernels: every kernel launch,
+     * copy, memset and library call of one execution goes on it (cuSPARSE
+     * through cusparseSetStream, CUB through its stream argument), and the
+     * launch returns without waiting. NULL for CPU kernels. */
+    void *stream;
+} sp_exec;
+
 typedef struct sp_kernel {
     const char *name;       /* "spmv_csr_omp" */
     const char *operation;  /* "spmv" */
@@ -133,8 +145,19 @@ typedef struct sp_kernel {
      * CPU-only build); the runner skips such a kernel with the reason. */
     int (*prepare)(const sp_problem *pb, const sp_params *p, void **state,
                    sp_phases *ph, sp_err *err);
-    /* One execution; *seconds = the kernel's own time (CUDA events on the
-     * GPU, CLOCK_MONOTONIC on the CPU). */
+    /* One execution, and no clock: a CPU kernel runs it to completion, a
+     * GPU kernel enqueues it on ex->stream and returns. The harness times
+     * back-to-back launches (a batch) as one sample, between CUDA events on
+     * its stream or with CLOCK_MONOTONIC, so a launch must leave the state
+     * ready for the next one (y = A·x again; a transposition written again). */
+    int (*launch)(void *state, const sp_exec *ex, sp_err *err);
+    /* Optional: restore what a launch consumed (an in-place sort's input),
+     * untimed, before every warm-up launch and every sample; a kernel with a
+     * reset is timed one launch per sample. NULL: launches repeat as they are. */
+    int (*reset)(void *state, const sp_exec *ex, sp_err *err);
+    /* TRANSITIONAL, removed once every kernel has a launch: one execution
+     * timed by the kernel itself (*seconds). The harness uses launch when
+     * a kernel has one. */
     int (*run)(void *state, double *seconds, sp_err *err);
     /* Result into host memory out (op->output_bytes bytes); d2h into ph. */
     int (*result)(void *state, void *out, sp_phases *ph, sp_err *err);
@@ -191,7 +214,7 @@ int sp_gpu_healthy_here(char *reason, size_t reason_len);
  * the reason in err without a device (kernels/gpu_info.cu, gpu_none.c). */
 int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err);
 
-/* Monotonic wall clock in seconds, for CPU kernels and phases. */
+/* Monotonic wall clock in seconds: the harness's CPU clock, and phases. */
 static inline double sp_seconds(void)
 {
     struct timespec ts;

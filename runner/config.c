@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../fetch/fetch.h"
+#include "harness.h"
 #include "runner.h"
 
 #define LINE_MAX_CHARS (INI_MAX_LINE - 2)
@@ -172,8 +173,59 @@ int sp_isolate_parse(const char *text, sp_isolate_mode *m)
     return -1;
 }
 
+/* A duration: a positive number of seconds, or with a unit: "0.5ms",
+ * "500us", "2s". */
+static int parse_duration(const char *name, const char *v, double *out, sp_err *err)
+{
+    char *end;
+    double t = strtod(v, &end);
+    double scale = !strcmp(end, "") || !strcmp(end, "s") ? 1
+                   : !strcmp(end, "ms")                 ? 1e-3
+                   : !strcmp(end, "us")                 ? 1e-6
+                                                        : 0;
+    if (end == v || !(scale > 0) || !(t > 0) || !isfinite(t))
+        return sp_fail(err, "'%s' must be a positive duration (seconds, or with a unit: "
+                       "0.5ms, 500us), not '%s'", name, v);
+    *out = t * scale;
+    return 0;
+}
+
+/* The harness's keys: cache, cache_dir, batch, min_sample_time. 1 when
+ * name is none of them. */
+static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
+{
+    /* `cache` once named the matrix cache directory: a value other than
+     * warm or cold still does, cache_dir is its new name */
+    if (!strcmp(name, "cache") && (!strcmp(v, "warm") || !strcmp(v, "cold")))
+        return cfg->cold = !strcmp(v, "cold"), 0;
+    if (!strcmp(name, "cache") || !strcmp(name, "cache_dir"))
+        return *v ? replace_str(&cfg->cache_dir, v, err)
+                  : sp_fail(err, "'%s' must not be empty", name);
+    if (!strcmp(name, "batch") && !strcmp(v, "auto"))
+        return cfg->batch = 0, 0;
+    if (!strcmp(name, "batch")) {
+        if (parse_int_value(name, v, 1, SP_BATCH_MAX, &cfg->batch, err))
+            return sp_fail(err, "'batch' must be 'auto' or launches per sample in 1..%d, "
+                           "not '%s'", SP_BATCH_MAX, v);
+        return 0;
+    }
+    if (!strcmp(name, "min_sample_time"))
+        return parse_duration(name, v, &cfg->min_sample_s, err);
+    return 1;
+}
+
+double sp_config_min_sample(const sp_config *cfg, const sp_kernel *k)
+{
+    if (cfg->min_sample_s > 0)
+        return cfg->min_sample_s;
+    return k->needs_gpu ? SP_MIN_SAMPLE_GPU_S : SP_MIN_SAMPLE_CPU_S;
+}
+
 static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
 {
+    int h = harness_key(cfg, name, v, err);
+    if (h <= 0)
+        return h;
     if (!strcmp(name, "repetitions") && !strcmp(v, "auto")) {
         cfg->auto_reps = 1;
         cfg->repetitions = 10;
@@ -201,9 +253,6 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     if (!strcmp(name, "database"))
         return *v ? replace_str(&cfg->database, v, err)
                   : sp_fail(err, "'database' must not be empty");
-    if (!strcmp(name, "cache"))
-        return *v ? replace_str(&cfg->cache_dir, v, err)
-                  : sp_fail(err, "'cache' must not be empty");
     if (!strcmp(name, "complex")) {
         if (!strcmp(v, "real") || !strcmp(v, "refuse")) {
             cfg->complex = !strcmp(v, "refuse") ? SP_COMPLEX_REFUSE : SP_COMPLEX_REAL_PART;
@@ -219,8 +268,8 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                              "not '%s'", v)
                    : 0;
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
-                   "tolerance, database, cache, complex, description, timeout, "
-                   "max_noise, max_time, isolate)", name);
+                   "tolerance, database, cache, cache_dir, batch, min_sample_time, "
+                   "complex, description, timeout, max_noise, max_time, isolate)", name);
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at

@@ -49,6 +49,8 @@ typedef struct sp_wire_done {
     int32_t status;         /* SP_DONE_* */
     int32_t stop;           /* SP_STOP_* */
     double rel_error;       /* NaN when not checked */
+    int32_t batch;          /* launches per sample the harness used */
+    int32_t unused;
 } sp_wire_done;
 
 /* Write one whole frame (retrying short writes and EINTR). */
@@ -170,6 +172,9 @@ typedef struct sp_measure_job {
     double tolerance;
     uint64_t need_device_bytes; /* checked against free device memory first */
     int check_context;          /* a worker: after a GPU run, is the context sound? */
+    int cold;                   /* flush the caches before every sample (batch 1) */
+    int batch;                  /* launches per sample; 0: enough for min_sample_s */
+    double min_sample_s;        /* the shortest sample a calibrated batch makes */
 } sp_measure_job;
 
 /* Measure one combination and report it on fd; returns the SP_DONE_*

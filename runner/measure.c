@@ -1,15 +1,18 @@
 /*
  * measure.c — what a combination's child does (isolate.h): check device
- * memory, prepare, warm up, time the repetitions (a fixed count, or until
- * the median is pinned down: `repetitions = auto`), fetch the result,
- * check it against the reference, release, and report every step to the
- * parent as it starts, so a crash can be told apart by stage.
+ * memory, prepare, warm up, size the batch, time the repetitions (a fixed
+ * count, or until the median is pinned down: `repetitions = auto`) through
+ * the harness (harness.h: the harness owns the clock, the kernel only
+ * launches), fetch the result, check it against the reference, release,
+ * and report every step to the parent as it starts, so a crash can be told
+ * apart by stage.
  */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "isolate.h"
 #include "memguard.h"
 #include "noise.h"
@@ -69,14 +72,15 @@ static int auto_done(const sp_measure_job *j, sample_buf *b, double t0, int *sto
     return 0;
 }
 
-/* The timed repetitions; each kernel time is one sample. */
-static int timed_reps(const sp_measure_job *j, void *state, sample_buf *b, int *stop,
-                      sp_err *err)
+/* The timed repetitions; each is one sample of `batch` launches, stored as
+ * the time of one launch. */
+static int timed_reps(const sp_measure_job *j, sp_harness *h, void *state, int batch,
+                      sample_buf *b, int *stop, sp_err *err)
 {
     double t0 = sp_seconds();
     for (;;) {
         double s;
-        if (j->kernel->run(state, &s, err))
+        if (sp_harness_sample(h, state, batch, &s, err))
             return sp_fail_prefix(err, "repetition %d", b->n + 1);
         if (!(s > 0) || !isfinite(s))
             return sp_fail(err, "repetition %d: kernel reported time %g s", b->n + 1, s);
@@ -120,25 +124,42 @@ static void start_openmp_threads(const sp_measure_job *j)
     }
 }
 
+/* The batch: the job's, or calibrated to min_sample_s (harness.h). */
+static int choose_batch(const sp_measure_job *j, sp_harness *h, void *state, int *batch,
+                        sp_err *err)
+{
+    if (j->batch > 0) {
+        *batch = j->cold || j->kernel->reset ? 1 : j->batch;
+        return 0;
+    }
+    return sp_harness_batch(h, state, j->min_sample_s, batch, err);
+}
+
 /* Every step up to the check; returns an SP_DONE_* status. */
-static int measure(const sp_measure_job *j, int fd, void **state, sp_phases *ph,
-                   sample_buf *b, sp_wire_done *d, sp_err *err)
+static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
+                   sp_phases *ph, sample_buf *b, sp_wire_done *d, sp_err *err)
 {
     const sp_kernel *k = j->kernel;
     int short_mem = device_short(j, err);
     if (short_mem)
         return short_mem > 0 ? SP_DONE_SKIPPED : SP_DONE_ERROR;
     start_openmp_threads(j);
+    long threads = sp_param(j->params, "threads", omp_get_max_threads());
+    if (sp_harness_open(h, k, j->cold, (int)threads, err))
+        return sp_fail_prefix(err, "harness"), SP_DONE_ERROR;
     stage(fd, "prepare");
     if (k->prepare(j->pb, j->params, state, ph, err))
         return sp_fail_prefix(err, "prepare"), SP_DONE_ERROR;
     stage(fd, "warm-up");
-    double s;
     for (int w = 0; w < j->warmup; w++)
-        if (k->run(*state, &s, err))
+        if (sp_harness_launch(h, *state, err))
             return sp_fail_prefix(err, "warm-up %d", w + 1), SP_DONE_ERROR;
+    int batch = 1;
+    if (choose_batch(j, h, *state, &batch, err))
+        return SP_DONE_ERROR;
+    d->batch = batch;
     stage(fd, "repetitions");
-    if (timed_reps(j, *state, b, &d->stop, err))
+    if (timed_reps(j, h, *state, batch, b, &d->stop, err))
         return SP_DONE_ERROR;
     stage(fd, "result");
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
@@ -179,8 +200,10 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_phases ph = {0, 0, 0};
     void *state = NULL;
     sample_buf b = {0};
-    sp_wire_done d = {SP_DONE_ERROR, SP_STOP_COUNT, NAN};
-    d.status = measure(j, fd, &state, &ph, &b, &d, &err);
+    sp_wire_done d = {SP_DONE_ERROR, SP_STOP_COUNT, NAN, 1, 0};
+    sp_harness h;
+    memset(&h, 0, sizeof h);
+    d.status = measure(j, fd, &h, &state, &ph, &b, &d, &err);
     if (d.status == SP_DONE_OK)
         send_samples(fd, &b);
     sp_wire_send(fd, SP_MSG_PHASES, &ph, sizeof ph);
@@ -188,6 +211,7 @@ int sp_measure(const sp_measure_job *j, int fd)
         stage(fd, "release");
         j->kernel->release(state);
     }
+    sp_harness_close(&h);
     if (d.status == SP_DONE_OK && !context_sound(j, &err))
         d.status = SP_DONE_ERROR;       /* the samples sent are not kept */
     size_t mlen = d.status == SP_DONE_OK ? 0 : strlen(err.msg);

@@ -3,8 +3,9 @@
  * (matrices x kernels x axis values), the executor and provenance.
  *
  * Config format (configs/default.ini is the worked example):
- *   [sweep]           repetitions (N | auto), warmup, tolerance, database, cache,
- *                     complex, timeout, max_noise, max_time
+ *   [sweep]           repetitions (N | auto), warmup, tolerance, database,
+ *                     cache (warm | cold), cache_dir, batch (auto | N),
+ *                     min_sample_time, complex, timeout, max_noise, max_time
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
  *                     select = EXPR, limit = N   (SuiteSparse index, fetch/fetch.h)
  *   [fetch]           base_url, jobs
@@ -75,12 +76,24 @@ typedef struct sp_config {
     char *cache_dir;            /* default NULL (fetch/ decides) */
     sp_complex_policy complex;
     sp_isolate_mode isolate;    /* [sweep] isolate, default auto */
+    /* the harness (runner/harness.h) */
+    int cold;                   /* [sweep] cache = cold: flush caches before each sample */
+    int batch;                  /* [sweep] batch = N launches per sample; 0 = auto */
+    double min_sample_s;        /* [sweep] min_sample_time; 0 = the defaults below */
     int nmatrices;
     sp_source *matrices;
     int nkernels;
     sp_kernel_spec *kernels;
     sp_fetch_config fetch;
 } sp_config;
+
+/* The shortest sample an automatic batch makes (min_sample_time's
+ * defaults): 0.5 ms on the GPU (CUDA events resolve 0.5 us), 1 ms on the
+ * CPU (a timer interrupt or a migration is tens of us). */
+#define SP_MIN_SAMPLE_GPU_S 0.5e-3
+#define SP_MIN_SAMPLE_CPU_S 1e-3
+/* The min_sample_time a kernel's runs get under cfg. */
+double sp_config_min_sample(const sp_config *cfg, const sp_kernel *k);
 
 /* Kernels to look up beside the registry (tests inject deliberately wrong
  * kernels this way); NULL-terminated, may be NULL. */

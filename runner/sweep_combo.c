@@ -106,6 +106,8 @@ static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_com
         .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
         .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
         .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
+        .cold = cfg->cold, .batch = cfg->batch,
+        .min_sample_s = sp_config_min_sample(cfg, c->kernel),
     };
 }
 

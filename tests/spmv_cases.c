@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "spmv_cases.h"
+#include "testutil.h"
 #include "../runner/runner.h"
 
 static uint64_t rng_next(uint64_t *s)
@@ -215,7 +216,7 @@ static void run_once(const sp_kernel *k, void *state, const sp_csr *A)
 {
     sp_err err = {{0}};
     double s = -1;
-    cr_assert_eq(k->run(state, &s, &err), 0, "%s run: %s", k->name, err.msg);
+    cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s launch: %s", k->name, err.msg);
     cr_assert(isfinite(s) && (A->rows > 0 ? s > 0 : s >= 0), "%s: time %g s on %d rows",
               k->name, s, A->rows);
 }
@@ -224,7 +225,8 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
 {
     const sp_operation *op = sp_operation_find(k->operation);
     cr_assert_not_null(op, "%s: no operation '%s'", k->name, k->operation);
-    cr_assert(k->prepare && k->run && k->result && k->release, "%s is not built", k->name);
+    cr_assert(k->prepare && (k->launch || k->run) && k->result && k->release, "%s is not built",
+              k->name);
     sp_problem pb;
     sp_err err = {{0}};
     cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(A), &err), 0, "%s", err.msg);

@@ -10,6 +10,7 @@
 
 #include "../db/store.h"
 #include "../kernels/spmv/spmv.h"
+#include "../runner/harness.h"
 #include "../runner/noise.h"
 #include "../runner/runner.h"
 #include "testutil.h"
@@ -17,44 +18,53 @@
 
 extern const sp_kernel sp_spmv_csr_serial;
 
-/* Same time every run: the interval collapses, stop at 10 on noise. The
- * product itself is real (the serial kernel's), only the time is made up. */
-static int steady_run(void *state, double *seconds, sp_err *err)
+/* A made-up clock (the harness reads it instead of CLOCK_MONOTONIC): the
+ * kernels below advance it by an exact duration, so the test does not
+ * depend on how busy the machine is. */
+static double fake_now;
+static double fake_clock(void)
 {
-    if (sp_spmv_csr_serial.run(state, seconds, err))
+    return fake_now;
+}
+
+/* The same time every launch, 1/512 s (about 2 ms) after the real product
+ * (the serial kernel's): the interval collapses, stop at 10 on noise. */
+static int steady_launch(void *state, const sp_exec *ex, sp_err *err)
+{
+    if (sp_spmv_csr_serial.launch(state, ex, err))
         return -1;
-    *seconds = 1e-3;
+    fake_now += 1.0 / 512;  /* a power of two: every difference exact */
     return 0;
 }
 
-/* Half the runs 1 ms, half 100 ms: never precise; 100 us of real time
+/* Half the launches 1 ms, half 100 ms: never precise; 100 us of real time
  * each, so max_time ends it. */
-static int erratic_run(void *state, double *seconds, sp_err *err)
+static int erratic_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     static int flip;
-    if (sp_spmv_csr_serial.run(state, seconds, err))
+    if (sp_spmv_csr_serial.launch(state, ex, err))
         return -1;
     nanosleep(&(struct timespec){0, 100000}, NULL);
-    *seconds = (flip ^= 1) ? 1e-3 : 1e-1;
+    fake_now += (flip ^= 1) ? 1e-3 : 1e-1;
     return 0;
 }
 
 static const sp_kernel steady = {
     .name = "test_steady", .operation = "spmv", .format = "csr", .backend = "test",
-    .prepare = sp_spmv_cpu_prepare, .run = steady_run, .result = NULL,
+    .prepare = sp_spmv_cpu_prepare, .launch = steady_launch, .result = NULL,
     .release = sp_spmv_cpu_release};
 
 Test(auto_reps, stops_on_noise_or_time_never_before_ten, .timeout = 60)
 {
     sp_kernel a = steady, b = steady;
     a.result = b.result = sp_spmv_cpu_result;
-    b.name = "test_erratic", b.run = erratic_run;
+    b.name = "test_erratic", b.launch = erratic_launch;
     const sp_kernel *const kernels[] = {&a, &b, NULL};
     char dir[256], db[300], text[1024];
     tu_tempdir(dir, sizeof dir);
     tu_path(db, sizeof db, dir, "r.db");
     snprintf(text, sizeof text, "[sweep]\nrepetitions = auto\nmax_noise = 0.01\n"
-                                "max_time = 0.05\nwarmup = 0\ndatabase = %s\n"
+                                "max_time = 0.05\nwarmup = 0\nbatch = 1\ndatabase = %s\n"
                                 "[matrices]\nsource = gen:laplace2d?n=5\n"
                                 "[kernel test_steady]\n[kernel test_erratic]\n", db);
     sp_config cfg;
@@ -62,6 +72,7 @@ Test(auto_reps, stops_on_noise_or_time_never_before_ten, .timeout = 60)
     sp_err err;
     cr_assert_eq(sp_config_parse("auto.ini", text, kernels, &cfg, &err), 0, "%s", err.msg);
     cr_assert_eq(cfg.auto_reps, 1);
+    sp_harness_cpu_clock = fake_clock;
     cr_assert_eq(sp_sweep_run(&cfg, &(sp_sweep_opts){0}, &res, &err), 0, "%s", err.msg);
     sp_config_free(&cfg);
     sqlite3 *h;
@@ -81,9 +92,12 @@ Test(auto_reps, stops_on_noise_or_time_never_before_ten, .timeout = 60)
     cr_assert_eq(ud_int(h, "SELECT repetitions_auto FROM sweeps", 0), 1);
     ud_close(ud_real(h, "SELECT max_noise FROM sweeps", 0), 0.01, "max_noise stored");
     ud_close(ud_real(h, "SELECT max_time_s FROM sweeps", 0), 0.05, "max_time stored");
-    /* The view's interval is the one the runner stopped on: half-width 0. */
+    /* The view's interval is the one the runner stopped on (half-width 0),
+     * and its median the harness's reading of the clock */
     ud_close(ud_real(h, "SELECT (ci_hi - ci_lo) / 2 / median FROM run_stats"
                         " WHERE kernel = 'test_steady'", 0), 0, "steady noise");
+    ud_close(ud_real(h, "SELECT median FROM run_stats WHERE kernel = 'test_steady'", 0), 1.0 / 512,
+             "steady median");
     sqlite3_close(h);
 }
 

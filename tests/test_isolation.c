@@ -25,48 +25,47 @@
 /* A store to a page that may not be written. Crash for real even under
  * the sanitizers: ASan's SIGSEGV handler would turn it into a report and
  * exit status 1 (and UBSan flags a store through NULL before it happens). */
-static int segv_run(void *state, double *seconds, sp_err *err)
+static int segv_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)seconds, (void)err;
+    (void)state, (void)ex, (void)err;
     int *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     signal(SIGSEGV, SIG_DFL);
     *(volatile int *)page = 1;
     return 0;
 }
 
-static int abort_run(void *state, double *seconds, sp_err *err)
+static int abort_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)seconds, (void)err;
+    (void)state, (void)ex, (void)err;
     fprintf(stderr, "CUDA error: an illegal memory access was encountered\n");
     abort();
 }
 
-static int exit_run(void *state, double *seconds, sp_err *err)
+static int exit_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)seconds, (void)err;
+    (void)state, (void)ex, (void)err;
     _exit(7);
 }
 
-static int hang_run(void *state, double *seconds, sp_err *err)
+static int hang_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)seconds, (void)err;
+    (void)state, (void)ex, (void)err;
     for (;;)
         pause();
     return 0;
 }
 
-/* Reports a time but computes nothing: the check must fail. */
-static int wrong_run(void *state, double *seconds, sp_err *err)
+/* Computes nothing: the check must fail. */
+static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)err;
-    *seconds = 1e-6;
+    (void)state, (void)ex, (void)err;
     return 0;
 }
 
-static int stubborn_run(void *state, double *seconds, sp_err *err)
+static int stubborn_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     signal(SIGTERM, SIG_IGN);           /* only SIGKILL ends this one */
-    return hang_run(state, seconds, err);
+    return hang_launch(state, ex, err);
 }
 
 /* 1 PiB of host memory: the guard must refuse it before anything runs. */
@@ -105,24 +104,24 @@ static int interrupting_prepare(const sp_problem *pb, const sp_params *p, void *
 
 extern const sp_kernel sp_spmv_csr_serial;
 
-#define TEST_KERNEL(id, runfn, needfn, preparefn)                                         \
+#define TEST_KERNEL(id, launchfn, needfn, preparefn)                                       \
     static const sp_kernel id = {                                                        \
         .name = #id, .operation = "spmv", .format = "csr", .backend = "test",            \
-        .prepare = preparefn, .run = runfn, .result = sp_spmv_cpu_result,                \
+        .prepare = preparefn, .launch = launchfn, .result = sp_spmv_cpu_result,                \
         .release = sp_spmv_cpu_release, .need = needfn}
 
-TEST_KERNEL(test_segv, segv_run, NULL, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_abort, abort_run, NULL, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_exit, exit_run, NULL, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_hang, hang_run, NULL, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_stubborn, stubborn_run, NULL, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_greedy, segv_run, greedy_need, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_impossible, segv_run, impossible_need, sp_spmv_cpu_prepare);
-TEST_KERNEL(test_wrong, wrong_run, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_segv, segv_launch, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_abort, abort_launch, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_exit, exit_launch, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_hang, hang_launch, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_stubborn, stubborn_launch, NULL, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_greedy, segv_launch, greedy_need, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_impossible, segv_launch, impossible_need, sp_spmv_cpu_prepare);
+TEST_KERNEL(test_wrong, wrong_launch, NULL, sp_spmv_cpu_prepare);
 
 static const sp_kernel test_greedy_gpu = {
     .name = "test_greedy_gpu", .operation = "spmv", .format = "csr", .backend = "test",
-    .needs_gpu = 1, .prepare = sp_spmv_cpu_prepare, .run = segv_run,
+    .needs_gpu = 1, .prepare = sp_spmv_cpu_prepare, .launch = segv_launch,
     .result = sp_spmv_cpu_result, .release = sp_spmv_cpu_release,
     .need = greedy_device_need};
 
@@ -267,10 +266,10 @@ static void sigint_case(const char *isolate)
 {
     static const sp_kernel interrupter = {
         .name = "test_interrupt", .operation = "spmv", .format = "csr", .backend = "test",
-        .prepare = interrupting_prepare, .run = NULL, .result = sp_spmv_cpu_result,
+        .prepare = interrupting_prepare, .launch = NULL, .result = sp_spmv_cpu_result,
         .release = sp_spmv_cpu_release};
     sp_kernel k = interrupter;
-    k.run = sp_spmv_csr_serial.run;
+    k.launch = sp_spmv_csr_serial.launch;
     const sp_kernel *const kernels[] = {&k, NULL};
     char dir[256], db[300];
     tu_tempdir(dir, sizeof dir);

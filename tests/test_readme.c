@@ -11,10 +11,9 @@
 #include "../runner/runner.h"
 #include "testutil.h"
 
-static int wrong_run(void *state, double *seconds, sp_err *err)
+static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)err;
-    *seconds = 1e-6;
+    (void)state, (void)ex, (void)err;
     return 0;               /* y never written: the check fails */
 }
 
@@ -37,7 +36,7 @@ static void fill(const char *dir, char *db, size_t len)
 {
     static sp_kernel wrong;
     wrong = sp_spmv_csr_serial;
-    wrong.name = "test_readme_wrong", wrong.backend = "test", wrong.run = wrong_run;
+    wrong.name = "test_readme_wrong", wrong.backend = "test", wrong.launch = wrong_launch;
     const sp_kernel *const extra[] = {&wrong, NULL};
     char text[2048];
     tu_path(db, len, dir, "r.db");

@@ -204,7 +204,7 @@ Test(spmv, check_catches_a_wrong_kernel_result)
     double s;
     cr_assert_eq(k->prepare(&pb, NULL, &state, &ph, &err), 0, "%s", err.msg);
     c.A.val[c.A.nnz / 2] += 0.25;
-    cr_assert_eq(k->run(state, &s, &err), 0, "%s", err.msg);
+    cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s", err.msg);
     cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s", err.msg);
     k->release(state);
     cr_assert_gt(op->error(&pb, y, ref), 1e-6, "a changed value went unnoticed");

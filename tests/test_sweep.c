@@ -20,10 +20,9 @@ static int wrong_prepare(const sp_problem *pb, const sp_params *p, void **state,
     return 0;
 }
 
-static int wrong_run(void *state, double *seconds, sp_err *err)
+static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)err;
-    *seconds = 1e-6;
+    (void)state, (void)ex, (void)err;
     return 0;
 }
 
@@ -59,12 +58,12 @@ static int failing_prepare(const sp_problem *pb, const sp_params *p, void **stat
 
 static const sp_kernel wrong_kernel = {
     .name = "test_spmv_wrong", .operation = "spmv", .format = "csr", .backend = "serial",
-    .prepare = wrong_prepare, .run = wrong_run, .result = wrong_result,
+    .prepare = wrong_prepare, .launch = wrong_launch, .result = wrong_result,
     .release = noop_release,
 };
 static const sp_kernel failing_kernel = {
     .name = "test_spmv_failing", .operation = "spmv", .format = "csr", .backend = "serial",
-    .prepare = failing_prepare, .run = wrong_run, .result = wrong_result,
+    .prepare = failing_prepare, .launch = wrong_launch, .result = wrong_result,
     .release = noop_release,
 };
 static const sp_kernel *const extra[] = {&wrong_kernel, &failing_kernel, NULL};

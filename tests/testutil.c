@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "testutil.h"
+#include "../runner/harness.h"
 
 void tu_tempdir(char *buf, size_t len)
 {
@@ -93,4 +94,21 @@ int tu_run_spsweep(const char *args, char **out)
     int st = pclose(p);
     *out = buf;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int tu_launch_timed(const sp_kernel *k, void *state, double *seconds, sp_err *err)
+{
+    sp_harness h;
+    if (sp_harness_open(&h, k, 0, 1, err))
+        return -1;
+    int rc = sp_harness_sample(&h, state, 1, seconds, err);
+    sp_harness_close(&h);
+    return rc;
+}
+
+void tu_spin(double seconds)
+{
+    double t0 = sp_seconds();
+    while (sp_seconds() - t0 < seconds) {
+    }
 }

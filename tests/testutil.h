@@ -24,4 +24,14 @@ void tu_gunzip(const char *gz, const char *out);
 /* Dense copy of A (rows x cols, row-major), caller frees. */
 double *tu_dense(const sp_csr *A);
 
+/* One execution of kernel k on state through the harness, as the runner
+ * times it (runner/harness.h): a sample of one launch, reset first when k
+ * has a reset. Returns 0 and the launch's seconds in *seconds, or -1 with
+ * the reason in err. */
+struct sp_kernel;
+int tu_launch_timed(const struct sp_kernel *k, void *state, double *seconds, sp_err *err);
+
+/* Busy-wait `seconds` of CLOCK_MONOTONIC: a kernel of known length. */
+void tu_spin(double seconds);
+
 #endif

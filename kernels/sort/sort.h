@@ -67,8 +67,8 @@ int sp_sort_values_axis(const char *kernel, const sp_params *p, int *values, sp_
 
 /* ---- CPU kernels (sort_cpu.c) ---------------------------------------------
  * The state holds the keys (and values) being sorted, scratch of the same
- * size when the kernel needs it, and where the sorted result lies. run
- * restores the input (untimed), then times the sort. */
+ * size when the kernel needs it, and where the sorted result lies. The
+ * reset restores the input (untimed, by the harness), the launch sorts. */
 typedef struct sp_sort_cpu {
     const sp_problem *pb;
     int64_t n;
@@ -77,7 +77,7 @@ typedef struct sp_sort_cpu {
     uint32_t *tmp_key, *tmp_val;    /* scratch (n each), when asked for */
     void *pairs;                    /* qsort of pairs: n (key, value) structs */
     void *work;                     /* the kind's work(threads) bytes */
-    uint32_t *res_key, *res_val;    /* where the result lies after run */
+    uint32_t *res_key, *res_val;    /* where the result lies after a launch */
 } sp_sort_cpu;
 
 typedef struct sp_sort_cpu_kind {
@@ -92,7 +92,10 @@ typedef struct sp_sort_cpu_kind {
 
 int sp_sort_cpu_prepare(const sp_sort_cpu_kind *k, const sp_problem *pb, const sp_params *p,
                         void **state, sp_err *err);
-int sp_sort_cpu_run(const sp_sort_cpu_kind *k, void *state, double *seconds, sp_err *err);
+/* The sort itself (the kernel's launch), and the reset the harness calls
+ * before every sample: the input back in place, values = positions. */
+int sp_sort_cpu_launch(const sp_sort_cpu_kind *k, void *state, sp_err *err);
+int sp_sort_cpu_reset(void *state, const sp_exec *ex, sp_err *err);
 int sp_sort_cpu_need(const sp_sort_cpu_kind *k, const sp_problem *pb, const sp_params *p,
                      sp_need *need, sp_err *err);
 int sp_sort_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
@@ -108,9 +111,10 @@ void sp_sort_cpu_release(void *state);
         (void)ph;                                                                           \
         return sp_sort_cpu_prepare(&kind, pb, p, state, err);                               \
     }                                                                                       \
-    static int kind##_run(void *state, double *seconds, sp_err *err)                       \
+    static int kind##_launch(void *state, const sp_exec *ex, sp_err *err)                  \
     {                                                                                       \
-        return sp_sort_cpu_run(&kind, state, seconds, err);                                 \
+        (void)ex;                                                                           \
+        return sp_sort_cpu_launch(&kind, state, err);                                       \
     }                                                                                       \
     static int kind##_need(const sp_problem *pb, const sp_params *p, sp_need *need,        \
                            sp_err *err)                                                     \
@@ -118,8 +122,8 @@ void sp_sort_cpu_release(void *state);
         return sp_sort_cpu_need(&kind, pb, p, need, err);                                   \
     }
 #define SP_SORT_CPU_FNS(kind)                                                               \
-    .prepare = kind##_prepare, .run = kind##_run, .result = sp_sort_cpu_result,             \
-    .release = sp_sort_cpu_release, .need = kind##_need
+    .prepare = kind##_prepare, .launch = kind##_launch, .reset = sp_sort_cpu_reset,         \
+    .result = sp_sort_cpu_result, .release = sp_sort_cpu_release, .need = kind##_need
 
 /* Parallel LSD radix sort of key[0..n) (and val when not NULL), 8-bit
  * digits, with tmp_key/tmp_val as scratch, on `threads` threads; passes

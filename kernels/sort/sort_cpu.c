@@ -108,15 +108,21 @@ static void restore(sp_sort_cpu *s)
     s->res_key = s->key, s->res_val = s->val;
 }
 
-int sp_sort_cpu_run(const sp_sort_cpu_kind *k, void *state, double *seconds, sp_err *err)
+int sp_sort_cpu_reset(void *state, const sp_exec *ex, sp_err *err)
+{
+    (void)ex;
+    if (!state)
+        return sp_fail(err, "sort (CPU): reset without a state");
+    restore(state);
+    return 0;
+}
+
+int sp_sort_cpu_launch(const sp_sort_cpu_kind *k, void *state, sp_err *err)
 {
     sp_sort_cpu *s = state;
     if (!s)
-        return sp_fail(err, "%s: run without a state", k->name);
-    restore(s);
-    double t0 = sp_seconds();
+        return sp_fail(err, "%s: launch without a state", k->name);
     k->sort(s);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 

@@ -6,19 +6,18 @@
 #include "spmv.h"
 
 /* y = A·x with s->threads threads; the wall time of the parallel region. */
-static int csr_omp_run(void *state, double *seconds, sp_err *err)
+static int csr_omp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_omp: run without a state");
+        return sp_fail(err, "spmv_csr_omp: launch without a state");
     const sp_csr *A = s->A;
     const double *restrict x = s->x;
     double *restrict y = s->y;
-    double t0 = sp_seconds();
 #pragma omp parallel for schedule(static) num_threads(s->threads)
     for (int32_t i = 0; i < A->rows; i++)
         y[i] = sp_spmv_csr_row(A, x, i);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -41,7 +40,7 @@ const sp_kernel sp_spmv_csr_omp = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_omp_run,
+    .launch = csr_omp_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = csr_omp_need,

@@ -9,33 +9,31 @@
  */
 #include "spmv.h"
 
-static int csr_auto_run(void *state, double *seconds, sp_err *err)
+static int csr_auto_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_omp_auto: run without a state");
+        return sp_fail(err, "spmv_csr_omp_auto: launch without a state");
     const sp_csr *A = s->A;
     double *restrict y = s->y;
-    double t0 = sp_seconds();
 #pragma omp parallel for schedule(auto) num_threads(s->threads)
     for (int32_t i = 0; i < A->rows; i++)
         y[i] = sp_spmv_csr_row(A, s->x, i);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
-static int csr_dynamic_run(void *state, double *seconds, sp_err *err)
+static int csr_dynamic_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_omp_dynamic: run without a state");
+        return sp_fail(err, "spmv_csr_omp_dynamic: launch without a state");
     const sp_csr *A = s->A;
     double *restrict y = s->y;
-    double t0 = sp_seconds();
 #pragma omp parallel for schedule(dynamic, s->chunk) num_threads(s->threads)
     for (int32_t i = 0; i < A->rows; i++)
         y[i] = sp_spmv_csr_row(A, s->x, i);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -48,7 +46,7 @@ const sp_kernel sp_spmv_csr_omp_auto = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_auto_run,
+    .launch = csr_auto_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = sp_spmv_csr_y_need,
@@ -63,7 +61,7 @@ const sp_kernel sp_spmv_csr_omp_dynamic = {
     .naxes = 2,
     .axes = {{"threads", "1..nproc:*2,nproc"}, {"chunk", "64"}},
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_dynamic_run,
+    .launch = csr_dynamic_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = sp_spmv_csr_y_need,

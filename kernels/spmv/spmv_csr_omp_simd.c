@@ -20,19 +20,18 @@ static inline double csr_row_simd(const sp_csr *A, const double *restrict x, int
     return sum;
 }
 
-static int csr_simd_run(void *state, double *seconds, sp_err *err)
+static int csr_simd_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_omp_simd: run without a state");
+        return sp_fail(err, "spmv_csr_omp_simd: launch without a state");
     const sp_csr *A = s->A;
     double *restrict y = s->y;
-    double t0 = sp_seconds();
 #pragma omp parallel num_threads(s->threads)
 #pragma omp for schedule(static)
     for (int32_t i = 0; i < A->rows; i++)
         y[i] = csr_row_simd(A, s->x, i);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -45,7 +44,7 @@ const sp_kernel sp_spmv_csr_omp_simd = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_simd_run,
+    .launch = csr_simd_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = sp_spmv_csr_y_need,

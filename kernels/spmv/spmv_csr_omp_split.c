@@ -21,36 +21,34 @@ static void csr_rows(const sp_csr *A, const double *restrict x, double *restrict
         y[i] = sp_spmv_csr_row(A, x, i);
 }
 
-static int csr_blocks_run(void *state, double *seconds, sp_err *err)
+static int csr_blocks_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_omp_blocks: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "spmv_csr_omp_blocks: launch without a state");
 #pragma omp parallel num_threads(s->threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         csr_rows(s->A, s->x, s->y, (int32_t)sp_split_equal(s->A->rows, nt, t),
                  (int32_t)sp_split_equal(s->A->rows, nt, t + 1));
     }
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
-static int csr_nnz_run(void *state, double *seconds, sp_err *err)
+static int csr_nnz_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_omp_nnz: run without a state");
+        return sp_fail(err, "spmv_csr_omp_nnz: launch without a state");
     const sp_csr *A = s->A;
-    double t0 = sp_seconds();
 #pragma omp parallel num_threads(s->threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         csr_rows(A, s->x, s->y, sp_split_prefix(A->rowptr, A->rows, nt, t),
                  sp_split_prefix(A->rowptr, A->rows, nt, t + 1));
     }
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -63,7 +61,7 @@ const sp_kernel sp_spmv_csr_omp_blocks = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_blocks_run,
+    .launch = csr_blocks_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = sp_spmv_csr_y_need,
@@ -78,7 +76,7 @@ const sp_kernel sp_spmv_csr_omp_nnz = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_nnz_run,
+    .launch = csr_nnz_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = sp_spmv_csr_y_need,

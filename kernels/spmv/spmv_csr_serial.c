@@ -5,18 +5,17 @@
 #include "spmv.h"
 
 /* y = A·x row by row; the wall time of the loop. */
-static int csr_serial_run(void *state, double *seconds, sp_err *err)
+static int csr_serial_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_cpu *s = state;
     if (!s)
-        return sp_fail(err, "spmv_csr_serial: run without a state");
+        return sp_fail(err, "spmv_csr_serial: launch without a state");
     const sp_csr *A = s->A;
     const double *restrict x = s->x;
     double *restrict y = s->y;
-    double t0 = sp_seconds();
     for (int32_t i = 0; i < A->rows; i++)
         y[i] = sp_spmv_csr_row(A, x, i);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -37,7 +36,7 @@ const sp_kernel sp_spmv_csr_serial = {
     .backend = "serial",
     .summary = "CSR, one row after another (the baseline)",
     .prepare = sp_spmv_cpu_prepare,
-    .run = csr_serial_run,
+    .launch = csr_serial_launch,
     .result = sp_spmv_cpu_result,
     .release = sp_spmv_cpu_release,
     .need = csr_serial_need,

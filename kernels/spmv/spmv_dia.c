@@ -103,33 +103,31 @@ static int dia_prepare(const sp_problem *pb, const sp_params *p, void **state, s
     return 0;
 }
 
-static int dia_serial_run(void *state, double *seconds, sp_err *err)
+static int dia_serial_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_dia *s = state;
     if (!s)
-        return sp_fail(err, "spmv_dia_serial: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "spmv_dia_serial: launch without a state");
     for (int64_t i = 0; i < s->D.rows; i += SP_DIA_STRIP)
         dia_rows(&s->D, i, i + SP_DIA_STRIP < s->D.rows ? i + SP_DIA_STRIP : s->D.rows, s->x,
                  s->y);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
 /* Strips shared out statically among the threads. */
-static int dia_omp_run(void *state, double *seconds, sp_err *err)
+static int dia_omp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_dia *s = state;
     if (!s)
-        return sp_fail(err, "spmv_dia_omp: run without a state");
+        return sp_fail(err, "spmv_dia_omp: launch without a state");
     const int64_t rows = s->D.rows, strips = (rows + SP_DIA_STRIP - 1) / SP_DIA_STRIP;
-    double t0 = sp_seconds();
 #pragma omp parallel for schedule(static) num_threads(s->threads)
     for (int64_t q = 0; q < strips; q++) {
         int64_t i = q * SP_DIA_STRIP;
         dia_rows(&s->D, i, i + SP_DIA_STRIP < rows ? i + SP_DIA_STRIP : rows, s->x, s->y);
     }
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -185,7 +183,7 @@ const sp_kernel sp_spmv_dia_serial = {
     .summary = "DIA (diagonal-major, no column indices), strips of 1024 rows, "
                "unit stride down each diagonal",
     .prepare = dia_prepare,
-    .run = dia_serial_run,
+    .launch = dia_serial_launch,
     .result = dia_result,
     .release = dia_release,
     .need = dia_cpu_need,
@@ -200,7 +198,7 @@ const sp_kernel sp_spmv_dia_omp = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = dia_prepare,
-    .run = dia_omp_run,
+    .launch = dia_omp_launch,
     .result = dia_result,
     .release = dia_release,
     .need = dia_cpu_need,

@@ -12,26 +12,25 @@
 #include "spmv_hll.h"
 
 /* All strips, one after another. */
-static int ell_serial_run(void *state, double *seconds, sp_err *err)
+static int ell_serial_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_hll *s = state;
     if (!s)
-        return sp_fail(err, "spmv_ell_serial: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "spmv_ell_serial: launch without a state");
     sp_spmv_hll_colmajor(&s->H, 0, s->H.nhacks, s->x, s->y);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
 /* Strips shared out statically among the threads. */
-static int ell_omp_run(void *state, double *seconds, sp_err *err)
+static int ell_omp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_hll *s = state;
     if (!s)
-        return sp_fail(err, "spmv_ell_omp: run without a state");
+        return sp_fail(err, "spmv_ell_omp: launch without a state");
     const sp_hll *H = &s->H;
     const int32_t strips = (int32_t)(((int64_t)H->rows + SP_ELL_STRIP - 1) / SP_ELL_STRIP);
-    double t0 = sp_seconds();
 #pragma omp parallel for schedule(static) num_threads(s->threads)
     for (int32_t q = 0; q < strips; q++) {
         int32_t i = q * SP_ELL_STRIP, n = H->rows - i;
@@ -41,7 +40,6 @@ static int ell_omp_run(void *state, double *seconds, sp_err *err)
         sp_spmv_colmajor_rows(v, c, H->ld, H->width[0], n < SP_ELL_STRIP ? n : SP_ELL_STRIP,
                               s->x, s->y + i);
     }
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -52,7 +50,7 @@ const sp_kernel sp_spmv_ell_serial = {
     .backend = "serial",
     .summary = "ELLPACK column-major, strips of 512 rows, vectorized down the columns",
     .prepare = sp_spmv_ell_prepare,
-    .run = ell_serial_run,
+    .launch = ell_serial_launch,
     .result = sp_spmv_hll_result,
     .release = sp_spmv_hll_release,
     .need = sp_spmv_ell_need,
@@ -67,7 +65,7 @@ const sp_kernel sp_spmv_ell_omp = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = sp_spmv_ell_prepare,
-    .run = ell_omp_run,
+    .launch = ell_omp_launch,
     .result = sp_spmv_hll_result,
     .release = sp_spmv_hll_release,
     .need = sp_spmv_ell_need,

@@ -9,25 +9,23 @@
  */
 #include "spmv_hll.h"
 
-static int hll_aligned_serial_run(void *state, double *seconds, sp_err *err)
+static int hll_aligned_serial_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_hll *s = state;
     if (!s)
-        return sp_fail(err, "spmv_hll_aligned_serial: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "spmv_hll_aligned_serial: launch without a state");
     sp_spmv_hll_colmajor(&s->H, 0, s->H.nhacks, s->x, s->y);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
-static int hll_aligned_omp_run(void *state, double *seconds, sp_err *err)
+static int hll_aligned_omp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const sp_spmv_hll *s = state;
     if (!s)
-        return sp_fail(err, "spmv_hll_aligned_omp: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "spmv_hll_aligned_omp: launch without a state");
     sp_spmv_hll_balanced(s);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -40,7 +38,7 @@ const sp_kernel sp_spmv_hll_aligned_serial = {
     .naxes = 1,
     .axes = {{"hack", "32"}},
     .prepare = sp_spmv_hll_aligned_prepare,
-    .run = hll_aligned_serial_run,
+    .launch = hll_aligned_serial_launch,
     .result = sp_spmv_hll_result,
     .release = sp_spmv_hll_release,
     .need = sp_spmv_hll_aligned_need,
@@ -55,7 +53,7 @@ const sp_kernel sp_spmv_hll_aligned_omp = {
     .naxes = 2,
     .axes = {{"threads", "1..nproc:*2,nproc"}, {"hack", "32"}},
     .prepare = sp_spmv_hll_aligned_prepare,
-    .run = hll_aligned_omp_run,
+    .launch = hll_aligned_omp_launch,
     .result = sp_spmv_hll_result,
     .release = sp_spmv_hll_release,
     .need = sp_spmv_hll_aligned_need,

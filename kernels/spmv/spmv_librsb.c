@@ -123,17 +123,16 @@ static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state
     return 0;
 }
 
-static int librsb_run(void *state, double *seconds, sp_err *err)
+static int librsb_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     const librsb_state *s = state;
     const double one = 1.0, zero = 0.0;
     if (!s)
-        return sp_fail(err, "spmv_librsb: run without a state");
+        return sp_fail(err, "spmv_librsb: launch without a state");
     if (librsb_threads(s, err))         /* another kernel may have changed it */
         return -1;
-    double t0 = sp_seconds();
     rsb_err_t e = rsb_spmv(RSB_TRANSPOSITION_N, &one, s->M, s->x, 1, &zero, s->y, 1);
-    *seconds = sp_seconds() - t0;
     return e == RSB_ERR_NO_ERROR ? 0 : rsb_fail(err, e, "rsb_spmv");
 }
 
@@ -158,7 +157,7 @@ const sp_kernel sp_spmv_librsb = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = librsb_prepare,
-    .run = librsb_run,
+    .launch = librsb_launch,
     .result = librsb_result,
     .release = librsb_release,
     .need = librsb_need,

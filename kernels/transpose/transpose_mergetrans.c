@@ -156,15 +156,14 @@ static void mergetrans_thread(sp_transpose_cpu *s, int t, int nt)
              sp_split_equal(A->nnz, nt, t + 1), t == nt - 1);
 }
 
-static int mergetrans_run(void *state, double *seconds, sp_err *err)
+static int mergetrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     sp_transpose_cpu *s = state;
     if (!s)
-        return sp_fail(err, "transpose_mergetrans: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "transpose_mergetrans: launch without a state");
 #pragma omp parallel num_threads(s->threads)
     mergetrans_thread(s, omp_get_thread_num(), omp_get_num_threads());
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -191,7 +190,7 @@ const sp_kernel sp_transpose_mergetrans = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = mergetrans_prepare,
-    .run = mergetrans_run,
+    .launch = mergetrans_launch,
     .result = sp_transpose_cpu_result,
     .release = sp_transpose_cpu_release,
     .need = mergetrans_need,

@@ -212,16 +212,15 @@ static int scantrans_thread(sp_transpose_cpu *s, int t, int nt)
     return 0;
 }
 
-static int scantrans_run(void *state, double *seconds, sp_err *err)
+static int scantrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     sp_transpose_cpu *s = state;
     if (!s)
-        return sp_fail(err, "transpose_scantrans: run without a state");
+        return sp_fail(err, "transpose_scantrans: launch without a state");
     int short_team = 0;
-    double t0 = sp_seconds();
 #pragma omp parallel num_threads(s->threads) reduction(| : short_team)
     short_team = scantrans_thread(s, omp_get_thread_num(), omp_get_num_threads()) != 0;
-    *seconds = sp_seconds() - t0;
     if (short_team)
         return sp_fail(err, "transpose_scantrans: OpenMP gave fewer than threads = %d "
                        "threads (OMP_THREAD_LIMIT?)", s->threads);
@@ -250,7 +249,7 @@ const sp_kernel sp_transpose_scantrans = {
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = scantrans_prepare,
-    .run = scantrans_run,
+    .launch = scantrans_launch,
     .result = sp_transpose_cpu_result,
     .release = sp_transpose_cpu_release,
     .need = scantrans_need,

@@ -44,14 +44,13 @@ static int serial_need(const sp_problem *pb, const sp_params *p, sp_need *need, 
     return sp_transpose_cpu_need("transpose_serial", serial_work, pb, p, need, err);
 }
 
-static int serial_run(void *state, double *seconds, sp_err *err)
+static int serial_launch(void *state, const sp_exec *ex, sp_err *err)
 {
+    (void)ex;
     sp_transpose_cpu *s = state;
     if (!s)
-        return sp_fail(err, "transpose_serial: run without a state");
-    double t0 = sp_seconds();
+        return sp_fail(err, "transpose_serial: launch without a state");
     sp_transpose_count(s->A, &s->C);
-    *seconds = sp_seconds() - t0;
     return 0;
 }
 
@@ -62,7 +61,7 @@ const sp_kernel sp_transpose_serial = {
     .backend = "serial",
     .summary = "CSR -> CSC, counting sort over columns (the baseline)",
     .prepare = serial_prepare,
-    .run = serial_run,
+    .launch = serial_launch,
     .result = sp_transpose_cpu_result,
     .release = sp_transpose_cpu_release,
     .need = serial_need,

@@ -1,0 +1,104 @@
+/*
+ * gpu_clock.cu — the harness's GPU clock (gpu_clock.h): one blocking
+ * stream, two events, an L2-sized flush buffer.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "gpu_clock.h"
+
+struct sp_gpu_clock {
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    void *flush;
+    size_t flush_bytes;
+};
+
+/* -1 with "what: CUDA's message" when e is an error. */
+static int cuda_ok(cudaError_t e, const char *what, sp_err *err)
+{
+    return e == cudaSuccess ? 0 : sp_fail(err, "%s: %s", what, cudaGetErrorString(e));
+}
+
+extern "C" int sp_gpu_clock_open(sp_gpu_clock **out, int flush_l2, sp_err *err)
+{
+    *out = NULL;
+    sp_gpu_clock *c = (sp_gpu_clock *)calloc(1, sizeof *c);
+    if (!c)
+        return sp_fail(err, "GPU clock: out of memory");
+    int dev = 0, l2 = 0;
+    if (cuda_ok(cudaStreamCreate(&c->stream), "GPU clock: cudaStreamCreate", err) ||
+        cuda_ok(cudaEventCreate(&c->start), "GPU clock: cudaEventCreate", err) ||
+        cuda_ok(cudaEventCreate(&c->stop), "GPU clock: cudaEventCreate", err) ||
+        cuda_ok(cudaGetDevice(&dev), "GPU clock: cudaGetDevice", err) ||
+        cuda_ok(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev),
+                "GPU clock: the L2 size", err)) {
+        sp_gpu_clock_close(c);
+        return -1;
+    }
+    if (flush_l2 && l2 > 0) {
+        c->flush_bytes = (size_t)l2;
+        if (cuda_ok(cudaMalloc(&c->flush, c->flush_bytes), "GPU clock: the L2 flush buffer",
+                    err)) {
+            sp_gpu_clock_close(c);
+            return -1;
+        }
+    }
+    *out = c;
+    return 0;
+}
+
+extern "C" void *sp_gpu_clock_stream(const sp_gpu_clock *c)
+{
+    return c ? (void *)c->stream : NULL;
+}
+
+extern "C" int sp_gpu_clock_start(sp_gpu_clock *c, sp_err *err)
+{
+    return cuda_ok(cudaEventRecord(c->start, c->stream), "GPU clock: start event", err);
+}
+
+extern "C" int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err)
+{
+    float ms = 0;
+    if (cuda_ok(cudaEventRecord(c->stop, c->stream), "GPU clock: stop event", err) ||
+        cuda_ok(cudaEventSynchronize(c->stop), "GPU clock: the timed launches", err) ||
+        cuda_ok(cudaEventElapsedTime(&ms, c->start, c->stop), "GPU clock: elapsed time", err))
+        return -1;
+    *seconds = 1e-3 * (double)ms;
+    return 0;
+}
+
+extern "C" int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err)
+{
+    return cuda_ok(cudaStreamSynchronize(c->stream), "GPU clock: the untimed launches", err);
+}
+
+extern "C" int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
+{
+    if (!c->flush)
+        return sp_fail(err, "GPU clock: opened without an L2 flush buffer");
+    return cuda_ok(cudaMemsetAsync(c->flush, 0, c->flush_bytes, c->stream),
+                   "GPU clock: L2 flush", err) ||
+           sp_gpu_clock_sync(c, err);
+}
+
+extern "C" size_t sp_gpu_clock_l2_bytes(const sp_gpu_clock *c)
+{
+    return c ? c->flush_bytes : 0;
+}
+
+extern "C" void sp_gpu_clock_close(sp_gpu_clock *c)
+{
+    if (!c)
+        return;
+    if (c->flush)
+        cudaFree(c->flush);
+    if (c->start)
+        cudaEventDestroy(c->start);
+    if (c->stop)
+        cudaEventDestroy(c->stop);
+    if (c->stream)
+        cudaStreamDestroy(c->stream);
+    free(c);
+}

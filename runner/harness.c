@@ -1,0 +1,209 @@
+/*
+ * harness.c — the measurement clock (harness.h): samples of back-to-back
+ * launches between two readings of one clock, cache flushes for cold
+ * samples, and the batch size that makes a short kernel's sample long
+ * enough to mean something.
+ *
+ * Why batches: a 5 µs GPU kernel timed alone is a 5 µs interval between
+ * two events, where the events' own resolution (0.5 µs) and the launch
+ * gaps are a tenth of it; timed 100 at a time the sample lasts 0.5 ms and
+ * the per-launch time is what the kernel costs in a loop (nvbench's
+ * batch measurement). A CPU kernel of 20 µs is likewise at the mercy of one
+ * timer interrupt. `batch = 1` keeps the one-launch sample.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* ---- the CPU's last-level cache --------------------------------------- */
+
+/* An integer read from a sysfs file ("32768K", "1M" or plain bytes), 0
+ * when it cannot be read. */
+static size_t sysfs_size(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned long long v = 0;
+    char unit = 0;
+    int got = fscanf(f, "%llu%c", &v, &unit);
+    fclose(f);
+    if (got < 1)
+        return 0;
+    return (size_t)v * (unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1);
+}
+
+/* CPUs in a sysfs cpu list ("0-7,16-23"). */
+static int cpus_in_list(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int n = 0, a, b;
+    char sep;
+    while (fscanf(f, "%d", &a) == 1) {
+        b = a;
+        if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1)
+            (void)(fscanf(f, "%c", &sep));
+        n += b - a + 1;
+    }
+    fclose(f);
+    return n;
+}
+
+size_t sp_llc_bytes(void)
+{
+    size_t best = 0;
+    int level = 0, share = 1;
+    char path[128];
+    for (int i = 0; i < 8; i++) {
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        int lv = (int)sysfs_size(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        size_t sz = sysfs_size(path);
+        if (lv >= level && sz > 0) {
+            level = lv, best = sz;
+            snprintf(path, sizeof path,
+                     "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+            share = cpus_in_list(path);
+        }
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_CONF);
+    /* one instance per group of `share` CPUs (a socket, or an AMD CCX) */
+    size_t instances = share > 0 && cpus > share ? (size_t)((cpus + share - 1) / share) : 1;
+    return best * instances;
+}
+
+/* Touch every word of the flush buffer from `threads` threads (a load and
+ * a store each: memset would use streaming stores that bypass the caches). */
+static void cpu_flush(const sp_harness *h)
+{
+    uint64_t *b = h->flush;
+    const size_t n = h->flush_words;
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+    for (size_t i = 0; i < n; i++)
+        b[i] += 1;
+}
+
+/* ---- opening and closing ---------------------------------------------- */
+
+int sp_harness_open(sp_harness *h, const sp_kernel *k, int cold, int threads, sp_err *err)
+{
+    memset(h, 0, sizeof *h);
+    h->k = k, h->gpu = k->needs_gpu, h->cold = cold;
+    h->threads = threads > 0 ? threads : 1;
+    if (h->gpu) {
+        if (sp_gpu_clock_open(&h->clock, cold, err))
+            return -1;
+        h->ex.stream = sp_gpu_clock_stream(h->clock);
+        return 0;
+    }
+    if (!cold)
+        return 0;
+    size_t bytes = 2 * sp_llc_bytes();
+    bytes = bytes < ((size_t)64 << 20) ? (size_t)64 << 20 : bytes;
+    h->flush_words = bytes / sizeof *h->flush;
+    h->flush = sp_alloc_large(h->flush_words * sizeof *h->flush);
+    if (!h->flush)
+        return sp_fail(err, "cold cache: out of memory for the %zu MiB flush buffer",
+                       bytes >> 20);
+    memset(h->flush, 0, h->flush_words * sizeof *h->flush);
+    return 0;
+}
+
+void sp_harness_close(sp_harness *h)
+{
+    sp_gpu_clock_close(h->clock);
+    free(h->flush);
+    memset(h, 0, sizeof *h);
+}
+
+/* ---- launches and samples --------------------------------------------- */
+
+double (*sp_harness_cpu_clock)(void) = sp_seconds;
+
+static int reset(sp_harness *h, void *state, sp_err *err)
+{
+    if (!h->k->reset)
+        return 0;
+    if (h->k->reset(state, &h->ex, err))
+        return sp_fail_prefix(err, "reset");
+    return h->gpu ? sp_gpu_clock_sync(h->clock, err) : 0;
+}
+
+/* The transitional path: a kernel that still times itself (kernel.h). */
+static int legacy_sample(sp_harness *h, void *state, double *seconds, sp_err *err)
+{
+    if (!h->k->run)
+        return sp_fail(err, "%s has neither a launch nor a run", h->k->name);
+    return h->k->run(state, seconds, err);
+}
+
+int sp_harness_launch(sp_harness *h, void *state, sp_err *err)
+{
+    if (!h->k->launch) {
+        double s;
+        return legacy_sample(h, state, &s, err);
+    }
+    if (reset(h, state, err) || h->k->launch(state, &h->ex, err))
+        return -1;
+    return h->gpu ? sp_gpu_clock_sync(h->clock, err) : 0;
+}
+
+int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp_err *err)
+{
+    if (batch < 1 || batch > SP_BATCH_MAX)
+        return sp_fail(err, "batch = %d outside 1..%d", batch, SP_BATCH_MAX);
+    if (h->cold && (h->gpu ? sp_gpu_clock_flush(h->clock, err) : (cpu_flush(h), 0)))
+        return -1;
+    if (!h->k->launch)
+        return legacy_sample(h, state, seconds, err);
+    if (reset(h, state, err))
+        return -1;
+    double t0 = 0, total = 0;
+    if (h->gpu ? sp_gpu_clock_start(h->clock, err) : (t0 = sp_harness_cpu_clock(), 0))
+        return -1;
+    for (int i = 0; i < batch; i++)
+        if (h->k->launch(state, &h->ex, err))
+            return sp_fail_prefix(err, "launch %d of %d", i + 1, batch);
+    if (h->gpu ? sp_gpu_clock_stop(h->clock, &total, err)
+               : (total = sp_harness_cpu_clock() - t0, 0))
+        return -1;
+    *seconds = total / batch;
+    return 0;
+}
+
+/* Launches that fill min_s at `per` seconds each, within 1..SP_BATCH_MAX. */
+static int batch_for(double min_s, double per)
+{
+    if (!(per > 0))
+        return SP_BATCH_MAX;
+    double b = ceil(min_s / per);
+    return b < 1 ? 1 : b > SP_BATCH_MAX ? SP_BATCH_MAX : (int)b;
+}
+
+int sp_harness_batch(sp_harness *h, void *state, double min_sample_s, int *batch, sp_err *err)
+{
+    *batch = 1;
+    if (h->cold || h->k->reset || !h->k->launch || !(min_sample_s > 0))
+        return 0;
+    double one = 0;
+    if (sp_harness_sample(h, state, 1, &one, err))
+        return sp_fail_prefix(err, "batch calibration");
+    int b = batch_for(min_sample_s, one);
+    if (b == 1)
+        return 0;
+    /* launches in a row cost less than one alone (the launch latency
+     * overlaps): check the guess once and grow it if the sample fell short */
+    double per = 0;
+    if (sp_harness_sample(h, state, b, &per, err))
+        return sp_fail_prefix(err, "batch calibration");
+    if (per * b < min_sample_s)
+        b = batch_for(min_sample_s * 1.1, per);
+    *batch = b;
+    return 0;
+}

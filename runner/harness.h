@@ -1,0 +1,68 @@
+/*
+ * harness.h — the clock every sample is taken with (runner/harness.c).
+ * Kernels enqueue work (sp_kernel.launch); the harness owns what makes it
+ * a measurement: the stream and the CUDA events for GPU kernels,
+ * CLOCK_MONOTONIC for CPU kernels, batches of back-to-back launches timed
+ * as one sample, and the cache flush before a cold sample. The runner's
+ * measuring child (measure.c) and the tests drive kernels through it, so a
+ * kernel is timed the same way wherever it runs.
+ */
+#ifndef SP_HARNESS_H
+#define SP_HARNESS_H
+
+#include "../kernels/kernel.h"
+#include "gpu_clock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most launches one sample may batch: a 1 µs kernel at a 0.5 ms sample
+ * needs 500; the cap only bounds a kernel that does nothing. */
+#define SP_BATCH_MAX 100000
+
+typedef struct sp_harness {
+    const sp_kernel *k;
+    int gpu;                /* k->needs_gpu: timed on the GPU clock */
+    int cold;               /* flush caches before every sample */
+    int threads;            /* CPU flush threads (the combination's) */
+    sp_gpu_clock *clock;    /* GPU kernels */
+    uint64_t *flush;        /* CPU cold samples: a buffer twice the last-level cache */
+    size_t flush_words;
+    sp_exec ex;             /* what every launch gets */
+} sp_harness;
+
+/* Set h up for kernel k: the GPU clock (stream, events, and with cold an
+ * L2-sized flush buffer) for a GPU kernel, the flush buffer for a cold CPU
+ * one. threads: the CPU flush's (<= 0: all). -1 with the reason. */
+int sp_harness_open(sp_harness *h, const sp_kernel *k, int cold, int threads, sp_err *err);
+void sp_harness_close(sp_harness *h);
+
+/* One untimed launch (a warm-up), reset first when the kernel has one,
+ * waited for. */
+int sp_harness_launch(sp_harness *h, void *state, sp_err *err);
+
+/* One sample: flush (cold), reset (when the kernel has one), then `batch`
+ * launches back to back between the clock's two readings; *seconds = the
+ * whole batch's time / batch, the time of one launch. */
+int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp_err *err);
+
+/* Launches per sample so that one sample lasts at least min_sample_s: 1
+ * for a cold run or a kernel with a reset (each launch needs its own
+ * flush or reset); otherwise measured: one launch, then the batch that
+ * should fill min_sample_s, checked once and grown if it fell short. */
+int sp_harness_batch(sp_harness *h, void *state, double min_sample_s, int *batch, sp_err *err);
+
+/* The CPU clock samples are read with: sp_seconds. Tests replace it with a
+ * clock of their own (before a sweep forks its children) to give a kernel
+ * an exact, made-up duration. */
+extern double (*sp_harness_cpu_clock)(void);
+
+/* Bytes of the last-level cache(s) of this machine, all of them: the size
+ * of the CPU flush is twice this (at least 64 MiB). */
+size_t sp_llc_bytes(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
