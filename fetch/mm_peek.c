@@ -34,7 +34,8 @@ static int size_line_read(const char *buf, const char *end)
 }
 
 /* The file's first bytes, up to the end of its size line (or the whole
- * file when shorter), with MM_PAD zero bytes after them. */
+ * file when it ends sooner: the parser then sees its true end), with
+ * MM_PAD zero bytes after them. */
 static char *read_head(const char *path, size_t *len, sp_err *err)
 {
     gzFile gz = gzopen(path, "rb");
@@ -59,9 +60,11 @@ static char *read_head(const char *path, size_t *len, sp_err *err)
     gzclose(gz);
     if (!buf)
         return sp_fail(err, "%s: out of memory reading the header", path), NULL;
-    if (got < 0 || !size_line_read(buf, buf + n)) {
+    if (got < 0 || (got > 0 && !size_line_read(buf, buf + n))) {
         free(buf);
-        return sp_fail(err, "%s: no complete size line in the first %zu bytes", path, n), NULL;
+        return sp_fail(err, "%s: %s", path, got < 0 ? "cannot read (corrupt gzip data?)"
+                                                    : "no size line in the first 16 MiB"),
+               NULL;
     }
     *len = n;
     return buf;

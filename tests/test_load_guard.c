@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../fetch/matrix.h"
 #include "../runner/load_guard.h"
@@ -88,6 +89,42 @@ Test(load_guard, matrix_market_estimate_from_size_line_then_cache_header)
     cr_assert_str_eq(sz.basis, "binary cache header");
     cr_assert_eq(sz.result_bytes, real);
     cr_assert_eq(sz.peak_bytes, real);
+}
+
+/* The size line behind 100 KB of comments (more than one read), through
+ * gzip, and at the very end of a file without a final newline. */
+Test(load_guard, matrix_market_peek_reads_the_size_line_only)
+{
+    char dir[256], path[300], gzpath[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "long.mtx");
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "%%%%MatrixMarket matrix coordinate pattern symmetric\n");
+    for (int i = 0; i < 2000; i++)
+        fprintf(f, "%% comment line %04d, long enough to add up to 100 KB of them\n", i);
+    fprintf(f, "7 7 3\n1 1\n2 1\n7 3\n");
+    cr_assert_eq(fclose(f), 0);
+    tu_path(gzpath, sizeof gzpath, dir, "long.mtx.gz");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "gzip -c %s > %s", path, gzpath);
+    cr_assert_eq(system(cmd), 0);
+    sp_mm_size sz;
+    sp_err err;
+    cr_assert_eq(sp_mm_peek(path, &sz, &err), 0, "%s", err.msg);
+    cr_assert(sz.rows == 7 && sz.cols == 7 && sz.max_nnz == 6 && sz.heap_text == 0);
+    cr_assert_eq(sp_mm_peek(gzpath, &sz, &err), 0, "%s", err.msg);
+    cr_assert(sz.rows == 7 && sz.max_nnz == 6);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_gt(st.st_size, 100000);
+    cr_assert_eq(sz.heap_text, (uint64_t)st.st_size, "the inflated bytes (gzip's ISIZE)");
+    tu_write_file(path, "%%MatrixMarket matrix coordinate real general\n3 4 0");
+    cr_assert_eq(sp_mm_peek(path, &sz, &err), 0, "%s", err.msg);
+    cr_assert(sz.rows == 3 && sz.cols == 4 && sz.max_nnz == 0);
+    tu_write_file(path, "%%MatrixMarket matrix coordinate real general\n% only comments\n");
+    cr_assert_eq(sp_mm_peek(path, &sz, &err), -1);
+    cr_assert(strstr(err.msg, "size line"), "%s", err.msg);
 }
 
 Test(load_guard, available_memory_override)
