@@ -132,6 +132,8 @@ int sp_store_export(const char *path, const char *what, int64_t sweep, int json,
     sqlite3_stmt *s = NULL;
     if (rc == 0 && !sweep && !(sweep = latest))
         rc = sp_fail(err, "%s: no sweep to export", path);
+    else if (rc == 0)
+        rc = sp_store_check_sweep(st->db, "main", path, "--sweep", sweep, err);
     if (rc == 0)
         rc = store_prepare(st, inner, &s, "preparing the export", err);
     if (rc == 0) {

@@ -143,9 +143,16 @@ typedef struct sp_pair_key {
 int sp_store_count_covered(const char *path, int64_t sweep_id, const sp_pair_key *keys,
                            int n, int *covered, sp_err *err);
 
+/* 0 when id is a sweep of db's schema ("main", or an attached one);
+ * otherwise fails with "OPTION ID: no such sweep in PATH (sweeps 1-3)"
+ * (db/sweep_ids.c). For --sweep and --base-sweep of export and report. */
+int sp_store_check_sweep(struct sqlite3 *db, const char *schema, const char *path,
+                         const char *option, int64_t id, sp_err *err);
+
 /* Write one view or table (`what`: run_stats by default, runs, samples,
  * speedup, best_runs, run_modes, failures, matrices, sweeps) of sweep
- * (0: the latest) to out as CSV or as one JSON array (db/export.c). */
+ * (0: the latest; another id must be a sweep of the database) to out as
+ * CSV or as one JSON array (db/export.c). */
 int sp_store_export(const char *path, const char *what, int64_t sweep, int json, FILE *out,
                     sp_err *err);
 

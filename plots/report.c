@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../db/store.h"
 #include "report_impl.h"
 
 #define REPORT_SCRIPT "report.gp"
@@ -44,6 +45,9 @@ static int open_readonly(rp_report *r, sp_err *err)
 static int pick_sweep(rp_report *r, sp_err *err)
 {
     sqlite3_stmt *s;
+    if (r->sweep_id &&
+        sp_store_check_sweep(r->db, "main", r->db_path, "--sweep", r->sweep_id, err))
+        return -1;
     if (sqlite3_prepare_v2(r->db, "SELECT MAX(sweep_id) FROM run_stats"
                                   " WHERE ?1 = 0 OR sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the sweep lookup");
@@ -137,7 +141,8 @@ static int check_outputs(const rp_report *r, sp_err *err)
 /* All the steps, in order; the first failure stops the report. */
 static int report_build(rp_report *r, sp_err *err)
 {
-    if (open_readonly(r, err) || pick_sweep(r, err) || sp_mkdir_p(r->out_dir, err))
+    if (open_readonly(r, err) || pick_sweep(r, err) || rp_attach_base(r, err) ||
+        sp_mkdir_p(r->out_dir, err))
         return -1;
     if (rp_summary_tables(r, err) || rp_compare_table(r, err) || rp_speedup_chart(r, err) ||
         rp_roofline_chart(r, err) || rp_rate_charts(r, err) || rp_phase_charts(r, err) ||

@@ -72,6 +72,8 @@ int rp_table_pages(int nrows);
 int rp_summary_tables(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
+/* ATTACH r->base_db as "base" and resolve r->base_sweep_id (no base: 0). */
+int rp_attach_base(rp_report *r, sp_err *err);
 /* Stacked phase bars of the GPU runs (report_phases.c). */
 int rp_phase_charts(rp_report *r, sp_err *err);
 /* GFLOPS against arithmetic intensity with the measured roofs (report_roofline.c). */
