@@ -22,6 +22,14 @@ typedef struct sp_store sp_store;
 /* Open (creating when absent) the database at path, creating missing
  * directories, applying schema.sql and views.sql. */
 int sp_store_open(const char *path, sp_store **st, sp_err *err);
+/* Open an existing database to read it only (SQLITE_OPEN_READONLY):
+ * nothing is written to the file, so a file without write permission or in
+ * a read-only directory can be read. This build's views (db/views.sql) are
+ * created as TEMP views of the connection, shadowing the file's own; a
+ * database of an older schema version is copied into memory and migrated
+ * there (the file keeps its version); a newer one is refused, and so is a
+ * file without the spsweep tables. */
+int sp_store_open_readonly(const char *path, sp_store **st, sp_err *err);
 void sp_store_close(sp_store *st);
 /* The raw handle, for tests and the report. */
 struct sqlite3 *sp_store_db(sp_store *st);

@@ -1,5 +1,6 @@
 /*
- * report.c — the report step (see report.h): open the database read-only,
+ * report.c — the report step (see report.h): open the database read-only
+ * (never writing it, so an archived file without write permission works),
  * pick the sweep, write every chart's data and script, the title page and
  * report.gp, run gnuplot, check that every promised file was written.
  */
@@ -17,26 +18,12 @@
 #define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
 #define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
 
-/* Open the database read-only; it must exist and hold the spsweep views. */
+/* Open the database read-only, with this build's views (db/store.c). */
 static int open_readonly(rp_report *r, sp_err *err)
 {
-    struct stat sb;
-    if (stat(r->db_path, &sb) != 0)
-        return sp_fail(err, "%s: no such database file (run a sweep first)", r->db_path);
-    if (sqlite3_open_v2(r->db_path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) !=
-        SQLITE_OK)
-        return rp_db_fail(r, err, "cannot open database");
-    sqlite3_busy_timeout(r->db, 10000);
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "SELECT COUNT(*) FROM sqlite_master"
-                                  " WHERE type = 'view' AND name = 'run_stats'",
-                           -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, "reading the schema");
-    int found = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 1;
-    sqlite3_finalize(s);
-    if (!found)
-        return sp_fail(err, "%s: not an spsweep results database (no run_stats view)",
-                       r->db_path);
+    if (sp_store_open_readonly(r->db_path, &r->store, err))
+        return -1;
+    r->db = sp_store_db(r->store);
     return 0;
 }
 
@@ -176,7 +163,7 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
     for (int i = 0; i < r.ncharts; i++)
         free(r.charts[i]);
     free(r.charts);
-    sqlite3_close(r.db);
+    sp_store_close(r.store);
     return rc;
 }
 

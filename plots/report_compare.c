@@ -10,6 +10,9 @@
  * leaves ci_lo NULL), the [min, max] ranges decide instead. ratio = base
  * median / this median (above 1: faster now). Combinations found on one
  * side only are listed as "new" or "gone". Slower rows come first.
+ * This sweep's run_stats is named without a schema: it is this build's
+ * TEMP view (sp_store_open_readonly), which SQLite looks up first; the
+ * base database's views are its own.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +21,7 @@
 #include "report_impl.h"
 
 static const char COMPARE_SQL[] =
-    "WITH cur AS (SELECT s.*, m.source FROM main.run_stats s"
+    "WITH cur AS (SELECT s.*, m.source FROM run_stats s"
     "   JOIN main.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?1),"
     " old AS (SELECT s.*, m.source FROM base.run_stats s"
     "   JOIN base.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?2),"

@@ -15,7 +15,8 @@
 #include "report.h"
 
 typedef struct rp_report {
-    sqlite3 *db;                /* read-only */
+    struct sp_store *store;     /* opened by sp_store_open_readonly */
+    sqlite3 *db;                /* its connection: read-only, TEMP views */
     const char *db_path;
     const char *out_dir;
     int64_t sweep_id;
