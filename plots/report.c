@@ -27,30 +27,44 @@ static int open_readonly(rp_report *r, sp_err *err)
     return 0;
 }
 
-/* Resolve r->sweep_id: the given sweep must have ok runs; 0 means the
- * latest sweep that has some. */
+/* Resolve r->sweep_id: the given sweep must exist; 0 means the latest
+ * sweep with successful runs, else the latest sweep (whose failures are
+ * then all there is to show). r->ok_runs counts its successful runs. */
 static int pick_sweep(rp_report *r, sp_err *err)
 {
     sqlite3_stmt *s;
     if (r->sweep_id &&
         sp_store_check_sweep(r->db, "main", r->db_path, "--sweep", r->sweep_id, err))
         return -1;
-    if (sqlite3_prepare_v2(r->db, "SELECT MAX(sweep_id) FROM run_stats"
-                                  " WHERE ?1 = 0 OR sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(r->db, "SELECT coalesce(nullif(?1, 0),"
+                                  " (SELECT MAX(sweep_id) FROM run_stats),"
+                                  " (SELECT MAX(id) FROM sweeps)),"
+                                  " (SELECT COUNT(*) FROM run_stats WHERE sweep_id ="
+                                  "  coalesce(nullif(?1, 0), (SELECT MAX(sweep_id) FROM"
+                                  "  run_stats)))", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the sweep lookup");
     sqlite3_bind_int64(s, 1, r->sweep_id);
     int rc = 0;
     if (sqlite3_step(s) != SQLITE_ROW)
         rc = rp_db_fail(r, err, "looking up the sweep");
-    else if (sqlite3_column_type(s, 0) == SQLITE_NULL && r->sweep_id == 0)
-        rc = sp_fail(err, "%s: no successful runs in DB", r->db_path);
     else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-        rc = sp_fail(err, "%s: sweep %lld has no successful runs", r->db_path,
-                     (long long)r->sweep_id);
-    else
+        rc = sp_fail(err, "%s: no sweep in the database (run a sweep first)", r->db_path);
+    else {
         r->sweep_id = sqlite3_column_int64(s, 0);
+        r->ok_runs = sqlite3_column_int64(s, 1);
+    }
     sqlite3_finalize(s);
     return rc;
+}
+
+/* Without a successful run, the charts drawn from them are skipped, and
+ * said so in one line (the title page and the failures still come). */
+static void note_skipped(const rp_report *r)
+{
+    if (r->ok_runs == 0 && r->log)
+        fprintf(r->log, "report: sweep %lld of %s has no successful runs: the summary, "
+                "speedup, rate, roofline and phase charts are skipped; the title page and "
+                "the failures are drawn\n", (long long)r->sweep_id, r->db_path);
 }
 
 /* With many charts, a table of contents right after the title page:
@@ -131,8 +145,11 @@ static int report_build(rp_report *r, sp_err *err)
     if (open_readonly(r, err) || pick_sweep(r, err) || rp_attach_base(r, err) ||
         sp_mkdir_p(r->out_dir, err))
         return -1;
-    if (rp_summary_tables(r, err) || rp_compare_table(r, err) || rp_speedup_chart(r, err) ||
-        rp_roofline_chart(r, err) || rp_rate_charts(r, err) || rp_phase_charts(r, err) ||
+    int ok = r->ok_runs > 0;
+    note_skipped(r);
+    if ((ok && rp_summary_tables(r, err)) || rp_compare_table(r, err) ||
+        (ok && (rp_speedup_chart(r, err) || rp_roofline_chart(r, err) ||
+                rp_rate_charts(r, err) || rp_phase_charts(r, err))) ||
         rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
         write_main_script(r, err))
         return -1;
@@ -141,7 +158,7 @@ static int report_build(rp_report *r, sp_err *err)
     return 0;
 }
 
-/* Report on sweep_id (0 = the latest sweep with successful runs). */
+/* Report on sweep_id (0: as sp_report). */
 int sp_report_sweep(const char *db_path, int64_t sweep_id, const char *out_dir, sp_err *err)
 {
     sp_report_opts o = {.sweep_id = sweep_id};
@@ -158,7 +175,7 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
         return sp_fail(err, "sp_report: invalid sweep id");
     rp_report r = {.db_path = db_path, .out_dir = out_dir, .sweep_id = o->sweep_id,
                    .base_db = o->base_db && *o->base_db ? o->base_db : NULL,
-                   .base_sweep_id = o->base_sweep_id};
+                   .base_sweep_id = o->base_sweep_id, .log = o->log};
     int rc = report_build(&r, err);
     for (int i = 0; i < r.ncharts; i++)
         free(r.charts[i]);
@@ -167,7 +184,7 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
     return rc;
 }
 
-/* Report on the latest sweep with successful runs. */
+/* Report on the latest sweep with successful runs (else the latest sweep). */
 int sp_report(const char *db_path, const char *out_dir, sp_err *err)
 {
     return sp_report_sweep(db_path, 0, out_dir, err);

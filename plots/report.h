@@ -20,6 +20,7 @@
 #define SP_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "../kernels/sparse.h"
 
 #ifdef __cplusplus
@@ -27,19 +28,21 @@ extern "C" {
 #endif
 
 typedef struct sp_report_opts {
-    int64_t sweep_id;           /* 0: the latest sweep with successful runs */
+    int64_t sweep_id;           /* 0: the latest sweep with successful runs, else the
+                                   latest (a sweep without any: title and failures) */
     const char *base_db;        /* compare with this database (NULL: no comparison) */
     int64_t base_sweep_id;      /* its sweep (0: the latest with successful runs) */
+    FILE *log;                  /* notes (charts skipped); NULL: none */
 } sp_report_opts;
 
 /* The report with a change table against o->base_db when given. */
 int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts *o,
                   sp_err *err);
 
-/* Report on the latest sweep with successful runs. */
+/* Report on the latest sweep with successful runs (else the latest sweep). */
 int sp_report(const char *db_path, const char *out_dir, sp_err *err);
 
-/* Report on sweep_id (0 = the latest sweep with successful runs). */
+/* Report on sweep_id (0: as sp_report). */
 int sp_report_sweep(const char *db_path, int64_t sweep_id, const char *out_dir,
                     sp_err *err);
 

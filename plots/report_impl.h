@@ -20,6 +20,8 @@ typedef struct rp_report {
     const char *db_path;
     const char *out_dir;
     int64_t sweep_id;
+    int64_t ok_runs;            /* successful runs of the sweep (0: failures only) */
+    FILE *log;                  /* notes, or NULL */
     const char *base_db;        /* comparison database (ATTACHed as "base"), or NULL */
     int64_t base_sweep_id;      /* its sweep (0 = latest with ok runs) */
     int ncharts, cap;

@@ -406,7 +406,8 @@ static int cmd_report(const cli *c)
     if (c->nargs)
         return die("report takes no arguments besides --db, --out, --sweep, --base and "
                    "--base-sweep");
-    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep};
+    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep,
+                         .log = stderr};
     if (sp_report_run(db, out, &ro, &err))
         return die(err.msg);
     printf("report written to %s/ (report.pdf and one PNG per chart)\n", out);

@@ -397,8 +397,11 @@ Test(report, picks_latest_sweep_or_the_one_asked_for, .timeout = 120)
     snprintf(want, sizeof want, "sweep %lld", (long long)first);
     cr_assert(strstr(gp, want), "%s", gp);
     free(gp);
-    cr_assert_eq(sp_report_sweep(db, third, out, &err), -1);
-    cr_assert(strstr(err.msg, "no successful runs"), "%s", err.msg);
+    /* a sweep with only a failure: asked for, it is reported (failures) */
+    tu_path(out, sizeof out, dir, "out3");
+    cr_assert_eq(sp_report_sweep(db, third, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(out, "failures-1.png"));
+    cr_assert_eq(count_files(out, "gflops-", ".png"), 0);
 }
 
 Test(report, missing_database_named_in_error)
@@ -413,7 +416,56 @@ Test(report, missing_database_named_in_error)
     cr_assert(!file_exists(dir, "absent.db"), "report must not create the database");
 }
 
-Test(report, empty_database_says_no_successful_runs)
+/* A sweep in which no run succeeded is when the failures page is needed
+ * most: the report draws the title page and the failures table, skips the
+ * charts that need ok runs and says so in one line. */
+Test(report, no_successful_run_still_draws_title_and_failures, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "failed.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st), m = put_matrix(st, "gen:x", "x", 100);
+    put_failed(st, sw, m);
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_vector,
+                       .axes_json = "{\"blocksize\":64}", .status = "crashed",
+                       .error = "killed by SIGSEGV", .rel_error = NAN};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    r.status = "timeout";
+    r.error = "no result after 600 s";
+    r.axes_json = "{\"blocksize\":128}";
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    FILE *log = tmpfile();
+    sp_report_opts o = {.log = log};
+    cr_assert_eq(sp_report_run(db, out, &o, &err), 0, "%s", err.msg);
+    assert_png(out, "failures-1.png");
+    cr_assert_eq(count_files(out, "", ".png"), 1, "only the failures page is a chart");
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(pdf_pages(pdf), 2, "the title page and the failures page");
+    char *t = read_out(out, "failures.tsv");
+    cr_assert(strstr(t, "crashed\trun\tx\tspmv_csr_vector_cuda\tblocksize=64\tkilled by SIGSEGV"),
+              "%s", t);
+    cr_assert(strstr(t, "timeout\trun\tx\t") && strstr(t, "failed\trun\tx\t"), "%s", t);
+    free(t);
+    t = read_out(out, "title.gp");
+    cr_assert(strstr(t, "runs: 3 (0 ok, 1 failed"), "%s", t);
+    free(t);
+    char note[1024] = "";
+    rewind(log);
+    cr_assert_not_null(fgets(note, sizeof note, log), "no note on the skipped charts");
+    cr_assert(strstr(note, "no successful runs") && strstr(note, "skipped"), "%s", note);
+    cr_assert_null(fgets(note, sizeof note, log), "one line: %s", note);
+    fclose(log);
+}
+
+/* A database without any sweep has nothing to report. */
+Test(report, database_without_sweeps_is_refused)
 {
     char dir[512], db[1024], out[1024];
     tu_tempdir(dir, sizeof dir);
@@ -422,12 +474,10 @@ Test(report, empty_database_says_no_successful_runs)
     sp_store *st;
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
-    int64_t sw = put_sweep(st);
-    put_failed(st, sw, put_matrix(st, "gen:x", "x", 100));
     sp_store_close(st);
     cr_assert_eq(sp_report(db, out, &err), -1);
-    cr_assert(strstr(err.msg, "no successful runs in DB"), "%s", err.msg);
-    cr_assert(strstr(err.msg, db), "%s", err.msg);
+    cr_assert(strstr(err.msg, db) && strstr(err.msg, "no sweep"), "%s", err.msg);
+    cr_assert_not(file_exists(dir, "out"), "nothing to report, nothing written");
 }
 
 Test(report, foreign_files_rejected)
