@@ -102,6 +102,16 @@ static int contents_pages(rp_report *r, sp_err *err)
     return 0;
 }
 
+/* One line of report.gp: "COMMAND 'BASE.SUFFIX'". */
+static void chart_command(FILE *f, const char *command, const char *base, const char *suffix)
+{
+    char name[400];
+    snprintf(name, sizeof name, "%s%s", base, suffix);
+    fprintf(f, "%s ", command);
+    rp_gp_name(f, name, RP_GP_STRING);
+    fputc('\n', f);
+}
+
 /* report.gp: every chart into its PNG, then the title page and every
  * chart as pages of report.pdf. */
 static int write_main_script(const rp_report *r, sp_err *err)
@@ -112,12 +122,14 @@ static int write_main_script(const rp_report *r, sp_err *err)
     fprintf(f, "# written by spsweep report for sweep %lld; run in this directory\n",
             (long long)r->sweep_id);
     fprintf(f, PNG_TERMINAL);
-    for (int i = 0; i < r->ncharts; i++)
-        fprintf(f, "set output '%s.png'\nload '%s.gp'\nset output\n", r->charts[i],
-                r->charts[i]);
+    for (int i = 0; i < r->ncharts; i++) {
+        chart_command(f, "set output", r->charts[i], ".png");
+        chart_command(f, "load", r->charts[i], ".gp");
+        fprintf(f, "set output\n");
+    }
     fprintf(f, PDF_TERMINAL "set output 'report.pdf'\nload 'title.gp'\n");
     for (int i = 0; i < r->ncharts; i++)
-        fprintf(f, "load '%s.gp'\n", r->charts[i]);
+        chart_command(f, "load", r->charts[i], ".gp");
     fprintf(f, "set output\n");
     return rp_finish(f, r, REPORT_SCRIPT, err);
 }

@@ -45,8 +45,15 @@ int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err);
 int rp_db_fail(const rp_report *r, sp_err *err, const char *what);
 /* Copy src keeping [A-Za-z0-9_.-], every other byte becoming '_'. */
 void rp_sanitize(char *dst, size_t len, const char *src);
-/* Write s as a gnuplot single-quoted string (control characters as spaces). */
-void rp_quote(FILE *f, const char *s);
+/* Where a name (matrix, kernel, unit, title, file) goes in gnuplot's
+ * input; rp_gp_name escapes it for that place, and every name that reaches
+ * gnuplot goes through it. */
+typedef enum {
+    RP_GP_STRING,   /* a single-quoted string: title, label, key entry, file name */
+    RP_GP_TIC,      /* a single-quoted explicit tic label (read as a format) */
+    RP_GP_DATA,     /* a field or comment of a tab-separated .dat file */
+} rp_gp_where;
+void rp_gp_name(FILE *f, const char *s, rp_gp_where where);
 /* Axis values as text: {"hack":32,"x":1} -> "hack=32 x=1"; "" for {}. */
 void rp_axes_text(char *dst, size_t len, const char *json);
 /* Distinct colours for up to 24 series (gnuplot's default cycles 8). */

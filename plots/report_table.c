@@ -120,7 +120,7 @@ static void format_line(const rp_table *t, const char *const *cells, const int *
 static void put_line(FILE *f, int *tag, double y, const char *font, const char *text)
 {
     fprintf(f, "set label %d ", ++*tag);
-    rp_quote(f, text);
+    rp_gp_name(f, text, RP_GP_STRING);
     fprintf(f, " at screen 0.04, %.3f left font '%s'\n", y, font);
 }
 

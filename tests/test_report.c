@@ -480,6 +480,67 @@ Test(report, database_without_sweeps_is_refused)
     cr_assert_not(file_exists(dir, "out"), "nothing to report, nothing written");
 }
 
+/* No double quote, tab or carriage return in any field of out's .dat
+ * files: gnuplot reads a field that starts with '"' up to the next quote,
+ * swallowing the columns after it. */
+static void assert_data_files_plain(const char *out)
+{
+    DIR *d = opendir(out);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 4, ".dat"))
+            continue;
+        char *t = read_out(out, e->d_name);
+        cr_assert_null(strpbrk(t, "\"\r"), "%s: %s", e->d_name, t);
+        free(t);
+    }
+    closedir(d);
+}
+
+/* Names from a foreign or merged database reach gnuplot: '%' (tic labels
+ * are formats), quotes, backslash, '_', '&', '@', newline and tab in a
+ * matrix and a kernel name. gnuplot must draw every chart. */
+Test(report, gnuplot_special_characters_in_names, .timeout = 120)
+{
+    static const sp_kernel k_odd = {.name = "odd_%d \"k\" 'k' \\k_&k@k\nk", .operation = "spmv",
+                                    .format = "csr", .backend = "cuda"};
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "odd.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    int64_t m = put_matrix(st, "gen:odd", "\"100% of 'it'\" \\ a_b & c@d %s%d\nnext\tcol", 4000);
+    put_cpu_runs(st, sw, m, 1.0);
+    put_gpu_runs(st, sw, m, 1.0);
+    put_run(st, sw, m, &k_odd, "{\"blocksize\":64}", 3e-5, 2e6);
+    put_failed(st, sw, m);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    static const char *const charts[] = {"speedup-small-1.png", "vendor-small-1.png",
+                                         "summary-best-1.png", "failures-1.png",
+                                         "phases-1.png", "roofline.png"};
+    for (int i = 0; i < 6; i++)
+        assert_png(out, charts[i]);
+    cr_assert_eq(count_files(out, "gflops-", ".png"), 2, "the CPU and the GPU rate chart");
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, "gflops-") && strstr(e->d_name, ".png"))
+            assert_png(out, e->d_name);
+    closedir(d);
+    assert_data_files_plain(out);
+    char *g = read_out(out, "speedup-small-1.gp");
+    cr_assert(strstr(g, "'\"100%% of ''it''\" \\ a_b & c@d %%s%%d next col' 0"),
+              "the tic label, '%%' doubled: %s", g);
+    free(g);
+}
+
 Test(report, foreign_files_rejected)
 {
     char dir[512], path[1024], out[1024];
