@@ -114,8 +114,16 @@ static void chart_command(FILE *f, const char *command, const char *base, const 
 
 /* report.gp: every chart into its PNG, then the title page and every
  * chart as pages of report.pdf. */
-static int write_main_script(const rp_report *r, sp_err *err)
+static int write_main_script(rp_report *r, sp_err *err)
 {
+    char png[400];
+    for (int i = 0; i < r->ncharts; i++) {      /* what gnuplot will write */
+        snprintf(png, sizeof png, "%s.png", r->charts[i]);
+        if (rp_manifest_add(r, png, err))
+            return -1;
+    }
+    if (rp_manifest_add(r, "report.pdf", err) || rp_manifest_add(r, "gnuplot.log", err))
+        return -1;
     FILE *f = rp_create(r, REPORT_SCRIPT, err);
     if (!f)
         return -1;
@@ -155,8 +163,9 @@ static int check_outputs(const rp_report *r, sp_err *err)
 static int report_build(rp_report *r, sp_err *err)
 {
     if (open_readonly(r, err) || pick_sweep(r, err) || rp_attach_base(r, err) ||
-        sp_mkdir_p(r->out_dir, err))
+        sp_mkdir_p(r->out_dir, err) || rp_manifest_clear(r, err))
         return -1;
+    r->owns_dir = 1;
     int ok = r->ok_runs > 0;
     note_skipped(r);
     if ((ok && rp_summary_tables(r, err)) || rp_compare_table(r, err) ||
@@ -189,9 +198,15 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
                    .base_db = o->base_db && *o->base_db ? o->base_db : NULL,
                    .base_sweep_id = o->base_sweep_id, .log = o->log};
     int rc = report_build(&r, err);
+    sp_err ignored;     /* after a failure, its message is the one to keep */
+    if (r.owns_dir && rp_manifest_write(&r, rc ? &ignored : err))
+        rc = -1;
     for (int i = 0; i < r.ncharts; i++)
         free(r.charts[i]);
     free(r.charts);
+    for (int i = 0; i < r.nfiles; i++)
+        free(r.files[i]);
+    free(r.files);
     sp_store_close(r.store);
     return rc;
 }

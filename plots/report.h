@@ -14,6 +14,8 @@
  *   phases-N.png              GPU runs: conversion, host->device, kernel, device->host
  *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart
+ *   report-files.txt          every file this report wrote; the next report into
+ *                             out_dir removes them first (report_manifest.c)
  * (operations other than spmv add "-<operation>" after the matrix name).
  */
 #ifndef SP_REPORT_H

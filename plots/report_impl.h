@@ -26,6 +26,9 @@ typedef struct rp_report {
     int64_t base_sweep_id;      /* its sweep (0 = latest with ok runs) */
     int ncharts, cap;
     char **charts;              /* base names, in page order */
+    int nfiles, files_cap;
+    char **files;               /* every file written into out_dir (the manifest) */
+    int owns_dir;               /* the previous report's files are removed */
 } rp_report;
 
 /* SQL text turning an axes JSON column into "threads=4,blocksize=128". */
@@ -37,9 +40,16 @@ int rp_add_chart(rp_report *r, const char *base, sp_err *err);
 /* 1 when base is already a chart of this report. */
 int rp_has_chart(const rp_report *r, const char *base);
 
-/* Open out_dir/name for writing / close it, checking for write errors. */
-FILE *rp_create(const rp_report *r, const char *name, sp_err *err);
+/* Open out_dir/name for writing (recording it in the manifest) / close it,
+ * checking for write errors. */
+FILE *rp_create(rp_report *r, const char *name, sp_err *err);
 int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err);
+
+/* The files of the report in out_dir (report_manifest.c): record one,
+ * remove those of the previous report, write the list for the next. */
+int rp_manifest_add(rp_report *r, const char *name, sp_err *err);
+int rp_manifest_clear(const rp_report *r, sp_err *err);
+int rp_manifest_write(rp_report *r, sp_err *err);
 
 /* "DB: what: sqlite message". */
 int rp_db_fail(const rp_report *r, sp_err *err, const char *what);

@@ -71,7 +71,7 @@ int rp_table_query(rp_table *t, sqlite3_stmt *s, const rp_report *r, sp_err *err
 }
 
 /* BASE.tsv: the header and every row, tabs and newlines in cells as spaces. */
-static int write_tsv(const rp_report *r, const rp_table *t, sp_err *err)
+static int write_tsv(rp_report *r, const rp_table *t, sp_err *err)
 {
     char name[256];
     snprintf(name, sizeof name, "%s.tsv", t->base);

@@ -34,14 +34,17 @@ int rp_has_chart(const rp_report *r, const char *base)
     return 0;
 }
 
-/* Open out_dir/name for writing. */
-FILE *rp_create(const rp_report *r, const char *name, sp_err *err)
+/* Open out_dir/name for writing; the name goes into the manifest first,
+ * so that even a half-written file is removed by the next report. */
+FILE *rp_create(rp_report *r, const char *name, sp_err *err)
 {
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", r->out_dir, name) >= sizeof path) {
         sp_fail(err, "%s/%s: path too long", r->out_dir, name);
         return NULL;
     }
+    if (rp_manifest_add(r, name, err))
+        return NULL;
     FILE *f = fopen(path, "w");
     if (!f)
         sp_fail(err, "%s: cannot write: %s", path, strerror(errno));

@@ -541,6 +541,89 @@ Test(report, gnuplot_special_characters_in_names, .timeout = 120)
     free(g);
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir, sorted, one per line (a malloc'd string). */
+static char *list_dir(const char *dir)
+{
+    char *names[512];
+    int n = 0;
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            cr_assert_lt(n, 512);
+            names[n++] = strdup(e->d_name);
+        }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, compare_strings);
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(names[i]) + 1;
+    char *all = calloc(1, len);
+    for (int i = 0; i < n; i++) {
+        strcat(all, names[i]);
+        strcat(all, "\n");
+        free(names[i]);
+    }
+    return all;
+}
+
+/* A second report into the same folder: of the first report's files only
+ * those the second wrote again remain (the folder then holds what a report
+ * into an empty folder holds), and files the report did not write stay. */
+Test(report, second_report_into_the_same_folder_replaces_the_first, .timeout = 180)
+{
+    char dir[512], big[1024], small[1024], out[1024], fresh[1024], path[1100];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(big, sizeof big, dir, "big.db");
+    tu_path(small, sizeof small, dir, "small.db");
+    tu_path(out, sizeof out, dir, "report");
+    tu_path(fresh, sizeof fresh, dir, "fresh");
+    build_db(big, 1);                   /* two matrices, CPU and GPU runs */
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(small, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    put_cpu_runs(st, sw, put_matrix(st, "gen:one", "only_matrix", 5000), 1.0);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(big, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(out, "gflops-HB_bcsstk13-gpu.png"));
+    tu_path(path, sizeof path, out, "notes.txt");
+    tu_write_file(path, "mine\n");
+    tu_path(path, sizeof path, out, "gflops-mine.png");
+    tu_write_file(path, "a chart of mine, not the report's\n");
+    cr_assert_eq(sp_report(small, out, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_report(small, fresh, &err), 0, "%s", err.msg);
+    tu_path(path, sizeof path, fresh, "notes.txt");
+    tu_write_file(path, "mine\n");
+    tu_path(path, sizeof path, fresh, "gflops-mine.png");
+    tu_write_file(path, "a chart of mine, not the report's\n");
+    char *got = list_dir(out), *want = list_dir(fresh);
+    cr_assert_str_eq(got, want, "left over from the first report, or missing");
+    free(got);
+    free(want);
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(pdf_pages(pdf), count_files(out, "", ".png"), "title + charts, not gflops-mine");
+    /* an edited list reaches neither another folder nor a database */
+    tu_path(path, sizeof path, dir, "outside.png");
+    tu_write_file(path, "x");
+    tu_path(path, sizeof path, out, "kept.db");
+    tu_write_file(path, "x");
+    tu_path(path, sizeof path, out, "report-files.txt");
+    FILE *f = fopen(path, "a");
+    cr_assert_not_null(f);
+    fputs("../outside.png\nkept.db\n.hidden.png\n", f);
+    fclose(f);
+    cr_assert_eq(sp_report(small, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(dir, "outside.png") && file_exists(out, "kept.db"));
+}
+
 Test(report, foreign_files_rejected)
 {
     char dir[512], path[1024], out[1024];
