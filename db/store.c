@@ -1,7 +1,7 @@
 /*
- * store.c — the SQLite results store: open (schema, migration, views) for
- * writing or, without writing anything, for reading (export, report), and
- * the helpers the other db/store_*.c files share. See store.h.
+ * store.c — the SQLite results store: open (schema, migration, views) and
+ * the helpers the other db/store_*.c files share. See store.h (and
+ * store_readonly.c for the open that writes nothing).
  *
  * The SQL lives in db/schema.sql, db/migrate_v*.sql and db/views.sql and is
  * embedded here at build time with .incbin, so the binary and the sqlite3
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "store_impl.h"
 
@@ -41,12 +40,8 @@ __asm__(".section .rodata\n"
         ".byte 0\n"
         ".previous\n");
 extern const char sp_schema_sql[];
-extern const char sp_views_sql[];
 extern const char sp_migrate_v2_sql[];
 extern const char sp_migrate_v3_sql[];
-
-/* The schema version schema.sql writes into PRAGMA user_version. */
-#define SP_SCHEMA_VERSION 3
 
 /* Report an SQLite failure as "PATH: what: sqlite message". */
 int store_fail(const sp_store *st, sp_err *err, const char *what)
@@ -145,7 +140,7 @@ static int store_configure(sp_store *st, sp_err *err)
 
 /* A handle for path with its connection opened by flags (on uri instead
  * of path when given); NULL (err set) on failure. */
-static sp_store *store_connect(const char *path, const char *uri, int flags, sp_err *err)
+sp_store *store_connect(const char *path, const char *uri, int flags, sp_err *err)
 {
     sp_store *st = calloc(1, sizeof *st);
     if (!st || !(st->path = strdup(path))) {
@@ -222,7 +217,7 @@ static int apply_in_transaction(sp_store *st, sp_err *err)
  * inside a transaction), so rebuilding runs does not cascade into samples;
  * the version is read inside the transaction, so two processes opening a
  * version-1 database at once migrate it once. */
-static int store_apply_schema(sp_store *st, sp_err *err)
+int store_apply_schema(sp_store *st, sp_err *err)
 {
     if (store_exec(st, "PRAGMA foreign_keys = OFF", "disabling foreign keys", err) ||
         store_exec(st, "BEGIN IMMEDIATE", "starting the schema transaction", err))
@@ -251,144 +246,6 @@ int sp_store_open(const char *path, sp_store **out, sp_err *err)
     const char *hook = getenv("SPSWEEP_TEST_KILL_IN_COMMIT");
     st->kill_in_commit = hook ? strtol(hook, NULL, 10) : 0;
     if (store_configure(st, err) || store_apply_schema(st, err)) {
-        sp_store_close(st);
-        return -1;
-    }
-    *out = st;
-    return 0;
-}
-
-/* This build's views as TEMP views of a read-only connection: views.sql
- * names no schema, so its CREATE VIEW becomes CREATE TEMP VIEW and its
- * DROP VIEW IF EXISTS drops only temp views (the file's own views, which
- * another build may have written, stay untouched and shadowed). */
-static int store_temp_views(sp_store *st, sp_err *err)
-{
-    sqlite3_str *q = sqlite3_str_new(NULL);
-    for (const char *p = sp_views_sql; *p;) {
-        const char *create = strstr(p, "CREATE VIEW "), *drop = strstr(p, "DROP VIEW IF EXISTS ");
-        const char *next = create && (!drop || create < drop) ? create : drop;
-        if (!next) {
-            sqlite3_str_appendall(q, p);
-            break;
-        }
-        sqlite3_str_append(q, p, (int)(next - p));
-        sqlite3_str_appendall(q, next == create ? "CREATE TEMP VIEW " : "DROP VIEW IF EXISTS temp.");
-        p = next + strlen(next == create ? "CREATE VIEW " : "DROP VIEW IF EXISTS ");
-    }
-    char *sql = sqlite3_str_finish(q);
-    if (!sql)
-        return sp_fail(err, "%s: out of memory creating the views", st->path);
-    int rc = store_exec(st, sql, "creating db/views.sql as temporary views", err);
-    sqlite3_free(sql);
-    int64_t n;
-    if (rc == 0 && store_query_int(st, "SELECT COUNT(*) FROM temp.sqlite_master WHERE"
-                                       " type = 'view' AND name = 'run_stats'", &n, err) == 0 &&
-        n != 1)
-        rc = sp_fail(err, "%s: db/views.sql made no temporary run_stats view", st->path);
-    return rc;
-}
-
-/* Replace the read-only connection by an in-memory copy of the database
- * and migrate that: an archived older file is read as this build reads a
- * current one, and the file itself is never written. */
-static int store_migrate_in_memory(sp_store *st, sp_err *err)
-{
-    sqlite3 *mem = NULL;
-    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-        sqlite3_close(mem);
-        return sp_fail(err, "%s: cannot open an in-memory copy to migrate", st->path);
-    }
-    sqlite3_backup *b = sqlite3_backup_init(mem, "main", st->db, "main");
-    int step = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
-    sqlite3_backup_finish(b);
-    if (step != SQLITE_DONE) {
-        sqlite3_close(mem);
-        return store_fail(st, err, "copying into memory to migrate");
-    }
-    sqlite3_close(st->db);
-    st->db = mem;
-    return store_apply_schema(st, err);
-}
-
-/* "file:PATH?immutable=1" with PATH percent-encoded (sqlite3_free it). */
-static char *immutable_uri(const char *path)
-{
-    sqlite3_str *u = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(u, *path == '/' ? "file://" : "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-        if (strchr("/._~-", *p) || (*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') ||
-            (*p >= 'a' && *p <= 'z'))
-            sqlite3_str_appendchar(u, 1, (char)*p);
-        else
-            sqlite3_str_appendf(u, "%%%02X", *p);
-    sqlite3_str_appendall(u, "?immutable=1");
-    return sqlite3_str_finish(u);
-}
-
-/* A read-only connection whose first read (the schema version) worked.
- * A WAL database in a directory where this user can create neither its
- * -shm nor its -wal cannot be read that way (SQLITE_READONLY_DIRECTORY,
- * or _CANTINIT).
- * Without a -wal file no connection has it open, and none can open it
- * here to write: it is reopened immutable (no locks, no -shm), as an
- * archived file is. (A sweep started on it meanwhile by a user who may
- * write there would not be seen.) */
-static sp_store *store_connect_readonly(const char *path, int64_t *version, sp_err *err)
-{
-    sp_store *st = store_connect(path, NULL, SQLITE_OPEN_READONLY, err);
-    if (!st || store_query_int(st, "PRAGMA user_version", version, err) == 0)
-        return st;
-    int code = sqlite3_extended_errcode(st->db);
-    int cantinit = code == SQLITE_READONLY_DIRECTORY || code == SQLITE_READONLY_CANTINIT;
-    sp_store_close(st);
-    char *wal = sqlite3_mprintf("%s-wal", path), *uri = immutable_uri(path);
-    st = NULL;
-    if (!wal || !uri)
-        sp_fail(err, "%s: out of memory opening the database", path);
-    else if (cantinit && access(wal, F_OK) != 0 &&
-             (st = store_connect(path, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err)) &&
-             store_query_int(st, "PRAGMA user_version", version, err)) {
-        sp_store_close(st);
-        st = NULL;
-    }
-    sqlite3_free(wal);
-    sqlite3_free(uri);
-    return st;
-}
-
-/* Open an existing database to read it only (export, report): nothing is
- * written to the file, so a shared or archived results file (no write
- * permission, a read-only directory or medium) can be read; a WAL
- * database's -shm and -wal are created beside it where the directory
- * allows, as for any SQLite reader. See store.h. */
-int sp_store_open_readonly(const char *path, sp_store **out, sp_err *err)
-{
-    struct stat sb;
-    if (!out)
-        return sp_fail(err, "sp_store_open_readonly: no output handle");
-    *out = NULL;
-    if (!path || !*path)
-        return sp_fail(err, "sp_store_open_readonly: empty database path");
-    if (stat(path, &sb) != 0)
-        return sp_fail(err, "%s: no such database file (run a sweep first)", path);
-    int64_t version, tables;
-    sp_store *st = store_connect_readonly(path, &version, err);
-    if (!st)
-        return -1;
-    int rc = store_query_int(st, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
-                                 " AND name IN ('sweeps', 'matrices', 'runs', 'samples')",
-                             &tables, err);
-    if (rc == 0 && tables != 4)
-        rc = sp_fail(err, "%s: not an spsweep results database (no runs, samples,"
-                          " matrices and sweeps tables)", path);
-    else if (rc == 0 && version > SP_SCHEMA_VERSION)
-        rc = sp_fail(err, "%s: schema version %lld is newer than this spsweep's (%d)", path,
-                     (long long)version, SP_SCHEMA_VERSION);
-    else if (rc == 0)
-        rc = version < SP_SCHEMA_VERSION ? store_migrate_in_memory(st, err)
-                                         : store_temp_views(st, err);
-    if (rc) {
         sp_store_close(st);
         return -1;
     }

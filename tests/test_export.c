@@ -235,6 +235,31 @@ Test(export, read_only_file_exported_and_reported_unchanged, .timeout = 120)
     free(before);
 }
 
+/* A read-only file without the views (a foreign or trimmed copy) is read
+ * through this build's TEMP views. */
+Test(export, read_only_file_without_views_read_through_temp_views)
+{
+    char src[300], dir[256], db[300];
+    make_db(src, sizeof src);
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "bare.db");
+    copy_file(src, db);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    ud_exec(h, "DROP VIEW failures; DROP VIEW run_modes; DROP VIEW run_failures;"
+               " DROP VIEW best_runs; DROP VIEW speedup; DROP VIEW run_stats;"
+               " PRAGMA journal_mode = DELETE");
+    sqlite3_close(h);
+    cr_assert_eq(chmod(db, 0444), 0);
+    size_t n;
+    char *before = slurp(db, &n);
+    char *j = export(db, "best_runs", 1);
+    cr_assert(strstr(j, "\"kernel\":\"spmv_csr_omp\""), "%s", j);
+    free(j);
+    assert_same_bytes(db, before, n, "export");
+    free(before);
+}
+
 /* A version-1 database that is read-only (the schema-v1 files of
  * tests/data): export reads it through a copy migrated in memory; the file
  * keeps its bytes and its version. */
