@@ -18,7 +18,7 @@
 #define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
 #define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
 
-/* Open the database read-only, with this build's views (db/store.c). */
+/* Open the database read-only, with this build's views (db/store_readonly.c). */
 static int open_readonly(rp_report *r, sp_err *err)
 {
     if (sp_store_open_readonly(r->db_path, &r->store, err))
@@ -27,34 +27,36 @@ static int open_readonly(rp_report *r, sp_err *err)
     return 0;
 }
 
+/* The integer sql returns, ?1 bound to param. */
+static int query_int(rp_report *r, const char *sql, int64_t param, int64_t *out, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the sweep lookup");
+    sqlite3_bind_int64(s, 1, param);
+    int rc = sqlite3_step(s) == SQLITE_ROW ? 0 : rp_db_fail(r, err, "looking up the sweep");
+    if (rc == 0)
+        *out = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc;
+}
+
 /* Resolve r->sweep_id: the given sweep must exist; 0 means the latest
  * sweep with successful runs, else the latest sweep (whose failures are
  * then all there is to show). r->ok_runs counts its successful runs. */
 static int pick_sweep(rp_report *r, sp_err *err)
 {
-    sqlite3_stmt *s;
     if (r->sweep_id &&
         sp_store_check_sweep(r->db, "main", r->db_path, "--sweep", r->sweep_id, err))
         return -1;
-    if (sqlite3_prepare_v2(r->db, "SELECT coalesce(nullif(?1, 0),"
-                                  " (SELECT MAX(sweep_id) FROM run_stats),"
-                                  " (SELECT MAX(id) FROM sweeps)),"
-                                  " (SELECT COUNT(*) FROM run_stats WHERE sweep_id ="
-                                  "  coalesce(nullif(?1, 0), (SELECT MAX(sweep_id) FROM"
-                                  "  run_stats)))", -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, "preparing the sweep lookup");
-    sqlite3_bind_int64(s, 1, r->sweep_id);
-    int rc = 0;
-    if (sqlite3_step(s) != SQLITE_ROW)
-        rc = rp_db_fail(r, err, "looking up the sweep");
-    else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-        rc = sp_fail(err, "%s: no sweep in the database (run a sweep first)", r->db_path);
-    else {
-        r->sweep_id = sqlite3_column_int64(s, 0);
-        r->ok_runs = sqlite3_column_int64(s, 1);
-    }
-    sqlite3_finalize(s);
-    return rc;
+    if (!r->sweep_id && query_int(r, "SELECT coalesce((SELECT MAX(sweep_id) FROM run_stats),"
+                                     " (SELECT MAX(id) FROM sweeps), 0)", 0, &r->sweep_id,
+                                  err))
+        return -1;
+    if (!r->sweep_id)
+        return sp_fail(err, "%s: no sweep in the database (run a sweep first)", r->db_path);
+    return query_int(r, "SELECT COUNT(*) FROM run_stats WHERE sweep_id = ?1", r->sweep_id,
+                     &r->ok_runs, err);
 }
 
 /* Without a successful run, the charts drawn from them are skipped, and
