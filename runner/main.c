@@ -15,6 +15,7 @@
  *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
+#include <errno.h>
 #include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
@@ -132,6 +133,22 @@ static int die(const char *msg)
     return 1;
 }
 
+/* A sweep id (--sweep, --base-sweep): digits only, at least 1. strtol
+ * alone read "1e3" as 1, "2x" as 2 and "abc" as 0 (the latest sweep);
+ * whether the sweep exists is checked against the database later. */
+static int parse_sweep_id(const char *opt, const char *v, long *out)
+{
+    errno = 0;
+    long x = *v && v[strspn(v, "0123456789")] == '\0' ? strtol(v, NULL, 10) : 0;
+    if (x < 1 || errno) {
+        fprintf(stderr, "spsweep: --%s '%s': expected a positive integer (a sweep id)\n", opt,
+                v);
+        return 1;
+    }
+    *out = x;
+    return 0;
+}
+
 static int parse_cli(int argc, char **argv, cli *c)
 {
     memset(c, 0, sizeof *c);
@@ -146,9 +163,15 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_COMPLEX: c->complex = optarg; break;
         case OPT_QUIET: c->quiet = 1; break;
         case OPT_OUT: c->out = optarg; break;
-        case OPT_SWEEP: c->sweep = strtol(optarg, NULL, 10); break;
+        case OPT_SWEEP:
+            if (parse_sweep_id("sweep", optarg, &c->sweep))
+                return 1;
+            break;
         case OPT_BASE: c->base = optarg; break;
-        case OPT_BASE_SWEEP: c->base_sweep = strtol(optarg, NULL, 10); break;
+        case OPT_BASE_SWEEP:
+            if (parse_sweep_id("base-sweep", optarg, &c->base_sweep))
+                return 1;
+            break;
         case OPT_TIMEOUT: c->timeout = optarg; break;
         case OPT_ISOLATE: c->isolate = optarg; break;
         case OPT_NEW: c->fresh = 1; break;
@@ -400,7 +423,8 @@ static int cmd_report(const cli *c)
     if (c->nargs)
         return die("report takes no arguments besides --db, --out, --sweep, --base and "
                    "--base-sweep");
-    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep};
+    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep,
+                         .log = stderr};
     if (sp_report_run(db, out, &ro, &err))
         return die(err.msg);
     printf("report written to %s/ (report.pdf and one PNG per chart)\n", out);
