@@ -10,7 +10,9 @@
  *          significant digits, as the shell and the JSON functions print
  *          them), NULL as an empty field, fields with a comma, quote, CR or
  *          LF quoted with quotes doubled.
- * NAME comes from a fixed list (never pasted into SQL from the user).
+ * NAME comes from a fixed list (never pasted into SQL from the user). The
+ * database is opened read-only (sp_store_open_readonly): exporting never
+ * writes it, so an archived or shared file without write permission works.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +126,7 @@ int sp_store_export(const char *path, const char *what, int64_t sweep, int json,
         return sp_fail(err, "export: unknown --what '%s' (run_stats, runs, samples, speedup,"
                        " best_runs, run_modes, failures, matrices, sweeps)", what);
     sp_store *st;
-    if (sp_store_open(path, &st, err))
+    if (sp_store_open_readonly(path, &st, err))
         return -1;
     int64_t latest = 0;
     int rc = sweep ? 0 : store_query_int(st, "SELECT coalesce(MAX(id), 0) FROM sweeps",
@@ -132,6 +134,8 @@ int sp_store_export(const char *path, const char *what, int64_t sweep, int json,
     sqlite3_stmt *s = NULL;
     if (rc == 0 && !sweep && !(sweep = latest))
         rc = sp_fail(err, "%s: no sweep to export", path);
+    else if (rc == 0)
+        rc = sp_store_check_sweep(st->db, "main", path, "--sweep", sweep, err);
     if (rc == 0)
         rc = store_prepare(st, inner, &s, "preparing the export", err);
     if (rc == 0) {

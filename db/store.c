@@ -1,6 +1,7 @@
 /*
  * store.c — the SQLite results store: open (schema, migration, views) and
- * the helpers the other db/store_*.c files share. See store.h.
+ * the helpers the other db/store_*.c files share. See store.h (and
+ * store_readonly.c for the open that writes nothing).
  *
  * The SQL lives in db/schema.sql, db/migrate_v*.sql and db/views.sql and is
  * embedded here at build time with .incbin, so the binary and the sqlite3
@@ -39,12 +40,8 @@ __asm__(".section .rodata\n"
         ".byte 0\n"
         ".previous\n");
 extern const char sp_schema_sql[];
-extern const char sp_views_sql[];
 extern const char sp_migrate_v2_sql[];
 extern const char sp_migrate_v3_sql[];
-
-/* The schema version schema.sql writes into PRAGMA user_version. */
-#define SP_SCHEMA_VERSION 3
 
 /* Report an SQLite failure as "PATH: what: sqlite message". */
 int store_fail(const sp_store *st, sp_err *err, const char *what)
@@ -121,12 +118,10 @@ int store_query_int(sp_store *st, const char *sql, int64_t *v, sp_err *err)
     return rc;
 }
 
-/* Connection settings: busy timeout, foreign keys, WAL journal. The first
+/* Connection settings: foreign keys, WAL journal. The first
  * read of the file happens here, so a non-database is reported here. */
 static int store_configure(sp_store *st, sp_err *err)
 {
-    sqlite3_extended_result_codes(st->db, 1);
-    sqlite3_busy_timeout(st->db, 10000);
     if (store_exec(st, "PRAGMA foreign_keys = ON", "enabling foreign keys", err))
         return -1;
     sqlite3_stmt *s;
@@ -141,6 +136,27 @@ static int store_configure(sp_store *st, sp_err *err)
     }
     sqlite3_finalize(s);
     return rc;
+}
+
+/* A handle for path with its connection opened by flags (on uri instead
+ * of path when given); NULL (err set) on failure. */
+sp_store *store_connect(const char *path, const char *uri, int flags, sp_err *err)
+{
+    sp_store *st = calloc(1, sizeof *st);
+    if (!st || !(st->path = strdup(path))) {
+        free(st);
+        sp_fail(err, "%s: out of memory opening the database", path);
+        return NULL;
+    }
+    if (sqlite3_open_v2(uri ? uri : path, &st->db, flags, NULL) != SQLITE_OK) {
+        sp_fail(err, "%s: cannot open database: %s", path,
+                st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        sp_store_close(st);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(st->db, 1);
+    sqlite3_busy_timeout(st->db, 10000);
+    return st;
 }
 
 /* Drop every view: views.sql re-creates them, and a view that names runs
@@ -201,7 +217,7 @@ static int apply_in_transaction(sp_store *st, sp_err *err)
  * inside a transaction), so rebuilding runs does not cascade into samples;
  * the version is read inside the transaction, so two processes opening a
  * version-1 database at once migrate it once. */
-static int store_apply_schema(sp_store *st, sp_err *err)
+int store_apply_schema(sp_store *st, sp_err *err)
 {
     if (store_exec(st, "PRAGMA foreign_keys = OFF", "disabling foreign keys", err) ||
         store_exec(st, "BEGIN IMMEDIATE", "starting the schema transaction", err))
@@ -224,18 +240,9 @@ int sp_store_open(const char *path, sp_store **out, sp_err *err)
         return sp_fail(err, "sp_store_open: empty database path");
     if (sp_mkdir_parent(path, err))
         return sp_fail_prefix(err, "%s", path);
-    sp_store *st = calloc(1, sizeof *st);
-    if (!st || !(st->path = strdup(path))) {
-        free(st);
-        return sp_fail(err, "%s: out of memory opening the database", path);
-    }
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                        NULL) != SQLITE_OK) {
-        sp_fail(err, "%s: cannot open database: %s", path,
-                st->db ? sqlite3_errmsg(st->db) : "out of memory");
-        sp_store_close(st);
+    sp_store *st = store_connect(path, NULL, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+    if (!st)
         return -1;
-    }
     const char *hook = getenv("SPSWEEP_TEST_KILL_IN_COMMIT");
     st->kill_in_commit = hook ? strtol(hook, NULL, 10) : 0;
     if (store_configure(st, err) || store_apply_schema(st, err)) {

@@ -22,6 +22,14 @@ typedef struct sp_store sp_store;
 /* Open (creating when absent) the database at path, creating missing
  * directories, applying schema.sql and views.sql. */
 int sp_store_open(const char *path, sp_store **st, sp_err *err);
+/* Open an existing database to read it only (SQLITE_OPEN_READONLY):
+ * nothing is written to the file, so a file without write permission or in
+ * a read-only directory can be read. This build's views (db/views.sql) are
+ * created as TEMP views of the connection, shadowing the file's own; a
+ * database of an older schema version is copied into memory and migrated
+ * there (the file keeps its version); a newer one is refused, and so is a
+ * file without the spsweep tables. */
+int sp_store_open_readonly(const char *path, sp_store **st, sp_err *err);
 void sp_store_close(sp_store *st);
 /* The raw handle, for tests and the report. */
 struct sqlite3 *sp_store_db(sp_store *st);
@@ -143,9 +151,16 @@ typedef struct sp_pair_key {
 int sp_store_count_covered(const char *path, int64_t sweep_id, const sp_pair_key *keys,
                            int n, int *covered, sp_err *err);
 
+/* 0 when id is a sweep of db's schema ("main", or an attached one);
+ * otherwise fails with "OPTION ID: no such sweep in PATH (sweeps 1-3)"
+ * (db/sweep_ids.c). For --sweep and --base-sweep of export and report. */
+int sp_store_check_sweep(struct sqlite3 *db, const char *schema, const char *path,
+                         const char *option, int64_t id, sp_err *err);
+
 /* Write one view or table (`what`: run_stats by default, runs, samples,
  * speedup, best_runs, run_modes, failures, matrices, sweeps) of sweep
- * (0: the latest) to out as CSV or as one JSON array (db/export.c). */
+ * (0: the latest; another id must be a sweep of the database) to out as
+ * CSV or as one JSON array (db/export.c). */
 int sp_store_export(const char *path, const char *what, int64_t sweep, int json, FILE *out,
                     sp_err *err);
 

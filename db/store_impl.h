@@ -18,6 +18,18 @@ struct sp_store {
     long kill_in_commit;    /* test hook: SIGKILL before this run's COMMIT */
 };
 
+/* The schema version schema.sql writes into PRAGMA user_version. */
+#define SP_SCHEMA_VERSION 3
+/* db/views.sql, embedded by store.c (NUL-terminated). */
+extern const char sp_views_sql[];
+
+/* A handle whose connection sqlite3_open_v2 opened with flags, on uri
+ * instead of path when given (store.c). */
+sp_store *store_connect(const char *path, const char *uri, int flags, sp_err *err);
+/* Migrate an older schema, apply schema.sql and views.sql, in one
+ * transaction (store.c). */
+int store_apply_schema(sp_store *st, sp_err *err);
+
 int store_fail(const sp_store *st, sp_err *err, const char *what);
 /* Run SQL text with no parameters (pragmas, the embedded files). */
 int store_exec(sp_store *st, const char *sql, const char *what, sp_err *err);

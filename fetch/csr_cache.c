@@ -254,3 +254,23 @@ out:
     close(fd);
     return rc;
 }
+
+/* The shape a cache file holds, from its header alone: 0 when the header
+ * is sound (and matches expect, when given), else nonzero. What the
+ * memory guard reads before sp_cache_read allocates the arrays. */
+int sp_cache_peek(const char *path, const sp_cache_info *expect, int32_t *rows,
+                  int32_t *cols, int32_t *nnz)
+{
+    int fd = path && *path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return 1;
+    struct stat st;
+    cache_header h;
+    int rc = fstat(fd, &st) || read_header(fd, (int64_t)st.st_size, &h, NULL) ||
+             (expect && (expect->src_size != h.src_size ||
+                         expect->src_mtime_ns != h.src_mtime_ns));
+    close(fd);
+    if (!rc)
+        *rows = h.rows, *cols = h.cols, *nnz = h.nnz;
+    return rc;
+}

@@ -176,6 +176,24 @@ int gen_check(const char *spec, sp_err *err)
     return fn(&p, NULL, err);
 }
 
+/* The validation pass with p.size set: every generator notes its shape
+ * and temporaries from its own parameter parsing, so the estimate and
+ * the generator cannot disagree on what a spec means. */
+int sp_generate_size(const char *spec, int64_t *rows, int64_t *cols, int64_t *nnz,
+                     uint64_t *scratch_bytes, sp_err *err)
+{
+    gen_params p;
+    gen_fn fn;
+    gen_size sz = {0, 0, 0, 0};
+    if (gen_resolve(spec, &p, &fn, err))
+        return -1;
+    p.size = &sz;
+    if (fn(&p, NULL, err))
+        return -1;
+    *rows = sz.rows, *cols = sz.cols, *nnz = sz.nnz, *scratch_bytes = sz.scratch_bytes;
+    return 0;
+}
+
 /* Append s to name (at *n), mapping characters outside [A-Za-z0-9_.-]
  * to '_', so the name is safe in file names and chart titles. */
 static void name_append(char *name, size_t len, size_t *n, const char *s)
@@ -306,13 +324,22 @@ int gen_check_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
 {
     const char *what = rows > INT32_MAX ? "rows" : cols > INT32_MAX ? "columns" : "nonzeros";
     int64_t n = rows > INT32_MAX ? rows : cols > INT32_MAX ? cols : nnz;
-    if (n <= INT32_MAX)
+    if (n <= INT32_MAX) {
+        gen_note_size(p, rows, cols, nnz, 0);
         return 0;
+    }
     if (n == INT64_MAX)
         return sp_fail(err, "gen:%s: the number of %s overflows 64 bits; 32-bit indices "
                        "hold at most %d", p->spec, what, INT32_MAX);
     return sp_fail(err, "gen:%s: %lld %s exceed the 32-bit index limit (%d)", p->spec,
                    (long long)n, what, INT32_MAX);
+}
+
+void gen_note_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
+                   uint64_t scratch_bytes)
+{
+    if (p->size)
+        *p->size = (gen_size){rows, cols, nnz, scratch_bytes};
 }
 
 /* Out-of-memory failure naming the spec. */

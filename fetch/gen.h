@@ -19,12 +19,21 @@ typedef struct gen_param {
     char value[64];
 } gen_param;
 
+/* What a generator will allocate, noted while it validates (A == NULL):
+ * the result's shape (nnz an upper bound where repeats are merged: R-MAT)
+ * and the bytes of its temporaries at the result's allocation, its peak. */
+typedef struct gen_size {
+    int64_t rows, cols, nnz;
+    uint64_t scratch_bytes;
+} gen_size;
+
 /* A spec split into its kind and key=value pairs, in the order written. */
 typedef struct gen_params {
     const char *spec;           /* the whole spec, for messages */
     char kind[32];
     int count;
     gen_param item[GEN_MAX_PARAMS];
+    gen_size *size;             /* when set, filled by gen_check_size / gen_note_size */
 } gen_params;
 
 /* A generator: with A == NULL it only validates the parameters (sizes
@@ -56,9 +65,14 @@ int gen_param_seed(const gen_params *p, const char *key, uint64_t dflt,
 /* a * b saturated at INT64_MAX (inputs >= 0): sizes computed before
  * allocating never wrap. */
 int64_t gen_mul(int64_t a, int64_t b);
-/* Refuse a result whose rows, cols or nnz do not fit in int32. */
+/* Refuse a result whose rows, cols or nnz do not fit in int32; a size
+ * that fits is noted (gen_note_size, no scratch). */
 int gen_check_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
                    sp_err *err);
+/* Note the result's shape and the generator's temporaries in p->size, if
+ * set: what the memory guard compares with free memory before generating. */
+void gen_note_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
+                   uint64_t scratch_bytes);
 /* Fail with "gen:<spec>: out of memory ...". */
 int gen_fail_oom(const gen_params *p, sp_err *err);
 

@@ -180,6 +180,12 @@ int gen_rmat(const gen_params *p, sp_csr *A, sp_err *err)
     if (cfg.edges > INT32_MAX)
         return sp_fail(err, "gen:%s: %lld edges exceed the 32-bit index limit (%d)", p->spec,
                        (long long)cfg.edges, INT32_MAX);
+    /* At the CSR's allocation rmat_build still holds bucket, ptr and next;
+     * with nnz at its bound (every edge distinct) that is also more than
+     * the drawing phase's src + dst + bucket. */
+    int64_t rows = (int64_t)1 << scale;
+    gen_note_size(p, rows, rows, cfg.edges,
+                  (uint64_t)(cfg.edges + 1) * 4 + (uint64_t)(2 * rows + 1) * 4);
     if (!A)
         return 0;
     cfg.ta = (uint64_t)(a * 4294967296.0);

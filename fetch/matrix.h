@@ -61,6 +61,17 @@ int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A,
 int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T,
                    uint64_t *src_hash, sp_err *err);
 
+/* What a Matrix Market file's banner and size line say, read without its
+ * body (fetch/mm_peek.c): the shape, the most nonzeros the reader will
+ * hold (entries, twice that for symmetric kinds) and the bytes of text it
+ * inflates into memory (a .gz file; 0 for a plain one, which is mapped).
+ * -1 with the reader's message when the header is bad or unreadable. */
+typedef struct sp_mm_size {
+    int64_t rows, cols, max_nnz;
+    uint64_t heap_text;
+} sp_mm_size;
+int sp_mm_peek(const char *path, sp_mm_size *sz, sp_err *err);
+
 /* Matrix Market writer (coordinate real general, %.17g): for tests and
  * benchmarks. */
 int sp_mm_write(const char *path, const sp_csr *A, sp_err *err);
@@ -68,6 +79,12 @@ int sp_mm_write(const char *path, const sp_csr *A, sp_err *err);
 /* Generators (fetch/gen_*.c). spec is the part after "gen:", e.g.
  * "laplace2d?n=100". Deterministic for a given spec. */
 int sp_generate(const char *spec, sp_csr *A, sp_err *err);
+/* What sp_generate(spec) will allocate, from the generator's own parameter
+ * parsing, without generating: the shape (nnz exact, or the bound before
+ * repeats merge for rmat) and its temporaries beside the result at its
+ * peak. -1 with the generator's message for a bad spec. */
+int sp_generate_size(const char *spec, int64_t *rows, int64_t *cols, int64_t *nnz,
+                     uint64_t *scratch_bytes, sp_err *err);
 
 /* Binary CSR cache (fetch/csr_cache.c). */
 typedef struct sp_cache_info {
@@ -86,6 +103,10 @@ int sp_cache_write(const char *path, const sp_csr *A, const sp_cache_info *info,
  * src_mtime_ns must match it or the file is reported stale (-1). */
 int sp_cache_read(const char *path, const sp_cache_info *expect, sp_csr *A,
                   sp_cache_info *info, sp_err *err);
+/* The shape in a cache file's header (no arrays read): 0 when the header
+ * is sound and matches expect (when given), nonzero otherwise. */
+int sp_cache_peek(const char *path, const sp_cache_info *expect, int32_t *rows,
+                  int32_t *cols, int32_t *nnz);
 
 typedef enum { SP_SRC_FILE, SP_SRC_GEN, SP_SRC_SUITESPARSE, SP_SRC_KEYS } sp_source_kind;
 
@@ -158,6 +179,27 @@ typedef struct sp_matrix {
 /* Read the Matrix Market file mtx and write its binary CSR cache to csr
  * (what the fetcher does once per downloaded matrix). */
 int sp_csr_cache_build(const char *mtx, const char *csr, const sp_mm_opts *mm, sp_err *err);
+
+/* The files a file: or suitesparse: source is read from: its Matrix
+ * Market file and its binary cache file ("" with opts->no_cache). -1 with
+ * the message the load would give when they cannot be named. */
+int sp_source_files(const sp_source *src, const sp_load_opts *opts, char *mtx, size_t mlen,
+                    char *csr, size_t clen, sp_err *err);
+
+/* What loading a source will take, known before loading it
+ * (fetch/load_size.c), for the memory guard: the shape (nnz an upper
+ * bound where repeats merge), the bytes of the result that stays (the CSR
+ * or the keys) and the most the load holds at once (the result with the
+ * generator's or reader's temporaries), and what the numbers come from. */
+typedef struct sp_load_size {
+    int64_t rows, cols, nnz;    /* keys: n x 1 with n "nonzeros" */
+    uint64_t result_bytes, peak_bytes;
+    const char *basis;          /* "generator parameters", "cache header", ... */
+} sp_load_size;
+
+/* 0 with sz filled; -1 when the size cannot be known beforehand (a file
+ * missing, a header unreadable): the load then says why itself. */
+int sp_load_size_of(const sp_source *src, const sp_load_opts *opts, sp_load_size *sz);
 
 /* Resolve src to a matrix: generate, or read through the cache. */
 int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,

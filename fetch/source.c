@@ -210,18 +210,21 @@ static int load_via_cache(const char *path, const char *cpath, const sp_load_opt
     return 0;
 }
 
-/* A Matrix Market file, through the cache under the cache root. */
-static int load_file(const char *path, const sp_load_opts *opts, sp_matrix *M, sp_err *err)
+/* A file: source's Matrix Market file and its cache file under the cache
+ * root ("" without the cache). */
+static int file_files(const char *path, const sp_load_opts *opts, char *mtx, size_t mlen,
+                      char *csr, size_t clen, sp_err *err)
 {
-    char dir[PATH_MAX], cpath[PATH_MAX + 200];
+    char dir[PATH_MAX];
+    snprintf(mtx, mlen, "%s", path);
+    csr[0] = '\0';
     if (opts->no_cache)
-        return load_via_cache(path, "", opts, M, err);
+        return 0;
     if (access(path, F_OK) != 0)
         return sp_fail(err, "%s: %s", path, strerror(errno));
-    if (cache_dir(opts, dir, sizeof dir, err) ||
-        cache_path(path, dir, cpath, sizeof cpath, err))
+    if (cache_dir(opts, dir, sizeof dir, err) || cache_path(path, dir, csr, clen, err))
         return -1;
-    return load_via_cache(path, cpath, opts, M, err);
+    return 0;
 }
 
 int sp_csr_cache_build(const char *mtx, const char *csr, const sp_mm_opts *mm, sp_err *err)
@@ -261,11 +264,11 @@ static int find_suitesparse(const char *root, const char *gname, char *found, ch
     return hit;
 }
 
-/* A SuiteSparse matrix in the cache, read through the CSR cache beside it. */
-static int load_suitesparse(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
-                            sp_err *err)
+/* A SuiteSparse matrix in the cache and the CSR cache file beside it. */
+static int suitesparse_files(const sp_source *src, const sp_load_opts *opts, char *mtx,
+                             size_t mlen, char *csr, size_t clen, sp_err *err)
 {
-    char root[PATH_MAX], found[PATH_MAX], shown[PATH_MAX], csr[PATH_MAX + 8];
+    char root[PATH_MAX], found[PATH_MAX], shown[PATH_MAX];
     if (src->unavailable[0])
         return sp_fail(err, "%s: %s", src->text, src->unavailable);
     if (cache_dir(opts, root, sizeof root, err))
@@ -273,8 +276,31 @@ static int load_suitesparse(const sp_source *src, const sp_load_opts *opts, sp_m
     if (!find_suitesparse(root, src->path, found, shown, sizeof found))
         return sp_fail(err, "%s: not in the local cache (%s); `spsweep fetch %s` brings it in",
                        src->text, shown, src->path);
-    snprintf(csr, sizeof csr, "%.*s.csr", (int)strlen(found) - 4, found);
-    return load_via_cache(found, csr, opts, M, err);
+    snprintf(mtx, mlen, "%s", found);
+    snprintf(csr, clen, "%.*s.csr", (int)strlen(found) - 4, found);
+    return 0;
+}
+
+int sp_source_files(const sp_source *src, const sp_load_opts *opts, char *mtx, size_t mlen,
+                    char *csr, size_t clen, sp_err *err)
+{
+    static const sp_load_opts defaults;
+    opts = opts ? opts : &defaults;
+    if (src->kind == SP_SRC_FILE)
+        return file_files(src->path, opts, mtx, mlen, csr, clen, err);
+    if (src->kind == SP_SRC_SUITESPARSE)
+        return suitesparse_files(src, opts, mtx, mlen, csr, clen, err);
+    return sp_fail(err, "%s: not read from a file", src->text);
+}
+
+/* A file: or suitesparse: source, through its CSR cache. */
+static int load_from_files(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
+                           sp_err *err)
+{
+    char mtx[PATH_MAX], csr[PATH_MAX + 256];
+    if (sp_source_files(src, opts, mtx, sizeof mtx, csr, sizeof csr, err))
+        return -1;
+    return load_via_cache(mtx, csr, opts, M, err);
 }
 
 /* A key workload: generated (never cached: generating is as fast as reading). */
@@ -305,10 +331,9 @@ int sp_matrix_load(const sp_source *src, const sp_load_opts *opts, sp_matrix *M,
         }
         return 0;
     }
-    int rc = src->kind == SP_SRC_GEN    ? sp_generate(src->path, &M->A, err)
-             : src->kind == SP_SRC_FILE ? load_file(src->path, opts, M, err)
-             : src->kind == SP_SRC_SUITESPARSE
-                 ? load_suitesparse(src, opts, M, err)
+    int rc = src->kind == SP_SRC_GEN ? sp_generate(src->path, &M->A, err)
+             : src->kind == SP_SRC_FILE || src->kind == SP_SRC_SUITESPARSE
+                 ? load_from_files(src, opts, M, err)
                  : sp_fail(err, "%s: unknown source kind %d", src->text, (int)src->kind);
     if (rc) {
         sp_matrix_free(M);

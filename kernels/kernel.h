@@ -99,6 +99,10 @@ typedef struct sp_operation {
     unsigned workloads;                 /* SP_WL_* it takes; 0 means SP_WL_MATRIX */
     int (*setup)(sp_problem *pb, const sp_workload *w, sp_err *err);
     void (*teardown)(sp_problem *pb);
+    /* What setup allocates beside the workload (spmv: x), from the shape
+     * alone, for the runner's memory guard before the matrix is loaded;
+     * NULL: nothing. */
+    size_t (*setup_bytes)(const sp_problem *pb);
     size_t (*output_bytes)(const sp_problem *pb);
     /* The reference into out (output_bytes bytes): spmv's serial double
      * y, transpose's serial CSC, sort's key count and multiset hashes. */

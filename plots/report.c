@@ -1,5 +1,6 @@
 /*
- * report.c — the report step (see report.h): open the database read-only,
+ * report.c — the report step (see report.h): open the database read-only
+ * (never writing it, so an archived file without write permission works),
  * pick the sweep, write every chart's data and script, the title page and
  * report.gp, run gnuplot, check that every promised file was written.
  */
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../db/store.h"
 #include "report_impl.h"
 
 #define REPORT_SCRIPT "report.gp"
@@ -16,50 +18,55 @@
 #define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
 #define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
 
-/* Open the database read-only; it must exist and hold the spsweep views. */
+/* Open the database read-only, with this build's views (db/store_readonly.c). */
 static int open_readonly(rp_report *r, sp_err *err)
 {
-    struct stat sb;
-    if (stat(r->db_path, &sb) != 0)
-        return sp_fail(err, "%s: no such database file (run a sweep first)", r->db_path);
-    if (sqlite3_open_v2(r->db_path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) !=
-        SQLITE_OK)
-        return rp_db_fail(r, err, "cannot open database");
-    sqlite3_busy_timeout(r->db, 10000);
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "SELECT COUNT(*) FROM sqlite_master"
-                                  " WHERE type = 'view' AND name = 'run_stats'",
-                           -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, "reading the schema");
-    int found = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 1;
-    sqlite3_finalize(s);
-    if (!found)
-        return sp_fail(err, "%s: not an spsweep results database (no run_stats view)",
-                       r->db_path);
+    if (sp_store_open_readonly(r->db_path, &r->store, err))
+        return -1;
+    r->db = sp_store_db(r->store);
     return 0;
 }
 
-/* Resolve r->sweep_id: the given sweep must have ok runs; 0 means the
- * latest sweep that has some. */
-static int pick_sweep(rp_report *r, sp_err *err)
+/* The integer sql returns, ?1 bound to param. */
+static int query_int(rp_report *r, const char *sql, int64_t param, int64_t *out, sp_err *err)
 {
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "SELECT MAX(sweep_id) FROM run_stats"
-                                  " WHERE ?1 = 0 OR sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the sweep lookup");
-    sqlite3_bind_int64(s, 1, r->sweep_id);
-    int rc = 0;
-    if (sqlite3_step(s) != SQLITE_ROW)
-        rc = rp_db_fail(r, err, "looking up the sweep");
-    else if (sqlite3_column_type(s, 0) == SQLITE_NULL && r->sweep_id == 0)
-        rc = sp_fail(err, "%s: no successful runs in DB", r->db_path);
-    else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-        rc = sp_fail(err, "%s: sweep %lld has no successful runs", r->db_path,
-                     (long long)r->sweep_id);
-    else
-        r->sweep_id = sqlite3_column_int64(s, 0);
+    sqlite3_bind_int64(s, 1, param);
+    int rc = sqlite3_step(s) == SQLITE_ROW ? 0 : rp_db_fail(r, err, "looking up the sweep");
+    if (rc == 0)
+        *out = sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
     return rc;
+}
+
+/* Resolve r->sweep_id: the given sweep must exist; 0 means the latest
+ * sweep with successful runs, else the latest sweep (whose failures are
+ * then all there is to show). r->ok_runs counts its successful runs. */
+static int pick_sweep(rp_report *r, sp_err *err)
+{
+    if (r->sweep_id &&
+        sp_store_check_sweep(r->db, "main", r->db_path, "--sweep", r->sweep_id, err))
+        return -1;
+    if (!r->sweep_id && query_int(r, "SELECT coalesce((SELECT MAX(sweep_id) FROM run_stats),"
+                                     " (SELECT MAX(id) FROM sweeps), 0)", 0, &r->sweep_id,
+                                  err))
+        return -1;
+    if (!r->sweep_id)
+        return sp_fail(err, "%s: no sweep in the database (run a sweep first)", r->db_path);
+    return query_int(r, "SELECT COUNT(*) FROM run_stats WHERE sweep_id = ?1", r->sweep_id,
+                     &r->ok_runs, err);
+}
+
+/* Without a successful run, the charts drawn from them are skipped, and
+ * said so in one line (the title page and the failures still come). */
+static void note_skipped(const rp_report *r)
+{
+    if (r->ok_runs == 0 && r->log)
+        fprintf(r->log, "report: sweep %lld of %s has no successful runs: the summary, "
+                "speedup, rate, roofline and phase charts are skipped; the title page and "
+                "the failures are drawn\n", (long long)r->sweep_id, r->db_path);
 }
 
 /* With many charts, a table of contents right after the title page:
@@ -97,22 +104,42 @@ static int contents_pages(rp_report *r, sp_err *err)
     return 0;
 }
 
+/* One line of report.gp: "COMMAND 'BASE.SUFFIX'". */
+static void chart_command(FILE *f, const char *command, const char *base, const char *suffix)
+{
+    char name[400];
+    snprintf(name, sizeof name, "%s%s", base, suffix);
+    fprintf(f, "%s ", command);
+    rp_gp_name(f, name, RP_GP_STRING);
+    fputc('\n', f);
+}
+
 /* report.gp: every chart into its PNG, then the title page and every
  * chart as pages of report.pdf. */
-static int write_main_script(const rp_report *r, sp_err *err)
+static int write_main_script(rp_report *r, sp_err *err)
 {
+    char png[400];
+    for (int i = 0; i < r->ncharts; i++) {      /* what gnuplot will write */
+        snprintf(png, sizeof png, "%s.png", r->charts[i]);
+        if (rp_manifest_add(r, png, err))
+            return -1;
+    }
+    if (rp_manifest_add(r, "report.pdf", err) || rp_manifest_add(r, "gnuplot.log", err))
+        return -1;
     FILE *f = rp_create(r, REPORT_SCRIPT, err);
     if (!f)
         return -1;
     fprintf(f, "# written by spsweep report for sweep %lld; run in this directory\n",
             (long long)r->sweep_id);
     fprintf(f, PNG_TERMINAL);
-    for (int i = 0; i < r->ncharts; i++)
-        fprintf(f, "set output '%s.png'\nload '%s.gp'\nset output\n", r->charts[i],
-                r->charts[i]);
+    for (int i = 0; i < r->ncharts; i++) {
+        chart_command(f, "set output", r->charts[i], ".png");
+        chart_command(f, "load", r->charts[i], ".gp");
+        fprintf(f, "set output\n");
+    }
     fprintf(f, PDF_TERMINAL "set output 'report.pdf'\nload 'title.gp'\n");
     for (int i = 0; i < r->ncharts; i++)
-        fprintf(f, "load '%s.gp'\n", r->charts[i]);
+        chart_command(f, "load", r->charts[i], ".gp");
     fprintf(f, "set output\n");
     return rp_finish(f, r, REPORT_SCRIPT, err);
 }
@@ -137,10 +164,15 @@ static int check_outputs(const rp_report *r, sp_err *err)
 /* All the steps, in order; the first failure stops the report. */
 static int report_build(rp_report *r, sp_err *err)
 {
-    if (open_readonly(r, err) || pick_sweep(r, err) || sp_mkdir_p(r->out_dir, err))
+    if (open_readonly(r, err) || pick_sweep(r, err) || rp_attach_base(r, err) ||
+        sp_mkdir_p(r->out_dir, err) || rp_manifest_clear(r, err))
         return -1;
-    if (rp_summary_tables(r, err) || rp_compare_table(r, err) || rp_speedup_chart(r, err) ||
-        rp_roofline_chart(r, err) || rp_rate_charts(r, err) || rp_phase_charts(r, err) ||
+    r->owns_dir = 1;
+    int ok = r->ok_runs > 0;
+    note_skipped(r);
+    if ((ok && rp_summary_tables(r, err)) || rp_compare_table(r, err) ||
+        (ok && (rp_speedup_chart(r, err) || rp_roofline_chart(r, err) ||
+                rp_rate_charts(r, err) || rp_phase_charts(r, err))) ||
         rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
         write_main_script(r, err))
         return -1;
@@ -149,7 +181,7 @@ static int report_build(rp_report *r, sp_err *err)
     return 0;
 }
 
-/* Report on sweep_id (0 = the latest sweep with successful runs). */
+/* Report on sweep_id (0: as sp_report). */
 int sp_report_sweep(const char *db_path, int64_t sweep_id, const char *out_dir, sp_err *err)
 {
     sp_report_opts o = {.sweep_id = sweep_id};
@@ -166,16 +198,22 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
         return sp_fail(err, "sp_report: invalid sweep id");
     rp_report r = {.db_path = db_path, .out_dir = out_dir, .sweep_id = o->sweep_id,
                    .base_db = o->base_db && *o->base_db ? o->base_db : NULL,
-                   .base_sweep_id = o->base_sweep_id};
+                   .base_sweep_id = o->base_sweep_id, .log = o->log};
     int rc = report_build(&r, err);
+    sp_err ignored;     /* after a failure, its message is the one to keep */
+    if (r.owns_dir && rp_manifest_write(&r, rc ? &ignored : err))
+        rc = -1;
     for (int i = 0; i < r.ncharts; i++)
         free(r.charts[i]);
     free(r.charts);
-    sqlite3_close(r.db);
+    for (int i = 0; i < r.nfiles; i++)
+        free(r.files[i]);
+    free(r.files);
+    sp_store_close(r.store);
     return rc;
 }
 
-/* Report on the latest sweep with successful runs. */
+/* Report on the latest sweep with successful runs (else the latest sweep). */
 int sp_report(const char *db_path, const char *out_dir, sp_err *err)
 {
     return sp_report_sweep(db_path, 0, out_dir, err);

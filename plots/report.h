@@ -14,12 +14,15 @@
  *   phases-N.png              GPU runs: conversion, host->device, kernel, device->host
  *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart
+ *   report-files.txt          every file this report wrote; the next report into
+ *                             out_dir removes them first (report_manifest.c)
  * (operations other than spmv add "-<operation>" after the matrix name).
  */
 #ifndef SP_REPORT_H
 #define SP_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "../kernels/sparse.h"
 
 #ifdef __cplusplus
@@ -27,19 +30,21 @@ extern "C" {
 #endif
 
 typedef struct sp_report_opts {
-    int64_t sweep_id;           /* 0: the latest sweep with successful runs */
+    int64_t sweep_id;           /* 0: the latest sweep with successful runs, else the
+                                   latest (a sweep without any: title and failures) */
     const char *base_db;        /* compare with this database (NULL: no comparison) */
     int64_t base_sweep_id;      /* its sweep (0: the latest with successful runs) */
+    FILE *log;                  /* notes (charts skipped); NULL: none */
 } sp_report_opts;
 
 /* The report with a change table against o->base_db when given. */
 int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts *o,
                   sp_err *err);
 
-/* Report on the latest sweep with successful runs. */
+/* Report on the latest sweep with successful runs (else the latest sweep). */
 int sp_report(const char *db_path, const char *out_dir, sp_err *err);
 
-/* Report on sweep_id (0 = the latest sweep with successful runs). */
+/* Report on sweep_id (0: as sp_report). */
 int sp_report_sweep(const char *db_path, int64_t sweep_id, const char *out_dir,
                     sp_err *err);
 

@@ -10,14 +10,18 @@
  * leaves ci_lo NULL), the [min, max] ranges decide instead. ratio = base
  * median / this median (above 1: faster now). Combinations found on one
  * side only are listed as "new" or "gone". Slower rows come first.
+ * This sweep's run_stats is named without a schema: it is this build's
+ * TEMP view (sp_store_open_readonly), which SQLite looks up first; the
+ * base database's views are its own.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "../db/store.h"
 #include "report_impl.h"
 
 static const char COMPARE_SQL[] =
-    "WITH cur AS (SELECT s.*, m.source FROM main.run_stats s"
+    "WITH cur AS (SELECT s.*, m.source FROM run_stats s"
     "   JOIN main.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?1),"
     " old AS (SELECT s.*, m.source FROM base.run_stats s"
     "   JOIN base.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?2),"
@@ -43,11 +47,14 @@ static const char COMPARE_SQL[] =
     " FROM pairs ORDER BY CASE verdict WHEN 'slower' THEN 0 WHEN 'faster' THEN 1"
     "  WHEN 'gone' THEN 2 WHEN 'new' THEN 3 ELSE 4 END, matrix, operation, kernel, axes";
 
-/* Attach the base database read-only and resolve its sweep. */
-static int attach_base(rp_report *r, sp_err *err)
+/* Attach the base database read-only and resolve its sweep (before any
+ * file is written, so a wrong --base or --base-sweep leaves no report). */
+int rp_attach_base(rp_report *r, sp_err *err)
 {
     char uri[4200];
     sqlite3_stmt *s;
+    if (!r->base_db)
+        return 0;
     snprintf(uri, sizeof uri, "file:%s?mode=ro", r->base_db);
     if (sqlite3_prepare_v2(r->db, "ATTACH DATABASE ?1 AS base", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "attaching the base database");
@@ -57,6 +64,9 @@ static int attach_base(rp_report *r, sp_err *err)
     if (rc)
         return sp_fail(err, "%s: cannot open the base database: %s", r->base_db,
                        sqlite3_errmsg(r->db));
+    if (r->base_sweep_id && sp_store_check_sweep(r->db, "base", r->base_db, "--base-sweep",
+                                                 r->base_sweep_id, err))
+        return -1;
     if (sqlite3_prepare_v2(r->db, "SELECT MAX(sweep_id) FROM base.run_stats"
                                   " WHERE ?1 = 0 OR sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
         return sp_fail(err, "%s: not an spsweep results database (%s)", r->base_db,
@@ -88,8 +98,6 @@ int rp_compare_table(rp_report *r, sp_err *err)
                                        "base median ms", "median ms", "ratio"};
     if (!r->base_db)
         return 0;
-    if (attach_base(r, err))
-        return -1;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, COMPARE_SQL, -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the comparison");

@@ -15,14 +15,20 @@
 #include "report.h"
 
 typedef struct rp_report {
-    sqlite3 *db;                /* read-only */
+    struct sp_store *store;     /* opened by sp_store_open_readonly */
+    sqlite3 *db;                /* its connection: read-only, TEMP views */
     const char *db_path;
     const char *out_dir;
     int64_t sweep_id;
+    int64_t ok_runs;            /* successful runs of the sweep (0: failures only) */
+    FILE *log;                  /* notes, or NULL */
     const char *base_db;        /* comparison database (ATTACHed as "base"), or NULL */
     int64_t base_sweep_id;      /* its sweep (0 = latest with ok runs) */
     int ncharts, cap;
     char **charts;              /* base names, in page order */
+    int nfiles, files_cap;
+    char **files;               /* every file written into out_dir (the manifest) */
+    int owns_dir;               /* the previous report's files are removed */
 } rp_report;
 
 /* SQL text turning an axes JSON column into "threads=4,blocksize=128". */
@@ -34,16 +40,30 @@ int rp_add_chart(rp_report *r, const char *base, sp_err *err);
 /* 1 when base is already a chart of this report. */
 int rp_has_chart(const rp_report *r, const char *base);
 
-/* Open out_dir/name for writing / close it, checking for write errors. */
-FILE *rp_create(const rp_report *r, const char *name, sp_err *err);
+/* Open out_dir/name for writing (recording it in the manifest) / close it,
+ * checking for write errors. */
+FILE *rp_create(rp_report *r, const char *name, sp_err *err);
 int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err);
+
+/* The files of the report in out_dir (report_manifest.c): record one,
+ * remove those of the previous report, write the list for the next. */
+int rp_manifest_add(rp_report *r, const char *name, sp_err *err);
+int rp_manifest_clear(const rp_report *r, sp_err *err);
+int rp_manifest_write(rp_report *r, sp_err *err);
 
 /* "DB: what: sqlite message". */
 int rp_db_fail(const rp_report *r, sp_err *err, const char *what);
 /* Copy src keeping [A-Za-z0-9_.-], every other byte becoming '_'. */
 void rp_sanitize(char *dst, size_t len, const char *src);
-/* Write s as a gnuplot single-quoted string (control characters as spaces). */
-void rp_quote(FILE *f, const char *s);
+/* Where a name (matrix, kernel, unit, title, file) goes in gnuplot's
+ * input; rp_gp_name escapes it for that place, and every name that reaches
+ * gnuplot goes through it. */
+typedef enum {
+    RP_GP_STRING,   /* a single-quoted string: title, label, key entry, file name */
+    RP_GP_TIC,      /* a single-quoted explicit tic label (read as a format) */
+    RP_GP_DATA,     /* a field or comment of a tab-separated .dat file */
+} rp_gp_where;
+void rp_gp_name(FILE *f, const char *s, rp_gp_where where);
 /* Axis values as text: {"hack":32,"x":1} -> "hack=32 x=1"; "" for {}. */
 void rp_axes_text(char *dst, size_t len, const char *json);
 /* Distinct colours for up to 24 series (gnuplot's default cycles 8). */
@@ -72,6 +92,8 @@ int rp_table_pages(int nrows);
 int rp_summary_tables(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
+/* ATTACH r->base_db as "base" and resolve r->base_sweep_id (no base: 0). */
+int rp_attach_base(rp_report *r, sp_err *err);
 /* Stacked phase bars of the GPU runs (report_phases.c). */
 int rp_phase_charts(rp_report *r, sp_err *err);
 /* GFLOPS against arithmetic intensity with the measured roofs (report_roofline.c). */

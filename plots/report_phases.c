@@ -20,8 +20,33 @@ static const char PHASES_SQL[] =
     "       FROM run_stats WHERE sweep_id = ?1 AND device = 'gpu')"
     " WHERE place = 1 ORDER BY matrix, operation, kernel";
 
-/* The gnuplot commands of one page drawing rows [0, n) of BASE.dat. */
-static void write_script(FILE *f, const char *dat, int page, int pages)
+/* A bar's label: "matrix / kernel", the operation after the matrix
+ * unless spmv. */
+static void bar_label(char *buf, size_t len, char **c)
+{
+    const char *op = strcmp(c[1], "spmv") ? c[1] : "";
+    snprintf(buf, len, "%s%s%s / %s", c[0], *op ? " " : "", op, c[2]);
+}
+
+/* The bars' labels as explicit tics, escaped by rp_gp_name (as data
+ * through xtic() they were cut at a double quote). */
+static void write_xtics(FILE *f, const rp_table *t, int first, int last)
+{
+    char label[700];
+    fprintf(f, "set xtics (");
+    for (int i = first; i < last; i++) {
+        bar_label(label, sizeof label, &t->cell[i * t->ncols]);
+        fprintf(f, "%s", i > first ? ", " : "");
+        rp_gp_name(f, label, RP_GP_TIC);
+        fprintf(f, " %d", i - first);
+    }
+    fprintf(f, ")\n");
+}
+
+/* The gnuplot commands of one page drawing the rows [first, last) of t,
+ * in BASE.dat. */
+static void write_script(FILE *f, const char *dat, const rp_table *t, int first, int last,
+                         int page, int pages)
 {
     fprintf(f, "reset\nset datafile separator tab\n");
     fprintf(f, "set title 'GPU runs: where the time goes (each kernel at its best axis "
@@ -33,14 +58,15 @@ static void write_script(FILE *f, const char *dat, int page, int pages)
                "set style data histograms\nset style histogram rowstacked\n"
                "set style fill solid 0.85 border -1\nset boxwidth 0.75 relative\n"
                "set grid ytics lc rgb '#dddddd'\nset key below horizontal\n"
-               "set xtics nomirror rotate by 35 right font ',8'\nset yrange [0:*]\n"
-               "plot ");
+               "set xtics nomirror rotate by 35 right font ',8'\nset yrange [0:*]\n");
+    write_xtics(f, t, first, last);
+    fprintf(f, "plot ");
     static const char *const titles[] = {"host conversion", "allocation + host->device",
                                          "kernel (median)", "device->host"};
     for (int c = 0; c < 4; c++) {
         fprintf(f, "%s", c ? ", \\\n  " : "");
-        rp_quote(f, dat);
-        fprintf(f, " using %d%s title '%s'", c + 2, c == 0 ? ":xtic(1)" : "", titles[c]);
+        rp_gp_name(f, dat, RP_GP_STRING);
+        fprintf(f, " using %d title '%s'", c + 2, titles[c]);
     }
     fprintf(f, "\n");
 }
@@ -48,23 +74,25 @@ static void write_script(FILE *f, const char *dat, int page, int pages)
 /* One page: BASE.dat and BASE.gp for rows [first, first + n) of t. */
 static int write_page(rp_report *r, const rp_table *t, int page, int pages, sp_err *err)
 {
-    char base[64], dat[80], gp[80];
+    char base[64], dat[80], gp[80], label[700];
     snprintf(base, sizeof base, "phases-%d", page + 1);
     snprintf(dat, sizeof dat, "%s.dat", base);
     snprintf(gp, sizeof gp, "%s.gp", base);
+    int first = page * PHASE_BARS;
+    int last = t->nrows < first + PHASE_BARS ? t->nrows : first + PHASE_BARS;
     FILE *f = rp_create(r, dat, err);
     if (!f)
         return -1;
     fprintf(f, "# bar\tconvert_ms\th2d_ms\tkernel_ms\td2h_ms\n");
-    for (int i = page * PHASE_BARS; i < t->nrows && i < (page + 1) * PHASE_BARS; i++) {
+    for (int i = first; i < last; i++) {
         char **c = &t->cell[i * t->ncols];
-        const char *op = strcmp(c[1], "spmv") ? c[1] : "";
-        fprintf(f, "%s%s%s / %s\t%s\t%s\t%s\t%s\n", c[0], *op ? " " : "", op, c[2], c[3],
-                c[4], c[5], c[6]);
+        bar_label(label, sizeof label, c);
+        rp_gp_name(f, label, RP_GP_DATA);
+        fprintf(f, "\t%s\t%s\t%s\t%s\n", c[3], c[4], c[5], c[6]);
     }
     if (rp_finish(f, r, dat, err) || !(f = rp_create(r, gp, err)))
         return -1;
-    write_script(f, dat, page, pages);
+    write_script(f, dat, t, first, last, page, pages);
     return rp_finish(f, r, gp, err) || rp_add_chart(r, base, err) ? -1 : 0;
 }
 

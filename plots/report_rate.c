@@ -205,20 +205,20 @@ static void rate_write_clause(FILE *f, const rate_point *p, const rate_axis *ax,
                               const char *dat, int block, int color)
 {
     if (p->has_x) {
-        rp_quote(f, dat);
+        rp_gp_name(f, dat, RP_GP_STRING);
         fprintf(f, " index %d using 1:2:3:4 with yerrorlines lc %d lw 2 pt 7 ps 1.2 title ",
                 block, color);
-        rp_quote(f, p->series);
+        rp_gp_name(f, p->series, RP_GP_STRING);
         return;
     }
     char label[600];
     snprintf(label, sizeof label, "%s (no %s axis)", p->series, ax->name);
-    rp_quote(f, dat);
+    rp_gp_name(f, dat, RP_GP_STRING);
     fprintf(f, " index %d using 1:3:4 with filledcurves lc %d fs transparent solid 0.15 "
                "noborder notitle, \\\n  ", block, color);
-    rp_quote(f, dat);
+    rp_gp_name(f, dat, RP_GP_STRING);
     fprintf(f, " index %d using 1:2 with lines lc %d dt 2 lw 2 title ", block, color);
-    rp_quote(f, label);
+    rp_gp_name(f, label, RP_GP_STRING);
 }
 
 /* The plot command: one clause per series, each in its own colour. */
@@ -245,10 +245,14 @@ static void rate_write_script(FILE *f, const rate_chart *c, const rate_axis *ax,
     snprintf(title, sizeof title, "%s: %s on the %s (point: median; bars: fastest..slowest "
              "sample)", matrix, op, strcmp(ax->device, "gpu") == 0 ? "GPU" : "CPU");
     fprintf(f, "reset\nset datafile separator tab\nset title ");
-    rp_quote(f, title);
+    rp_gp_name(f, title, RP_GP_STRING);
     fprintf(f, "\nset xlabel ");
-    rp_quote(f, ax->xlabel);
-    fprintf(f, "\nset ylabel '%s (from the median time)'\n", c->use_bytes ? "GB/s" : c->unit);
+    rp_gp_name(f, ax->xlabel, RP_GP_STRING);
+    char ylabel[80];
+    snprintf(ylabel, sizeof ylabel, "%s (from the median time)", c->use_bytes ? "GB/s" : c->unit);
+    fprintf(f, "\nset ylabel ");
+    rp_gp_name(f, ylabel, RP_GP_STRING);
+    fprintf(f, "\n");
     rp_palette(f);
     fprintf(f, "set yrange [0:*]\nset grid ytics lc rgb '#dddddd'\n"
                "set key below horizontal\nset bars small\n");

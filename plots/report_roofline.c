@@ -47,7 +47,10 @@ static int write_points(rp_report *r, rp_table *t, sp_err *err)
         char **c = &t->cell[i * t->ncols];
         if (i == 0 || strcmp(c[0], t->cell[(i - 1) * t->ncols]))
             fprintf(f, "\n\n");
-        fprintf(f, "%s\t%s\t%s\t%s\n", c[0], c[1], c[2], c[3]);
+        rp_gp_name(f, c[0], RP_GP_DATA);
+        fputc('\t', f);
+        rp_gp_name(f, c[1], RP_GP_DATA);
+        fprintf(f, "\t%s\t%s\n", c[2], c[3]);
     }
     return rp_finish(f, r, "roofline.dat", err);
 }
@@ -68,7 +71,7 @@ static void write_script(FILE *f, const rp_table *t, double host, double device)
             continue;
         fprintf(f, "%s'roofline.dat' index %d using 3:4 with points pt %d ps 1.3 title ",
                 first ? "" : ", \\\n  ", block++, strcmp(c[1], "gpu") ? 7 : 5);
-        rp_quote(f, c[0]);
+        rp_gp_name(f, c[0], RP_GP_STRING);
         first = 0;
     }
     if (host > 0)

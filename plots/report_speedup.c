@@ -75,8 +75,10 @@ static void write_data(FILE *f, const bar_page *p, const char **k, int nk, doubl
                        double *hi)
 {
     fprintf(f, "# group");
-    for (int j = 0; j < nk; j++)
-        fprintf(f, "\t%s", k[j]);
+    for (int j = 0; j < nk; j++) {
+        fputc('\t', f);
+        rp_gp_name(f, k[j], RP_GP_DATA);
+    }
     int g = -1;
     for (int i = p->first; i < p->last; i++) {
         if (!new_group(p->t, i))
@@ -111,7 +113,7 @@ static void write_xtics(FILE *f, const bar_page *p)
                  strcmp(op, "spmv") ? " (" : "", strcmp(op, "spmv") ? op : "",
                  strcmp(op, "spmv") ? ")" : "");
         fprintf(f, "%s", ++g ? ", " : "");
-        rp_quote(f, label);
+        rp_gp_name(f, label, RP_GP_TIC);
         fprintf(f, " %d", g);
     }
     fprintf(f, ")\nset xrange [-0.6:%g]\n", g + 0.6);
@@ -125,7 +127,7 @@ static void write_script(FILE *f, const bar_page *p, const char *dat, const char
     char title[512];
     snprintf(title, sizeof title, "Speedup over the %s baseline, %s matrices (each kernel at "
              "its best axis values; median times)", p->baseline, p->cls);
-    rp_quote(f, title);
+    rp_gp_name(f, title, RP_GP_STRING);
     if (p->pages > 1)
         fprintf(f, "\nset label 1 'page %d of %d' at graph 1, graph 1.03 right", p->page + 1,
                 p->pages);
@@ -144,9 +146,9 @@ static void write_script(FILE *f, const bar_page *p, const char *dat, const char
     fprintf(f, "plot");
     for (int j = 0; j < nk; j++) {
         fprintf(f, "%s \\\n  ", j ? "," : "");
-        rp_quote(f, dat);
+        rp_gp_name(f, dat, RP_GP_STRING);
         fprintf(f, " using %d title ", j + 2);
-        rp_quote(f, k[j]);
+        rp_gp_name(f, k[j], RP_GP_STRING);
     }
     fprintf(f, "\n");
 }

@@ -71,7 +71,7 @@ int rp_table_query(rp_table *t, sqlite3_stmt *s, const rp_report *r, sp_err *err
 }
 
 /* BASE.tsv: the header and every row, tabs and newlines in cells as spaces. */
-static int write_tsv(const rp_report *r, const rp_table *t, sp_err *err)
+static int write_tsv(rp_report *r, const rp_table *t, sp_err *err)
 {
     char name[256];
     snprintf(name, sizeof name, "%s.tsv", t->base);
@@ -120,7 +120,7 @@ static void format_line(const rp_table *t, const char *const *cells, const int *
 static void put_line(FILE *f, int *tag, double y, const char *font, const char *text)
 {
     fprintf(f, "set label %d ", ++*tag);
-    rp_quote(f, text);
+    rp_gp_name(f, text, RP_GP_STRING);
     fprintf(f, " at screen 0.04, %.3f left font '%s'\n", y, font);
 }
 

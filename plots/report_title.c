@@ -38,7 +38,7 @@ static void title_label(FILE *f, int *tag, double y, const char *font, const cha
     }
     snprintf(line, sizeof line, "%.*s%s", (int)n, text, text[n] ? " ..." : "");
     fprintf(f, "set label %d ", ++*tag);
-    rp_quote(f, line);
+    rp_gp_name(f, line, RP_GP_STRING);
     fprintf(f, " at screen 0.06, %.3f left font ',%s'\n", y, font);
 }
 

@@ -1,6 +1,6 @@
 /*
  * report_util.c — small helpers of the report: the chart list, output
- * files, quoting for gnuplot, safe file names.
+ * files, escaping names for gnuplot, safe file names.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,14 +34,17 @@ int rp_has_chart(const rp_report *r, const char *base)
     return 0;
 }
 
-/* Open out_dir/name for writing. */
-FILE *rp_create(const rp_report *r, const char *name, sp_err *err)
+/* Open out_dir/name for writing; the name goes into the manifest first,
+ * so that even a half-written file is removed by the next report. */
+FILE *rp_create(rp_report *r, const char *name, sp_err *err)
 {
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/%s", r->out_dir, name) >= sizeof path) {
         sp_fail(err, "%s/%s: path too long", r->out_dir, name);
         return NULL;
     }
+    if (rp_manifest_add(r, name, err))
+        return NULL;
     FILE *f = fopen(path, "w");
     if (!f)
         sp_fail(err, "%s: cannot write: %s", path, strerror(errno));
@@ -81,17 +84,40 @@ void rp_sanitize(char *dst, size_t len, const char *src)
         dst[n] = '\0';
 }
 
-/* gnuplot single-quoted string: '' is a quote, nothing else is special. */
-void rp_quote(FILE *f, const char *s)
+/* Names come from the database, which may be a foreign or merged one, so
+ * any byte may be in them:
+ *   control characters (newline, tab, CR) end a command, a data line or a
+ *     field: written as spaces, everywhere;
+ *   in a single-quoted string only the quote is special ('' is one quote;
+ *     backslash and double quote are plain there);
+ *   explicit tic labels are formats given the tic position, so '%' is
+ *     written '%%' ("100%" stopped gnuplot: "Bad format character"; a
+ *     label with '%' is then cut at 50 characters by gnuplot 5.4);
+ *   a data field that starts with '"' is read up to the next '"',
+ *     swallowing the columns after it: written as '.
+ * The terminals are noenhanced (report.c), so '_', '^', '@', '&', '{', '}'
+ * and '~' are plain characters; a backslash before them would be printed.
+ * ('@' expands macros only outside quotes.) */
+void rp_gp_name(FILE *f, const char *s, rp_gp_where where)
 {
-    fputc('\'', f);
+    int quoted = where != RP_GP_DATA;
+    if (quoted)
+        fputc('\'', f);
     for (; s && *s; s++) {
-        if (*s == '\'')
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            fputc(' ', f);
+        else if (c == '\'' && quoted)
             fputs("''", f);
+        else if (c == '%' && where == RP_GP_TIC)
+            fputs("%%", f);
+        else if (c == '"' && where == RP_GP_DATA)
+            fputc('\'', f);
         else
-            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+            fputc(c, f);
     }
-    fputc('\'', f);
+    if (quoted)
+        fputc('\'', f);
 }
 
 /* {"hack":32,"x":1} -> "hack=32 x=1": drop braces and quotes. */

@@ -2,8 +2,9 @@
  * cost.c — a matrix's nonzero count before it is loaded, for balancing
  * shards and for the progress line's ETA. Cheap and deterministic (every
  * shard must compute the same numbers):
- *   gen:    from the generator's parameters (exact for laplace2d, laplace3d,
- *           banded, uniform, denserow; edges before deduplication for rmat);
+ *   gen:    from the generator's own parameter parsing (sp_generate_size:
+ *           exact for laplace2d, laplace3d, banded, uniform, denserow; edges
+ *           before deduplication for rmat);
  *   file:   the file's size over 24 bytes per coordinate line ("i j value"
  *           with a 17-digit value), times 4 for gzip;
  *   suitesparse: the nnz column of the collection's index (ssstats.csv)
@@ -50,38 +51,13 @@
  * reference. */
 #define LOAD_S_PER_NNZ 3e-8
 
-/* Value of key in "kind?k=v&k=v", or dflt. */
-static double gen_param(const char *spec, const char *key, double dflt)
-{
-    const char *q = strchr(spec, '?');
-    size_t klen = strlen(key);
-    for (const char *p = q; p; p = strchr(p + 1, '&'))
-        if (!strncmp(p + 1, key, klen) && p[1 + klen] == '=')
-            return strtod(p + 2 + klen, NULL);
-    return dflt;
-}
-
-/* The generator's nonzero count from its parameters. */
+/* The generator's nonzero count from its own parameter parsing
+ * (sp_generate_size): the same numbers the memory guard uses. */
 static double gen_nnz(const char *spec)
 {
-    size_t kind = strcspn(spec, "?");
-    double n = gen_param(spec, "n", 0), rows = gen_param(spec, "rows", 0);
-    double per_row = gen_param(spec, "per_row", 0);
-    if (!strncmp(spec, "laplace2d", kind) && kind == 9)
-        return 5 * n * n - 4 * n;
-    if (!strncmp(spec, "laplace3d", kind) && kind == 9)
-        return gen_param(spec, "points", 7) == 27 ? pow(3 * n - 2, 3) : 7 * n * n * n - 6 * n * n;
-    if (!strncmp(spec, "rmat", kind) && kind == 4)
-        return gen_param(spec, "ef", 16) * pow(2, gen_param(spec, "scale", 0));
-    if (!strncmp(spec, "uniform", kind) && kind == 7)
-        return rows * per_row;
-    if (!strncmp(spec, "banded", kind) && kind == 6) {
-        double bw = fmin(gen_param(spec, "bw", 0), n - 1);
-        return n * (2 * bw + 1) - bw * (bw + 1);
-    }
-    if (!strncmp(spec, "denserow", kind) && kind == 8)
-        return rows * per_row + gen_param(spec, "dense", 0);
-    return UNKNOWN_NNZ;
+    int64_t rows, cols, nnz;
+    uint64_t scratch;
+    return sp_generate_size(spec, &rows, &cols, &nnz, &scratch, NULL) ? 1 : (double)nnz;
 }
 
 /* Nonzeros of a source, estimated without loading it; at least 1. */

@@ -15,6 +15,7 @@
  *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
  */
+#include <errno.h>
 #include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "../db/store.h"
 #include "../plots/report.h"
+#include "load_guard.h"
 #include "runner.h"
 #include "shards.h"
 
@@ -131,6 +133,22 @@ static int die(const char *msg)
     return 1;
 }
 
+/* A sweep id (--sweep, --base-sweep): digits only, at least 1. strtol
+ * alone read "1e3" as 1, "2x" as 2 and "abc" as 0 (the latest sweep);
+ * whether the sweep exists is checked against the database later. */
+static int parse_sweep_id(const char *opt, const char *v, long *out)
+{
+    errno = 0;
+    long x = *v && v[strspn(v, "0123456789")] == '\0' ? strtol(v, NULL, 10) : 0;
+    if (x < 1 || errno) {
+        fprintf(stderr, "spsweep: --%s '%s': expected a positive integer (a sweep id)\n", opt,
+                v);
+        return 1;
+    }
+    *out = x;
+    return 0;
+}
+
 static int parse_cli(int argc, char **argv, cli *c)
 {
     memset(c, 0, sizeof *c);
@@ -145,9 +163,15 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_COMPLEX: c->complex = optarg; break;
         case OPT_QUIET: c->quiet = 1; break;
         case OPT_OUT: c->out = optarg; break;
-        case OPT_SWEEP: c->sweep = strtol(optarg, NULL, 10); break;
+        case OPT_SWEEP:
+            if (parse_sweep_id("sweep", optarg, &c->sweep))
+                return 1;
+            break;
         case OPT_BASE: c->base = optarg; break;
-        case OPT_BASE_SWEEP: c->base_sweep = strtol(optarg, NULL, 10); break;
+        case OPT_BASE_SWEEP:
+            if (parse_sweep_id("base-sweep", optarg, &c->base_sweep))
+                return 1;
+            break;
         case OPT_TIMEOUT: c->timeout = optarg; break;
         case OPT_ISOLATE: c->isolate = optarg; break;
         case OPT_NEW: c->fresh = 1; break;
@@ -340,6 +364,21 @@ static int cmd_list(void)
     return 0;
 }
 
+/* The memory guard before info loads src (runner/load_guard.c): refuse,
+ * naming both numbers, what would get this process OOM-killed. A key
+ * workload's statistics sort a copy (2 x 4n bytes of scratch). */
+static int info_too_big(const sp_source *src, const sp_load_opts *lo, sp_err *err)
+{
+    sp_keys_spec ks;
+    uint64_t scratch = src->kind == SP_SRC_KEYS && !sp_keys_spec_parse(src->path, &ks, NULL)
+                           ? 8 * (uint64_t)ks.n : 0;
+    char why[900];
+    if (!sp_load_mem_short(src, lo, scratch, NULL, 0, "the statistics' scratch", why,
+                           sizeof why))
+        return 0;
+    return sp_fail(err, "%s: %s", src->text, why);
+}
+
 static int cmd_info(const cli *c)
 {
     sp_source src;
@@ -350,7 +389,8 @@ static int cmd_info(const cli *c)
         return die("expected one SOURCE (gen:..., file:..., keys:..., or a path)");
     if (parse_complex(c->complex, &lo.mm.complex))
         return 1;
-    if (sp_source_parse(c->args[0], &src, &err) || sp_matrix_load(&src, &lo, &M, &err))
+    if (sp_source_parse(c->args[0], &src, &err) || info_too_big(&src, &lo, &err) ||
+        sp_matrix_load(&src, &lo, &M, &err))
         return die(err.msg);
     printf("source: %s\nname: %s\n", M.src.text, M.src.name);
     if (M.src.kind == SP_SRC_KEYS) {
@@ -383,7 +423,8 @@ static int cmd_report(const cli *c)
     if (c->nargs)
         return die("report takes no arguments besides --db, --out, --sweep, --base and "
                    "--base-sweep");
-    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep};
+    sp_report_opts ro = {.sweep_id = c->sweep, .base_db = c->base, .base_sweep_id = c->base_sweep,
+                         .log = stderr};
     if (sp_report_run(db, out, &ro, &err))
         return die(err.msg);
     printf("report written to %s/ (report.pdf and one PNG per chart)\n", out);

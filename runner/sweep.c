@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "isolate.h"
+#include "load_guard.h"
 #include "resume.h"
 #include "sweep_impl.h"
 
@@ -43,6 +44,18 @@ void sp_sweep_say(const run_ctx *rc, const char *fmt, ...)
     fflush(rc->o->log);
 }
 
+/* The memory guard at the load (load_guard.c): 1, with the reason in e,
+ * when src, or src with the references its n pairs at w set up, does not
+ * fit in the host's available memory. */
+static int load_too_big(const run_ctx *rc, const sp_source *src, const sp_load_opts *lo,
+                        const sp_work *w, int n, sp_err *e)
+{
+    const sp_operation *ops[MAX_OPS];
+    int nops = sp_work_ops(rc->plan, w, n, rc->prov.have_gpu, ops, MAX_OPS);
+    return sp_load_mem_short(src, lo, 0, ops, nops, "its operations' inputs and references",
+                             e->msg, sizeof e->msg);
+}
+
 /* Load matrix m and run the n pairs of the to-do list that start at w
  * (all on m), then release it. */
 static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
@@ -51,10 +64,12 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
     sp_load_opts lo = {.cache_dir = rc->cfg->cache_dir, .mm = {.complex = rc->cfg->complex}};
     sp_matrix M;
     sp_err e;
-    if (sp_matrix_load(src, &lo, &M, &e)) {
+    int too_big = load_too_big(rc, src, &lo, w, n, &e);
+    if (too_big || sp_matrix_load(src, &lo, &M, &e)) {
         sp_progress_clear(&rc->progress);
-        /* could not be had (fetch failed): skipped; could not be read: error */
-        const char *status = src->unavailable[0] ? "skipped" : "error";
+        /* could not be had (fetch failed) or would not fit: skipped; could
+         * not be read: error */
+        const char *status = too_big || src->unavailable[0] ? "skipped" : "error";
         sp_sweep_say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
         rc->res->matrix_errors++;
         rc->done += n;

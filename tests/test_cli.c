@@ -1,5 +1,6 @@
 /* test_cli.c — the spsweep binary as a user runs it: list, plan, info,
- * sweep (with a bad config and a good one, --isolate), report. */
+ * sweep (with a bad config and a good one, --isolate), report, and the
+ * --sweep / --base-sweep options of export and report. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../db/store.h"
 #include "testutil.h"
 
 /* Run "bin/spsweep ARGS" with stderr merged; returns the exit status and
@@ -141,4 +143,102 @@ Test(cli, sweep_then_report, .timeout = 120)
     cr_assert_eq(fread(magic, 1, 4, f), 4);
     fclose(f);
     cr_assert_str_eq(magic, "%PDF");
+}
+
+/* A database with sweeps 1, 2 and 3, each with one ok run. */
+static void three_sweeps(const char *path)
+{
+    static const sp_kernel k = {.name = "spmv_csr_serial", .operation = "spmv",
+                                .format = "csr", .backend = "serial"};
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
+    for (int i = 1; i <= 3; i++) {
+        sp_sweep_meta m;
+        sp_sweep_meta_init(&m);
+        m.config_text = "x";
+        int64_t sw, mx;
+        cr_assert_eq(sp_store_begin_sweep(st, &m, &sw, &err), 0, "%s", err.msg);
+        cr_assert_eq(sw, i);
+        sp_matrix M;
+        memset(&M, 0, sizeof M);
+        snprintf(M.src.text, sizeof M.src.text, "gen:m%d", i);
+        snprintf(M.src.name, sizeof M.src.name, "m%d", i);
+        M.feat.size_class = "small";
+        cr_assert_eq(sp_store_matrix(st, &M, &mx, &err), 0, "%s", err.msg);
+        const double s[3] = {1e-3, 2e-3, 3e-3};
+        sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = &k, .axes_json = "{}",
+                           .status = "ok", .flops = 2e6, .bytes = 1e7, .nsamples = 3,
+                           .samples = s};
+        cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+        cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    }
+    sp_store_close(st);
+}
+
+/* The commands that take --sweep (%s: the value), and --base-sweep. */
+static const char *const sweep_commands[] = {
+    "export --csv --db %1$s --sweep '%3$s'",
+    "export --json --db %1$s --sweep '%3$s'",
+    "report --db %1$s --out %2$s --sweep '%3$s'",
+    "report --db %1$s --out %2$s --base %1$s --base-sweep '%3$s'",
+};
+
+/* --sweep 1e3 used to mean 1, abc the latest, 2x 2: anything but a
+ * positive integer is refused, naming the option and the value. */
+Test(cli, sweep_ids_must_be_positive_integers, .timeout = 60)
+{
+    char dir[256], db[300], rep[300], args[1200];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "r.db");
+    tu_path(rep, sizeof rep, dir, "report");
+    three_sweeps(db);
+    static const char *const bad[] = {"1e3", "abc", "2x", "0", "-1", "", " 2",
+                                      "99999999999999999999"};
+    for (size_t c = 0; c < sizeof sweep_commands / sizeof *sweep_commands; c++)
+        for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+            snprintf(args, sizeof args, sweep_commands[c], db, rep, bad[b]);
+            const char *opt = strstr(sweep_commands[c], "--base-sweep") ? "--base-sweep"
+                                                                         : "--sweep";
+            char want[128];
+            snprintf(want, sizeof want, "%s '%s': expected a positive integer", opt, bad[b]);
+            char *out;
+            int rc = spsweep(args, &out);
+            cr_assert_eq(rc, 1, "%s: exit %d\n%s", args, rc, out);
+            cr_assert(strstr(out, want), "%s: want \"%s\" in:\n%s", args, want, out);
+            free(out);
+        }
+    cr_assert_neq(access(rep, F_OK), 0, "a refused report wrote %s", rep);
+}
+
+/* --sweep 99 of a database holding sweeps 1-3 used to export nothing and
+ * exit 0: an id that is no sweep of the database is refused, naming the
+ * option, the value, the file and the sweeps it holds. */
+Test(cli, sweep_ids_must_be_sweeps_of_the_database, .timeout = 120)
+{
+    char dir[256], db[300], rep[300], args[1200];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "r.db");
+    tu_path(rep, sizeof rep, dir, "report");
+    three_sweeps(db);
+    for (size_t c = 0; c < sizeof sweep_commands / sizeof *sweep_commands; c++) {
+        snprintf(args, sizeof args, sweep_commands[c], db, rep, "99");
+        const char *opt = strstr(sweep_commands[c], "--base-sweep") ? "--base-sweep"
+                                                                     : "--sweep";
+        char want[600];
+        snprintf(want, sizeof want, "%s 99: no such sweep in %s (sweeps 1-3)", opt, db);
+        char *out;
+        int rc = spsweep(args, &out);
+        cr_assert_eq(rc, 1, "%s: exit %d\n%s", args, rc, out);
+        cr_assert(strstr(out, want), "%s: want \"%s\" in:\n%s", args, want, out);
+        free(out);
+    }
+    cr_assert_neq(access(rep, F_OK), 0, "a refused report wrote %s", rep);
+    /* a sweep that exists is taken */
+    char *out;
+    snprintf(args, sizeof args, "export --csv --what sweeps --db %s --sweep 2", db);
+    cr_assert_eq(spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "\n2,"), "%s", out);
+    cr_assert_null(strstr(out, "\n3,"), "%s", out);
+    free(out);
 }

@@ -1,16 +1,20 @@
 /* test_export.c — `spsweep export`: the JSON document is valid and carries
  * the view's values; CSV has a header, one line per row, and quotes fields
  * the way the sqlite3 shell does. Also the sweep command's --dry-run,
- * --only and --shard through the binary. */
+ * --only and --shard through the binary, and export and report of a
+ * read-only database (a file without write permission, in a directory
+ * without write permission, of an older schema version). */
 #include <criterion/criterion.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../db/store.h"
+#include "../plots/report.h"
 #include "testutil.h"
 #include "util_db.h"
 
@@ -154,4 +158,198 @@ Test(export, cli_dry_run_only_shard_and_export, .timeout = 60)
     cr_assert_eq(cli("sweep configs/smoke.ini --shard 3/2 --dry-run", &out), 1, "%s", out);
     cr_assert(strstr(out, "--shard expects i/N"), "%s", out);
     free(out);
+}
+
+/* The whole file in a malloc'd buffer; *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s missing", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Copy the file src to dst. */
+static void copy_file(const char *src, const char *dst)
+{
+    size_t n;
+    char *buf = slurp(src, &n);
+    FILE *f = fopen(dst, "wb");
+    cr_assert_not_null(f, "cannot write %s", dst);
+    cr_assert_eq(fwrite(buf, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
+    free(buf);
+}
+
+/* The file at path has exactly the n bytes of want. */
+static void assert_same_bytes(const char *path, const char *want, size_t n, const char *after)
+{
+    size_t got_n;
+    char *got = slurp(path, &got_n);
+    cr_assert(got_n == n && memcmp(got, want, n) == 0, "%s changed after %s", path, after);
+    free(got);
+}
+
+/* Root writes a 0444 file anyway: the bytes staying the same is what
+ * shows that export and report opened it read-only (before, opening set
+ * WAL mode and dropped and re-created the views in the file). */
+Test(export, read_only_file_exported_and_reported_unchanged, .timeout = 120)
+{
+    char src[300], dir[256], db[300], out[300];
+    make_db(src, sizeof src);
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "archived.db");
+    tu_path(out, sizeof out, dir, "report");
+    copy_file(src, db);
+    cr_assert_eq(chmod(db, 0444), 0);
+    size_t n;
+    char *before = slurp(db, &n);
+    char *j = export(db, NULL, 1);
+    cr_assert_eq(json_num(j, "$[0].median"), 3, "%s", j);
+    free(j);
+    assert_same_bytes(db, before, n, "export");
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    assert_same_bytes(db, before, n, "report");
+    char pdf[400];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(access(pdf, R_OK), 0, "no %s", pdf);
+    /* the connection itself is read-only; the views are its TEMP ones */
+    sp_store *st;
+    cr_assert_eq(sp_store_open_readonly(db, &st, &err), 0, "%s", err.msg);
+    sqlite3 *h = sp_store_db(st);
+    cr_assert_eq(sqlite3_db_readonly(h, "main"), 1);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM temp.sqlite_master WHERE type = 'view'", 0),
+                 ud_int(h, "SELECT COUNT(*) FROM main.sqlite_master WHERE type = 'view'", 0));
+    cr_assert_neq(sqlite3_exec(h, "DELETE FROM samples", NULL, NULL, NULL), SQLITE_OK);
+    sp_store_close(st);
+    assert_same_bytes(db, before, n, "a write refused");
+    free(before);
+}
+
+/* A read-only file without the views (a foreign or trimmed copy) is read
+ * through this build's TEMP views. */
+Test(export, read_only_file_without_views_read_through_temp_views)
+{
+    char src[300], dir[256], db[300];
+    make_db(src, sizeof src);
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "bare.db");
+    copy_file(src, db);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    ud_exec(h, "DROP VIEW failures; DROP VIEW run_modes; DROP VIEW run_failures;"
+               " DROP VIEW best_runs; DROP VIEW speedup; DROP VIEW run_stats;"
+               " PRAGMA journal_mode = DELETE");
+    sqlite3_close(h);
+    cr_assert_eq(chmod(db, 0444), 0);
+    size_t n;
+    char *before = slurp(db, &n);
+    char *j = export(db, "best_runs", 1);
+    cr_assert(strstr(j, "\"kernel\":\"spmv_csr_omp\""), "%s", j);
+    free(j);
+    assert_same_bytes(db, before, n, "export");
+    free(before);
+}
+
+/* A version-1 database that is read-only (the schema-v1 files of
+ * tests/data): export reads it through a copy migrated in memory; the file
+ * keeps its bytes and its version. */
+Test(export, read_only_old_schema_read_through_a_migrated_copy, .timeout = 60)
+{
+    char dir[256], db[300], path[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "v1.db");
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    static const char *const files[] = {"schema-v1/schema.sql", "schema-v1/views.sql"};
+    for (int i = 0; i < 2; i++) {
+        size_t n;
+        snprintf(path, sizeof path, "%s/%s", tu_datadir(), files[i]);
+        char *sql = slurp(path, &n);
+        ud_exec(h, sql);
+        free(sql);
+    }
+    ud_exec(h, "INSERT INTO sweeps (id, config_text, started_at, status, repetitions)"
+               " VALUES (7, 'old', '2024-01-01T00:00:00.000Z', 'done', 3);"
+               "INSERT INTO matrices (id, source, name, rows, cols, nnz, checksum)"
+               " VALUES (3, 'gen:old', 'old', 2, 2, 2, '0123456789abcdef');"
+               "INSERT INTO runs (id, sweep_id, matrix_id, kernel, operation, backend,"
+               " axes, status, flops, warmup, repetitions, created_at) VALUES"
+               " (11, 7, 3, 'spmv_csr_serial', 'spmv', 'serial', '{}', 'ok', 4e9, 1, 3,"
+               " 'now');"
+               "INSERT INTO samples VALUES (11, 0, 3.0), (11, 1, 1.0), (11, 2, 2.0);");
+    cr_assert_eq(ud_int(h, "PRAGMA user_version", 0), 1);
+    sqlite3_close(h);
+    cr_assert_eq(chmod(db, 0444), 0);
+    size_t n;
+    char *before = slurp(db, &n);
+    char *j = export(db, NULL, 1);
+    cr_assert_eq(json_num(j, "$[0].median"), 2, "median of 3, 1, 2: %s", j);
+    cr_assert_eq(json_num(j, "$[0].rate"), 2, "4e9 / 2 / 1e9: %s", j);
+    free(j);
+    assert_same_bytes(db, before, n, "export");
+    free(before);
+}
+
+/* The binary as a user without write permission: the database (0444) in
+ * a directory without write permission, the report into another one. As
+ * root, which permissions do not stop, it runs as nobody (setpriv). */
+Test(export, read_only_directory_as_another_user, .timeout = 120)
+{
+    char src[300], top[256], ro[300], db[400], out[300], args[2048];
+    make_db(src, sizeof src);
+    tu_tempdir(top, sizeof top);
+    tu_path(ro, sizeof ro, top, "archive");
+    tu_path(db, sizeof db, ro, "results.db");
+    tu_path(out, sizeof out, top, "report");
+    cr_assert_eq(mkdir(ro, 0755), 0);
+    cr_assert_eq(mkdir(out, 0777), 0);
+    copy_file(src, db);
+    cr_assert_eq(chmod(db, 0444), 0);
+    cr_assert_eq(chmod(ro, 0555), 0);
+    cr_assert_eq(chmod(top, 0755), 0);
+    cr_assert_eq(chmod(out, 0777), 0);
+    const char *as = "";
+    if (geteuid() == 0) {
+        if (access("/usr/bin/setpriv", X_OK) != 0)
+            cr_skip_test("root without setpriv: directory permissions are not enforced");
+        as = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    }
+    size_t n;
+    char *before = slurp(db, &n), *o;
+    snprintf(args, sizeof args, "%s%s export --csv --db %s 2>&1", as, tu_spsweep_bin(), db);
+    FILE *p = popen(args, "r");
+    cr_assert_not_null(p);
+    o = calloc(1, 1 << 16);
+    size_t got = fread(o, 1, (1 << 16) - 1, p);
+    o[got] = 0;
+    int st = pclose(p);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s\n%s", args, o);
+    cr_assert(strstr(o, "spmv_csr_omp"), "%s", o);
+    free(o);
+    snprintf(args, sizeof args, "%s%s report --db %s --out %s 2>&1", as, tu_spsweep_bin(), db,
+             out);
+    p = popen(args, "r");
+    cr_assert_not_null(p);
+    o = calloc(1, 1 << 16);
+    got = fread(o, 1, (1 << 16) - 1, p);
+    o[got] = 0;
+    st = pclose(p);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s\n%s", args, o);
+    free(o);
+    assert_same_bytes(db, before, n, "export and report");
+    free(before);
+    char pdf[400];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(access(pdf, R_OK), 0, "no %s", pdf);
+    chmod(ro, 0755);
 }

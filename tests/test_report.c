@@ -397,8 +397,11 @@ Test(report, picks_latest_sweep_or_the_one_asked_for, .timeout = 120)
     snprintf(want, sizeof want, "sweep %lld", (long long)first);
     cr_assert(strstr(gp, want), "%s", gp);
     free(gp);
-    cr_assert_eq(sp_report_sweep(db, third, out, &err), -1);
-    cr_assert(strstr(err.msg, "no successful runs"), "%s", err.msg);
+    /* a sweep with only a failure: asked for, it is reported (failures) */
+    tu_path(out, sizeof out, dir, "out3");
+    cr_assert_eq(sp_report_sweep(db, third, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(out, "failures-1.png"));
+    cr_assert_eq(count_files(out, "gflops-", ".png"), 0);
 }
 
 Test(report, missing_database_named_in_error)
@@ -413,7 +416,56 @@ Test(report, missing_database_named_in_error)
     cr_assert(!file_exists(dir, "absent.db"), "report must not create the database");
 }
 
-Test(report, empty_database_says_no_successful_runs)
+/* A sweep in which no run succeeded is when the failures page is needed
+ * most: the report draws the title page and the failures table, skips the
+ * charts that need ok runs and says so in one line. */
+Test(report, no_successful_run_still_draws_title_and_failures, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "failed.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st), m = put_matrix(st, "gen:x", "x", 100);
+    put_failed(st, sw, m);
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_vector,
+                       .axes_json = "{\"blocksize\":64}", .status = "crashed",
+                       .error = "killed by SIGSEGV", .rel_error = NAN};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    r.status = "timeout";
+    r.error = "no result after 600 s";
+    r.axes_json = "{\"blocksize\":128}";
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    FILE *log = tmpfile();
+    sp_report_opts o = {.log = log};
+    cr_assert_eq(sp_report_run(db, out, &o, &err), 0, "%s", err.msg);
+    assert_png(out, "failures-1.png");
+    cr_assert_eq(count_files(out, "", ".png"), 1, "only the failures page is a chart");
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(pdf_pages(pdf), 2, "the title page and the failures page");
+    char *t = read_out(out, "failures.tsv");
+    cr_assert(strstr(t, "crashed\trun\tx\tspmv_csr_vector_cuda\tblocksize=64\tkilled by SIGSEGV"),
+              "%s", t);
+    cr_assert(strstr(t, "timeout\trun\tx\t") && strstr(t, "failed\trun\tx\t"), "%s", t);
+    free(t);
+    t = read_out(out, "title.gp");
+    cr_assert(strstr(t, "runs: 3 (0 ok, 1 failed"), "%s", t);
+    free(t);
+    char note[1024] = "";
+    rewind(log);
+    cr_assert_not_null(fgets(note, sizeof note, log), "no note on the skipped charts");
+    cr_assert(strstr(note, "no successful runs") && strstr(note, "skipped"), "%s", note);
+    cr_assert_null(fgets(note, sizeof note, log), "one line: %s", note);
+    fclose(log);
+}
+
+/* A database without any sweep has nothing to report. */
+Test(report, database_without_sweeps_is_refused)
 {
     char dir[512], db[1024], out[1024];
     tu_tempdir(dir, sizeof dir);
@@ -422,12 +474,154 @@ Test(report, empty_database_says_no_successful_runs)
     sp_store *st;
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
-    int64_t sw = put_sweep(st);
-    put_failed(st, sw, put_matrix(st, "gen:x", "x", 100));
     sp_store_close(st);
     cr_assert_eq(sp_report(db, out, &err), -1);
-    cr_assert(strstr(err.msg, "no successful runs in DB"), "%s", err.msg);
-    cr_assert(strstr(err.msg, db), "%s", err.msg);
+    cr_assert(strstr(err.msg, db) && strstr(err.msg, "no sweep"), "%s", err.msg);
+    cr_assert_not(file_exists(dir, "out"), "nothing to report, nothing written");
+}
+
+/* No double quote, tab or carriage return in any field of out's .dat
+ * files: gnuplot reads a field that starts with '"' up to the next quote,
+ * swallowing the columns after it. */
+static void assert_data_files_plain(const char *out)
+{
+    DIR *d = opendir(out);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 4, ".dat"))
+            continue;
+        char *t = read_out(out, e->d_name);
+        cr_assert_null(strpbrk(t, "\"\r"), "%s: %s", e->d_name, t);
+        free(t);
+    }
+    closedir(d);
+}
+
+/* Names from a foreign or merged database reach gnuplot: '%' (tic labels
+ * are formats), quotes, backslash, '_', '&', '@', newline and tab in a
+ * matrix and a kernel name. gnuplot must draw every chart. */
+Test(report, gnuplot_special_characters_in_names, .timeout = 120)
+{
+    static const sp_kernel k_odd = {.name = "odd_%d \"k\" 'k' \\k_&k@k\nk", .operation = "spmv",
+                                    .format = "csr", .backend = "cuda"};
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "odd.db");
+    tu_path(out, sizeof out, dir, "out");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    int64_t m = put_matrix(st, "gen:odd", "\"100% of 'it'\" \\ a_b & c@d %s%d\nnext\tcol", 4000);
+    put_cpu_runs(st, sw, m, 1.0);
+    put_gpu_runs(st, sw, m, 1.0);
+    put_run(st, sw, m, &k_odd, "{\"blocksize\":64}", 3e-5, 2e6);
+    put_failed(st, sw, m);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    static const char *const charts[] = {"speedup-small-1.png", "vendor-small-1.png",
+                                         "summary-best-1.png", "failures-1.png",
+                                         "phases-1.png", "roofline.png"};
+    for (int i = 0; i < 6; i++)
+        assert_png(out, charts[i]);
+    cr_assert_eq(count_files(out, "gflops-", ".png"), 2, "the CPU and the GPU rate chart");
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, "gflops-") && strstr(e->d_name, ".png"))
+            assert_png(out, e->d_name);
+    closedir(d);
+    assert_data_files_plain(out);
+    char *g = read_out(out, "speedup-small-1.gp");
+    cr_assert(strstr(g, "'\"100%% of ''it''\" \\ a_b & c@d %%s%%d next col' 0"),
+              "the tic label, '%%' doubled: %s", g);
+    free(g);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir, sorted, one per line (a malloc'd string). */
+static char *list_dir(const char *dir)
+{
+    char *names[512];
+    int n = 0;
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            cr_assert_lt(n, 512);
+            names[n++] = strdup(e->d_name);
+        }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, compare_strings);
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(names[i]) + 1;
+    char *all = calloc(1, len);
+    for (int i = 0; i < n; i++) {
+        strcat(all, names[i]);
+        strcat(all, "\n");
+        free(names[i]);
+    }
+    return all;
+}
+
+/* A second report into the same folder: of the first report's files only
+ * those the second wrote again remain (the folder then holds what a report
+ * into an empty folder holds), and files the report did not write stay. */
+Test(report, second_report_into_the_same_folder_replaces_the_first, .timeout = 180)
+{
+    char dir[512], big[1024], small[1024], out[1024], fresh[1024], path[1100];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(big, sizeof big, dir, "big.db");
+    tu_path(small, sizeof small, dir, "small.db");
+    tu_path(out, sizeof out, dir, "report");
+    tu_path(fresh, sizeof fresh, dir, "fresh");
+    build_db(big, 1);                   /* two matrices, CPU and GPU runs */
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(small, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    put_cpu_runs(st, sw, put_matrix(st, "gen:one", "only_matrix", 5000), 1.0);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(big, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(out, "gflops-HB_bcsstk13-gpu.png"));
+    tu_path(path, sizeof path, out, "notes.txt");
+    tu_write_file(path, "mine\n");
+    tu_path(path, sizeof path, out, "gflops-mine.png");
+    tu_write_file(path, "a chart of mine, not the report's\n");
+    cr_assert_eq(sp_report(small, out, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_report(small, fresh, &err), 0, "%s", err.msg);
+    tu_path(path, sizeof path, fresh, "notes.txt");
+    tu_write_file(path, "mine\n");
+    tu_path(path, sizeof path, fresh, "gflops-mine.png");
+    tu_write_file(path, "a chart of mine, not the report's\n");
+    char *got = list_dir(out), *want = list_dir(fresh);
+    cr_assert_str_eq(got, want, "left over from the first report, or missing");
+    free(got);
+    free(want);
+    char pdf[1100];
+    tu_path(pdf, sizeof pdf, out, "report.pdf");
+    cr_assert_eq(pdf_pages(pdf), count_files(out, "", ".png"), "title + charts, not gflops-mine");
+    /* an edited list reaches neither another folder nor a database */
+    tu_path(path, sizeof path, dir, "outside.png");
+    tu_write_file(path, "x");
+    tu_path(path, sizeof path, out, "kept.db");
+    tu_write_file(path, "x");
+    tu_path(path, sizeof path, out, "report-files.txt");
+    FILE *f = fopen(path, "a");
+    cr_assert_not_null(f);
+    fputs("../outside.png\nkept.db\n.hidden.png\n", f);
+    fclose(f);
+    cr_assert_eq(sp_report(small, out, &err), 0, "%s", err.msg);
+    cr_assert(file_exists(dir, "outside.png") && file_exists(out, "kept.db"));
 }
 
 Test(report, foreign_files_rejected)

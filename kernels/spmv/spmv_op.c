@@ -47,6 +47,12 @@ static void spmv_teardown(sp_problem *pb)
     pb->x = NULL;
 }
 
+/* x: what setup allocates. */
+static size_t spmv_setup_bytes(const sp_problem *pb)
+{
+    return ((size_t)pb->A->cols + 1) * sizeof(double);
+}
+
 /* y: one double per row. */
 static size_t spmv_output_bytes(const sp_problem *pb)
 {
@@ -108,6 +114,7 @@ const sp_operation sp_op_spmv = {
     .workloads = SP_WL_MATRIX,
     .setup = spmv_setup,
     .teardown = spmv_teardown,
+    .setup_bytes = spmv_setup_bytes,
     .output_bytes = spmv_output_bytes,
     .reference = spmv_reference,
     .error = spmv_error,
