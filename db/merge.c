@@ -2,7 +2,8 @@
  * merge.c — `spsweep merge OUT.db IN.db...`: shard databases of one sweep
  * into one database, in one transaction per input.
  *
- * Each input is attached (never modified; it must be schema version 3).
+ * Each input is attached (never modified; it must have this build's
+ * schema version).
  * Its sweeps map onto one output sweep per (config_hash, plan_hash): the
  * one OUT already holds, else a copy of the input's row with the shard
  * columns cleared. Inputs whose sweeps differ in config or plan are
@@ -26,12 +27,14 @@
     " repetitions_auto, max_noise, max_time_s, git_dirty, os, kernel_release,"          \
     " cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count, gpu_mem_gib,"   \
     " gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs, host_triad_threads,"            \
-    " device_copy_gbs, isolate"
+    " device_copy_gbs, isolate, rounds, seed, cache, batch, min_sample_s, noisy_threshold"
 
 #define RUN_COLS                                                                         \
     "kernel, operation, format, backend, device, axes, status, error, rel_error, flops," \
     " bytes, convert_s, h2d_s, d2h_s, warmup, repetitions, created_at, stop_reason,"    \
-    " rate_unit, need_host_bytes, need_device_bytes"
+    " rate_unit, need_host_bytes, need_device_bytes, batch, cache, rounds, n, median, mean,"  \
+    " min_s, max_s, stddev, ci_lo, ci_hi, ci_level, ci_method, mad, outliers, flags,"       \
+    " flagged_samples, joules_per_launch"
 
 #define MATRIX_COLS                                                                      \
     "source, name, rows, cols, nnz, row_min, row_max, row_mean, row_std, empty_rows,"   \
@@ -52,14 +55,14 @@ static int exec_bound(sp_store *st, const char *sql, int64_t a, const char *b,
 }
 
 /* Refuse inputs whose sweeps hold more than one (config, plan), and an
- * input of another schema version than 3. */
+ * input of another schema version than this build's. */
 static int check_input(sp_store *st, const char *path, int force, sp_err *err)
 {
     int64_t version, kinds;
     if (store_query_int(st, "PRAGMA src.user_version", &version, err))
         return -1;
-    if (version != 3)
-        return sp_fail(err, "%s: schema version %lld, not 3 (open it once with this "
+    if (version != SP_SCHEMA_VERSION)
+        return sp_fail(err, "%s: schema version %lld, not " SP_SCHEMA_VERSION_TEXT " (open it once with this "
                        "spsweep, e.g. `spsweep report --db`, to migrate it)", path,
                        (long long)version);
     if (store_query_int(st, "SELECT COUNT(*) FROM (SELECT DISTINCT config_hash, plan_hash"
@@ -152,9 +155,9 @@ static int map_matrices(sp_store *st, sp_merge_result *res, sp_err *err)
     return 0;
 }
 
-/* Copy one run and its samples unless its output sweep holds it. */
+/* Copy one run, its samples and its rounds unless its output sweep holds it. */
 static int copy_run(sp_store *st, sqlite3_stmt *row, sqlite3_stmt *exists,
-                    sqlite3_stmt *ins, sqlite3_stmt *samples, sp_merge_result *res,
+                    sqlite3_stmt *ins, sqlite3_stmt *const samples[2], sp_merge_result *res,
                     sp_err *err)
 {
     sqlite3_reset(exists);
@@ -170,11 +173,14 @@ static int copy_run(sp_store *st, sqlite3_stmt *row, sqlite3_stmt *exists,
         sqlite3_bind_value(ins, i, sqlite3_column_value(row, i - 1));
     if (sqlite3_step(ins) != SQLITE_DONE)
         return store_fail(st, err, "copying a run");
-    sqlite3_reset(samples);
-    sqlite3_bind_value(samples, 1, sqlite3_column_value(row, 0));
-    sqlite3_bind_int64(samples, 2, sqlite3_last_insert_rowid(st->db));
-    if (sqlite3_step(samples) != SQLITE_DONE)
-        return store_fail(st, err, "copying samples");
+    int64_t id = sqlite3_last_insert_rowid(st->db);
+    for (int k = 0; k < 2; k++) {       /* its samples, then its rounds */
+        sqlite3_reset(samples[k]);
+        sqlite3_bind_value(samples[k], 1, sqlite3_column_value(row, 0));
+        sqlite3_bind_int64(samples[k], 2, id);
+        if (sqlite3_step(samples[k]) != SQLITE_DONE)
+            return store_fail(st, err, k ? "copying rounds" : "copying samples");
+    }
     res->runs++;
     return 0;
 }
@@ -182,8 +188,8 @@ static int copy_run(sp_store *st, sqlite3_stmt *row, sqlite3_stmt *exists,
 /* Every run of the input, in id order. */
 static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
 {
-    sqlite3_stmt *s[4] = {NULL, NULL, NULL, NULL};
-    const char *sql[4] = {
+    sqlite3_stmt *s[5] = {NULL, NULL, NULL, NULL, NULL};
+    const char *sql[5] = {
         "SELECT r.id, sm.dst, mm.dst, r.kernel, r.axes FROM src.runs r"
         " JOIN temp.sweep_map sm ON sm.src = r.sweep_id"
         " JOIN temp.matrix_map mm ON mm.src = r.matrix_id ORDER BY r.id",
@@ -191,16 +197,20 @@ static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
         " AND axes = ?4",
         "INSERT INTO main.runs (sweep_id, matrix_id, " RUN_COLS ") SELECT ?2, ?3, " RUN_COLS
         " FROM src.runs WHERE id = ?1",
-        "INSERT INTO main.samples (run_id, rep, seconds) SELECT ?2, rep, seconds"
-        " FROM src.samples WHERE run_id = ?1"};
+        "INSERT INTO main.samples (run_id, rep, seconds, round, flags) SELECT ?2, rep,"
+        " seconds, round, flags FROM src.samples WHERE run_id = ?1",
+        "INSERT INTO main.run_rounds (run_id, round, status, error, batch, launches, flags,"
+        " energy_j, state_before, state_after, created_at) SELECT ?2, round, status, error,"
+        " batch, launches, flags, energy_j, state_before, state_after, created_at"
+        " FROM src.run_rounds WHERE run_id = ?1"};
     int rc = 0, step = SQLITE_DONE;
-    for (int i = 0; i < 4 && rc == 0; i++)
+    for (int i = 0; i < 5 && rc == 0; i++)
         rc = store_prepare(st, sql[i], &s[i], "preparing the run copy", err);
     while (rc == 0 && (step = sqlite3_step(s[0])) == SQLITE_ROW)
-        rc = copy_run(st, s[0], s[1], s[2], s[3], res, err);
+        rc = copy_run(st, s[0], s[1], s[2], s + 3, res, err);
     if (rc == 0 && step != SQLITE_DONE)
         rc = store_fail(st, err, "reading the input's runs");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         sqlite3_finalize(s[i]);
     return rc;
 }

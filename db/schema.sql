@@ -1,9 +1,10 @@
--- schema.sql — the spsweep results database, schema version 3.
+-- schema.sql — the spsweep results database, schema version 4.
 --
 -- Applied by sp_store_open at every open (every statement is idempotent),
 -- inside one transaction, after db/migrate_v2.sql has brought a version-1
 -- database up to version 2 and db/migrate_v3.sql a version-2 one up to 3
--- (see store.c: store_apply_schema). Readable with
+-- (see store.c: store_apply_schema), and db/migrate_v4.sql a version-3
+-- one up to 4. Readable with
 -- the plain sqlite3 CLI; the views that summarise it live in views.sql.
 --
 -- One sweep has many runs; a run is one (matrix, kernel, axis values)
@@ -15,6 +16,9 @@
 -- sweeps: resume identity (plan_hash, binary_hash, shard), timeout and
 -- auto-repetition settings, host / GPU provenance and measured ceilings.
 -- Version 3 (over 2): sweeps.isolate, the process model the runs had.
+-- Version 4 (over 3): the harness's measurement (issue 19): batches,
+-- cold/warm caches, rounds, machine state and flags; every ok run's
+-- statistics stored in its row by db/stats.c (the views only read them).
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -61,11 +65,18 @@ CREATE TABLE IF NOT EXISTS sweeps (
     host_triad_threads INTEGER,
     device_copy_gbs    REAL,            -- device-to-device cudaMemcpy; NULL without GPU
     -- version 3 ------------------------------------------------------------
-    isolate            TEXT             -- 'combination': a process per run; 'matrix': one
+    isolate            TEXT,            -- 'combination': a process per run; 'matrix': one
                                         -- worker per matrix runs them in turn (keeping its
                                         -- CUDA context); 'auto': matrix for GPU kernels,
                                         -- combination for CPU ones. NULL: before version 3
                                         -- (a process per run)
+    -- version 4 ------------------------------------------------------------
+    rounds             INTEGER,         -- times the plan was executed, each shuffled
+    seed               INTEGER,         -- of the shuffles
+    cache              TEXT,            -- 'warm' | 'cold' (caches flushed before a sample)
+    batch              INTEGER,         -- launches per sample; 0: auto (min_sample_s)
+    min_sample_s       REAL,            -- auto batches: the shortest sample (NULL: defaults)
+    noisy_threshold    REAL             -- interval half-width / median that marks a run noisy
 );
 
 CREATE TABLE IF NOT EXISTS matrices (
@@ -113,14 +124,58 @@ CREATE TABLE IF NOT EXISTS runs (
     stop_reason  TEXT CHECK (stop_reason IN ('count', 'noise', 'time')),  -- ok runs
     rate_unit    TEXT,                  -- the operation's: "GFLOPS", "Mnnz/s", ...
     need_host_bytes    INTEGER,         -- what kernel->need stated
-    need_device_bytes  INTEGER
+    need_device_bytes  INTEGER,
+    -- version 4 ------------------------------------------------------------
+    batch        INTEGER,               -- launches timed as one sample (the samples
+                                        -- hold the time of one launch)
+    cache        TEXT,                  -- 'warm' | 'cold'
+    rounds       INTEGER,               -- rounds that stored samples
+    -- the samples' statistics (db/stats.c; NULL unless ok)
+    n            INTEGER,               -- samples
+    median       REAL,
+    mean         REAL,
+    min_s        REAL,
+    max_s        REAL,
+    stddev       REAL,
+    ci_lo        REAL,                  -- 95 % interval of the median
+    ci_hi        REAL,
+    ci_level     REAL,
+    ci_method    TEXT,                  -- 'order' | 'rounds' (widened by round medians)
+    mad          REAL,
+    outliers     INTEGER,
+    -- the machine around the run (runner/machine.h)
+    flags        INTEGER,               -- SP_MACHINE_* bits seen in any round
+    flagged_samples INTEGER,            -- samples taken while throttled or busy
+    joules_per_launch REAL              -- GPU energy of one launch (NVML), over all rounds
 );
 
 CREATE TABLE IF NOT EXISTS samples (
     run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    rep      INTEGER NOT NULL,          -- 0-based timed repetition
-    seconds  REAL NOT NULL CHECK (seconds > 0 AND seconds < 1e300),
+    rep      INTEGER NOT NULL,          -- 0-based timed repetition, counted on across rounds
+    seconds  REAL NOT NULL CHECK (seconds > 0 AND seconds < 1e300),  -- one launch
+    round    INTEGER NOT NULL DEFAULT 0,    -- version 4: the round it was taken in
+    flags    INTEGER NOT NULL DEFAULT 0,    -- version 4: SP_MACHINE_* bits at the time
     PRIMARY KEY (run_id, rep)
+) WITHOUT ROWID;
+
+-- Version 4: every execution of a run, one row per round (`rounds = R`
+-- executes the plan R times): what the round ended as, and the machine
+-- around it. A run's samples carry their round; the run's status is 'ok'
+-- only while every round so far was. Resume skips the (run, round) pairs
+-- stored here.
+CREATE TABLE IF NOT EXISTS run_rounds (
+    run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    round       INTEGER NOT NULL,
+    status      TEXT NOT NULL,          -- as runs.status
+    error       TEXT,
+    batch       INTEGER,                -- launches per sample in this round
+    launches    INTEGER,                -- timed launches (samples x batch)
+    flags       INTEGER,                -- SP_MACHINE_* bits (runner/machine.h)
+    energy_j    REAL,                   -- GPU energy over the timed samples (NVML)
+    state_before TEXT CHECK (state_before IS NULL OR json_valid(state_before)),
+    state_after  TEXT CHECK (state_after IS NULL OR json_valid(state_after)),
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (run_id, round)
 ) WITHOUT ROWID;
 
 -- Matrices a sweep could not load (or fetch): no run exists for them.
@@ -142,4 +197,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

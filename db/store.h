@@ -70,6 +70,13 @@ typedef struct sp_sweep_meta {
     double device_copy_gbs;
     /* schema version 3 */
     const char *isolate;        /* "auto", "matrix", "combination" */
+    /* schema version 4: the harness */
+    int rounds;                 /* 0 = unknown */
+    long seed;
+    const char *cache;          /* "warm" | "cold" */
+    int batch;                  /* 0 = auto */
+    double min_sample_s;        /* 0 = the defaults */
+    double noisy_threshold;     /* 0 = unknown */
 } sp_sweep_meta;
 
 /* A zeroed meta with git_dirty = -1: every version-2 field unknown. */
@@ -88,9 +95,10 @@ int sp_store_find_sweep(sp_store *st, const char *plan_hash, const char *binary_
                         int shard_index, int shard_count, int64_t *sweep_id, sp_err *err);
 /* Mark a sweep running again (finished_at NULL) before it continues. */
 int sp_store_reopen_sweep(sp_store *st, int64_t sweep_id, sp_err *err);
-/* Call fn(source, kernel, axes_json) for every run stored in sweep_id. */
+/* Call fn(source, kernel, axes_json, round) for every round of every run
+ * stored in sweep_id. */
 typedef int (*sp_run_key_fn)(void *user, const char *source, const char *kernel,
-                             const char *axes, sp_err *err);
+                             const char *axes, int round, sp_err *err);
 int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void *user,
                           sp_err *err);
 
@@ -118,12 +126,25 @@ typedef struct sp_run_record {
     const char *stop_reason;    /* ok runs: "count" | "noise" | "time"; NULL = "count" */
     const char *rate_unit;      /* NULL: the operation's (sp_operation_find) */
     sp_need need;               /* what kernel->need stated; 0 = not stated */
+    /* version 4: the harness and the machine (one round of the run) */
+    int round;                  /* 0-based round of `rounds = R` */
+    int batch;                  /* launches per sample; 0 = not known */
+    const char *cache;          /* "warm" | "cold"; NULL = not known */
+    const int32_t *sample_flags;    /* per sample SP_MACHINE_* bits; NULL = none */
+    unsigned flags;             /* SP_MACHINE_* bits of the round */
+    double energy_j;            /* GPU energy over the timed samples; NaN = unknown */
+    const char *state_before, *state_after;     /* machine state JSON; NULL = none */
 } sp_run_record;
 
-/* Insert a run and its samples in one transaction. A run with the same
- * sweep, matrix, kernel and axes already stored is not stored again:
- * returns 1 with *run_id = the stored run's id (resume and merge rely on
- * this; it makes a duplicate impossible even with two writers). */
+/* Store one round of a run, its samples and their statistics, in one
+ * transaction. The first round stored inserts the run; a later round
+ * (another r->round) adds its samples to it, recomputes the statistics,
+ * and turns an ok run into the round's status when that round failed (a
+ * run is ok only when every round was; a failed run's samples are kept
+ * but no view shows them). A round already stored for this sweep, matrix,
+ * kernel and axes is not stored again: returns 1 with *run_id = the
+ * stored run's id (resume and merge rely on this; it makes a duplicate
+ * impossible even with two writers). */
 int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err);
 
 /* Merge shard databases (db/merge.c): see runner/main.c `spsweep merge`. */

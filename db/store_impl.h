@@ -19,7 +19,8 @@ struct sp_store {
 };
 
 /* The schema version schema.sql writes into PRAGMA user_version. */
-#define SP_SCHEMA_VERSION 3
+#define SP_SCHEMA_VERSION 4
+#define SP_SCHEMA_VERSION_TEXT "4"
 /* db/views.sql, embedded by store.c (NUL-terminated). */
 extern const char sp_views_sql[];
 
@@ -46,5 +47,12 @@ int bind_real(sqlite3_stmt *stmt, int i, double v);
 int bind_int_or_null(sqlite3_stmt *stmt, int i, int64_t v, int64_t null_if);
 /* The single integer a one-row query returns. */
 int store_query_int(sp_store *st, const char *sql, int64_t *v, sp_err *err);
+
+/* The statistics columns of run run_id, computed from all its samples by
+ * db/stats.c (store_stats.c). */
+int store_restat_run(sp_store *st, int64_t run_id, sp_err *err);
+/* store_restat_run for every ok run whose statistics are missing (runs of
+ * a database migrated from version 3 or older). */
+int store_restat_missing(sp_store *st, sp_err *err);
 
 #endif

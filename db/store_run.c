@@ -108,6 +108,8 @@ static int check_run(const sp_run_record *r, sp_err *err)
     if (r->nsamples < 0)
         return sp_fail(err, "sp_store_run: kernel %s: negative sample count %d", k,
                        r->nsamples);
+    if (r->round < 0)
+        return sp_fail(err, "sp_store_run: kernel %s: negative round %d", k, r->round);
     return 0;
 }
 
@@ -139,20 +141,20 @@ static int find_run(sp_store *st, const sp_run_record *r, int64_t *id, sp_err *e
            : store_fail(st, err, "looking up the run");
 }
 
-/* Insert the runs row; *run_id receives its id. nstored is the number of
- * samples that will follow. */
-static int insert_run_row(sp_store *st, const sp_run_record *r, int nstored,
-                          int64_t *run_id, sp_err *err)
+/* Insert the runs row; *run_id receives its id. */
+static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err)
 {
     const sp_kernel *k = r->kernel;
+    int ok = strcmp(r->status, "ok") == 0;
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "INSERT INTO runs (sweep_id, matrix_id, kernel, operation, format,"
                       " backend, device, axes, status, error, rel_error, flops, bytes,"
                       " convert_s, h2d_s, d2h_s, warmup, repetitions, created_at,"
-                      " stop_reason, rate_unit, need_host_bytes, need_device_bytes) VALUES"
+                      " stop_reason, rate_unit, need_host_bytes, need_device_bytes, batch,"
+                      " cache) VALUES"
                       " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22)",
+                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22, ?23, ?24)",
                       &s, "preparing the run insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
@@ -164,11 +166,12 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int nstored,
              bind_real(s, 11, r->rel_error) | bind_real(s, 12, r->flops) |
              bind_real(s, 13, r->bytes) | bind_real(s, 14, r->phases.convert_s) |
              bind_real(s, 15, r->phases.h2d_s) | bind_real(s, 16, r->phases.d2h_s) |
-             sqlite3_bind_int(s, 17, r->warmup) | sqlite3_bind_int(s, 18, nstored) |
-             bind_text(s, 19, nstored ? (r->stop_reason ? r->stop_reason : "count") : NULL) |
+             sqlite3_bind_int(s, 17, r->warmup) | sqlite3_bind_int(s, 18, ok ? r->nsamples : 0) |
+             bind_text(s, 19, ok ? (r->stop_reason ? r->stop_reason : "count") : NULL) |
              bind_text(s, 20, run_rate_unit(r)) |
              bind_int_or_null(s, 21, (int64_t)r->need.host_bytes, 0) |
-             bind_int_or_null(s, 22, (int64_t)r->need.device_bytes, 0);
+             bind_int_or_null(s, 22, (int64_t)r->need.device_bytes, 0) |
+             bind_int_or_null(s, 23, ok ? r->batch : 0, 0) | bind_text(s, 24, r->cache);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the run");
@@ -179,44 +182,169 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int nstored,
     return 0;
 }
 
-/* Insert samples[0..n) of run_id, rep = index. */
-static int insert_samples(sp_store *st, int64_t run_id, const double *samples, int n,
+/* Insert samples[0..n) of run_id from rep `first` on, in round `round`. */
+static int insert_samples(sp_store *st, int64_t run_id, const sp_run_record *r, int first,
                           sp_err *err)
 {
     sqlite3_stmt *s;
-    if (store_prepare(st, "INSERT INTO samples (run_id, rep, seconds) VALUES (?1, ?2, ?3)",
+    if (store_prepare(st, "INSERT INTO samples (run_id, rep, seconds, round, flags)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5)",
                       &s, "preparing the sample insert", err))
         return -1;
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
+    for (int i = 0; i < r->nsamples && rc == 0; i++) {
         sqlite3_reset(s);
-        if ((sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, i) |
-             bind_real(s, 3, samples[i])) != SQLITE_OK || sqlite3_step(s) != SQLITE_DONE) {
+        if ((sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, first + i) |
+             bind_real(s, 3, r->samples[i]) | sqlite3_bind_int(s, 4, r->round) |
+             sqlite3_bind_int(s, 5, r->sample_flags ? r->sample_flags[i] : 0)) != SQLITE_OK ||
+            sqlite3_step(s) != SQLITE_DONE) {
             store_fail(st, err, "inserting a sample");
-            rc = sp_fail_prefix(err, "sample %d (%g s)", i, samples[i]);
+            rc = sp_fail_prefix(err, "sample %d (%g s)", i, r->samples[i]);
         }
     }
     sqlite3_finalize(s);
     return rc;
 }
 
-/* Insert a run and its samples in one transaction: all of it or nothing.
- * Samples are stored for 'ok' runs only; other statuses carry none. The
- * duplicate check runs inside the (IMMEDIATE, so exclusive) transaction. */
+/* The round's own row: status, batch, launches, machine. */
+static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp_err *err)
+{
+    int ok = strcmp(r->status, "ok") == 0;
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "INSERT INTO run_rounds (run_id, round, status, error, batch, launches,"
+                      " flags, energy_j, state_before, state_after, created_at) VALUES"
+                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, " SQL_NOW ")",
+                      &s, "preparing the round insert", err))
+        return -1;
+    int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
+             bind_text(s, 3, r->status) | bind_text(s, 4, r->error) |
+             bind_int_or_null(s, 5, ok ? r->batch : 0, 0) |
+             bind_int_or_null(s, 6, ok ? (int64_t)r->nsamples * (r->batch > 0 ? r->batch : 1)
+                                       : 0, 0) |
+             sqlite3_bind_int64(s, 7, (int64_t)r->flags) | bind_real(s, 8, r->energy_j) |
+             bind_text(s, 9, r->state_before) | bind_text(s, 10, r->state_after);
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the round");
+    }
+    return store_step_done(st, s, "inserting the round", err);
+}
+
+/* Has run_id a row for this round already? */
+static int round_stored(sp_store *st, int64_t run_id, int round, int *yes, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT 1 FROM run_rounds WHERE run_id = ?1 AND round = ?2", &s,
+                      "looking up the round", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, run_id);
+    sqlite3_bind_int(s, 2, round);
+    int step = sqlite3_step(s);
+    *yes = step == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : store_fail(st, err, "the round");
+}
+
+/* A later round of a stored run: its samples follow the earlier ones (an
+ * ok run, an ok round), or its failure becomes the run's (the first
+ * failure is kept). The run's machine columns fold every round in. */
+static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *err)
+{
+    int ok = strcmp(r->status, "ok") == 0;
+    int64_t first = 0;
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT coalesce(MAX(rep) + 1, 0) FROM samples WHERE run_id ="
+                              " %lld", (long long)id);
+    if (ok && store_query_int(st, sql, &first, err))
+        return -1;
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "UPDATE runs SET status = CASE WHEN status = 'ok' THEN ?2 ELSE status END,"
+                      " error = CASE WHEN status = 'ok' AND ?2 <> 'ok'"
+                      " THEN printf('round %d: %s', ?3, ?4) ELSE error END,"
+                      " stop_reason = CASE WHEN ?2 = 'ok' THEN stop_reason END,"
+                      " batch = CASE WHEN ?2 = 'ok' THEN coalesce(?5, batch) ELSE batch END"
+                      " WHERE id = ?1",
+                      &s, "preparing the run update", err))
+        return -1;
+    int rc = sqlite3_bind_int64(s, 1, id) | bind_text(s, 2, r->status) |
+             sqlite3_bind_int(s, 3, r->round) | bind_text(s, 4, r->error ? r->error : "") |
+             bind_int_or_null(s, 5, r->batch, 0);
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "binding the run update");
+    }
+    if (store_step_done(st, s, "updating the run", err))
+        return -1;
+    return ok ? insert_samples(st, id, r, (int)first, err) : 0;
+}
+
+/* The OR of the flags column over rows (SQLite has no bitwise aggregate):
+ * the eight SP_MACHINE_* bits one by one. */
+#define OR_FLAGS                                                                         \
+    "(coalesce(MAX(flags & 1), 0) | coalesce(MAX(flags & 2), 0) | coalesce(MAX(flags & 4), 0)" \
+    " | coalesce(MAX(flags & 8), 0) | coalesce(MAX(flags & 16), 0)"                      \
+    " | coalesce(MAX(flags & 32), 0) | coalesce(MAX(flags & 64), 0)"                     \
+    " | coalesce(MAX(flags & 128), 0))"
+
+/* The run's machine columns from its rounds: flags OR'd, flagged samples
+ * counted, energy per launch over the rounds that measured it. */
+static int fold_machine(sp_store *st, int64_t id, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "UPDATE runs SET"
+                      " flags = (SELECT " OR_FLAGS " FROM run_rounds WHERE run_id = ?1),"
+                      " flagged_samples = (SELECT COUNT(*) FROM samples"
+                      "   WHERE run_id = ?1 AND flags <> 0),"
+                      " joules_per_launch = (SELECT SUM(energy_j) / SUM(launches) FROM run_rounds"
+                      "   WHERE run_id = ?1 AND energy_j IS NOT NULL AND launches > 0)"
+                      " WHERE id = ?1",
+                      &s, "preparing the machine update", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, id);
+    return store_step_done(st, s, "folding the rounds' machine state", err);
+}
+
+/* The writes of one round, inside the transaction. *old: the run existed
+ * with this round already (nothing written). */
+static int store_round(sp_store *st, const sp_run_record *r, int64_t *id, int *old,
+                       sp_err *err)
+{
+    int64_t found = 0;
+    int have = 0;
+    *old = 0;
+    if (find_run(st, r, &found, err) || (found && round_stored(st, found, r->round, &have, err)))
+        return -1;
+    if (have)
+        return *id = found, *old = 1, 0;
+    int ok = strcmp(r->status, "ok") == 0;
+    if (found)
+        *id = found;
+    if (found ? extend_run(st, found, r, err)
+              : insert_run_row(st, r, id, err) || (ok && insert_samples(st, *id, r, 0, err)))
+        return -1;
+    if (insert_round(st, *id, r, err) || fold_machine(st, *id, err))
+        return -1;
+    return ok ? store_restat_run(st, *id, err) : 0;
+}
+
+/* Store one round of a run (store.h): all of it or nothing. Samples are
+ * stored for 'ok' rounds only. The duplicate check runs inside the
+ * (IMMEDIATE, so exclusive) transaction. */
 int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err)
 {
     if (!st || !r)
         return sp_fail(err, "sp_store_run: NULL argument");
     if (check_run(r, err))
         return -1;
-    int nstored = strcmp(r->status, "ok") == 0 ? r->nsamples : 0;
-    int64_t id = 0, old = 0;
+    int64_t id = 0;
+    int old = 0;
     if (store_exec(st, "BEGIN IMMEDIATE", "starting the run transaction", err))
         return sp_fail_prefix(err, "kernel %s", r->kernel->name);
-    int failed = find_run(st, r, &old, err) ||
-                 (!old && (insert_run_row(st, r, nstored, &id, err) ||
-                           insert_samples(st, id, r->samples, nstored, err)));
-    if (!failed && st->kill_in_commit > 0 && --st->kill_in_commit == 0)
+    int failed = store_round(st, r, &id, &old, err);
+    if (!failed && !old && st->kill_in_commit > 0 && --st->kill_in_commit == 0)
         raise(SIGKILL);     /* tests: die with the run written but not committed */
     if (failed || store_exec(st, "COMMIT", "committing the run", err)) {
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
@@ -224,6 +352,6 @@ int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *
                               r->axes_json ? r->axes_json : "{}");
     }
     if (run_id)
-        *run_id = old ? old : id;
+        *run_id = id;
     return old ? 1 : 0;
 }

@@ -24,10 +24,11 @@ void sp_sweep_meta_init(sp_sweep_meta *m)
     " shard_count, timeout_s, repetitions_auto, max_noise, max_time_s, git_dirty, os,"   \
     " kernel_release, cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count," \
     " gpu_mem_gib, gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs,"                    \
-    " host_triad_threads, device_copy_gbs, isolate) VALUES (?1, ?2, ?3, ?4, " SQL_NOW "," \
+    " host_triad_threads, device_copy_gbs, isolate, rounds, seed, cache, batch,"         \
+    " min_sample_s, noisy_threshold) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ","               \
     " 'running', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"  \
     " ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,"   \
-    " ?36, ?37, ?38)"
+    " ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44)"
 
 /* Bind the version-1 columns (?1..?15). */
 static int bind_sweep_v1(sqlite3_stmt *s, const sp_sweep_meta *m, const char *hash)
@@ -70,6 +71,14 @@ static int bind_sweep_v2(sqlite3_stmt *s, const sp_sweep_meta *m)
            bind_measure(s, 37, m->device_copy_gbs) | bind_text(s, 38, m->isolate);
 }
 
+/* Bind the version-4 columns (?39..?44). */
+static int bind_sweep_v4(sqlite3_stmt *s, const sp_sweep_meta *m)
+{
+    return bind_int_or_null(s, 39, m->rounds, 0) | sqlite3_bind_int64(s, 40, m->seed) |
+           bind_text(s, 41, m->cache) | sqlite3_bind_int(s, 42, m->batch) |
+           bind_measure(s, 43, m->min_sample_s) | bind_measure(s, 44, m->noisy_threshold);
+}
+
 /* Insert a sweep row with status 'running'. */
 int sp_store_begin_sweep(sp_store *st, const sp_sweep_meta *m, int64_t *sweep_id,
                          sp_err *err)
@@ -83,8 +92,8 @@ int sp_store_begin_sweep(sp_store *st, const sp_sweep_meta *m, int64_t *sweep_id
     sqlite3_stmt *s;
     if (store_prepare(st, SWEEP_INSERT, &s, "preparing the sweep insert", err))
         return -1;
-    if ((bind_sweep_v1(s, m, m->config_text ? hash : NULL) | bind_sweep_v2(s, m)) !=
-        SQLITE_OK) {
+    if ((bind_sweep_v1(s, m, m->config_text ? hash : NULL) | bind_sweep_v2(s, m) |
+         bind_sweep_v4(s, m)) != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the sweep");
     }
@@ -170,15 +179,17 @@ int sp_store_find_sweep(sp_store *st, const char *plan_hash, const char *binary_
     return rc;
 }
 
-/* Call fn for the (source, kernel, axes) of every run of sweep_id. */
+/* Call fn for the (source, kernel, axes, round) of every round of every
+ * run of sweep_id. */
 int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void *user,
                           sp_err *err)
 {
     if (!st || !fn)
         return sp_fail(err, "sp_store_each_run_key: NULL argument");
     sqlite3_stmt *s;
-    if (store_prepare(st, "SELECT m.source, r.kernel, r.axes FROM runs r"
-                          " JOIN matrices m ON m.id = r.matrix_id WHERE r.sweep_id = ?1",
+    if (store_prepare(st, "SELECT m.source, r.kernel, r.axes, o.round FROM runs r"
+                          " JOIN matrices m ON m.id = r.matrix_id"
+                          " JOIN run_rounds o ON o.run_id = r.id WHERE r.sweep_id = ?1",
                       &s, "preparing the run listing", err))
         return -1;
     sqlite3_bind_int64(s, 1, sweep_id);
@@ -186,7 +197,7 @@ int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void
     while (rc == 0 && (step = sqlite3_step(s)) == SQLITE_ROW)
         rc = fn(user, (const char *)sqlite3_column_text(s, 0),
                 (const char *)sqlite3_column_text(s, 1),
-                (const char *)sqlite3_column_text(s, 2), err);
+                (const char *)sqlite3_column_text(s, 2), sqlite3_column_int(s, 3), err);
     if (rc == 0 && step != SQLITE_DONE)
         rc = store_fail(st, err, "listing the stored runs");
     sqlite3_finalize(s);

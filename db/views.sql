@@ -2,8 +2,7 @@
 --
 -- Dropped and re-created at every sp_store_open (in the same transaction as
 -- schema.sql), so a newer definition replaces an older one. Plain SQL for
--- the sqlite3 CLI (3.40+: window functions, recursive CTEs, the math
--- functions sqrt/ln/exp, json_extract), e.g.
+-- the sqlite3 CLI (3.40+: window functions, json_extract), e.g.
 --   sqlite3 results/results.db 'SELECT * FROM best_runs'
 -- Times are in seconds.
 --
@@ -24,124 +23,78 @@ DROP VIEW IF EXISTS run_stats;
 
 -- One row per 'ok' run: statistics of its samples and the rates they give.
 --
--- median   the middle sample (n odd) or the mean of the two middle ones
---          (n even), samples ranked by (seconds, rep).
+-- The statistics are the run's own columns, computed once by db/stats.c
+-- when the run (or a later round of it) was stored, and read here:
+-- median   the middle sample (n odd) or the mean of the two middle ones.
 -- stddev   sample standard deviation (divisor n - 1); 0 for n = 1.
--- ci_lo, ci_hi, ci_level — a distribution-free 95 % confidence interval of
---          the median from order statistics. With B ~ Binomial(n, 1/2),
---          [x_(l), x_(n+1-l)] (1-based ranks of the sorted samples) holds
---          the true median with probability 1 - 2·P(B <= l - 1). l is the
---          largest rank with P(B <= l - 1) <= 0.025, computed exactly (the
---          pmf by the recurrence p(k+1) = p(k)·(n-k)/(k+1) in log space);
---          ci_level is the coverage that l achieves (>= 0.95). For n <= 5
---          even l = 1 covers less than 95 % (2·0.5^5 = 0.0625 > 0.05): the
---          three columns are NULL. Examples: n = 6 → l = 1, level 0.96875;
---          n = 10 → l = 2 (ranks 2 and 9), level 0.978515625; n = 20 → 6, 15.
--- mad      median absolute deviation from the median (the median of
---          |x_i - median|, same rule as the median), not rescaled.
--- outliers samples whose modified z-score 0.6745·|x_i - median| / mad
---          exceeds 3.5 (Iglewicz and Hoaglin). When mad = 0 (more than half
---          the samples equal the median) the score of any sample off the
---          median is infinite: each such sample counts as an outlier, the
---          ones equal to the median do not.
+-- ci_lo, ci_hi, ci_level, ci_method — the 95 % interval of the median.
+--          'order': distribution-free, from order statistics: with B ~
+--          Binomial(n, 1/2), [x_(l), x_(n+1-l)] holds the median with
+--          probability 1 - 2·P(B <= l - 1); l the largest rank keeping that
+--          >= 0.95 (n = 6 → l = 1, level 0.96875; n = 10 → 2, 0.978515625;
+--          n = 20 → 6). NULL for n <= 5. 'rounds': with 3 or more rounds,
+--          that interval widened to the t interval of the round medians
+--          (mean ± t(0.975, R-1)·sd / sqrt(R)), so it covers the drift a
+--          re-run sees.
+-- noise    the interval's half-width relative to the median.
+-- noisy    1 when there is no interval or noise exceeds the sweep's
+--          noisy_threshold (default 0.05): its rate and every ratio built
+--          on it are not to be trusted at face value.
+-- mad      median absolute deviation from the median (not rescaled);
+-- outliers samples with modified z-score 0.6745·|x - median| / mad > 3.5
+--          (every sample off the median when mad = 0).
+-- rate, rate_lo, rate_hi — the rate at the median and at the interval's
+--          ends (rate_lo from ci_hi); rate_best from the fastest sample.
+-- batch    launches per sample (the samples are one launch's time);
+-- cache    'warm' | 'cold'; rounds, flags (runner/machine.h bits),
+--          flagged_samples; joules_per_launch and rate_per_watt (GPU, NVML).
 -- kernel_s, with_transfers_s, end_to_end_s — the three timing modes:
 --          the median sample; plus h2d_s + d2h_s; plus convert_s as well
 --          (NULL phases count as 0).
 CREATE VIEW run_stats AS
-WITH RECURSIVE
-ranked AS (
-    SELECT run_id, rep, seconds,
-           ROW_NUMBER() OVER (PARTITION BY run_id ORDER BY seconds, rep) AS k,
-           COUNT(*) OVER (PARTITION BY run_id) AS n
-    FROM samples
-),
-center AS (
-    SELECT run_id, MAX(n) AS n,
-           AVG(CASE WHEN k IN ((n + 1) / 2, (n + 2) / 2) THEN seconds END) AS median,
-           AVG(seconds) AS mean, MIN(seconds) AS min, MAX(seconds) AS max
-    FROM ranked
-    GROUP BY run_id
-),
-deviation AS (
-    SELECT r.run_id, r.n, r.k, r.seconds, c.mean, abs(r.seconds - c.median) AS d,
-           ROW_NUMBER() OVER (PARTITION BY r.run_id
-                              ORDER BY abs(r.seconds - c.median), r.k) AS j
-    FROM ranked r
-    JOIN center c ON c.run_id = r.run_id
-),
-spread AS (
-    SELECT run_id,
-           AVG(CASE WHEN j IN ((n + 1) / 2, (n + 2) / 2) THEN d END) AS mad,
-           CASE WHEN MAX(n) > 1
-                THEN sqrt(SUM((seconds - mean) * (seconds - mean)) / (MAX(n) - 1))
-                ELSE 0.0 END AS stddev
-    FROM deviation
-    GROUP BY run_id
-),
-outlying AS (
-    SELECT d.run_id,
-           SUM(CASE WHEN s.mad > 0 THEN 0.6745 * d.d / s.mad > 3.5
-                    ELSE d.d > 0 END) AS outliers
-    FROM deviation d
-    JOIN spread s ON s.run_id = d.run_id
-    GROUP BY d.run_id
-),
-binomial (n, k, lp, cdf) AS (          -- P(B <= k) while it stays <= 0.025
-    SELECT n, 0, n * ln(0.5), exp(n * ln(0.5)) FROM (SELECT DISTINCT n FROM center)
-    UNION ALL
-    SELECT n, k + 1, lp + ln(n - k) - ln(k + 1), cdf + exp(lp + ln(n - k) - ln(k + 1))
-    FROM binomial
-    WHERE cdf <= 0.025 AND k + 1 < n
-),
-ci_rank AS (
-    SELECT n, MAX(k) + 1 AS l, 1.0 - 2.0 * MAX(cdf) AS level
-    FROM binomial
-    WHERE cdf <= 0.025
-    GROUP BY n
-),
-interval AS (
-    SELECT r.run_id, c.level,
-           MAX(CASE WHEN r.k = c.l THEN r.seconds END) AS ci_lo,
-           MAX(CASE WHEN r.k = r.n + 1 - c.l THEN r.seconds END) AS ci_hi
-    FROM ranked r
-    JOIN ci_rank c ON c.n = r.n
-    GROUP BY r.run_id
-),
-scaled AS (
-    SELECT id,
-           CASE upper(substr(coalesce(rate_unit, 'G'), 1, 1))
+WITH scaled AS (
+    SELECT r.id,
+           CASE upper(substr(coalesce(r.rate_unit, 'G'), 1, 1))
                 WHEN 'T' THEN 1e12 WHEN 'G' THEN 1e9 WHEN 'M' THEN 1e6
                 WHEN 'K' THEN 1e3 ELSE 1.0 END AS rate_scale,
-           coalesce(convert_s, 0) AS c_s, coalesce(h2d_s, 0) + coalesce(d2h_s, 0) AS t_s
-    FROM runs
-    WHERE status = 'ok'
+           coalesce(r.convert_s, 0) AS c_s, coalesce(r.h2d_s, 0) + coalesce(r.d2h_s, 0) AS t_s,
+           coalesce(s.noisy_threshold, 0.05) AS threshold
+    FROM runs r
+    JOIN sweeps s ON s.id = r.sweep_id
+    WHERE r.status = 'ok' AND r.median > 0
 )
 SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        r.kernel, r.operation, r.format, r.backend, r.device, r.axes,
        json_extract(r.axes, '$.threads') AS threads,
        json_extract(r.axes, '$.blocksize') AS blocksize,
-       c.n, c.median, c.mean, c.min, c.max, s.stddev,
-       i.ci_lo, i.ci_hi, i.level AS ci_level, s.mad, o.outliers,
+       r.n, r.median, r.mean, r.min_s AS min, r.max_s AS max, r.stddev,
+       r.ci_lo, r.ci_hi, r.ci_level, r.ci_method,
+       (r.ci_hi - r.ci_lo) / 2 / r.median AS noise,
+       CASE WHEN r.ci_lo IS NULL OR (r.ci_hi - r.ci_lo) / 2 / r.median > x.threshold
+            THEN 1 ELSE 0 END AS noisy,
+       r.mad, r.outliers,
        coalesce(r.rate_unit, 'GFLOPS') AS rate_unit, x.rate_scale,
-       r.flops / c.median / x.rate_scale AS rate,
-       r.flops / c.min / x.rate_scale AS rate_best,
+       r.flops / r.median / x.rate_scale AS rate,
+       r.flops / r.ci_hi / x.rate_scale AS rate_lo,
+       r.flops / r.ci_lo / x.rate_scale AS rate_hi,
+       r.flops / r.min_s / x.rate_scale AS rate_best,
        CASE WHEN coalesce(r.rate_unit, 'GFLOPS') = 'GFLOPS'
-            THEN r.flops / c.median / 1e9 END AS gflops,
+            THEN r.flops / r.median / 1e9 END AS gflops,
        CASE WHEN coalesce(r.rate_unit, 'GFLOPS') = 'GFLOPS'
-            THEN r.flops / c.min / 1e9 END AS gflops_best,
-       r.bytes / c.median / 1e9 AS gbps,
+            THEN r.flops / r.min_s / 1e9 END AS gflops_best,
+       r.bytes / r.median / 1e9 AS gbps,
        r.flops, r.bytes, r.rel_error, r.stop_reason,
+       coalesce(r.batch, 1) AS batch, coalesce(r.cache, 'warm') AS cache,
+       coalesce(r.rounds, 1) AS rounds, coalesce(r.flags, 0) AS flags,
+       coalesce(r.flagged_samples, 0) AS flagged_samples, r.joules_per_launch,
+       r.flops / r.joules_per_launch / x.rate_scale AS rate_per_watt,
        r.convert_s, r.h2d_s, r.d2h_s,
-       c.median AS kernel_s,
-       c.median + x.t_s AS with_transfers_s,
-       c.median + x.t_s + x.c_s AS end_to_end_s
+       r.median AS kernel_s,
+       r.median + x.t_s AS with_transfers_s,
+       r.median + x.t_s + x.c_s AS end_to_end_s
 FROM runs r
 JOIN scaled x ON x.id = r.id
-JOIN matrices m ON m.id = r.matrix_id
-JOIN center c ON c.run_id = r.id
-JOIN spread s ON s.run_id = r.id
-JOIN outlying o ON o.run_id = r.id
-LEFT JOIN interval i ON i.run_id = r.id;
+JOIN matrices m ON m.id = r.matrix_id;
 
 -- The three timing modes of every ok run as rows (mode 'kernel',
 -- 'transfers', 'end_to_end'), each with its time and the rate it gives.
@@ -163,31 +116,43 @@ FROM run_stats;
 -- and operation (the fastest by median; ties: the earlier run):
 --   baseline  a kernel whose backend is 'serial' (spmv_csr_serial for spmv);
 --   vendor    a vendor library's kernel (backend 'cusparse', 'librsb', 'cub').
--- speedup = baseline median / this run's median; vendor_speedup likewise.
--- The columns of a baseline are NULL where the sweep has no such run.
+-- speedup = baseline median / this run's median, with its interval
+-- [speedup_lo, speedup_hi] = [baseline ci_lo / ci_hi, baseline ci_hi /
+-- ci_lo] (both intervals at their unfavourable ends: conservative);
+-- speedup_same = 1 when the two intervals overlap (a difference within
+-- the noise, not a speedup). vendor_* likewise. A baseline's columns are
+-- NULL where the sweep has no such run (or no interval).
 CREATE VIEW speedup AS
 WITH baseline AS (
-    SELECT sweep_id, matrix_id, operation, kernel, median,
+    SELECT sweep_id, matrix_id, operation, kernel, median, ci_lo, ci_hi,
            ROW_NUMBER() OVER (PARTITION BY sweep_id, matrix_id, operation
                               ORDER BY median, run_id) AS place
     FROM run_stats
     WHERE backend = 'serial'
 ),
 vendor AS (
-    SELECT sweep_id, matrix_id, operation, kernel, median,
+    SELECT sweep_id, matrix_id, operation, kernel, median, ci_lo, ci_hi,
            ROW_NUMBER() OVER (PARTITION BY sweep_id, matrix_id, operation
                               ORDER BY median, run_id) AS place
     FROM run_stats
-    WHERE backend IN ('cusparse', 'librsb', 'cub')
+    WHERE backend IN ('cusparse', 'librsb', 'cub', 'mkl')
 )
 SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
-       r.axes, r.median,
+       r.axes, r.median, r.ci_lo, r.ci_hi, r.noisy,
        b.kernel AS baseline_kernel,
        b.median AS baseline_median,
        b.median / r.median AS speedup,
+       b.ci_lo / r.ci_hi AS speedup_lo,
+       b.ci_hi / r.ci_lo AS speedup_hi,
+       CASE WHEN b.median IS NULL OR r.ci_lo IS NULL OR b.ci_lo IS NULL THEN NULL
+            WHEN b.ci_lo <= r.ci_hi AND r.ci_lo <= b.ci_hi THEN 1 ELSE 0 END AS speedup_same,
        v.kernel AS vendor_kernel,
        v.median AS vendor_median,
-       v.median / r.median AS vendor_speedup
+       v.median / r.median AS vendor_speedup,
+       v.ci_lo / r.ci_hi AS vendor_speedup_lo,
+       v.ci_hi / r.ci_lo AS vendor_speedup_hi,
+       CASE WHEN v.median IS NULL OR r.ci_lo IS NULL OR v.ci_lo IS NULL THEN NULL
+            WHEN v.ci_lo <= r.ci_hi AND r.ci_lo <= v.ci_hi THEN 1 ELSE 0 END AS vendor_same
 FROM run_stats r
 LEFT JOIN baseline b
        ON b.sweep_id = r.sweep_id AND b.matrix_id = r.matrix_id
@@ -197,22 +162,44 @@ LEFT JOIN vendor v
       AND v.operation = r.operation AND v.place = 1;
 
 -- Per sweep, matrix and operation: the kernel and axis values with the
--- smallest median (ties: the earlier run).
+-- smallest median (ties: the earlier run), with its interval, against the
+-- runner-up: the best run of any other kernel. tie = 1 when the two
+-- intervals overlap: the winner is within noise of the runner-up (say
+-- "tie", not "wins"); NULL without a runner-up or an interval.
 CREATE VIEW best_runs AS
-SELECT sweep_id, matrix_id, matrix, size_class, nnz, operation, run_id,
-       kernel, axes, median, rate, rate_unit, gflops, gbps, baseline_median, speedup,
-       vendor_kernel, vendor_speedup
-FROM (
-    SELECT r.sweep_id, r.matrix_id, r.matrix, m.size_class, m.nnz, r.operation,
-           r.run_id, r.kernel, r.axes, r.median, r.rate, r.rate_unit, r.gflops, r.gbps,
-           sp.baseline_median, sp.speedup, sp.vendor_kernel, sp.vendor_speedup,
-           ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation
-                              ORDER BY r.median, r.run_id) AS place
+WITH placed AS (
+    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation
+                                   ORDER BY r.median, r.run_id) AS place
     FROM run_stats r
-    JOIN matrices m ON m.id = r.matrix_id
-    JOIN speedup sp ON sp.run_id = r.run_id
+),
+kernel_best AS (
+    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation,
+                                                r.kernel
+                                   ORDER BY r.median, r.run_id) AS kplace
+    FROM run_stats r
+),
+runner_up AS (
+    SELECT w.run_id AS winner_id, k.kernel, k.axes, k.median, k.ci_lo, k.ci_hi,
+           ROW_NUMBER() OVER (PARTITION BY w.run_id ORDER BY k.median, k.run_id) AS place
+    FROM placed w
+    JOIN kernel_best k
+      ON k.sweep_id = w.sweep_id AND k.matrix_id = w.matrix_id
+     AND k.operation = w.operation AND k.kernel <> w.kernel AND k.kplace = 1
+    WHERE w.place = 1
 )
-WHERE place = 1;
+SELECT w.sweep_id, w.matrix_id, w.matrix, m.size_class, m.nnz, w.operation, w.run_id,
+       w.kernel, w.axes, w.median, w.ci_lo, w.ci_hi, w.noisy, w.rate, w.rate_lo, w.rate_hi,
+       w.rate_unit, w.gflops, w.gbps,
+       sp.baseline_median, sp.speedup, sp.speedup_lo, sp.speedup_hi,
+       sp.vendor_kernel, sp.vendor_speedup, sp.vendor_speedup_lo, sp.vendor_speedup_hi,
+       u.kernel AS runner_up_kernel, u.axes AS runner_up_axes, u.median AS runner_up_median,
+       CASE WHEN u.median IS NULL OR w.ci_hi IS NULL OR u.ci_lo IS NULL THEN NULL
+            WHEN u.ci_lo <= w.ci_hi THEN 1 ELSE 0 END AS tie
+FROM placed w
+JOIN matrices m ON m.id = w.matrix_id
+JOIN speedup sp ON sp.run_id = w.run_id
+LEFT JOIN runner_up u ON u.winner_id = w.run_id AND u.place = 1
+WHERE w.place = 1;
 
 -- Runs that did not produce a measurement, with the reason: 'failed'
 -- (wrong result), 'error', 'skipped' (no GPU, not enough memory, ...),

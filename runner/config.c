@@ -190,8 +190,8 @@ static int parse_duration(const char *name, const char *v, double *out, sp_err *
     return 0;
 }
 
-/* The harness's keys: cache, cache_dir, batch, min_sample_time. 1 when
- * name is none of them. */
+/* The harness's keys: cache, cache_dir, batch, min_sample_time, rounds,
+ * seed, noisy. 1 when name is none of them. */
 static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
 {
     /* `cache` once named the matrix cache directory: a value other than
@@ -211,6 +211,20 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
     }
     if (!strcmp(name, "min_sample_time"))
         return parse_duration(name, v, &cfg->min_sample_s, err);
+    if (!strcmp(name, "rounds"))
+        return parse_int_value(name, v, 1, 1000, &cfg->rounds, err);
+    if (!strcmp(name, "seed")) {
+        int seed = 0;
+        if (parse_int_value(name, v, 0, 2147483647, &seed, err))
+            return -1;
+        return cfg->seed = seed, 0;
+    }
+    if (!strcmp(name, "noisy")) {
+        if (parse_positive(name, v, &cfg->noisy_threshold, err))
+            return -1;
+        return cfg->noisy_threshold < 1 ? 0
+               : sp_fail(err, "'noisy' is a fraction of the median (0.05 = 5 %%), not '%s'", v);
+    }
     return 1;
 }
 
@@ -268,8 +282,9 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                              "not '%s'", v)
                    : 0;
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
-                   "tolerance, database, cache, cache_dir, batch, min_sample_time, "
-                   "complex, description, timeout, max_noise, max_time, isolate)", name);
+                   "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
+                   "seed, noisy, complex, description, timeout, max_noise, max_time, "
+                   "isolate)", name);
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at
@@ -394,6 +409,9 @@ static void config_defaults(sp_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->repetitions = 10;
     cfg->warmup = 2;
+    cfg->rounds = 1;
+    cfg->seed = 1;
+    cfg->noisy_threshold = 0.05;
     cfg->tolerance = 1e-12;
     cfg->timeout_s = 600;
     cfg->max_noise = 0.01;

@@ -15,7 +15,7 @@
 #include "harness.h"
 #include "isolate.h"
 #include "memguard.h"
-#include "noise.h"
+#include "../db/stats.h"
 
 /* An auto run never keeps more samples than this (stop reason 'count'). */
 #define AUTO_MAX_REPS 100000

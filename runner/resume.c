@@ -4,7 +4,9 @@
  *                 order), every combination (kernel and axis values, in
  *                 order), repetitions (count or auto with max_noise and
  *                 max_time), warm-up, tolerance, timeout, complex policy,
- *                 isolate (one process per combination or per matrix) —
+ *                 isolate (one process per combination or per matrix),
+ *                 the harness's cache, batch, min_sample_time, rounds and
+ *                 seed —
  *                 so comments, key order or spacing in the config do not
  *                 matter, while any change to what is measured does; --only
  *                 and --shard are not part of it (they select from it);
@@ -13,8 +15,8 @@
  *                 at the same commit;
  *   shard       — the same i/N (0/0 without --shard),
  * all equal. Re-running then continues the latest such sweep in the same
- * database: every combination it already holds, whatever its status, is
- * skipped (`--new` starts over). Every run is committed in one transaction
+ * database: every round of every combination it already holds, whatever
+ * its status, is skipped (`--new` starts over). Every run is committed in one transaction
  * with its samples (db/store_run.c) and never stored twice, so a sweep
  * killed at any instant resumes with nothing lost or duplicated.
  */
@@ -35,6 +37,9 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
     fprintf(f, "warmup %d tolerance %.17g timeout %.17g complex %d\n", cfg->warmup,
             cfg->tolerance, cfg->timeout_s, (int)cfg->complex);
     fprintf(f, "isolate %s\n", sp_isolate_name(cfg->isolate));
+    fprintf(f, "harness cache %s batch %d min_sample %.17g rounds %d seed %ld\n",
+            cfg->cold ? "cold" : "warm", cfg->batch, cfg->min_sample_s, cfg->rounds,
+            cfg->seed);
     for (int m = 0; m < cfg->nmatrices; m++)
         fprintf(f, "matrix %s\n", cfg->matrices[m].text);
     for (int i = 0; i < plan->ncombos; i++) {
@@ -83,18 +88,18 @@ int sp_binary_hash(char out[17], sp_err *err)
     return rc ? sp_fail(err, "cannot hash /proc/self/exe") : 0;
 }
 
-/* "source\x1fkernel\x1faxes", malloc'd. */
-static char *make_key(const char *source, const char *kernel, const char *axes)
+/* "source\x1fkernel\x1faxes\x1fround", malloc'd. */
+static char *make_key(const char *source, const char *kernel, const char *axes, int round)
 {
-    size_t n = strlen(source) + strlen(kernel) + strlen(axes) + 3;
+    size_t n = strlen(source) + strlen(kernel) + strlen(axes) + 16;
     char *k = malloc(n);
     if (k)
-        snprintf(k, n, "%s\x1f%s\x1f%s", source, kernel, axes);
+        snprintf(k, n, "%s\x1f%s\x1f%s\x1f%d", source, kernel, axes, round);
     return k;
 }
 
 static int add_key(void *user, const char *source, const char *kernel, const char *axes,
-                   sp_err *err)
+                   int round, sp_err *err)
 {
     sp_done_set *d = user;
     if (d->n == d->cap) {
@@ -105,7 +110,7 @@ static int add_key(void *user, const char *source, const char *kernel, const cha
         d->keys = grown;
         d->cap = cap;
     }
-    if (!(d->keys[d->n] = make_key(source, kernel, axes)))
+    if (!(d->keys[d->n] = make_key(source, kernel, axes, round)))
         return sp_fail(err, "out of memory listing stored runs");
     d->n++;
     return 0;
@@ -116,7 +121,7 @@ static int cmp_key(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The (source, kernel, axes) of every run sweep_id holds, sorted. */
+/* The (source, kernel, axes, round) of every round sweep_id holds, sorted. */
 int sp_done_load(sp_store *st, int64_t sweep_id, sp_done_set *d, sp_err *err)
 {
     memset(d, 0, sizeof *d);
@@ -129,14 +134,14 @@ int sp_done_load(sp_store *st, int64_t sweep_id, sp_done_set *d, sp_err *err)
     return 0;
 }
 
-/* Is this combination on this matrix stored already? */
-int sp_done_has(const sp_done_set *d, const char *source, const sp_combo *c)
+/* Is this round of this combination on this matrix stored already? */
+int sp_done_has(const sp_done_set *d, const char *source, const sp_combo *c, int round)
 {
     if (!d || d->n == 0)
         return 0;
     char axes[256];
     sp_params_json(&c->params, axes, sizeof axes);
-    char *key = make_key(source, c->kernel->name, axes);
+    char *key = make_key(source, c->kernel->name, axes, round);
     int found = key && bsearch(&key, d->keys, (size_t)d->n, sizeof *d->keys, cmp_key);
     free(key);
     return found;

@@ -5,7 +5,8 @@
  * Config format (configs/default.ini is the worked example):
  *   [sweep]           repetitions (N | auto), warmup, tolerance, database,
  *                     cache (warm | cold), cache_dir, batch (auto | N),
- *                     min_sample_time, complex, timeout, max_noise, max_time
+ *                     min_sample_time, rounds, seed, noisy, complex, timeout,
+ *                     max_noise, max_time
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
  *                     select = EXPR, limit = N   (SuiteSparse index, fetch/fetch.h)
  *   [fetch]           base_url, jobs
@@ -80,6 +81,9 @@ typedef struct sp_config {
     int cold;                   /* [sweep] cache = cold: flush caches before each sample */
     int batch;                  /* [sweep] batch = N launches per sample; 0 = auto */
     double min_sample_s;        /* [sweep] min_sample_time; 0 = the defaults below */
+    int rounds;                 /* [sweep] rounds: plan executions, each shuffled (default 1) */
+    long seed;                  /* [sweep] seed of the shuffles (default 1) */
+    double noisy_threshold;     /* [sweep] noisy: half-width / median marking a run noisy */
     int nmatrices;
     sp_source *matrices;
     int nkernels;

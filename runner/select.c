@@ -90,7 +90,8 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
             if (wanted(o, &cfg->matrices[m], cb->kernel))
                 wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c,
                                            sp_estimate_run_s(nnz[m], reps, cb->kernel,
-                                                             &cb->params)};
+                                                             &cb->params),
+                                           0};
         }
     }
     int rc = shards > 1 ? sp_shard_keep(wl, load_s, o->shard_index, shards, err) : 0;

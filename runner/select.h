@@ -10,6 +10,7 @@ typedef struct sp_work {
     int matrix, combo;          /* indexes into cfg->matrices and plan->combos */
     int order;                  /* matrix * ncombos + combo: plan order */
     double cost;                /* estimated seconds (runner/cost.c) */
+    int round;                  /* 0-based round (runner/rounds.c) */
 } sp_work;
 
 typedef struct sp_worklist {
@@ -21,6 +22,14 @@ typedef struct sp_worklist {
 int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
               sp_worklist *wl, sp_err *err);
 void sp_worklist_free(sp_worklist *wl);
+
+/* The selection executed `rounds` times (runner/rounds.c): with one round
+ * the list stays in plan order; with more, every round is a fresh shuffle
+ * seeded by (seed, round) — the matrices in a random order, and the pairs
+ * of each matrix in a random order — so a matrix is still loaded once a
+ * round and drift between rounds shows in the samples. Deterministic for a
+ * seed; every pair appears once per round. */
+int sp_worklist_rounds(sp_worklist *wl, int rounds, long seed, sp_err *err);
 /* Pairs of the plan no selection holds because the kernel's operation
  * cannot take the workload (spmv on keys); why (when not NULL) says so in
  * one line. */

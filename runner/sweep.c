@@ -89,7 +89,7 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
         char axes[256];
         sp_params_text(&c->params, axes, sizeof axes);
         sp_progress_show(&rc->progress, rc->done + 1, M.src.name, c->kernel->name, axes);
-        rcode = sp_sweep_combo(rc, &M, matrix_id, c, w[i].cost, err);
+        rcode = sp_sweep_combo(rc, &M, matrix_id, c, w[i].round, w[i].cost, err);
     }
     sp_sweep_ops_free(rc);
     sp_matrix_free(&M);
@@ -120,6 +120,9 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.cuda_runtime = p->have_gpu ? p->cuda_runtime : NULL, m.compiler = p->compiler;
     m.cflags = p->cflags, m.omp_binding = p->omp_binding;
     m.isolate = sp_isolate_name(cfg->isolate);
+    m.rounds = cfg->rounds, m.seed = cfg->seed, m.cache = cfg->cold ? "cold" : "warm";
+    m.batch = cfg->batch, m.min_sample_s = cfg->min_sample_s;
+    m.noisy_threshold = cfg->noisy_threshold;
     m.repetitions = cfg->repetitions, m.warmup = cfg->warmup;
     m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;
@@ -169,7 +172,8 @@ static int drop_stored(run_ctx *rc, sp_err *err)
     rc->todo.total_cost = 0;
     for (int i = 0; i < before; i++) {
         const sp_work *w = &rc->todo.w[i];
-        if (sp_done_has(&d, rc->cfg->matrices[w->matrix].text, &rc->plan->combos[w->combo]))
+        if (sp_done_has(&d, rc->cfg->matrices[w->matrix].text, &rc->plan->combos[w->combo],
+                        w->round))
             continue;
         rc->todo.total_cost += w->cost;
         rc->todo.w[kept++] = *w;
@@ -215,9 +219,12 @@ static int sweep_all(run_ctx *rc, sp_err *err)
     int unfit = sp_select_unfit(rc->cfg, plan, why, sizeof why);
     if (unfit)
         sp_sweep_say(rc, "%s\n", why);
-    if (rc->total != rc->cfg->nmatrices * plan->ncombos - unfit)
-        sp_sweep_say(rc, "running %d of the plan's %d runs\n", rc->total,
-            rc->cfg->nmatrices * plan->ncombos - unfit);
+    int planned = (rc->cfg->nmatrices * plan->ncombos - unfit) * rc->cfg->rounds;
+    if (rc->cfg->rounds > 1)
+        sp_sweep_say(rc, "%d rounds, each in a new order (seed %ld)\n", rc->cfg->rounds,
+            rc->cfg->seed);
+    if (rc->total != planned)
+        sp_sweep_say(rc, "running %d of the plan's %d runs\n", rc->total, planned);
     announce_gpu(rc, plan);
     sp_progress_start(&rc->progress, rc->o ? rc->o->log : NULL, rc->o && rc->o->live,
                       rc->total, rc->todo.total_cost);
@@ -248,7 +255,8 @@ static int prepare_run(run_ctx *rc, sp_err *err)
     if (sp_plan_hash(rc->cfg, rc->plan, rc->plan_hash, err) ||
         sp_binary_hash(rc->binary_hash, err))
         return -1;
-    return sp_select(rc->cfg, rc->plan, rc->o, &rc->todo, err);
+    return sp_select(rc->cfg, rc->plan, rc->o, &rc->todo, err) ||
+           sp_worklist_rounds(&rc->todo, rc->cfg->rounds, rc->cfg->seed, err);
 }
 
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,

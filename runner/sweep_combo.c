@@ -11,7 +11,7 @@
 
 #include "isolate.h"
 #include "memguard.h"
-#include "noise.h"
+#include "../db/stats.h"
 #include "sweep_impl.h"
 
 /* What became of one combination. */
@@ -24,6 +24,7 @@ typedef struct combo_outcome {
     int nsamples;
     int stop;
     sp_need need;
+    int batch;                  /* launches per sample the child used */
 } combo_outcome;
 
 static void op_state_free(op_state *os)
@@ -178,6 +179,7 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
     out->ph = co.phases;
     out->rel = co.result.rel_error;
     out->stop = co.result.stop;
+    out->batch = co.result.batch;
     if (!strcmp(out->status, "ok")) {
         out->samples = co.samples;
         out->nsamples = co.nsamples;
@@ -266,7 +268,7 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
 
 /* Run (or skip) one combination on one matrix and store it. */
 int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
-                     double cost, sp_err *err)
+                   int round, double cost, sp_err *err)
 {
     static const char *const stops[] = {"count", "noise", "time"};
     const sp_kernel *k = c->kernel;
@@ -286,7 +288,8 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .bytes = op ? op->bytes(&w) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
         .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
-        .rate_unit = op ? op->rate_unit : NULL, .need = out.need,
+        .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,
+        .batch = out.batch, .cache = rc->cfg->cold ? "cold" : "warm", .energy_j = NAN,
     };
     rc->done++;
     count_status(rc->res, out.status);

@@ -51,10 +51,10 @@ extern volatile sig_atomic_t sp_sweep_interrupted;
 
 void sp_sweep_say(const run_ctx *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* One combination on the loaded matrix: decide, run in a child, store
- * (sweep_combo.c); cost is its estimate, for the progress line. */
+/* One round of one combination on the loaded matrix: decide, run in a
+ * child, store (sweep_combo.c); cost is its estimate, for the progress line. */
 int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_combo *c,
-                   double cost, sp_err *err);
+                   int round, double cost, sp_err *err);
 /* Let the matrix's worker go and free the matrix's operation states. */
 void sp_sweep_ops_free(run_ctx *rc);
 

@@ -11,7 +11,7 @@
 #include "../db/store.h"
 #include "../kernels/spmv/spmv.h"
 #include "../runner/harness.h"
-#include "../runner/noise.h"
+#include "../db/stats.h"
 #include "../runner/runner.h"
 #include "testutil.h"
 #include "util_db.h"

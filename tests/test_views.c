@@ -1,6 +1,6 @@
 /* test_views.c — the statistics views (db/views.sql) against values
  * computed by hand for fixed samples, and the migrations of schema
- * version-1 and version-2 databases to version 3.
+ * version-1, -2 and -3 databases to version 4.
  *
  * Samples are small whole numbers of seconds so the arithmetic in the
  * comments is exact; every run does flops = 4e9 work units (rate GFLOPS =
@@ -402,7 +402,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 3);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 4);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
                  "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
@@ -436,7 +436,61 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 3);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 4);
+    sp_store_close(st);
+}
+
+/* A version-3 database, from the version-3 schema kept in tests/data, with
+ * one ok run of samples 3, 1, 2, 5, 4, 6 and a failed one. */
+static void make_v3_database(const char *path)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    char *schema = slurp_data("schema-v3/schema.sql");
+    ud_exec(db, schema);
+    free(schema);
+    ud_exec(db, "INSERT INTO sweeps (id, config_text, started_at, status, repetitions)"
+                " VALUES (7, 'x', '2025-01-01T00:00:00.000Z', 'done', 6);"
+                "INSERT INTO matrices (id, source, name, rows, cols, nnz, checksum)"
+                " VALUES (3, 'gen:old', 'old', 2, 2, 2, '0123456789abcdef');"
+                "INSERT INTO runs (id, sweep_id, matrix_id, kernel, operation, backend,"
+                " axes, status, flops, warmup, repetitions, created_at) VALUES"
+                " (11, 7, 3, 'spmv_csr_serial', 'spmv', 'serial', '{}', 'ok', 4e9, 1, 6,"
+                " 'now'), (12, 7, 3, 'spmv_csr_omp', 'spmv', 'openmp', '{\"threads\":2}',"
+                " 'failed', 4e9, 1, 0, 'now');"
+                "INSERT INTO samples VALUES (11, 0, 3.0), (11, 1, 1.0), (11, 2, 2.0),"
+                " (11, 3, 5.0), (11, 4, 4.0), (11, 5, 6.0);");
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 3);
+    sqlite3_close(db);
+}
+
+/* Version 3 to 4: the runs gain their statistics (computed by db/stats.c
+ * from the samples, as for new runs), one round 0 each, and the harness's
+ * columns (one launch a sample, warm, one round). */
+Test(views, migration_from_version_3_computes_the_statistics)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "v3.db");
+    make_v3_database(path);
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
+    sqlite3 *db = sp_store_db(st);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 4);
+    /* samples 1..6: median 3.5; n = 6 -> ranks 1 and 6 (level 0.96875) */
+    ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 3.5, "median");
+    ud_close(ud_real(db, "SELECT ci_lo FROM run_stats WHERE run_id = 11", 0), 1.0, "ci_lo");
+    ud_close(ud_real(db, "SELECT ci_hi FROM run_stats WHERE run_id = 11", 0), 6.0, "ci_hi");
+    ud_close(ud_real(db, "SELECT ci_level FROM run_stats WHERE run_id = 11", 0), 0.96875,
+             "level");
+    cr_assert_eq(ud_int(db, "SELECT batch FROM run_stats WHERE run_id = 11", 0), 1);
+    cr_assert_eq(ud_int(db, "SELECT rounds FROM run_stats WHERE run_id = 11", 0), 1);
+    cr_assert_eq(ud_int(db, "SELECT noisy FROM run_stats WHERE run_id = 11", 0), 1,
+                 "an interval of +-71 %% is noisy");
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_rounds WHERE round = 0", 0), 2);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM samples WHERE round = 0", 0), 6);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_stats", 0), 1, "the failed run has none");
     sp_store_close(st);
 }
 
@@ -447,22 +501,21 @@ Test(views, migration_from_version_2_adds_isolate)
     char dir[256], path[400];
     tu_tempdir(dir, sizeof dir);
     tu_path(path, sizeof path, dir, "v2.db");
+    make_v3_database(path);
     sp_store *st;
     sp_err err = {{0}};
-    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
     sp_sweep_meta m;
     sp_sweep_meta_init(&m);
     m.config_text = "x";
     int64_t id;
-    cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
-    sp_store_close(st);
     sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     ud_exec(db, "ALTER TABLE sweeps DROP COLUMN isolate; PRAGMA user_version = 2");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 3);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 4);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
     m.isolate = "matrix";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);

@@ -1,0 +1,157 @@
+/*
+ * test_harness.c — the harness owns the clock (runner/harness.h): a kernel
+ * of known length (a spin) is measured as that length one launch a sample
+ * and batched; a batch fills min_sample_time; a cold sample flushes and is
+ * never batched; a kernel with a reset gets it before every sample and one
+ * launch a sample; the GPU clock refuses politely without a GPU.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "../db/stats.h"
+#include "../runner/harness.h"
+#include "testutil.h"
+
+typedef struct spin_state {
+    double seconds;         /* each launch spins this long */
+    int launches, resets;
+    int launches_since_reset;
+    int max_since_reset;    /* the most launches between two resets */
+} spin_state;
+
+static int spin_launch(void *state, const sp_exec *ex, sp_err *err)
+{
+    spin_state *s = state;
+    (void)err;
+    cr_assert_null(ex->stream, "a CPU kernel gets no stream");
+    tu_spin(s->seconds);
+    s->launches++;
+    s->launches_since_reset++;
+    if (s->launches_since_reset > s->max_since_reset)
+        s->max_since_reset = s->launches_since_reset;
+    return 0;
+}
+
+static int spin_reset(void *state, const sp_exec *ex, sp_err *err)
+{
+    spin_state *s = state;
+    (void)ex, (void)err;
+    s->resets++;
+    s->launches_since_reset = 0;
+    return 0;
+}
+
+static const sp_kernel spin = {.name = "test_spin", .operation = "spmv", .backend = "test",
+                               .launch = spin_launch};
+
+/* The median of `reps` samples of `batch` launches. */
+static double median_of(sp_harness *h, spin_state *s, int batch, int reps)
+{
+    double v[64], scratch[64];
+    sp_err err;
+    for (int i = 0; i < reps; i++)
+        cr_assert_eq(sp_harness_sample(h, s, batch, &v[i], &err), 0, "%s", err.msg);
+    return sp_median(v, reps, scratch);
+}
+
+Test(harness, a_spin_of_known_length_is_measured_as_that, .timeout = 30)
+{
+    sp_harness h;
+    sp_err err;
+    cr_assert_eq(sp_harness_open(&h, &spin, 0, 1, &err), 0, "%s", err.msg);
+    spin_state s = {.seconds = 1e-3};
+    double one = median_of(&h, &s, 1, 9);
+    cr_assert(one >= 1e-3 && one < 1.3e-3, "one launch a sample: %g s for a 1 ms spin", one);
+    cr_assert_eq(s.launches, 9);
+    s.seconds = 1e-4;
+    double batched = median_of(&h, &s, 20, 9);
+    cr_assert(batched >= 1e-4 && batched < 1.3e-4,
+              "20 launches a sample, per launch: %g s for a 0.1 ms spin", batched);
+    cr_assert_eq(s.launches, 9 + 9 * 20, "every launch of every batch ran");
+    sp_harness_close(&h);
+}
+
+Test(harness, batch_fills_min_sample_time, .timeout = 30)
+{
+    sp_harness h;
+    sp_err err;
+    cr_assert_eq(sp_harness_open(&h, &spin, 0, 1, &err), 0, "%s", err.msg);
+    spin_state s = {.seconds = 50e-6};
+    int batch = 0;
+    cr_assert_eq(sp_harness_batch(&h, &s, 2e-3, &batch, &err), 0, "%s", err.msg);
+    /* 2 ms / 50 us = 40 launches; the spin may run long, never short */
+    cr_assert(batch >= 20 && batch <= 44, "batch %d for 50 us at 2 ms", batch);
+    double per;
+    cr_assert_eq(sp_harness_sample(&h, &s, batch, &per, &err), 0, "%s", err.msg);
+    cr_assert(per * batch >= 1e-3, "a sample of %d x %g s", batch, per);
+    /* a kernel longer than min_sample_time is not batched */
+    s.seconds = 3e-3;
+    cr_assert_eq(sp_harness_batch(&h, &s, 2e-3, &batch, &err), 0, "%s", err.msg);
+    cr_assert_eq(batch, 1);
+    cr_assert_eq(sp_harness_sample(&h, &s, 0, &per, &err), -1, "batch 0 is refused");
+    cr_assert_eq(sp_harness_sample(&h, &s, SP_BATCH_MAX + 1, &per, &err), -1);
+    sp_harness_close(&h);
+}
+
+Test(harness, a_kernel_with_a_reset_gets_it_before_every_sample, .timeout = 30)
+{
+    sp_kernel k = spin;
+    k.reset = spin_reset;
+    sp_harness h;
+    sp_err err;
+    cr_assert_eq(sp_harness_open(&h, &k, 0, 1, &err), 0, "%s", err.msg);
+    spin_state s = {.seconds = 10e-6};
+    int batch = 0;
+    cr_assert_eq(sp_harness_batch(&h, &s, 1e-3, &batch, &err), 0, "%s", err.msg);
+    cr_assert_eq(batch, 1, "an in-place kernel is one launch a sample");
+    cr_assert_eq(sp_harness_launch(&h, &s, &err), 0, "%s", err.msg);
+    median_of(&h, &s, 1, 5);
+    cr_assert_eq(s.resets, 6, "one reset per warm-up launch and per sample");
+    cr_assert_eq(s.max_since_reset, 1);
+    sp_harness_close(&h);
+}
+
+Test(harness, cold_samples_flush_and_are_never_batched, .timeout = 30)
+{
+    sp_harness h;
+    sp_err err;
+    cr_assert_eq(sp_harness_open(&h, &spin, 1, 2, &err), 0, "%s", err.msg);
+    cr_assert_not_null(h.flush, "a cold CPU run has a flush buffer");
+    cr_assert_geq(h.flush_words * sizeof *h.flush, (size_t)64 << 20);
+    cr_assert_geq(h.flush_words * sizeof *h.flush, 2 * sp_llc_bytes());
+    spin_state s = {.seconds = 10e-6};
+    int batch = 0;
+    cr_assert_eq(sp_harness_batch(&h, &s, 1e-3, &batch, &err), 0, "%s", err.msg);
+    cr_assert_eq(batch, 1);
+    uint64_t before = h.flush[h.flush_words / 2];
+    double t;
+    cr_assert_eq(sp_harness_sample(&h, &s, 1, &t, &err), 0, "%s", err.msg);
+    cr_assert_eq(h.flush[h.flush_words / 2], before + 1, "the flush touched the buffer");
+    cr_assert(t >= 10e-6 && t < 5e-3, "the flush is outside the timed launch: %g s", t);
+    sp_harness_close(&h);
+}
+
+/* A GPU kernel without a GPU: the harness says why instead of crashing. */
+Test(harness, gpu_clock_without_a_gpu_says_why)
+{
+    sp_gpu_info g;
+    char why[256];
+    if (sp_gpu_probe(&g, why, sizeof why))
+        cr_skip_test("a GPU is present");
+    sp_kernel k = spin;
+    k.needs_gpu = 1;
+    sp_harness h;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_harness_open(&h, &k, 0, 1, &err), -1);
+    cr_assert_neq(err.msg[0], 0);
+    sp_harness_close(&h);
+}
+
+/* The last-level cache is found (sysfs) and plausible. */
+Test(harness, last_level_cache_size)
+{
+    size_t llc = sp_llc_bytes();
+    cr_assert(llc == 0 || (llc >= ((size_t)256 << 10) && llc <= ((size_t)64 << 30)),
+              "LLC %zu bytes", llc);
+}

@@ -1,0 +1,157 @@
+/*
+ * test_stats.c — db/stats.c, the one definition of a run's statistics,
+ * against an independent implementation: the expected values below were
+ * computed with numpy 1.24 / scipy 1.10 (Debian's python3-scipy) by
+ *   med = np.median(x); mad = scipy.stats.median_abs_deviation(x, scale=1.0)
+ *   sd = np.std(x, ddof=1); l = largest l with scipy.stats.binom.cdf(l-1, n, .5) <= .025
+ *   ci = (sorted(x)[l-1], sorted(x)[n-l]), level = 1 - 2 * binom.cdf(l-1, n, .5)
+ *   t975 = scipy.stats.t.ppf(0.975, df)
+ * (the script is in the comment of each case).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "../db/stats.h"
+
+#define REL(a, b, tol) (fabs((a) - (b)) <= (tol) * fabs(b))
+
+/* rng = np.random.default_rng(7); np.round(1e-3 * (1 + rng.lognormal(0, 0.3, 40)), 9) */
+static const double skewed40[40] = {
+    0.002000369, 0.002093763, 0.00192105,  0.001765537, 0.001872492, 0.001742677,
+    0.002018207, 0.002494908, 0.001862723, 0.001830155, 0.002158299, 0.002113008,
+    0.00203213,  0.001756434, 0.001991263, 0.002231941, 0.001668135, 0.001871722,
+    0.001565318, 0.001679185, 0.001575497, 0.001931902, 0.001683701, 0.002084782,
+    0.002048149, 0.001945464, 0.001469997, 0.001850775, 0.001985555, 0.002034577,
+    0.00163189,  0.001866472, 0.001745608, 0.001784545, 0.002374747, 0.001784852,
+    0.001990291, 0.002303844, 0.00183939,  0.001967045};
+
+Test(stats, skewed_samples_match_scipy)
+{
+    sp_stats x;
+    cr_assert_eq(sp_stats_compute(skewed40, NULL, 40, &x), 0);
+    cr_assert_eq(x.n, 40);
+    cr_assert(REL(x.median, 0.001896771, 1e-12), "median %.17g", x.median);
+    cr_assert(REL(x.mean, 0.0019142099750000003, 1e-12), "mean %.17g", x.mean);
+    cr_assert(REL(x.stddev, 0.00022037171985481394, 1e-12), "sd %.17g", x.stddev);
+    cr_assert(REL(x.mad, 0.00013658250000000006, 1e-12), "mad %.17g", x.mad);
+    /* l = 14: ranks 14 and 27 */
+    cr_assert(REL(x.ci_lo, 0.001830155, 1e-15) && REL(x.ci_hi, 0.001991263, 1e-15),
+              "[%.17g, %.17g]", x.ci_lo, x.ci_hi);
+    cr_assert(REL(x.ci_level, 0.9615226917157997, 1e-12), "level %.17g", x.ci_level);
+    cr_assert_str_eq(x.ci_method, SP_CI_ORDER);
+    cr_assert_eq(x.outliers, 0);
+    cr_assert_eq(sp_median_ci_rank(40), 14);
+}
+
+/* x = [10, 9, ..., 1]: median 5.5, mad 2.5, sd 3.0276503540974917, ranks 2 and 9 */
+Test(stats, ten_descending)
+{
+    double s[10];
+    for (int i = 0; i < 10; i++)
+        s[i] = 10 - i;
+    sp_stats x;
+    cr_assert_eq(sp_stats_compute(s, NULL, 10, &x), 0);
+    cr_assert_float_eq(x.median, 5.5, 0);
+    cr_assert_float_eq(x.mad, 2.5, 0);
+    cr_assert(REL(x.stddev, 3.0276503540974917, 1e-14));
+    cr_assert_float_eq(x.ci_lo, 2.0, 0);
+    cr_assert_float_eq(x.ci_hi, 9.0, 0);
+    cr_assert_float_eq(x.ci_level, 0.978515625, 1e-15);
+    double scratch[10];
+    cr_assert_float_eq(sp_median_noise(s, 10, scratch), 3.5 / 5.5, 1e-15);
+}
+
+/* x = [2, 2, 2, 2, 3, 2, 2, 9, 2, 2, 1]: mad 0, so every sample off the
+ * median is an outlier (3); ranks 2 and 10 -> [2, 3], level 0.98828125 */
+Test(stats, ties_and_zero_mad)
+{
+    const double s[11] = {2, 2, 2, 2, 3, 2, 2, 9, 2, 2, 1};
+    sp_stats x;
+    cr_assert_eq(sp_stats_compute(s, NULL, 11, &x), 0);
+    cr_assert_float_eq(x.median, 2.0, 0);
+    cr_assert_float_eq(x.mad, 0.0, 0);
+    cr_assert_eq(x.outliers, 3);
+    cr_assert(REL(x.stddev, 2.1574395598823743, 1e-14));
+    cr_assert_float_eq(x.ci_lo, 2.0, 0);
+    cr_assert_float_eq(x.ci_hi, 3.0, 0);
+    cr_assert_float_eq(x.ci_level, 0.98828125, 1e-15);
+}
+
+/* Five samples or fewer have no 95 % interval; one sample has stddev 0. */
+Test(stats, too_few_samples_have_no_interval)
+{
+    const double s[5] = {1, 2, 3, 4, 5};
+    sp_stats x;
+    cr_assert_eq(sp_stats_compute(s, NULL, 5, &x), 0);
+    cr_assert(isnan(x.ci_lo) && isnan(x.ci_hi) && isnan(x.ci_level));
+    cr_assert_null(x.ci_method);
+    cr_assert_eq(sp_stats_compute(s, NULL, 1, &x), 0);
+    cr_assert_float_eq(x.stddev, 0.0, 0);
+    cr_assert_float_eq(x.median, 1.0, 0);
+    cr_assert_eq(sp_stats_compute(s, NULL, 0, &x), 0);
+    cr_assert(isnan(x.median));
+}
+
+/* scipy.stats.t.ppf(0.975, df) */
+Test(stats, student_t_quantile)
+{
+    static const int df[] = {1, 2, 3, 5, 10, 30, 31, 50, 100, 1000};
+    static const double want[] = {12.706204736432095, 4.302652729911275, 3.182446305284263,
+                                  2.5705818366147395, 2.2281388519649385, 2.0422724563012373,
+                                  2.0395134463964077, 2.008559109715206, 1.9839715184496334,
+                                  1.9623390808264074};
+    for (int i = 0; i < 10; i++)
+        cr_assert(REL(sp_t975(df[i]), want[i], 5e-5), "df %d: %.12g, scipy %.12g", df[i],
+                  sp_t975(df[i]), want[i]);
+    cr_assert(isnan(sp_t975(0)));
+}
+
+/* Three rounds of ten whose medians drift (1.00, 1.05, 0.97): the pooled
+ * order interval [0.9894, 1.0395] (ranks 10 and 21 of 30) misses the drift;
+ * the round medians' t interval is
+ *   m = mean(meds); h = t.ppf(.975, 2) * np.std(meds, ddof=1) / sqrt(3)
+ *   -> [0.9062714363020701, 1.1070618970312631]
+ * and the reported interval is the union of the two. */
+Test(stats, rounds_widen_the_interval_by_their_drift)
+{
+    static const double r0[10] = {1.00, 1.01, 0.99, 1.02, 1.00, 1.01, 0.99, 1.00, 1.01, 1.00};
+    double s[30];
+    int32_t round[30];
+    for (int i = 0; i < 10; i++) {
+        s[i] = r0[i], round[i] = 0;
+        s[10 + i] = r0[i] * 1.05, round[10 + i] = 1;
+        s[20 + i] = r0[i] * 0.97, round[20 + i] = 2;
+    }
+    sp_stats one, three;
+    cr_assert_eq(sp_stats_compute(s, NULL, 30, &one), 0);
+    cr_assert(REL(one.ci_lo, 0.9894, 1e-12) && REL(one.ci_hi, 1.0395, 1e-12), "[%.17g, %.17g]",
+              one.ci_lo, one.ci_hi);
+    cr_assert_eq(sp_stats_compute(s, round, 30, &three), 0);
+    cr_assert_eq(three.rounds, 3);
+    cr_assert_str_eq(three.ci_method, SP_CI_ROUNDS);
+    cr_assert(REL(three.ci_lo, 0.9062714363020701, 1e-6) &&
+                  REL(three.ci_hi, 1.1070618970312631, 1e-6),
+              "[%.17g, %.17g]", three.ci_lo, three.ci_hi);
+    cr_assert_float_eq(three.median, one.median, 0, "the median is the pooled one");
+    /* two rounds are not enough to widen it */
+    sp_stats two;
+    cr_assert_eq(sp_stats_compute(s, round, 20, &two), 0);
+    cr_assert_eq(two.rounds, 2);
+    cr_assert_str_eq(two.ci_method, SP_CI_ORDER);
+}
+
+/* Rounds that agree leave the order interval as it is (the union with a
+ * narrower t interval changes nothing). */
+Test(stats, rounds_that_agree_change_nothing)
+{
+    double s[30];
+    int32_t round[30];
+    for (int i = 0; i < 30; i++)
+        s[i] = 1.0 + 0.01 * (i % 10), round[i] = i / 10;
+    sp_stats a, b;
+    cr_assert_eq(sp_stats_compute(s, NULL, 30, &a), 0);
+    cr_assert_eq(sp_stats_compute(s, round, 30, &b), 0);
+    cr_assert_float_eq(a.ci_lo, b.ci_lo, 0);
+    cr_assert_float_eq(a.ci_hi, b.ci_hi, 0);
+}
