@@ -1,8 +1,10 @@
 /*
  * store_summary.c — the end-of-sweep table printed by `spsweep sweep`:
- * per matrix the best kernel (from the best_runs view), then the run
- * counts, the first failure reasons (run_failures) and the matrices that
- * could not be loaded (matrix_failures).
+ * per matrix the best kernel (from the best_runs view) with its rate's and
+ * speedup's 95 % intervals and whether it beats the runner-up beyond the
+ * noise, then the run counts, the noisy runs, the first failure reasons
+ * (run_failures) and the matrices that could not be loaded
+ * (matrix_failures).
  */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -10,7 +12,8 @@
 
 #include "store.h"
 
-#define SUMMARY_COLS 8
+#define SUMMARY_COLS 9
+#define SUMMARY_MAX_NOISY 10
 #define SUMMARY_MAX_FAILURES 10
 
 /* Rows of text cells, printed with every column padded to its widest cell. */
@@ -20,9 +23,10 @@ typedef struct summary_table {
 } summary_table;
 
 static const char *const summary_header[SUMMARY_COLS] = {
-    "matrix", "size", "nnz", "op", "best kernel", "axes", "rate", "speedup"};
+    "matrix", "size", "nnz", "op", "best kernel", "axes", "rate [95 % CI]", "speedup [95 % CI]",
+    "vs runner-up"};
 /* Numbers are right-aligned. */
-static const int summary_right[SUMMARY_COLS] = {0, 0, 1, 0, 0, 0, 1, 1};
+static const int summary_right[SUMMARY_COLS] = {0, 0, 1, 0, 0, 0, 1, 1, 0};
 
 /* Report an SQLite failure as "DBFILE: what: sqlite message". */
 static int summary_fail(sqlite3 *db, sp_err *err, const char *what)
@@ -105,23 +109,61 @@ static void format_rate(char *buf, size_t len, double v)
         snprintf(buf, len, "%.3g", v);
 }
 
-/* Turn one result row of the best-kernel query into table cells. */
+/* "12.3 [11.9, 12.6] GFLOPS": the rate at the median and at the two ends of
+ * its 95 % interval (asymmetric: the interval is of the time); "(no CI)"
+ * without one. */
+static void format_rate_ci(char *buf, size_t len, double rate, double lo, double hi, int have_ci,
+                           const char *unit)
+{
+    char r[32], a[32], b[32];
+    format_rate(r, sizeof r, rate);
+    if (!have_ci) {
+        snprintf(buf, len, "%s %s (no CI)", r, unit);
+        return;
+    }
+    format_rate(a, sizeof a, lo);
+    format_rate(b, sizeof b, hi);
+    snprintf(buf, len, "%s [%s, %s] %s", r, a, b, unit);
+}
+
+/* Turn one result row of the best-kernel query into table cells:
+ * 0 matrix, 1 size, 2 nnz, 3 op, 4 kernel, 5 axes, 6 rate, 7 speedup,
+ * 8 unit, 9 rate_lo, 10 rate_hi, 11 speedup_lo, 12 speedup_hi,
+ * 13 runner-up kernel, 14 tie, 15 noisy. */
 static int summary_row(sqlite3_stmt *s, summary_table *t, sp_err *err)
 {
-    char nnz[32], rate[32], gflops[64], speedup[32];
+    char nnz[32], rate[160], speedup[160], lo[32], hi[32], versus[160];
     snprintf(nnz, sizeof nnz, "%lld", (long long)sqlite3_column_int64(s, 2));
-    format_rate(rate, sizeof rate, sqlite3_column_double(s, 6));
     const unsigned char *unit = sqlite3_column_text(s, 8);
-    snprintf(gflops, sizeof gflops, "%s %s", rate, unit ? (const char *)unit : "");
-    snprintf(speedup, sizeof speedup, "%.2fx", sqlite3_column_double(s, 7));
+    format_rate_ci(rate, sizeof rate, sqlite3_column_double(s, 6), sqlite3_column_double(s, 9),
+                   sqlite3_column_double(s, 10), sqlite3_column_type(s, 9) != SQLITE_NULL,
+                   unit ? (const char *)unit : "");
+    if (sqlite3_column_type(s, 11) != SQLITE_NULL) {
+        format_rate(lo, sizeof lo, sqlite3_column_double(s, 11));
+        format_rate(hi, sizeof hi, sqlite3_column_double(s, 12));
+        snprintf(speedup, sizeof speedup, "%.2fx [%s, %s]", sqlite3_column_double(s, 7), lo, hi);
+    } else {
+        snprintf(speedup, sizeof speedup, "%.2fx", sqlite3_column_double(s, 7));
+    }
+    const char *ru = (const char *)sqlite3_column_text(s, 13);
+    int tie = sqlite3_column_type(s, 14) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 14);
+    if (!ru)
+        snprintf(versus, sizeof versus, "(only kernel)");
+    else if (tie < 0)
+        snprintf(versus, sizeof versus, "%s (no CI to compare)", ru);
+    else
+        snprintf(versus, sizeof versus, "%s %s", tie ? "tie with" : "beats", ru);
+    if (sqlite3_column_int(s, 15))
+        snprintf(versus + strlen(versus), sizeof versus - strlen(versus), "; noisy");
     int have_best = sqlite3_column_type(s, 4) != SQLITE_NULL;
     const char *cells[SUMMARY_COLS] = {
         (const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
         nnz, (const char *)sqlite3_column_text(s, 3),
         have_best ? (const char *)sqlite3_column_text(s, 4) : "(no successful run)",
         (const char *)sqlite3_column_text(s, 5),
-        have_best && sqlite3_column_type(s, 6) != SQLITE_NULL ? gflops : NULL,
-        sqlite3_column_type(s, 7) != SQLITE_NULL ? speedup : NULL};
+        have_best && sqlite3_column_type(s, 6) != SQLITE_NULL ? rate : NULL,
+        sqlite3_column_type(s, 7) != SQLITE_NULL ? speedup : NULL,
+        have_best ? versus : NULL};
     return table_add(t, cells, err);
 }
 
@@ -131,7 +173,8 @@ static int summary_best(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
             "SELECT m.name, m.size_class, m.nnz, r.operation, b.kernel, b.axes,"
-            " b.rate, b.speedup, b.rate_unit"
+            " b.rate, b.speedup, b.rate_unit, b.rate_lo, b.rate_hi, b.speedup_lo,"
+            " b.speedup_hi, b.runner_up_kernel, b.tie, b.noisy"
             " FROM (SELECT DISTINCT matrix_id, operation FROM runs WHERE sweep_id = ?1) r"
             " JOIN matrices m ON m.id = r.matrix_id"
             " LEFT JOIN best_runs b ON b.sweep_id = ?1 AND b.matrix_id = r.matrix_id"
@@ -149,6 +192,49 @@ static int summary_best(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
     if (rc == 0)
         table_print(out, &t);
     table_free(&t);
+    return rc;
+}
+
+/* The noisy runs: how many, and the noisiest SUMMARY_MAX_NOISY of them with
+ * their interval's half-width in % of the median. */
+static int summary_noisy(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+            "SELECT r.matrix, r.kernel, r.axes, r.noise, r.n, r.flags,"
+            " COUNT(*) OVER (), coalesce(w.noisy_threshold, 0.05)"
+            " FROM run_stats r JOIN sweeps w ON w.id = r.sweep_id"
+            " WHERE r.sweep_id = ?1 AND r.noisy"
+            " ORDER BY r.noise IS NULL DESC, r.noise DESC", -1, &s, NULL) != SQLITE_OK)
+        return summary_fail(db, err, "preparing the noisy-run list");
+    sqlite3_bind_int64(s, 1, sweep_id);
+    int shown = 0, step;
+    long long total = 0;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        if (shown == 0) {
+            total = sqlite3_column_int64(s, 6);
+            fprintf(out, "noisy: %lld run%s whose 95 %% interval is wider than ±%.0f %% of "
+                    "the median (or that have none): their rates and ratios are not to be "
+                    "trusted at face value\n", total, total == 1 ? "" : "s",
+                    100 * sqlite3_column_double(s, 7));
+        }
+        if (shown++ >= SUMMARY_MAX_NOISY)
+            break;
+        char noise[32];
+        if (sqlite3_column_type(s, 3) == SQLITE_NULL)
+            snprintf(noise, sizeof noise, "no CI (%d samples)", sqlite3_column_int(s, 4));
+        else
+            snprintf(noise, sizeof noise, "±%.1f %%", 100 * sqlite3_column_double(s, 3));
+        fprintf(out, "  %s %s %s: %s%s\n", (const char *)sqlite3_column_text(s, 0),
+                (const char *)sqlite3_column_text(s, 1), (const char *)sqlite3_column_text(s, 2),
+                noise, sqlite3_column_int(s, 5) ? " (machine flagged: throttled or busy)" : "");
+    }
+    int rc = step == SQLITE_ROW || step == SQLITE_DONE ? 0
+             : summary_fail(db, err, "reading the noisy runs");
+    sqlite3_finalize(s);
+    if (rc == 0 && total > SUMMARY_MAX_NOISY)
+        fprintf(out, "  ... and %lld more (SELECT * FROM run_stats WHERE noisy)\n",
+                total - SUMMARY_MAX_NOISY);
     return rc;
 }
 
@@ -243,11 +329,13 @@ int sp_store_print_summary(sp_store *st, int64_t sweep_id, FILE *out, sp_err *er
     if (!found)
         return sp_fail(err, "%s: sweep %lld not found", sqlite3_db_filename(db, "main"),
                        (long long)sweep_id);
-    fprintf(out, "sweep %lld: best kernel per matrix (rate from the median time; "
-            "speedup against the serial kernel)\n", (long long)sweep_id);
+    fprintf(out, "sweep %lld: best kernel per matrix (rate at the median time [at the ends "
+            "of its 95 %% interval]; speedup against the serial kernel [its interval]; a "
+            "winner whose interval overlaps the runner-up kernel's is a tie)\n",
+            (long long)sweep_id);
     if (summary_best(db, sweep_id, out, err) || summary_counts(db, sweep_id, out, err) ||
         summary_failures(db, sweep_id, out, err) ||
-        summary_matrix_failures(db, sweep_id, out, err))
+        summary_matrix_failures(db, sweep_id, out, err) || summary_noisy(db, sweep_id, out, err))
         return -1;
     return 0;
 }

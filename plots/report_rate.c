@@ -3,8 +3,9 @@
  * against its parallelism axis: threads for CPU kernels, blocksize for GPU
  * kernels. One line per kernel (and per value of its other axes); a kernel
  * without that axis (the serial baseline, cuSPARSE) is drawn as a dashed
- * horizontal line. Points are the median; error bars span the rates of the
- * slowest and the fastest sample.
+ * horizontal line. Points are the median; error bars span the 95 %
+ * interval of the median (db/stats.c), or the slowest and the fastest
+ * sample for a run with too few samples for one.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@ static const rate_axis rate_axes[2] = {
 typedef struct rate_point {
     char *series;               /* kernel + other axis values: the line's label */
     int has_x;
+    /* lo, hi: the median's 95 % interval (the slowest and the fastest sample
+     * when a run has too few samples for one) */
     double x, flops, bytes, median, min, max;
 } rate_point;
 
@@ -98,7 +101,8 @@ static int rate_load(rp_report *r, int64_t matrix_id, const char *op, const rate
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
             "SELECT kernel, json_remove(axes, ?4), json_extract(axes, ?4), flops, bytes,"
-            " median, min, max, rate_unit, rate_scale FROM run_stats"
+            " median, coalesce(ci_lo, min), coalesce(ci_hi, max), rate_unit, rate_scale"
+            " FROM run_stats"
             " WHERE sweep_id = ?1 AND matrix_id = ?2 AND operation = ?3 AND device = ?5"
             " ORDER BY kernel, json_remove(axes, ?4), json_extract(axes, ?4), run_id",
             -1, &s, NULL) != SQLITE_OK)
@@ -144,8 +148,8 @@ static void rate_summarise(rate_chart *c, const rate_axis *ax)
     }
 }
 
-/* One data line: x, rate from the median, from the slowest and the fastest
- * sample, then the raw times. */
+/* One data line: x, rate from the median, from the two ends of its 95 %
+ * interval (the slowest and fastest sample without one), then the times. */
 static void rate_write_point(FILE *f, const rate_chart *c, const rate_point *p, double x)
 {
     double work = c->use_bytes ? p->bytes : p->flops;
@@ -158,7 +162,7 @@ static void rate_write_point(FILE *f, const rate_chart *c, const rate_point *p, 
  * A series without the axis becomes two points spanning the x range. */
 static void rate_write_data(FILE *f, const rate_chart *c)
 {
-    fprintf(f, "# x\trate_median\trate_slowest\trate_fastest\tmedian_s\tmin_s\tmax_s\n");
+    fprintf(f, "# x\trate_median\trate_ci_low\trate_ci_high\tmedian_s\tci_lo_s\tci_hi_s\n");
     for (int i = 0; i < c->n; i++) {
         const rate_point *p = &c->p[i];
         if (i > 0 && strcmp(p->series, c->p[i - 1].series) != 0)
@@ -199,8 +203,9 @@ static void rate_write_xaxis(FILE *f, const rate_chart *c, const rate_axis *ax)
     fprintf(f, ")\n");
 }
 
-/* One clause of the plot command: a line with min..max error bars, or for
- * a series without the axis a dashed level over a light min..max band. */
+/* One clause of the plot command: a line with error bars over the 95 %
+ * interval, or for a series without the axis a dashed level over a light
+ * band of it. */
 static void rate_write_clause(FILE *f, const rate_point *p, const rate_axis *ax,
                               const char *dat, int block, int color)
 {

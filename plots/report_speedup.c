@@ -1,7 +1,7 @@
 /*
  * report_speedup.c — speedup bars: for every matrix, one bar per kernel,
  * the speedup of that kernel's best axis values (median times, from the
- * speedup view) over
+ * speedup view, with error bars over the speedup's 95 % interval) over
  *   the serial kernel of the operation     speedup-<class>-<page>.png
  *   the vendor library's best kernel       vendor-<class>-<page>.png
  * grouped by the matrix's size class (small, medium, large, xlarge) and
@@ -17,18 +17,30 @@
 #define SPEEDUP_GROUPS 16
 
 /* Columns of SPEEDUP_SQL (and of the table holding its rows). */
-enum { C_MATRIX_ID, C_MATRIX, C_OPERATION, C_CLASS, C_KERNEL, C_SERIAL, C_VENDOR, C_N };
+enum {
+    C_MATRIX_ID, C_MATRIX, C_OPERATION, C_CLASS, C_KERNEL,
+    C_SERIAL, C_SERIAL_LO, C_SERIAL_HI, C_VENDOR, C_VENDOR_LO, C_VENDOR_HI, C_N
+};
 
-/* Each kernel's best speedups per matrix and operation; baselines are not
- * bars of their own chart (NULL speedup against themselves). */
+/* Each kernel's best speedups per matrix and operation, each with its
+ * interval (from the same run); baselines are not bars of their own chart
+ * (NULL speedup against themselves). */
 static const char SPEEDUP_SQL[] =
-    "SELECT s.matrix_id, s.matrix, s.operation, m.size_class, s.kernel,"
-    " MAX(CASE WHEN s.kernel <> s.baseline_kernel THEN s.speedup END),"
-    " MAX(CASE WHEN s.kernel <> s.vendor_kernel THEN s.vendor_speedup END)"
-    " FROM speedup s JOIN matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?1"
-    " GROUP BY s.matrix_id, s.operation, s.kernel"
+    "WITH k AS (SELECT s.*, ROW_NUMBER() OVER (PARTITION BY s.matrix_id, s.operation,"
+    "  s.kernel ORDER BY s.speedup DESC, s.run_id) AS ps, ROW_NUMBER() OVER (PARTITION BY"
+    "  s.matrix_id, s.operation, s.kernel ORDER BY s.vendor_speedup DESC, s.run_id) AS pv"
+    "  FROM speedup s WHERE s.sweep_id = ?1)"
+    " SELECT k.matrix_id, k.matrix, k.operation, m.size_class, k.kernel,"
+    " MAX(CASE WHEN ps = 1 AND k.kernel <> k.baseline_kernel THEN k.speedup END),"
+    " MAX(CASE WHEN ps = 1 AND k.kernel <> k.baseline_kernel THEN k.speedup_lo END),"
+    " MAX(CASE WHEN ps = 1 AND k.kernel <> k.baseline_kernel THEN k.speedup_hi END),"
+    " MAX(CASE WHEN pv = 1 AND k.kernel <> k.vendor_kernel THEN k.vendor_speedup END),"
+    " MAX(CASE WHEN pv = 1 AND k.kernel <> k.vendor_kernel THEN k.vendor_speedup_lo END),"
+    " MAX(CASE WHEN pv = 1 AND k.kernel <> k.vendor_kernel THEN k.vendor_speedup_hi END)"
+    " FROM k JOIN matrices m ON m.id = k.matrix_id"
+    " GROUP BY k.matrix_id, k.operation, k.kernel"
     " ORDER BY CASE m.size_class WHEN 'small' THEN 0 WHEN 'medium' THEN 1"
-    "  WHEN 'large' THEN 2 ELSE 3 END, m.nnz, s.matrix, s.operation, s.kernel";
+    "  WHEN 'large' THEN 2 ELSE 3 END, m.nnz, k.matrix, k.operation, k.kernel";
 
 /* One chart: the rows [first, last) of t, measure column col. */
 typedef struct bar_page {
@@ -70,7 +82,19 @@ static int page_kernels(const bar_page *p, const char **k)
     return u;
 }
 
-/* BASE.dat: one line per group, one column per kernel (NaN: no value). */
+/* The value of column col for kernel k in the group starting at row i. */
+static double group_value(const bar_page *p, int i, const char *k, int col)
+{
+    double v = NAN;
+    for (int r = i; r < p->last && (r == i || !new_group(p->t, r)); r++)
+        if (!strcmp(cell(p->t, r, C_KERNEL), k) && *cell(p->t, r, col))
+            v = atof(cell(p->t, r, col));
+    return v;
+}
+
+/* BASE.dat: one line per group, three columns per kernel: the speedup and
+ * its interval's ends (the speedup itself where there is no interval;
+ * NaN: no value). */
 static void write_data(FILE *f, const bar_page *p, const char **k, int nk, double *lo,
                        double *hi)
 {
@@ -78,6 +102,7 @@ static void write_data(FILE *f, const bar_page *p, const char **k, int nk, doubl
     for (int j = 0; j < nk; j++) {
         fputc('\t', f);
         rp_gp_name(f, k[j], RP_GP_DATA);
+        fprintf(f, "\tlow\thigh");
     }
     int g = -1;
     for (int i = p->first; i < p->last; i++) {
@@ -85,15 +110,17 @@ static void write_data(FILE *f, const bar_page *p, const char **k, int nk, doubl
             continue;
         fprintf(f, "\n%d", ++g);
         for (int j = 0; j < nk; j++) {
-            double v = NAN;
-            for (int r = i; r < p->last && (r == i || !new_group(p->t, r)); r++)
-                if (!strcmp(cell(p->t, r, C_KERNEL), k[j]) && *cell(p->t, r, p->col))
-                    v = atof(cell(p->t, r, p->col));
+            double v = group_value(p, i, k[j], p->col);
+            double a = group_value(p, i, k[j], p->col + 1), b = group_value(p, i, k[j], p->col + 2);
+            a = isnan(a) ? v : a, b = isnan(b) ? v : b;
             if (v > 0) {
-                *lo = fmin(*lo, v);
-                *hi = fmax(*hi, v);
+                *lo = fmin(*lo, fmin(v, a));
+                *hi = fmax(*hi, fmax(v, b));
             }
-            fprintf(f, isnan(v) ? "\tNaN" : "\t%.9g", v);
+            if (isnan(v))
+                fprintf(f, "\tNaN\tNaN\tNaN");
+            else
+                fprintf(f, "\t%.9g\t%.9g\t%.9g", v, a, b);
         }
     }
     fprintf(f, "\n");
@@ -126,13 +153,14 @@ static void write_script(FILE *f, const bar_page *p, const char *dat, const char
     fprintf(f, "reset\nset datafile separator tab\nset title ");
     char title[512];
     snprintf(title, sizeof title, "Speedup over the %s baseline, %s matrices (each kernel at "
-             "its best axis values; median times)", p->baseline, p->cls);
+             "its best axis values; median times, bars over the 95 %% interval)", p->baseline,
+             p->cls);
     rp_gp_name(f, title, RP_GP_STRING);
     if (p->pages > 1)
         fprintf(f, "\nset label 1 'page %d of %d' at graph 1, graph 1.03 right", p->page + 1,
                 p->pages);
     fprintf(f, "\nset ylabel 'speedup (baseline time / kernel time)'\n"
-               "set style data histograms\nset style histogram clustered gap 1\n"
+               "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
                "set style fill solid 0.85 border -1\nset boxwidth 0.9 relative\n"
                "set grid ytics lc rgb '#dddddd'\nset key below horizontal\n"
                "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb "
@@ -147,7 +175,7 @@ static void write_script(FILE *f, const bar_page *p, const char *dat, const char
     for (int j = 0; j < nk; j++) {
         fprintf(f, "%s \\\n  ", j ? "," : "");
         rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " using %d title ", j + 2);
+        fprintf(f, " using %d:%d:%d title ", 3 * j + 2, 3 * j + 3, 3 * j + 4);
         rp_gp_name(f, k[j], RP_GP_STRING);
     }
     fprintf(f, "\n");
@@ -235,8 +263,10 @@ static int class_pages(rp_report *r, const rp_table *all, int first, int last, i
 
 int rp_speedup_chart(rp_report *r, sp_err *err)
 {
-    static const char *const head[] = {"matrix_id", "matrix", "operation", "size_class",
-                                       "kernel", "speedup", "vendor_speedup"};
+    static const char *const head[] = {
+        "matrix_id", "matrix",         "operation",         "size_class",       "kernel",
+        "speedup",   "speedup_lo",     "speedup_hi",        "vendor_speedup",   "vendor_speedup_lo",
+        "vendor_speedup_hi"};
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, SPEEDUP_SQL, -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the speedup query");
@@ -245,7 +275,7 @@ int rp_speedup_chart(rp_report *r, sp_err *err)
     rp_table_init(&t, "speedup", "speedup", C_N, head);
     int rc = rp_table_query(&t, s, r, err);
     sqlite3_finalize(s);
-    for (int col = C_SERIAL; rc == 0 && col <= C_VENDOR; col++)
+    for (int col = C_SERIAL; rc == 0 && col <= C_VENDOR; col += C_VENDOR - C_SERIAL)
         for (int first = 0, last; rc == 0 && first < t.nrows; first = last) {
             for (last = first; last < t.nrows &&
                                !strcmp(cell(&t, last, C_CLASS), cell(&t, first, C_CLASS));
