@@ -15,9 +15,10 @@ extern const int64_t us_sizes[];
 extern const int us_nsizes;
 
 /* Run k with p on w as the runner does (setup, reference, need, prepare,
- * warm-up run, timed run, result into a poisoned buffer, release) and
- * return the sort's error (0 or +Inf); when out is not NULL the output
- * buffer is returned there (free it). Asserts every step succeeds. */
+ * two samples through the harness, each after the kernel's reset, result
+ * into a poisoned buffer, release) and return the sort's error (0 or
+ * +Inf); when out is not NULL the output buffer is returned there (free
+ * it). Asserts every step succeeds. */
 double us_run_kernel(const sp_kernel *k, const sp_params *p, const sp_workload *w, void **out);
 
 /* The stable sort of key[0..n) with positions as values (serial counting

@@ -109,7 +109,8 @@ size_t sp_qsort_queue_workspace(int64_t n, int with_vals, const sp_qsort_opts *o
 
 /* Sort keys[0..n) (and vals alongside, unless NULL) in place; all device
  * pointers; workspace of the size above. Asynchronous on `stream` except
- * for the host-driven designs' small reads of counters between levels.
+ * for the host-driven designs' (thread, block) small reads of counters
+ * between levels, each a cudaStreamSynchronize of `stream`.
  * -1 with a message on bad options or a CUDA failure. */
 int sp_qsort_thread(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
                     const sp_qsort_opts *o, cudaStream_t stream, sp_err *err);

@@ -363,6 +363,7 @@ int qs_ctx_init(qs_ctx *c, sp_qsort_design d, uint32_t *keys, uint32_t *vals, in
     return 0;
 }
 
+/* The only host synchronisation inside a launch (qsort_level.cuh says why). */
 int qs_read_ctr(qs_ctx *c, qs_ctr *h, sp_err *err)
 {
     SP_CUDA(cudaMemcpyAsync(h, c->ctr, sizeof *h, cudaMemcpyDeviceToHost, c->st), err);
@@ -375,6 +376,7 @@ int qs_read_ctr(qs_ctx *c, qs_ctr *h, sp_err *err)
 
 qs_prof *qs_profile = NULL;
 
+/* Off (returns at once) unless bench/qsort_gpu.cu set qs_profile. */
 void qs_phase(cudaStream_t st, int phase)
 {
     if (!qs_profile)

@@ -75,7 +75,10 @@ int qs_leaves(qs_ctx *c, unsigned nleaf, sp_err *err);
 /* Block-local sort of the whole array in place (n <= cutoff). */
 int qs_small(qs_ctx *c, sp_err *err);
 
-/* Read the counters (synchronises the stream). */
+/* Read the counters (synchronises the stream). A host synchronisation
+ * inside the kernel's launch (sort_gpu.h), kept on purpose: the thread and
+ * block designs size the next level's launches from counts decided on the
+ * device; the queue design reads nothing back. */
 int qs_read_ctr(qs_ctx *c, qs_ctr *h, sp_err *err);
 
 /* Put one subproblem [0, n) of buffer 0 in c->segs[0]. */
@@ -87,8 +90,9 @@ int qs_reset_level(qs_ctx *c, sp_err *err);
 
 /* Phase timing for bench/qsort_gpu.cu: when qs_profile is set, each
  * phase ends with an event and a synchronisation, and its milliseconds are
- * added to qs_profile->ms[phase]. NULL (off) unless a benchmark sets it;
- * the sorts themselves never read the clock. */
+ * added to qs_profile->ms[phase]. NULL (off) unless a benchmark sets it:
+ * the runner never does, so a kernel's launch records no event and
+ * waits for none here (the runner's harness owns the clock). */
 enum {
     QS_PH_SAMPLE, QS_PH_COUNT, QS_PH_SCAN, QS_PH_SCATTER, QS_PH_CHILDREN, QS_PH_LEAVES,
     QS_PH_THREAD, QS_PH_QUEUE, QS_PH_N

@@ -1,7 +1,8 @@
 /*
  * sort_gpu.cu — the CUDA half of the GPU sort harness (sort_gpu.h): state,
- * upload, the untimed reset of the input before each run, the timed call
- * of the design between two events, download and release.
+ * upload, the reset of the input (the kernel's reset, untimed), the call of
+ * the design on the runner's stream (the kernel's launch, timed by the
+ * runner's harness), download and release.
  */
 #include <stdlib.h>
 
@@ -13,12 +14,10 @@ typedef struct sp_sort_gpu {
     int64_t n;
     int values;
     sp_qsort_opts o;
-    uint32_t *src;              /* the input keys, kept to reset before each run */
+    uint32_t *src;              /* the input keys, kept to reset before each launch */
     uint32_t *keys, *vals;      /* sorted in place; vals NULL without values */
     void *ws;
     size_t ws_bytes;
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
 } sp_sort_gpu;
 
 /* vals[i] = i: the positions, so every pair can be traced to the input. */
@@ -37,9 +36,6 @@ static size_t at_least_one(int64_t n, size_t elem)
 
 static int allocate(sp_sort_gpu *g, sp_err *err)
 {
-    SP_CUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), err);
-    SP_CUDA(cudaEventCreate(&g->start), err);
-    SP_CUDA(cudaEventCreate(&g->stop), err);
     SP_CUDA(cudaMalloc((void **)&g->src, at_least_one(g->n, 4)), err);
     SP_CUDA(cudaMalloc((void **)&g->keys, at_least_one(g->n, 4)), err);
     if (g->values)
@@ -85,42 +81,42 @@ extern "C" int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem
     return 0;
 }
 
-/* Untimed: the input back in keys, the positions in vals. */
-static int reset(sp_sort_gpu *g, sp_err *err)
+/* Untimed, on the runner's stream: the input back in keys, the positions
+ * in vals. */
+extern "C" int sp_sort_gpu_reset(void *state, const sp_exec *ex, sp_err *err)
 {
+    sp_sort_gpu *g = (sp_sort_gpu *)state;
+    if (!g)
+        return sp_fail(err, "GPU sort: reset without a state");
+    cudaStream_t stream = (cudaStream_t)ex->stream;
     if (g->n == 0)
         return 0;
     SP_CUDA(cudaMemcpyAsync(g->keys, g->src, (size_t)g->n * 4, cudaMemcpyDeviceToDevice,
-                            g->stream), err);
+                            stream), err);
     if (g->values) {
         int64_t blocks = (g->n + 255) / 256;
-        sort_gpu_iota<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, g->stream>>>(
+        sort_gpu_iota<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
             g->vals, g->n);
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;
 }
 
-extern "C" int sp_sort_gpu_run(void *state, double *seconds, sp_err *err)
+/* The design's sort, enqueued on the runner's stream; a launch error
+ * becomes the launch's error, one of the work itself surfaces when the
+ * harness waits for its stop event. */
+extern "C" int sp_sort_gpu_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     sp_sort_gpu *g = (sp_sort_gpu *)state;
     if (!g)
-        return sp_fail(err, "GPU sort: run without a state");
-    if (reset(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->start, g->stream), err);
-    if (g->d->sort(g->keys, g->vals, g->n, g->ws, &g->o, g->stream, err))
+        return sp_fail(err, "GPU sort: launch without a state");
+    cudaStream_t stream = (cudaStream_t)ex->stream;
+    if (g->d->sort(g->keys, g->vals, g->n, g->ws, &g->o, stream, err))
         return sp_fail_prefix(err, "%s", g->d->name);
-    SP_CUDA(cudaEventRecord(g->stop, g->stream), err);
-    cudaError_t e = cudaEventSynchronize(g->stop);
-    if (e == cudaSuccess)
-        e = cudaGetLastError();
+    cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return sp_fail(err, "%s: sorting %lld keys: %s", g->d->name, (long long)g->n,
                        cudaGetErrorString(e));
-    float ms = 0;
-    SP_CUDA(cudaEventElapsedTime(&ms, g->start, g->stop), err);
-    *seconds = ms * 1e-3;
     return 0;
 }
 
@@ -150,17 +146,11 @@ extern "C" void sp_sort_gpu_release(void *state)
     sp_sort_gpu *g = (sp_sort_gpu *)state;
     if (!g)
         return;
-    if (g->stream)
-        cudaStreamSynchronize(g->stream);
+    /* a failed launch may leave work in flight on the runner's stream */
+    cudaDeviceSynchronize();
     cudaFree(g->src);
     cudaFree(g->keys);
     cudaFree(g->vals);
     cudaFree(g->ws);
-    if (g->start)
-        cudaEventDestroy(g->start);
-    if (g->stop)
-        cudaEventDestroy(g->stop);
-    if (g->stream)
-        cudaStreamDestroy(g->stream);
     free(g);
 }

@@ -2,18 +2,21 @@
  * sort_gpu.h — the harness every GPU sort kernel runs in (sort_gpu.cu):
  * a design is one function that sorts n keys (and values) in place on a
  * stream with a workspace it sized itself; the harness does the rest.
+ * The clock is the runner's (runner/harness.c): reset and launch enqueue
+ * on its stream (sp_exec.stream).
  *
  *   need     the axes checked (the harness's ranges, then design->check:
  *            a combination refused here is stored as skipped, with the reason);
  *            device: the input copy, the keys, the values, the workspace
  *            (design->workspace, pure arithmetic: need runs in the parent,
  *            which never touches CUDA), each rounded to 2 MiB pages
- *   prepare  axes (values, blocksize, window, cutoff), stream, events,
- *            allocations and the upload of the input keys (h2d phase)
- *   run      untimed: the input keys copied back device to device and the
- *            values set to the positions 0..n-1; timed between two CUDA
- *            events on the stream: design->sort; a failed or asynchronous
- *            error becomes the run's error
+ *   prepare  axes (values, blocksize, window, cutoff), allocations and the
+ *            upload of the input keys (h2d phase)
+ *   reset    untimed, before every warm-up launch and sample: the input keys
+ *            copied back device to device and the values set to the
+ *            positions 0..n-1
+ *   launch   design->sort on the runner's stream; a failed call or a
+ *            launch error becomes the launch's error
  *   result   keys (and values) device -> host (d2h phase), with the header
  *            saying values and the design's stability claim (sort.h)
  *   release  everything, in any state prepare left
@@ -71,7 +74,9 @@ typedef struct sp_qsort_opts {
  * Pure arithmetic, no CUDA call. */
 typedef size_t (*sp_sort_gpu_workspace_fn)(int64_t n, int with_vals, const sp_qsort_opts *o);
 /* Sort keys[0..n) (and vals[0..n), unless NULL) ascending, in place, on
- * stream, with `workspace` of workspace_fn's size. 0, or -1 with err. */
+ * stream, with `workspace` of workspace_fn's size: enqueued, not waited for
+ * (a design that must read a device-decided size back synchronizes the
+ * stream for it and says so). 0, or -1 with err. */
 typedef int (*sp_sort_gpu_fn)(uint32_t *keys, uint32_t *vals, int64_t n, void *workspace,
                               const sp_qsort_opts *o, cudaStream_t stream, sp_err *err);
 
@@ -104,7 +109,8 @@ int sp_sort_gpu_need(const sp_sort_gpu_design *d, const sp_problem *pb, const sp
 /* ---- CUDA entry points (sort_gpu.cu) -------------------------------------- */
 int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem *pb, const sp_params *p,
                         void **state, sp_phases *ph, sp_err *err);
-int sp_sort_gpu_run(void *state, double *seconds, sp_err *err);
+int sp_sort_gpu_reset(void *state, const sp_exec *ex, sp_err *err);
+int sp_sort_gpu_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_sort_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_sort_gpu_release(void *state);
 
@@ -137,9 +143,9 @@ void sp_sort_gpu_release(void *state);
 
 /* The entry points of design `id` in an sp_kernel initialiser. */
 #define SP_SORT_GPU_FNS(id)                                                                 \
-    .prepare = SP_GPU_FN(id##_prepare), .run = SP_GPU_FN(sp_sort_gpu_run),                \
-    .result = SP_GPU_FN(sp_sort_gpu_result), .release = SP_GPU_FN(sp_sort_gpu_release),   \
-    .need = id##_need
+    .prepare = SP_GPU_FN(id##_prepare), .launch = SP_GPU_FN(sp_sort_gpu_launch),          \
+    .reset = SP_GPU_FN(sp_sort_gpu_reset), .result = SP_GPU_FN(sp_sort_gpu_result),       \
+    .release = SP_GPU_FN(sp_sort_gpu_release), .need = id##_need
 
 /* ---- CUB DeviceRadixSort (sort_cub.cu): the vendor baseline, as a design.
  * Keys alone (vals NULL) or pairs, all 32 bits, through cub::DoubleBuffer

@@ -16,6 +16,7 @@
 #include "../../fetch/matrix.h"
 #include "../../kernels/sort/sort_gpu.h"
 #include "../spmv_cases.h"
+#include "../testutil.h"
 #include "../util_sort.h"
 
 static const sp_kernel *cub_kernel(void)
@@ -169,8 +170,8 @@ static int cur_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
 }
 static const sp_kernel harness_kernel = {
     .name = "sort_harness_test", .operation = "sort", .needs_gpu = 1,
-    .prepare = cur_prepare, .run = sp_sort_gpu_run, .result = sp_sort_gpu_result,
-    .release = sp_sort_gpu_release, .need = cur_need,
+    .prepare = cur_prepare, .launch = sp_sort_gpu_launch, .reset = sp_sort_gpu_reset,
+    .result = sp_sort_gpu_result, .release = sp_sort_gpu_release, .need = cur_need,
 };
 
 Test(gpu_sort, harness_output_is_checked)
@@ -205,7 +206,7 @@ Test(gpu_sort, harness_reports_a_failing_design)
     void *state = NULL;
     cr_assert_eq(sp_sort_gpu_prepare(&fails, &pb, &p, &state, NULL, &err), 0, "%s", err.msg);
     double s;
-    cr_expect_eq(sp_sort_gpu_run(state, &s, &err), -1);
+    cr_expect_eq(tu_launch_timed(&harness_kernel, state, &s, &err), -1);
     cr_expect(strstr(err.msg, "sort_fails") && strstr(err.msg, "refused 1000 keys"), "%s",
               err.msg);
     sp_sort_gpu_release(state);
