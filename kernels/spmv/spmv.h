@@ -47,10 +47,10 @@ int sp_spmv_csr_y_need(const sp_problem *pb, const sp_params *p, sp_need *need, 
 /* ---- GPU kernels (spmv_gpu.cu and one .cu per kernel) --------------------- */
 int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                 sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_scalar_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_scalar_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
-int sp_spmv_cusparse_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cusparse_launch(void *state, const sp_exec *ex, sp_err *err);
 /* Shared by every GPU SpMV kernel: y back to the host, and freeing. */
 int sp_spmv_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_spmv_gpu_release(void *state);

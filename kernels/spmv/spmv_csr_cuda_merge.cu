@@ -170,23 +170,25 @@ extern "C" int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params 
     return 0;
 }
 
-extern "C" int sp_spmv_cuda_merge_run(void *state, double *seconds, sp_err *err)
+/* The tile kernel, then the carries, both on the harness's stream (so the
+ * fixup runs after every y was stored). Every launch rewrites y and every
+ * carry: nothing to reset between launches. */
+extern "C" int sp_spmv_cuda_merge_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g)
-        return sp_fail(err, "spmv_csr_cuda_merge: run without a state");
+        return sp_fail(err, "spmv_csr_cuda_merge: launch without a state");
+    cudaStream_t stream = (cudaStream_t)ex->stream;
     int warps = g->blocksize / 32;
-    SP_CUDA(cudaEventRecord(g->start), err);
     if (g->ntiles > 0) {
         unsigned blocks = (unsigned)((g->ntiles + warps - 1) / warps);
-        csr_merge_kernel<<<blocks, g->blocksize, warps * WARP_SMEM>>>(
+        csr_merge_kernel<<<blocks, g->blocksize, warps * WARP_SMEM, stream>>>(
             g->ntiles, g->tiles, g->rowptr, g->colidx, g->val, g->x, g->y, g->carry_row,
             g->carry_val);
         SP_CUDA(cudaGetLastError(), err);
-        csr_merge_fixup<<<(unsigned)((g->ntiles + 255) / 256), 256>>>(
+        csr_merge_fixup<<<(unsigned)((g->ntiles + 255) / 256), 256, 0, stream>>>(
             g->ntiles, g->rows, g->carry_row, g->carry_val, g->y);
         SP_CUDA(cudaGetLastError(), err);
     }
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_spmv_gpu_elapsed(g, seconds, err);
+    return 0;
 }

@@ -31,8 +31,8 @@ __global__ void csr_vector_kernel(int32_t rows, const int32_t *__restrict__ rowp
         y[row] = sum;
 }
 
-/* Dispatch: the launch for g->lanes (a power of two, 2..32). */
-static int launch(const sp_gpu_spmv *g)
+/* Dispatch: the launch for g->lanes (a power of two, 2..32) on stream. */
+static int launch(const sp_gpu_spmv *g, cudaStream_t stream)
 {
     long long threads = (long long)g->rows * g->lanes;
     unsigned blocks = (unsigned)((threads + g->blocksize - 1) / g->blocksize);
@@ -40,8 +40,8 @@ static int launch(const sp_gpu_spmv *g)
         return 0;
 #define SP_VECTOR_CASE(L)                                                                  \
     case L:                                                                                \
-        csr_vector_kernel<L><<<blocks, g->blocksize>>>(g->rows, g->rowptr, g->colidx,     \
-                                                       g->val, g->x, g->y);              \
+        csr_vector_kernel<L><<<blocks, g->blocksize, 0, stream>>>(                        \
+            g->rows, g->rowptr, g->colidx, g->val, g->x, g->y);                          \
         break;
     switch (g->lanes) {
         SP_VECTOR_CASE(2)
@@ -92,15 +92,13 @@ extern "C" int sp_spmv_cuda_subwarp_prepare(const sp_problem *pb, const sp_param
     return vector_prepare("spmv_csr_cuda_subwarp", pb, p, 1, state, ph, err);
 }
 
-extern "C" int sp_spmv_cuda_vector_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_spmv_cuda_vector_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g)
-        return sp_fail(err, "spmv_csr_cuda_vector: run without a state");
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (launch(g))
+        return sp_fail(err, "spmv_csr_cuda_vector: launch without a state");
+    if (launch(g, (cudaStream_t)ex->stream))
         return sp_fail(err, "spmv_csr_cuda_vector: lanes = %d unsupported", g->lanes);
     SP_CUDA(cudaGetLastError(), err);
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_spmv_gpu_elapsed(g, seconds, err);
+    return 0;
 }

@@ -16,7 +16,7 @@
         .naxes = nax,                                                                  \
         .axes = ax,                                                                    \
         .prepare = SP_GPU_FN(prep),                                                    \
-        .run = SP_GPU_FN(sp_spmv_cusparse_run),                                        \
+        .launch = SP_GPU_FN(sp_spmv_cusparse_launch),                                  \
         .result = SP_GPU_FN(sp_spmv_gpu_result),                                       \
         .release = SP_GPU_FN(sp_spmv_gpu_release),                                     \
         .need = needfn,                                                                \

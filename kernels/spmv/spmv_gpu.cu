@@ -1,6 +1,6 @@
 /*
- * spmv_gpu.cu — upload, timing, result and release shared by every GPU
- * SpMV kernel.
+ * spmv_gpu.cu — upload, result and release shared by every GPU SpMV
+ * kernel.
  */
 #include <stdlib.h>
 
@@ -57,8 +57,6 @@ static int upload_arrays(const sp_problem *pb, sp_gpu_spmv *g, sp_err *err)
 int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err)
 {
     /* The first CUDA call creates the context; keep that out of h2d. */
-    SP_CUDA(cudaEventCreate(&g->start), err);
-    SP_CUDA(cudaEventCreate(&g->stop), err);
     SP_CUDA(cudaDeviceSynchronize(), err);
     double t0 = sp_seconds();
     if (upload_arrays(pb, g, err))
@@ -72,9 +70,7 @@ int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *
                                sp_err *err)
 {
     const sp_csr *A = pb->A;
-    SP_CUDA(cudaEventCreate(&g->start), err);
-    SP_CUDA(cudaEventCreate(&g->stop), err);
-    SP_CUDA(cudaDeviceSynchronize(), err);
+    SP_CUDA(cudaDeviceSynchronize(), err);      /* the context, out of h2d */
     double t0 = sp_seconds();
     SP_CUDA(device_alloc(&g->x, (size_t)A->cols), err);
     SP_CUDA(device_alloc(&g->y, (size_t)A->rows), err);
@@ -115,16 +111,7 @@ int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err 
     return 0;
 }
 
-int sp_spmv_gpu_elapsed(sp_gpu_spmv *g, double *seconds, sp_err *err)
-{
-    float ms = 0;
-    SP_CUDA(cudaEventSynchronize(g->stop), err);
-    SP_CUDA(cudaEventElapsedTime(&ms, g->start, g->stop), err);
-    *seconds = 1e-3 * (double)ms;
-    return 0;
-}
-
-/* y back into out, timed into ph->d2h_s (after the last run has ended). */
+/* y back into out, timed into ph->d2h_s (after the last launch has ended). */
 extern "C" int sp_spmv_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
@@ -152,8 +139,13 @@ extern "C" void sp_spmv_gpu_release(void *state)
         cusparseDestroyDnVec(g->vecX);
     if (g->vecY)
         cusparseDestroyDnVec(g->vecY);
-    if (g->handle)
+    /* The handle still names the harness's stream of the last launch,
+     * which the harness may have destroyed already (the tests close it
+     * after each sample): back to the default stream before the destroy. */
+    if (g->handle) {
+        cusparseSetStream(g->handle, 0);
         cusparseDestroy(g->handle);
+    }
     cudaFree(g->buffer);
     cudaFree(g->rowptr);
     cudaFree(g->colidx);
@@ -172,9 +164,5 @@ extern "C" void sp_spmv_gpu_release(void *state)
     cudaFree(g->dia_val);
     if (g->aux && g->aux_free)
         g->aux_free(g->aux);
-    if (g->start)
-        cudaEventDestroy(g->start);
-    if (g->stop)
-        cudaEventDestroy(g->stop);
     free(g);
 }

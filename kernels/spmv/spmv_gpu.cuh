@@ -1,9 +1,11 @@
 /*
  * spmv_gpu.cuh — the device-side state every GPU SpMV kernel shares: the
- * CSR and the vectors on the device, the timing events, and (for cuSPARSE)
- * the library handle, descriptors and work buffer. A kernel's prepare is
+ * CSR and the vectors on the device and (for cuSPARSE) the library handle,
+ * descriptors and work buffer. A kernel's prepare is
  *   g = sp_spmv_gpu_new(pb, err); sp_spmv_gpu_upload(pb, g, ph, err);
  *   <its own setup>; on any failure sp_spmv_gpu_release(g).
+ * Its launch enqueues on the harness's stream (sp_exec) and returns; the
+ * harness owns the clock (runner/harness.h).
  */
 #ifndef SP_SPMV_GPU_CUH
 #define SP_SPMV_GPU_CUH
@@ -16,7 +18,6 @@ struct sp_gpu_spmv {
     int32_t rows, cols, nnz;
     int32_t *rowptr, *colidx;   /* device; never NULL once uploaded */
     double *val, *x, *y;        /* device; at least one element each */
-    cudaEvent_t start, stop;
     int blocksize;              /* hand-written kernels: the `blocksize` axis */
     int lanes;                  /* sub-warp CSR: threads per row */
     /* a sliced ELL (ELL, HLL, cuSPARSE SELL) on the device, when used */
@@ -48,12 +49,12 @@ struct sp_gpu_spmv {
 /* A zeroed state for pb's matrix, or NULL (err filled). */
 sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err);
 
-/* Create the events, allocate the device arrays and copy A and x up; the
- * allocations and copies are timed into ph->h2d_s. */
+/* Allocate the device arrays and copy A and x up; the allocations and
+ * copies are timed into ph->h2d_s. */
 int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err);
 
-/* Events, then x and y only (kernels that upload a converted format
- * instead of the CSR); timed into ph->h2d_s. */
+/* x and y only (kernels that upload a converted format instead of the
+ * CSR); timed into ph->h2d_s. */
 int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph,
                                sp_err *err);
 
@@ -63,9 +64,5 @@ int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err);
 
 /* Upload S (offsets, columns, values) into g, timed into ph->h2d_s. */
 int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err *err);
-
-/* After the stop event was recorded: wait for it and set *seconds to the
- * time between the events. A failed kernel makes this fail, not time. */
-int sp_spmv_gpu_elapsed(sp_gpu_spmv *g, double *seconds, sp_err *err);
 
 #endif

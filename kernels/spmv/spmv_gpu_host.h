@@ -107,38 +107,39 @@ int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *nee
                           sp_err *err);
 
 /* ---- CUDA entry points (one .cu per kernel family) ------------------------
- * prepare: axes checked, conversion (convert_s), upload (h2d_s); run: the
- * launches between two CUDA events. result and release: spmv_gpu.cu. */
+ * prepare: axes checked, conversion (convert_s), upload (h2d_s); launch:
+ * the kernels enqueued on the harness's stream (sp_exec), no clock and no
+ * wait. result and release: spmv_gpu.cu. */
 int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                 sp_phases *ph, sp_err *err);
 int sp_spmv_cuda_subwarp_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                  sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_vector_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_vector_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_merge_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_merge_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_ell_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_ell_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                    sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_hll_block_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                   sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_hll_warp_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hll_warp_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                      sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_hll_aligned_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                 sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_hybrid_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_hybrid_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *p, void **state,
                               sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_sell_run(void *state, double *seconds, sp_err *err);
+int sp_spmv_cuda_sell_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
-int sp_spmv_cuda_dia_run(void *state, double *seconds, sp_err *err);
-/* cuSPARSE baselines; all run through sp_spmv_cusparse_run (spmv.h). */
+int sp_spmv_cuda_dia_launch(void *state, const sp_exec *ex, sp_err *err);
+/* cuSPARSE baselines; all launch through sp_spmv_cusparse_launch (spmv.h). */
 int sp_spmv_cusparse_csr_alg2_prepare(const sp_problem *pb, const sp_params *p,
                                       void **state, sp_phases *ph, sp_err *err);
 int sp_spmv_cusparse_coo_alg1_prepare(const sp_problem *pb, const sp_params *p,

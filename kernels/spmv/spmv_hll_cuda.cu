@@ -134,20 +134,19 @@ static int sell_prepare(const char *name, const sp_problem *pb, const sp_params 
     return 0;
 }
 
-/* The events around launch(g); no launch for rows = 0. */
+/* launch(g, stream) on the harness's stream; no launch for rows = 0. */
 template <typename Launch>
-static int timed(sp_gpu_spmv *g, const char *name, Launch launch, double *seconds,
-                 sp_err *err)
+static int enqueue(void *state, const sp_exec *ex, const char *name, Launch launch,
+                   sp_err *err)
 {
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g)
-        return sp_fail(err, "%s: run without a state", name);
-    SP_CUDA(cudaEventRecord(g->start), err);
+        return sp_fail(err, "%s: launch without a state", name);
     if (g->rows > 0) {
-        launch(g);
+        launch(g, (cudaStream_t)ex->stream);
         SP_CUDA(cudaGetLastError(), err);
     }
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_spmv_gpu_elapsed(g, seconds, err);
+    return 0;
 }
 
 static unsigned blocks_for(int64_t threads, int bs)
@@ -161,13 +160,13 @@ extern "C" int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p
     return sell_prepare("spmv_ell_cuda", pb, p, 0, 1, 0, state, ph, err);
 }
 
-extern "C" int sp_spmv_cuda_ell_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_spmv_cuda_ell_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g) {
-        ell_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize>>>(
+    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+        ell_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize, 0, stream>>>(
             g->rows, g->width, g->sell_col, g->sell_val, g->x, g->y);
     };
-    return timed((sp_gpu_spmv *)state, "spmv_ell_cuda", launch, seconds, err);
+    return enqueue(state, ex, "spmv_ell_cuda", launch, err);
 }
 
 extern "C" int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p,
@@ -176,13 +175,13 @@ extern "C" int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_p
     return sell_prepare("spmv_hll_cuda_aligned", pb, p, 1, 1, 0, state, ph, err);
 }
 
-extern "C" int sp_spmv_cuda_hll_aligned_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g) {
-        hll_aligned_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize>>>(
+    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+        hll_aligned_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize, 0, stream>>>(
             g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
     };
-    return timed((sp_gpu_spmv *)state, "spmv_hll_cuda_aligned", launch, seconds, err);
+    return enqueue(state, ex, "spmv_hll_cuda_aligned", launch, err);
 }
 
 extern "C" int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_params *p,
@@ -191,13 +190,13 @@ extern "C" int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_par
     return sell_prepare("spmv_hll_cuda_block", pb, p, 1, 0, 1, state, ph, err);
 }
 
-extern "C" int sp_spmv_cuda_hll_block_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g) {
-        hll_block_kernel<<<(unsigned)g->nslices, g->blocksize>>>(
+    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+        hll_block_kernel<<<(unsigned)g->nslices, g->blocksize, 0, stream>>>(
             g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
     };
-    return timed((sp_gpu_spmv *)state, "spmv_hll_cuda_block", launch, seconds, err);
+    return enqueue(state, ex, "spmv_hll_cuda_block", launch, err);
 }
 
 extern "C" int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p,
@@ -206,11 +205,12 @@ extern "C" int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_para
     return sell_prepare("spmv_hll_cuda_warp", pb, p, 1, 0, 1, state, ph, err);
 }
 
-extern "C" int sp_spmv_cuda_hll_warp_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_spmv_cuda_hll_warp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g) {
-        hll_warp_kernel<<<blocks_for((int64_t)g->nslices * 32, g->blocksize), g->blocksize>>>(
+    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+        hll_warp_kernel<<<blocks_for((int64_t)g->nslices * 32, g->blocksize), g->blocksize,
+                          0, stream>>>(
             g->rows, g->hack, g->nslices, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
     };
-    return timed((sp_gpu_spmv *)state, "spmv_hll_cuda_warp", launch, seconds, err);
+    return enqueue(state, ex, "spmv_hll_cuda_warp", launch, err);
 }

@@ -18,7 +18,7 @@ const sp_kernel sp_spmv_sell_cuda = {
              {"hack", SP_GPU_HACKS},
              {"sigma", "1,256,4096,1048576"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
-    .run = SP_GPU_FN(sp_spmv_cuda_sell_run),
+    .launch = SP_GPU_FN(sp_spmv_cuda_sell_launch),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),
     .need = sp_need_gpu_sell_sigma,

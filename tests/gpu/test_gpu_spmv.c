@@ -3,14 +3,17 @@
  * (and every other axis value) on generated and real ones; plus the
  * kernels' refusals and their empty cases. Each check poisons the output
  * with NaN before result(), so y must be written in full
- * (tests/spmv_cases.c). With SPSWEEP_GPU_TEST_QUICK set (the sanitizer
+ * (tests/spmv_cases.c); and a batch of back-to-back launches, as the
+ * harness times them. With SPSWEEP_GPU_TEST_QUICK set (the sanitizer
  * passes of tests/gpu/run.sh) every matrix takes two block sizes (96, 1024),
  * one hack, lanes 1 (auto) and 32, sigma 1 and 3. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../fetch/matrix.h"
+#include "../../runner/harness.h"
 #include "../spmv_cases.h"
 
 /* Block sizes for the large matrices: one below a warp's multiple is not
@@ -246,4 +249,70 @@ Test(gpu_spmv, dia_many_diagonals, .timeout = 120)
         cr_assert_eq(spmv_check_kernel_with(k, &o, 1, &A, specs[s]), 0, "%s refused", specs[s]);
         sp_csr_free(&A);
     }
+}
+
+/* k at its default axes on pb through the harness as the runner drives it:
+ * a warm-up, one sample of `batch` launches back to back, the result into
+ * a NaN-poisoned y, release, then the harness closed. Returns the error. */
+static double batched_error(const sp_kernel *k, const sp_problem *pb, const double *ref,
+                            double *y, size_t bytes, int batch)
+{
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_params p = {0};
+    sp_need need = {0, 0};
+    sp_err err = {{0}};
+    cr_assert(!k->need || k->need(pb, &p, &need, &err) == 0, "%s need: %s", k->name, err.msg);
+    cr_assert(need.device_bytes <= SPMV_TEST_FREE_BYTES, "%s: needs %llu bytes", k->name,
+              (unsigned long long)need.device_bytes);
+    void *state = NULL;
+    sp_phases ph = {0, 0, 0};
+    sp_harness h;
+    double s = -1;
+    cr_assert_eq(k->prepare(pb, &p, &state, &ph, &err), 0, "%s prepare: %s", k->name, err.msg);
+    cr_assert_eq(sp_harness_open(&h, k, 0, 1, &err), 0, "%s harness: %s", k->name, err.msg);
+    cr_assert_eq(sp_harness_launch(&h, state, &err), 0, "%s warm-up: %s", k->name, err.msg);
+    cr_assert_eq(sp_harness_sample(&h, state, batch, &s, &err), 0, "%s batch: %s", k->name,
+                 err.msg);
+    cr_assert(isfinite(s) && s > 0, "%s: %g s per launch", k->name, s);
+    memset(y, 0xff, bytes);
+    cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s result: %s", k->name, err.msg);
+    k->release(state);
+    sp_harness_close(&h);
+    return op->error(pb, y, ref);
+}
+
+/* The harness times a batch of launches as one sample, so a launch must
+ * leave its state ready for the next: the hybrid kernel's long-row
+ * counters back at zero (a dense row of 5000 is three chunks), the merge
+ * path's carries written again (the row spans tiles). Every GPU SpMV
+ * kernel at its default axes, 7 launches in the sample. */
+Test(gpu_spmv, batched_launches, .timeout = 120)
+{
+    const char *spec = "denserow?rows=4000&cols=5000&per_row=4&dense=5000";
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_csr A;
+    sp_problem pb;
+    sp_err err;
+    cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
+    size_t bytes = op->output_bytes(&pb);
+    double *ref = malloc(bytes), *y = malloc(bytes);
+    cr_assert(ref && y);
+    cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
+    int kernels = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!k->needs_gpu || strcmp(k->operation, "spmv"))
+            continue;
+        cr_assert(k->prepare && k->launch, "%s: no launch", k->name);
+        double rel = batched_error(k, &pb, ref, y, bytes, 7);
+        cr_assert_leq(rel, 1e-12, "%s on %s after a batch: relative error %g", k->name, spec,
+                      rel);
+        kernels++;
+    }
+    cr_assert_geq(kernels, 15, "the 15 GPU SpMV kernels at least");
+    free(ref);
+    free(y);
+    op->teardown(&pb);
+    sp_csr_free(&A);
 }
