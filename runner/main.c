@@ -14,6 +14,7 @@
  *   spsweep slurm CONFIG --shards N [...]        (runner/cmd_slurm.c)
  *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
+ *   spsweep --version                            the commit it was built from
  */
 #include <getopt.h>
 #include <sched.h>
@@ -81,7 +82,8 @@ static const char usage[] =
     "  slurm CONFIG --shards N   write and submit a Slurm job array, one shard per task\n"
     "                 (`spsweep slurm --help`)\n"
     "  sweep CONFIG --gpus all|0,1,...   one shard per GPU in parallel, merged at the end\n"
-    "  help           this text\n";
+    "  help           this text\n"
+    "  --version      the commit spsweep was built from (-dirty: with changes)\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
@@ -438,6 +440,12 @@ int main(int argc, char **argv)
         return argc < 2;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "--version")) {
+        char version[64];
+        sp_build_version(version, sizeof version);
+        printf("spsweep %s\n", version);
+        return 0;
+    }
     /* not --gpus: libgomp would bind this process to one CPU, and the
      * shards' CPU shares are cut from what it may use (runner/gpus.c) */
     if (!strcmp(cmd, "sweep") && !has_option(argc, argv, "--gpus"))

@@ -188,6 +188,13 @@ typedef struct sp_provenance {
 } sp_provenance;
 
 void sp_provenance_collect(sp_provenance *p);
+/* The commit spsweep was built from (12 hex digits, or "unknown" outside a
+ * git checkout) and whether its source tree differed from it (1, 0; -1
+ * unknown): $(BUILD)/version.c, written by the Makefile. */
+extern const char sp_build_commit[];
+extern const int sp_build_dirty;
+/* sp_build_commit, "-dirty" appended when sp_build_dirty is 1. */
+void sp_build_version(char *buf, size_t len);
 /* STREAM triad a = b + s·c with OpenMP on `threads` threads: GB/s (24
  * bytes per element), best of a few passes over arrays far larger than
  * the caches; ~0.2 s (runner/stream.c). */

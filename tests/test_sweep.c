@@ -1,15 +1,26 @@
 /* test_sweep.c — a small sweep end to end into SQLite: exact run and
  * sample counts, a deliberately wrong kernel stored as failed (without
  * samples), a kernel whose prepare fails stored as an error, GPU kernels
- * skipped (or run) according to the machine. */
+ * skipped (or run) according to the machine; the commit stored is
+ * spsweep's own, whatever the working directory; a file-size limit hit
+ * mid-sweep ends it with an error, not a signal, keeping what it stored. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../db/store.h"
 #include "../runner/runner.h"
 #include "testutil.h"
+#include "util_db.h"
 
 /* y = A x, then y[0] off by one: must be caught by the check. */
 static int wrong_prepare(const sp_problem *pb, const sp_params *p, void **state,
@@ -208,3 +219,65 @@ Test(sweep, unloadable_matrix_is_reported_and_the_rest_runs)
     cr_assert_eq(query_long(db, "SELECT count(*) FROM failures WHERE what = 'matrix'"), 1);
     sqlite3_close(db);
 }
+
+/* The first line cmd writes on stdout (through the shell), trimmed; "" when
+ * it writes nothing. */
+static void shell_line(const char *cmd, char *buf, size_t len)
+{
+    buf[0] = 0;
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    if (!fgets(buf, (int)len, p))
+        buf[0] = 0;
+    pclose(p);
+    buf[strcspn(buf, "\r\n")] = 0;
+}
+
+/* sweeps.git_commit is the commit spsweep was built from (baked in at
+ * build time, `spsweep --version`), not that of the repository the sweep
+ * happens to run in. */
+Test(sweep, git_commit_is_spsweeps_own_not_the_working_directorys, .timeout = 60)
+{
+    char dir[256], bin[PATH_MAX], cmd[PATH_MAX + 1024], other[64], own[64], version[128];
+    tu_tempdir(dir, sizeof dir);
+    cr_assert_not_null(realpath(tu_spsweep_bin(), bin), "%s", tu_spsweep_bin());
+    /* the working directory: a repository of its own, with one commit */
+    snprintf(cmd, sizeof cmd, "cd %s && git init -q . && git -c user.name=t "
+             "-c user.email=t@example.com -c commit.gpgsign=false commit -q --allow-empty "
+             "-m other && git rev-parse --short=12 HEAD", dir);
+    shell_line(cmd, other, sizeof other);
+    cr_assert_eq(strlen(other), 12, "git init in %s: '%s'", dir, other);
+    /* spsweep's source tree (the tests run from it); "unknown" when it is
+     * not a git checkout (a tarball) */
+    shell_line("git rev-parse --show-toplevel 2>/dev/null | grep -qx \"$(pwd -P)\" && "
+               "git rev-parse --short=12 HEAD", own, sizeof own);
+    if (!own[0])
+        snprintf(own, sizeof own, "unknown");
+    char cfg[300];
+    tu_path(cfg, sizeof cfg, dir, "s.ini");
+    tu_write_file(cfg, "[sweep]\nrepetitions = 1\nwarmup = 0\n[matrices]\n"
+                       "source = gen:laplace2d?n=4\n[kernel spmv_csr_serial]\n");
+    snprintf(cmd, sizeof cmd, "cd %s && %s sweep s.ini --db s.db --quiet >/dev/null 2>&1",
+             dir, bin);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char db_path[300], stored[64];
+    tu_path(db_path, sizeof db_path, dir, "s.db");
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+    ud_text(db, "SELECT git_commit FROM sweeps", 0, stored, sizeof stored);
+    int64_t dirty = ud_int(db, "SELECT coalesce(git_dirty, -1) FROM sweeps", 0);
+    sqlite3_close(db);
+    cr_assert(strncmp(stored, other, 12) != 0, "stored the working directory's commit %s",
+              stored);
+    snprintf(cmd, sizeof cmd, "%s --version", bin);
+    shell_line(cmd, version, sizeof version);
+    cr_assert(!strncmp(version, "spsweep ", 8), "--version printed '%s'", version);
+    const char *baked = version + 8;
+    cr_assert(!strncmp(baked, own, strlen(own)), "built from %s, --version says %s", own,
+              baked);
+    cr_assert_str_eq(stored, baked);
+    int says_dirty = strstr(stored, "-dirty") != NULL;
+    cr_assert_eq(dirty, !strcmp(own, "unknown") ? -1 : says_dirty, "git_dirty %lld for %s",
+                 (long long)dirty, stored);
+}
+
