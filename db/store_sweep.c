@@ -1,7 +1,7 @@
 /*
  * store_sweep.c — sweeps: begin (with provenance), end, find and reopen
- * for resume, the keys of the runs a sweep holds, and matrices a sweep
- * could not load. See store.h.
+ * for resume, the keys of the runs a sweep holds, matrices a sweep could
+ * not load, and its runs counted by status. See store.h.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -213,4 +213,44 @@ int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
         return store_fail(st, err, "binding the matrix failure");
     }
     return store_step_done(st, s, "recording the matrix failure", err);
+}
+
+/* Add n runs of status (or, for "matrix", n matrix failures) to t. */
+static void tally_add(sp_sweep_tally *t, const char *status, int n)
+{
+    static const char *const names[] = {"ok", "failed", "skipped", "crashed", "timeout"};
+    int *const slots[] = {&t->ok, &t->failed, &t->skipped, &t->crashed, &t->timeouts};
+    if (!strcmp(status, "matrix")) {
+        t->matrix_failures += n;
+        return;
+    }
+    t->runs += n;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(status, names[i])) {
+            *slots[i] += n;
+            return;
+        }
+    t->errors += n;             /* 'error', or a status this version does not know */
+}
+
+/* The runs of sweep_id by status, and its matrix failures (reopening a
+ * sweep forgets those, so they are the latest attempt's). */
+int sp_store_sweep_tally(sp_store *st, int64_t sweep_id, sp_sweep_tally *t, sp_err *err)
+{
+    if (!st || !t)
+        return sp_fail(err, "sp_store_sweep_tally: NULL argument");
+    memset(t, 0, sizeof *t);
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT status, count(*) FROM runs WHERE sweep_id = ?1"
+                          " GROUP BY status UNION ALL SELECT 'matrix', count(*)"
+                          " FROM matrix_failures WHERE sweep_id = ?1", &s,
+                      "preparing the sweep's tally", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, sweep_id);
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW)
+        tally_add(t, (const char *)sqlite3_column_text(s, 0), sqlite3_column_int(s, 1));
+    int rc = step == SQLITE_DONE ? 0 : store_fail(st, err, "counting the sweep's runs");
+    sqlite3_finalize(s);
+    return rc;
 }

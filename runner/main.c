@@ -300,6 +300,21 @@ static int sweep_selection(const cli *c, sp_sweep_opts *o, char *buf, size_t len
     return 0;
 }
 
+/* The exit status of a sweep that ran to its end (README "Exit status"):
+ * 2 when it holds runs that failed their check, ended in an error, crashed
+ * or timed out, or matrices it could not load; 0 otherwise. Counted over
+ * every run the sweep holds, so resuming it never changes the answer. */
+static int sweep_exit_status(const sp_sweep_tally *t)
+{
+    if (!t->failed && !t->errors && !t->crashed && !t->timeouts && !t->matrix_failures)
+        return 0;
+    fprintf(stderr, "spsweep: of the sweep's %d runs, %d failed their check, %d ended in an "
+            "error, %d crashed, %d timed out; %d matrices could not be loaded (details above "
+            "and in the database)\n", t->runs, t->failed, t->errors, t->crashed, t->timeouts,
+            t->matrix_failures);
+    return 2;
+}
+
 static int cmd_sweep(const cli *c)
 {
     sp_config cfg;
@@ -317,14 +332,7 @@ static int cmd_sweep(const cli *c)
     sp_config_free(&cfg);
     if (rc)
         return die(err.msg);
-    if (res.failed || res.errors || res.matrix_errors || res.crashed || res.timeouts) {
-        fprintf(stderr, "spsweep: %d runs failed their check, %d ended in an error, "
-                "%d crashed, %d timed out, %d matrices could not be loaded (details "
-                "above and in the database)\n", res.failed, res.errors, res.crashed,
-                res.timeouts, res.matrix_errors);
-        return 2;
-    }
-    return 0;
+    return sweep_exit_status(&res.sweep);
 }
 
 static int cmd_list(void)

@@ -16,6 +16,7 @@
 #define SP_RUNNER_H
 
 #include <stdio.h>
+#include "../db/store.h"
 #include "../kernels/kernel.h"
 #include "../fetch/matrix.h"
 
@@ -130,14 +131,18 @@ typedef struct sp_sweep_opts {
 
 typedef struct sp_sweep_result {
     int64_t sweep_id;
+    /* what this invocation ran */
     int runs, ok, failed, skipped, errors, matrix_errors;
     int crashed, timeouts;
     int workers;                /* worker processes started (isolate.h) */
+    /* the whole sweep as stored when it completed, runs of the earlier
+     * invocations it resumed included: what its exit status is decided on */
+    sp_sweep_tally sweep;
 } sp_sweep_result;
 
 /* Run the whole sweep into cfg->database. Returns 0 when the sweep
- * completed (individual runs may have failed: see res), -1 when it could
- * not run at all or was interrupted. */
+ * completed (individual runs may have failed: see res->sweep), -1 when it
+ * could not run at all, could not write its database or was interrupted. */
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err);
 

@@ -273,6 +273,8 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     const char *final = rcode ? (sp_sweep_interrupted ? "interrupted" : "failed") : "done";
     if (sp_store_end_sweep(rc.st, rc.sweep_id, final, &e2) && !rcode)
         rcode = sp_fail(err, "%s", e2.msg);
+    if (!rcode && sp_store_sweep_tally(rc.st, rc.sweep_id, &res->sweep, &e2))
+        rcode = sp_fail(err, "%s", e2.msg);
     if (!rcode && o && o->log && !o->no_summary)
         sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
 out:
