@@ -122,8 +122,20 @@ int sp_store_end_sweep(sp_store *st, int64_t sweep_id, const char *status, sp_er
         strcmp(status, "interrupted") != 0)
         return sp_fail(err, "sp_store_end_sweep: status '%s' is not done, failed or "
                        "interrupted", status);
-    return update_sweep(st, "UPDATE sweeps SET finished_at = " SQL_NOW ", status = ?1"
-                            " WHERE id = ?2", sweep_id, status, err);
+    static const char sql[] = "UPDATE sweeps SET finished_at = " SQL_NOW ", status = ?1"
+                              " WHERE id = ?2";
+    if (update_sweep(st, sql, sweep_id, status, err) == 0)
+        return 0;
+    /* A write that just failed (a full disk, a file-size limit) can leave
+     * the WAL unable to grow by the one page this takes; a checkpoint moves
+     * its pages into the database and empties it, which usually frees the
+     * room, so the sweep is not left 'running'. */
+    sp_err again;
+    if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
+            SQLITE_OK &&
+        update_sweep(st, sql, sweep_id, status, &again) == 0)
+        return 0;
+    return -1;
 }
 
 /* Mark a sweep running again before it continues. Its matrix failures

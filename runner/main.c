@@ -18,6 +18,7 @@
  */
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,12 @@ static int has_option(int argc, char **argv, const char *opt)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) would kill spsweep with SIGXFSZ in the
+     * middle of a database or cache write, its sweep left 'running'.
+     * Ignored (children inherit it), the write fails with EFBIG and takes
+     * the path of a full disk: the error said, the sweep marked failed,
+     * what was stored kept. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);

@@ -281,3 +281,95 @@ Test(sweep, git_commit_is_spsweeps_own_not_the_working_directorys, .timeout = 60
                  (long long)dirty, stored);
 }
 
+/* Run `spsweep sweep cfg --db db --quiet` in a child whose file-size limit
+ * is limit bytes, SIGXFSZ at its default (which kills: spsweep must
+ * ignore it itself); output into log. The exit status, 128 + signal when
+ * killed. */
+static int sweep_with_fsize_limit(const char *cfg, const char *db, rlim_t limit,
+                                  const char *log)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        struct rlimit rl = {limit, limit};
+        signal(SIGXFSZ, SIG_DFL);
+        if (fd < 0 || setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(126);
+        dup2(fd, 1), dup2(fd, 2);
+        execl(tu_spsweep_bin(), "spsweep", "sweep", cfg, "--db", db, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int64_t db_count(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    int64_t n = ud_int(db, sql, 0);
+    sqlite3_close(db);
+    return n;
+}
+
+/* A file-size limit (ulimit -f) reached while the sweep writes its
+ * database: the write fails (EFBIG) as on a full disk, the sweep ends with
+ * that error and exit status 1 — not killed by SIGXFSZ with its row left
+ * 'running' — every run stored before stays whole, and the same command
+ * without the limit resumes and completes it. */
+Test(sweep, file_size_limit_ends_the_sweep_with_an_error_keeping_what_it_stored,
+     .timeout = 120)
+{
+    char dir[256], cfg[300], full[300], db[300], log[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "f.ini");
+    tu_path(full, sizeof full, dir, "full.db");
+    tu_path(db, sizeof db, dir, "f.db");
+    tu_path(log, sizeof log, dir, "f.log");
+    /* 4 matrices x 3 combinations, 1000 samples each: a database of a few
+     * hundred KiB, most of it samples, written run by run */
+    tu_write_file(cfg, "[sweep]\nrepetitions = 1000\nwarmup = 0\n[matrices]\n"
+                       "source = gen:laplace2d?n=6\nsource = gen:laplace2d?n=7\n"
+                       "source = gen:laplace2d?n=8\nsource = gen:laplace2d?n=9\n"
+                       "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n");
+    /* the size of the whole sweep's database, unlimited */
+    cr_assert_eq(sweep_with_fsize_limit(cfg, full, RLIM_INFINITY, log), 0);
+    struct stat sb;
+    cr_assert_eq(stat(full, &sb), 0);
+    cr_assert_gt(sb.st_size, 256 << 10, "a database of %lld bytes is too small for the test",
+                 (long long)sb.st_size);
+    /* half of it: past the schema and the first runs, short of the end */
+    int st = sweep_with_fsize_limit(cfg, db, (rlim_t)sb.st_size / 2, log);
+    FILE *f = fopen(log, "r");
+    char out[8192] = "";
+    cr_assert_not_null(f);
+    out[fread(out, 1, sizeof out - 1, f)] = 0;
+    fclose(f);
+    cr_assert_eq(st, 1, "exit status %d (128 + %d = killed by SIGXFSZ); output:\n%s", st,
+                 SIGXFSZ, out);
+    cr_assert(strstr(out, "file-size limit") || strstr(out, strerror(EFBIG)),
+              "the error should say why:\n%s", out);
+    cr_assert(strstr(out, "stopped, marked failed"), "%s", out);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM sweeps WHERE status = 'failed'"), 1,
+                 "the sweep must be marked failed, not left running:\n%s", out);
+    int64_t runs = db_count(db, "SELECT count(*) FROM runs");
+    cr_assert(runs >= 1 && runs < 12, "%lld runs stored before the limit", (long long)runs);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM runs r WHERE status <> 'ok' OR"
+                              " repetitions <> (SELECT count(*) FROM samples WHERE run_id = r.id)"),
+                 0, "a run stored in part");
+    sqlite3 *h;
+    char check[256];
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    ud_text(h, "PRAGMA integrity_check", 0, check, sizeof check);
+    sqlite3_close(h);
+    cr_assert_str_eq(check, "ok");
+    /* no limit: the same command resumes the sweep and completes it */
+    cr_assert_eq(sweep_with_fsize_limit(cfg, db, RLIM_INFINITY, log), 0);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM sweeps"), 1);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 1);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM runs"), 12);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM samples"), 12 * 1000);
+}
