@@ -78,6 +78,8 @@ typedef struct sp_config {
     sp_isolate_mode isolate;    /* [sweep] isolate, default auto */
     int nmatrices;
     sp_source *matrices;
+    int *source_line;           /* config line of matrices[m], m < nsource_lines */
+    int nsource_lines;          /* the config's own sources (the fetch step adds more) */
     int nkernels;
     sp_kernel_spec *kernels;
     sp_fetch_config fetch;
@@ -92,6 +94,9 @@ int sp_config_load(const char *path, sp_kernel_list extra, sp_config *cfg, sp_er
 int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
                     sp_config *cfg, sp_err *err);
 void sp_config_free(sp_config *cfg);
+/* The config line source matrices[m] was written on; 0 when it came from
+ * elsewhere (a select expanded by the fetch step). */
+int sp_config_source_line(const sp_config *cfg, int m);
 
 /* Replace the values of axis `name` in every kernel that declares it
  * (command-line --axis NAME=VALUES). Error if no kernel has that axis. */
