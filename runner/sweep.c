@@ -55,6 +55,9 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
         sp_progress_clear(&rc->progress);
         /* could not be had (fetch failed): skipped; could not be read: error */
         const char *status = src->unavailable[0] ? "skipped" : "error";
+        int line = sp_config_source_line(rc->cfg, w->matrix);
+        if (line)               /* named as config errors are */
+            sp_fail_prefix(&e, "%s:%d", rc->cfg->path, line);
         sp_sweep_say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
         rc->res->matrix_errors++;
         rc->done += n;
@@ -276,8 +279,10 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     int rcode = -1;
     if (prepare_run(&rc, err))
         goto out;
-    if (o && o->dry_run) {
-        rcode = sp_sweep_print_plan(cfg, &plan, &rc.todo, o->log ? o->log : stdout, err);
+    FILE *plan_out = o && o->dry_run ? (o->log ? o->log : stdout) : NULL;
+    sp_plan_warn(cfg, &plan, &rc.todo, plan_out);
+    if (plan_out) {
+        rcode = sp_sweep_print_plan(cfg, &plan, &rc.todo, plan_out, err);
         goto out;
     }
     if (sp_store_open(cfg->database, &rc.st, err))

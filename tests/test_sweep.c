@@ -216,6 +216,11 @@ Test(sweep, unloadable_matrix_is_reported_and_the_rest_runs)
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM matrix_failures WHERE status = 'error'"
                                 " AND source LIKE 'file:%does-not-exist.mtx'"), 1);
+    /* the reason names the config line of the source, as config errors do */
+    char reason[1024];
+    ud_text(db, "SELECT reason FROM matrix_failures", 0, reason, sizeof reason);
+    cr_assert(!strncmp(reason, "s.ini:6: ", 9) && strstr(reason, "does-not-exist.mtx") &&
+              strstr(reason, "No such file or directory"), "%s", reason);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM failures WHERE what = 'matrix'"), 1);
     sqlite3_close(db);
 }
