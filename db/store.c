@@ -47,7 +47,6 @@ extern const char sp_migrate_v3_sql[];
 /* The schema version schema.sql writes into PRAGMA user_version. */
 #define SP_SCHEMA_VERSION 3
 
-/* Report an SQLite failure as "PATH: what: sqlite message". */
 /* Why a write failed, in parentheses, where SQLite's message ("disk I/O
  * error") hides it: the OS error when SQLite kept it, else — it rarely
  * does for a failed write — the file-size limit when there is one (ulimit
@@ -68,6 +67,7 @@ static void os_cause(const sp_store *st, char *buf, size_t len)
                      (unsigned long long)rl.rlim_cur);
 }
 
+/* Report an SQLite failure as "PATH: what: sqlite message (cause)". */
 int store_fail(const sp_store *st, sp_err *err, const char *what)
 {
     char cause[160];

@@ -40,7 +40,7 @@ typedef struct parse_ctx {
     int failed;
     sp_err err;             /* message of the first rejected key, no line */
     int *call_line;         /* the lines libinih calls on_key for, in order */
-    int ncalls, next_call;
+    int ncalls, cap_calls, next_call;
 } parse_ctx;
 
 /* The longest line libinih reads whole, raising its limit where it can. */
@@ -122,10 +122,14 @@ static int prescan_section(parse_ctx *c, const char *raw, const char *path, int 
 /* Remember that libinih will call on_key for this line. */
 static int note_call(parse_ctx *c, int line, sp_err *err)
 {
-    int *grown = realloc(c->call_line, (size_t)(c->ncalls + 1) * sizeof *grown);
-    if (!grown)
-        return sp_fail(err, "out of memory reading the config");
-    c->call_line = grown;
+    if (c->ncalls == c->cap_calls) {
+        int cap = c->cap_calls ? 2 * c->cap_calls : 64;
+        int *grown = realloc(c->call_line, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return sp_fail(err, "out of memory reading the config");
+        c->call_line = grown;
+        c->cap_calls = cap;
+    }
     c->call_line[c->ncalls++] = line;
     return 0;
 }
