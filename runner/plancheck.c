@@ -19,10 +19,10 @@
 #include "progress.h"
 #include "select.h"
 
-/* A plan is large past either: a tenth of a million runs is beyond what
- * anyone reads as a table, a day beyond what anyone starts by accident. */
+/* A plan is large past either: 10^5 runs is more than anyone reads as a
+ * table, half a day more than anyone starts by accident. */
 #define LARGE_PLAN_RUNS 100000
-#define LARGE_PLAN_S (24 * 3600.0)
+#define LARGE_PLAN_S (12 * 3600.0)
 
 /* Do a and b write to the same file (one terminal, or 2>&1)? */
 static int same_file(FILE *a, FILE *b)
