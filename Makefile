@@ -45,11 +45,31 @@ ifeq ($(CUDA),1)
   CU_SRC  := $(wildcard kernels/*.cu kernels/*/*.cu runner/*.cu)
 endif
 
+# spsweep's own commit, baked into the binary for every sweep's provenance
+# (runner/provenance.c, `spsweep --version`): HEAD of this source tree and
+# whether its files differ from it (untracked, not ignored files count: the
+# wildcards below compile them); "unknown" when the tree is no git checkout
+# of its own (a tarball, even one unpacked inside another repository).
+# $(BUILD)/version.c is rewritten only when that text changes, so an
+# unchanged tree rebuilds nothing.
+SRC_DIR     := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
+GIT_TOP     := $(shell git -C '$(SRC_DIR)' rev-parse --show-toplevel 2>/dev/null)
+GIT_COMMIT  := $(if $(filter $(realpath $(SRC_DIR)),$(realpath $(GIT_TOP))), \
+                 $(shell git -C '$(SRC_DIR)' rev-parse --short=12 HEAD 2>/dev/null))
+GIT_DIRTY   := $(if $(strip $(GIT_COMMIT)), \
+                 $(if $(shell git -C '$(SRC_DIR)' status --porcelain 2>/dev/null | head -c 1),1,0),-1)
+VERSION_C   := $(BUILD)/version.c
+VERSION_TEXT := const char sp_build_commit[] = "$(or $(strip $(GIT_COMMIT)),unknown)"; const int sp_build_dirty = $(strip $(GIT_DIRTY));
+ifneq ($(VERSION_TEXT),$(shell cat $(VERSION_C) 2>/dev/null))
+  $(shell mkdir -p $(BUILD) && echo '$(VERSION_TEXT)' > $(VERSION_C))
+endif
+
 # Everything but the CLI's main() goes into one library that the binary,
 # the tests and the benchmarks link.
 LIB_SRC  := $(filter-out runner/main.c, \
               $(wildcard fetch/*.c kernels/*.c kernels/*/*.c runner/*.c db/*.c plots/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) \
+            $(BUILD)/obj/version.o
 LIB      := $(BUILD)/libspsweep.a
 BIN      := bin/spsweep
 TEST_LIB := tests/testutil.c tests/spmv_cases.c $(wildcard tests/util_*.c)
@@ -164,6 +184,11 @@ $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(BUILD)/obj/version.o: $(VERSION_C)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
 $(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "store_impl.h"
@@ -49,27 +50,50 @@ extern const char sp_migrate_v2_sql[];
 extern const char sp_migrate_v3_sql[];
 extern const char sp_migrate_v4_sql[];
 
-/* Report an SQLite failure as "PATH: what: sqlite message". */
+/* Why a write failed, in parentheses, where SQLite's message ("disk I/O
+ * error") hides it: the OS error when SQLite kept it, else — it rarely
+ * does for a failed write — the file-size limit when there is one (ulimit
+ * -f: past it a write fails with EFBIG); "" otherwise. */
+static void os_cause(const sp_store *st, char *buf, size_t len)
+{
+    int code = sqlite3_errcode(st->db), sys = sqlite3_system_errno(st->db);
+    struct rlimit rl;
+    buf[0] = 0;
+    if ((code & 0xff) != SQLITE_IOERR && (code & 0xff) != SQLITE_FULL)
+        return;
+    if (sys)
+        snprintf(buf, len, " (%s)", strerror(sys));
+    else if (code == SQLITE_IOERR_WRITE || code == SQLITE_FULL)
+        if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            snprintf(buf, len, " (a write failed: a full disk, or a file past the "
+                     "file-size limit of %llu bytes, ulimit -f)",
+                     (unsigned long long)rl.rlim_cur);
+}
+
+/* Report an SQLite failure as "PATH: what: sqlite message (cause)". */
 int store_fail(const sp_store *st, sp_err *err, const char *what)
 {
+    char cause[160];
     if (sqlite3_errcode(st->db) == SQLITE_NOTADB)
         return sp_fail(err, "%s: not an SQLite database (%s)", st->path,
                        sqlite3_errmsg(st->db));
-    return sp_fail(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+    os_cause(st, cause, sizeof cause);
+    return sp_fail(err, "%s: %s: %s%s", st->path, what, sqlite3_errmsg(st->db), cause);
 }
 
 /* Run SQL text with no parameters (pragmas, the embedded files). */
 int store_exec(sp_store *st, const char *sql, const char *what, sp_err *err)
 {
-    char *msg = NULL;
+    char *msg = NULL, cause[160];
     if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) == SQLITE_OK)
         return 0;
     int rc;
+    os_cause(st, cause, sizeof cause);
     if (sqlite3_errcode(st->db) == SQLITE_NOTADB)
         rc = store_fail(st, err, what);
     else
-        rc = sp_fail(err, "%s: %s: %s", st->path, what,
-                     msg ? msg : sqlite3_errmsg(st->db));
+        rc = sp_fail(err, "%s: %s: %s%s", st->path, what,
+                     msg ? msg : sqlite3_errmsg(st->db), cause);
     sqlite3_free(msg);
     return rc;
 }

@@ -107,6 +107,14 @@ int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void
 int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
                             const char *status, const char *reason, sp_err *err);
 
+/* A sweep's runs by status, and the matrices it could not load or fetch:
+ * every run it holds, those of earlier invocations it resumed included. */
+typedef struct sp_sweep_tally {
+    int runs, ok, failed, skipped, errors, crashed, timeouts;
+    int matrix_failures;
+} sp_sweep_tally;
+int sp_store_sweep_tally(sp_store *st, int64_t sweep_id, sp_sweep_tally *t, sp_err *err);
+
 /* Insert the matrix (source, name, features, checksum) or return the id of
  * the identical row already there (same source and checksum). */
 int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err *err);

@@ -1,7 +1,7 @@
 /*
  * store_sweep.c — sweeps: begin (with provenance), end, find and reopen
- * for resume, the keys of the runs a sweep holds, and matrices a sweep
- * could not load. See store.h.
+ * for resume, the keys of the runs a sweep holds, matrices a sweep could
+ * not load, and its runs counted by status. See store.h.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -131,8 +131,20 @@ int sp_store_end_sweep(sp_store *st, int64_t sweep_id, const char *status, sp_er
         strcmp(status, "interrupted") != 0)
         return sp_fail(err, "sp_store_end_sweep: status '%s' is not done, failed or "
                        "interrupted", status);
-    return update_sweep(st, "UPDATE sweeps SET finished_at = " SQL_NOW ", status = ?1"
-                            " WHERE id = ?2", sweep_id, status, err);
+    static const char sql[] = "UPDATE sweeps SET finished_at = " SQL_NOW ", status = ?1"
+                              " WHERE id = ?2";
+    if (update_sweep(st, sql, sweep_id, status, err) == 0)
+        return 0;
+    /* A write that just failed (a full disk, a file-size limit) can leave
+     * the WAL unable to grow by the one page this takes; a checkpoint moves
+     * its pages into the database and empties it, which usually frees the
+     * room, so the sweep is not left 'running'. */
+    sp_err again;
+    if (sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
+            SQLITE_OK &&
+        update_sweep(st, sql, sweep_id, status, &again) == 0)
+        return 0;
+    return -1;
 }
 
 /* Mark a sweep running again before it continues. Its matrix failures
@@ -224,4 +236,44 @@ int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
         return store_fail(st, err, "binding the matrix failure");
     }
     return store_step_done(st, s, "recording the matrix failure", err);
+}
+
+/* Add n runs of status (or, for "matrix", n matrix failures) to t. */
+static void tally_add(sp_sweep_tally *t, const char *status, int n)
+{
+    static const char *const names[] = {"ok", "failed", "skipped", "crashed", "timeout"};
+    int *const slots[] = {&t->ok, &t->failed, &t->skipped, &t->crashed, &t->timeouts};
+    if (!strcmp(status, "matrix")) {
+        t->matrix_failures += n;
+        return;
+    }
+    t->runs += n;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(status, names[i])) {
+            *slots[i] += n;
+            return;
+        }
+    t->errors += n;             /* 'error', or a status this version does not know */
+}
+
+/* The runs of sweep_id by status, and its matrix failures (reopening a
+ * sweep forgets those, so they are the latest attempt's). */
+int sp_store_sweep_tally(sp_store *st, int64_t sweep_id, sp_sweep_tally *t, sp_err *err)
+{
+    if (!st || !t)
+        return sp_fail(err, "sp_store_sweep_tally: NULL argument");
+    memset(t, 0, sizeof *t);
+    sqlite3_stmt *s;
+    if (store_prepare(st, "SELECT status, count(*) FROM runs WHERE sweep_id = ?1"
+                          " GROUP BY status UNION ALL SELECT 'matrix', count(*)"
+                          " FROM matrix_failures WHERE sweep_id = ?1", &s,
+                      "preparing the sweep's tally", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, sweep_id);
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW)
+        tally_add(t, (const char *)sqlite3_column_text(s, 0), sqlite3_column_int(s, 1));
+    int rc = step == SQLITE_DONE ? 0 : store_fail(st, err, "counting the sweep's runs");
+    sqlite3_finalize(s);
+    return rc;
 }

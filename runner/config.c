@@ -6,7 +6,10 @@
  * So sections are found by a short pre-scan (which knows their lines and
  * registers [kernel NAME] sections even when they are empty), and every
  * key is validated inside the handler, so a rejected key's line comes back
- * from ini_parse_string.
+ * from ini_parse_string. The pre-scan also lists, in order, the lines
+ * libinih will call the handler for (keys and continuation lines), so the
+ * handler knows its line: a source keeps it, and errors about the source
+ * (a file that is not there) name it later.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,7 +24,15 @@
 #include "harness.h"
 #include "runner.h"
 
-#define LINE_MAX_CHARS (INI_MAX_LINE - 2)
+/* Lines up to this long are read whole (selection expressions and value
+ * lists grow long). libinih's own limit, INI_MAX_LINE (200 bytes with the
+ * newline and the NUL: 198 characters), is compiled into the library;
+ * Debian's build makes it a variable, ini_max_line, raised here where the
+ * library has it. A weak reference: an inih without it links too, and
+ * keeps its 198. */
+#define CONFIG_MAX_LINE 16384
+extern int ini_max_line;
+#pragma weak ini_max_line
 
 typedef struct parse_ctx {
     sp_config *cfg;
@@ -29,7 +40,19 @@ typedef struct parse_ctx {
     long nproc;
     int failed;
     sp_err err;             /* message of the first rejected key, no line */
+    int *call_line;         /* the lines libinih calls on_key for, in order */
+    int ncalls, cap_calls, next_call;
 } parse_ctx;
+
+/* The longest line libinih reads whole, raising its limit where it can. */
+static int line_limit(void)
+{
+    if (!&ini_max_line)
+        return INI_MAX_LINE - 2;
+    if (ini_max_line < CONFIG_MAX_LINE + 2)
+        ini_max_line = CONFIG_MAX_LINE + 2;
+    return CONFIG_MAX_LINE;
+}
 
 static const sp_kernel *find_kernel(sp_kernel_list extra, const char *name)
 {
@@ -97,28 +120,75 @@ static int prescan_section(parse_ctx *c, const char *raw, const char *path, int 
     return 0;
 }
 
-/* Find sections and check line lengths (inih would split long lines). */
+/* Remember that libinih will call on_key for this line. */
+static int note_call(parse_ctx *c, int line, sp_err *err)
+{
+    if (c->ncalls == c->cap_calls) {
+        int cap = c->cap_calls ? 2 * c->cap_calls : 64;
+        int *grown = realloc(c->call_line, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return sp_fail(err, "out of memory reading the config");
+        c->call_line = grown;
+        c->cap_calls = cap;
+    }
+    c->call_line[c->ncalls++] = line;
+    return 0;
+}
+
+/* Where libinih splits "name = value": the first '=' or ':' before an
+ * inline comment (';' after whitespace); end when there is none. */
+static const char *key_separator(const char *p, const char *end)
+{
+    for (int was_space = 0; p < end; was_space = isspace((unsigned char)*p), p++)
+        if (*p == '=' || *p == ':' || (was_space && *p == ';'))
+            return *p == ';' ? end : p;
+    return end;
+}
+
+/* One line [s, end) as libinih (r55) reads it: blank or a comment; with
+ * leading whitespace after a key, a continuation of its value; a
+ * [section]; a key. *after_key: a key line came last (sections reset it). */
+static int prescan_line(parse_ctx *c, const char *path, int line, const char *s,
+                        const char *end, int *after_key, sp_err *err)
+{
+    const char *p = s;
+    if (line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+        p += 3;                 /* a UTF-8 byte order mark */
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    if (p == end || *p == ';' || *p == '#')
+        return 0;
+    if (*after_key && p > s)
+        return note_call(c, line, err);
+    if (*p == '[') {
+        *after_key = 0;
+        const char *close = memchr(p, ']', (size_t)(end - p));
+        if (!close)
+            return sp_fail(err, "%s:%d: section header without ']'", path, line);
+        char raw[256];
+        snprintf(raw, sizeof raw, "%.*s", (int)(close - p - 1), p + 1);
+        return prescan_section(c, raw, path, line, err);
+    }
+    const char *sep = key_separator(p, end);
+    if (sep == end)
+        return 0;               /* not a key: libinih reports the line */
+    *after_key = sep > p;       /* "= x" has no name to continue */
+    return note_call(c, line, err);
+}
+
+/* Find sections and the lines keys are on; refuse lines libinih would
+ * split. */
 static int prescan(parse_ctx *c, const char *path, const char *text, sp_err *err)
 {
-    int line = 1;
+    int line = 1, after_key = 0, limit = line_limit();
     for (const char *s = text; *s; line++) {
         const char *nl = strchr(s, '\n');
         const char *end = nl ? nl : s + strlen(s);
-        if (end - s > LINE_MAX_CHARS)
-            return sp_fail(err, "%s:%d: line longer than %d characters", path, line,
-                           LINE_MAX_CHARS);
-        const char *p = s;
-        while (p < end && isspace((unsigned char)*p))
-            p++;
-        if (p < end && *p == '[') {
-            const char *close = memchr(p, ']', (size_t)(end - p));
-            if (!close)
-                return sp_fail(err, "%s:%d: section header without ']'", path, line);
-            char raw[256];
-            snprintf(raw, sizeof raw, "%.*s", (int)(close - p - 1), p + 1);
-            if (prescan_section(c, raw, path, line, err))
-                return -1;
-        }
+        if (end - s > limit)
+            return sp_fail(err, "%s:%d: line is %ld characters; the limit is %d", path, line,
+                           (long)(end - s), limit);
+        if (prescan_line(c, path, line, s, end, &after_key, err))
+            return -1;
         s = nl ? nl + 1 : end;
     }
     return 0;
@@ -319,7 +389,21 @@ static int fetch_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     return sp_fail(err, "unknown key '%s' in [fetch] (known: base_url, jobs)", name);
 }
 
-static int matrices_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
+/* Keep the config line of the source just added: errors about it (a file
+ * that is not there) name it as config errors do. */
+static int keep_source_line(sp_config *cfg, int line, sp_err *err)
+{
+    int *grown = realloc(cfg->source_line, (size_t)cfg->nmatrices * sizeof *grown);
+    if (!grown)
+        return sp_fail(err, "out of memory");
+    cfg->source_line = grown;
+    cfg->source_line[cfg->nmatrices - 1] = line;
+    cfg->nsource_lines = cfg->nmatrices;
+    return 0;
+}
+
+static int matrices_key(sp_config *cfg, const char *name, const char *v, int line,
+                        sp_err *err)
 {
     if (!strcmp(name, "select") || !strcmp(name, "limit"))
         return selection_key(cfg, name, v, err);
@@ -336,7 +420,7 @@ static int matrices_key(sp_config *cfg, const char *name, const char *v, sp_err 
         return sp_fail(err, "out of memory");
     cfg->matrices = m;
     cfg->matrices[cfg->nmatrices++] = src;
-    return 0;
+    return keep_source_line(cfg, line, err);
 }
 
 static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const char *v,
@@ -364,6 +448,8 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     parse_ctx *c = user;
+    int line = c->next_call < c->ncalls ? c->call_line[c->next_call] : 0;
+    c->next_call++;
     if (c->failed)
         return 1;               /* keep the first error only */
     char title[256];
@@ -375,7 +461,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
     else if (!strcmp(title, "sweep"))
         rc = sweep_key(c->cfg, name, value, &c->err);
     else if (!strcmp(title, "matrices"))
-        rc = matrices_key(c->cfg, name, value, &c->err);
+        rc = matrices_key(c->cfg, name, value, line, &c->err);
     else if (!strcmp(title, "fetch"))
         rc = fetch_key(c->cfg, name, value, &c->err);
     else if (!spec_for(c->cfg, kname))  /* inih truncates titles over 50 chars */
@@ -419,6 +505,30 @@ static void config_defaults(sp_config *cfg)
     cfg->complex = SP_COMPLEX_REAL_PART;
 }
 
+/* Sections, then keys (libinih), then defaults and what a sweep needs. */
+static int parse_text(parse_ctx *c, const char *path, const char *text, sp_err *err)
+{
+    if (prescan(c, path, text, err))
+        return -1;
+    int line = ini_parse_string(text, on_key, c);
+    if (line > 0 && c->failed)
+        return sp_fail(err, "%s:%d: %s", path, line, c->err.msg);
+    if (line > 0)
+        return sp_fail(err, "%s:%d: syntax error (expected 'key = value' or [section])",
+                       path, line);
+    if (line < 0)
+        return sp_fail(err, "%s: cannot parse (out of memory)", path);
+    if (apply_defaults(c, path, err))
+        return -1;
+    if (c->cfg->nmatrices == 0 && !c->cfg->fetch.select)
+        return sp_fail(err, "%s: no matrices: add a [matrices] section with source = ... or "
+                       "select = ...", path);
+    if (c->cfg->nkernels == 0)
+        return sp_fail(err, "%s: no kernels: add [kernel NAME] sections (`spsweep list`)",
+                       path);
+    return 0;
+}
+
 int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
                     sp_config *cfg, sp_err *err)
 {
@@ -429,36 +539,11 @@ int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
         sp_config_free(cfg);
         return sp_fail(err, "out of memory reading %s", path);
     }
-    if (prescan(&c, path, text, err))
-        goto fail;
-    int line = ini_parse_string(text, on_key, &c);
-    if (line > 0) {
-        if (c.failed)
-            sp_fail(err, "%s:%d: %s", path, line, c.err.msg);
-        else
-            sp_fail(err, "%s:%d: syntax error (expected 'key = value' or [section])",
-                    path, line);
-        goto fail;
-    }
-    if (line < 0) {
-        sp_fail(err, "%s: cannot parse (out of memory)", path);
-        goto fail;
-    }
-    if (apply_defaults(&c, path, err))
-        goto fail;
-    if (cfg->nmatrices == 0 && !cfg->fetch.select) {
-        sp_fail(err, "%s: no matrices: add a [matrices] section with source = ... or "
-                "select = ...", path);
-        goto fail;
-    }
-    if (cfg->nkernels == 0) {
-        sp_fail(err, "%s: no kernels: add [kernel NAME] sections (`spsweep list`)", path);
-        goto fail;
-    }
-    return 0;
-fail:
-    sp_config_free(cfg);
-    return -1;
+    int rc = parse_text(&c, path, text, err);
+    free(c.call_line);
+    if (rc)
+        sp_config_free(cfg);
+    return rc;
 }
 
 int sp_config_load(const char *path, sp_kernel_list extra, sp_config *cfg, sp_err *err)
@@ -528,6 +613,7 @@ void sp_config_free(sp_config *cfg)
         }
     free(cfg->kernels);
     free(cfg->matrices);
+    free(cfg->source_line);
     free(cfg->path);
     free(cfg->text);
     free(cfg->database);
@@ -535,4 +621,9 @@ void sp_config_free(sp_config *cfg)
     free(cfg->fetch.select);
     free(cfg->fetch.base_url);
     memset(cfg, 0, sizeof *cfg);
+}
+
+int sp_config_source_line(const sp_config *cfg, int m)
+{
+    return m >= 0 && m < cfg->nsource_lines ? cfg->source_line[m] : 0;
 }

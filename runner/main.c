@@ -14,10 +14,12 @@
  *   spsweep slurm CONFIG --shards N [...]        (runner/cmd_slurm.c)
  *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
+ *   spsweep --version                            the commit it was built from
  */
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,8 @@ static const char usage[] =
     "  slurm CONFIG --shards N   write and submit a Slurm job array, one shard per task\n"
     "                 (`spsweep slurm --help`)\n"
     "  sweep CONFIG --gpus all|0,1,...   one shard per GPU in parallel, merged at the end\n"
-    "  help           this text\n";
+    "  help           this text\n"
+    "  --version      the commit spsweep was built from (-dirty: with changes)\n";
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
@@ -322,6 +325,21 @@ static int sweep_selection(const cli *c, sp_sweep_opts *o, char *buf, size_t len
     return 0;
 }
 
+/* The exit status of a sweep that ran to its end (README "Exit status"):
+ * 2 when it holds runs that failed their check, ended in an error, crashed
+ * or timed out, or matrices it could not load; 0 otherwise. Counted over
+ * every run the sweep holds, so resuming it never changes the answer. */
+static int sweep_exit_status(const sp_sweep_tally *t)
+{
+    if (!t->failed && !t->errors && !t->crashed && !t->timeouts && !t->matrix_failures)
+        return 0;
+    fprintf(stderr, "spsweep: of the sweep's %d runs, %d failed their check, %d ended in an "
+            "error, %d crashed, %d timed out; %d matrices could not be loaded (details above "
+            "and in the database)\n", t->runs, t->failed, t->errors, t->crashed, t->timeouts,
+            t->matrix_failures);
+    return 2;
+}
+
 static int cmd_sweep(const cli *c)
 {
     sp_config cfg;
@@ -339,14 +357,7 @@ static int cmd_sweep(const cli *c)
     sp_config_free(&cfg);
     if (rc)
         return die(err.msg);
-    if (res.failed || res.errors || res.matrix_errors || res.crashed || res.timeouts) {
-        fprintf(stderr, "spsweep: %d runs failed their check, %d ended in an error, "
-                "%d crashed, %d timed out, %d matrices could not be loaded (details "
-                "above and in the database)\n", res.failed, res.errors, res.crashed,
-                res.timeouts, res.matrix_errors);
-        return 2;
-    }
-    return 0;
+    return sweep_exit_status(&res.sweep);
 }
 
 static int cmd_list(void)
@@ -473,12 +484,24 @@ static int has_option(int argc, char **argv, const char *opt)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) would kill spsweep with SIGXFSZ in the
+     * middle of a database or cache write, its sweep left 'running'.
+     * Ignored (children inherit it), the write fails with EFBIG and takes
+     * the path of a full disk: the error said, the sweep marked failed,
+     * what was stored kept. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
         return argc < 2;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "--version")) {
+        char version[64];
+        sp_build_version(version, sizeof version);
+        printf("spsweep %s\n", version);
+        return 0;
+    }
     /* not --gpus: libgomp would bind this process to one CPU, and the
      * shards' CPU shares are cut from what it may use (runner/gpus.c) */
     if (!strcmp(cmd, "sweep") && !has_option(argc, argv, "--gpus"))

@@ -1,8 +1,8 @@
 /*
- * provenance.c — what a sweep ran on: commit and dirty flag, host, CPU
- * model and topology, memory, OS and kernel, compiler and flags, thread
- * binding, GPU (from the forked probe: name, SMs, memory, clocks, copy
- * bandwidth). Stored with every sweep.
+ * provenance.c — what a sweep ran on: spsweep's commit and dirty flag
+ * (baked in at build time), host, CPU model and topology, memory, OS and
+ * kernel, compiler and flags, thread binding, GPU (from the forked probe:
+ * name, SMs, memory, clocks, copy bandwidth). Stored with every sweep.
  */
 #include <omp.h>
 #include <sched.h>
@@ -19,36 +19,14 @@
 #define SP_OPT_FLAGS "unknown"
 #endif
 
-/* First line of a shell command's output, trimmed; "" on failure. */
-static void command_line(const char *cmd, char *buf, size_t len)
+/* spsweep's own commit, "-dirty" appended when its source tree differed
+ * from it; "unknown" when it was not built from a git checkout. Baked in
+ * by the Makefile ($(BUILD)/version.c): the working directory's
+ * repository, which `git rev-parse` at run time would name, is not
+ * spsweep's. */
+void sp_build_version(char *buf, size_t len)
 {
-    buf[0] = 0;
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return;
-    if (!fgets(buf, (int)len, p))
-        buf[0] = 0;
-    pclose(p);
-    buf[strcspn(buf, "\r\n")] = 0;
-}
-
-/* The commit of the working directory's repository, "-dirty" appended
- * (and *dirty = 1) when tracked files have changes; "unknown", -1 outside
- * a repository. */
-static void git_commit(char *buf, size_t len, int *is_dirty)
-{
-    char dirty[16];
-    *is_dirty = -1;
-    command_line("git rev-parse --short=12 HEAD 2>/dev/null", buf, len);
-    if (!buf[0]) {
-        snprintf(buf, len, "unknown");
-        return;
-    }
-    command_line("git status --porcelain --untracked-files=no 2>/dev/null | head -c 1",
-                 dirty, sizeof dirty);
-    *is_dirty = dirty[0] != 0;
-    if (dirty[0])
-        strncat(buf, "-dirty", len - strlen(buf) - 1);
+    snprintf(buf, len, "%s%s", sp_build_commit, sp_build_dirty == 1 ? "-dirty" : "");
 }
 
 /* Sockets, physical cores and hardware threads from /proc/cpuinfo: the
@@ -151,7 +129,8 @@ static void gpu_fields(sp_provenance *p)
 void sp_provenance_collect(sp_provenance *p)
 {
     memset(p, 0, sizeof *p);
-    git_commit(p->git_commit, sizeof p->git_commit, &p->git_dirty);
+    sp_build_version(p->git_commit, sizeof p->git_commit);
+    p->git_dirty = sp_build_dirty;
     cpu_topology(p);
     os_release(p);
     p->mem_total_gib = mem_total_gib();

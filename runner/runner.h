@@ -18,6 +18,7 @@
 #define SP_RUNNER_H
 
 #include <stdio.h>
+#include "../db/store.h"
 #include "../kernels/kernel.h"
 #include "../fetch/matrix.h"
 
@@ -86,6 +87,8 @@ typedef struct sp_config {
     double noisy_threshold;     /* [sweep] noisy: half-width / median marking a run noisy */
     int nmatrices;
     sp_source *matrices;
+    int *source_line;           /* config line of matrices[m], m < nsource_lines */
+    int nsource_lines;          /* the config's own sources (the fetch step adds more) */
     int nkernels;
     sp_kernel_spec *kernels;
     sp_fetch_config fetch;
@@ -108,6 +111,9 @@ int sp_config_load(const char *path, sp_kernel_list extra, sp_config *cfg, sp_er
 int sp_config_parse(const char *path, const char *text, sp_kernel_list extra,
                     sp_config *cfg, sp_err *err);
 void sp_config_free(sp_config *cfg);
+/* The config line source matrices[m] was written on; 0 when it came from
+ * elsewhere (a select expanded by the fetch step). */
+int sp_config_source_line(const sp_config *cfg, int m);
 
 /* Replace the values of axis `name` in every kernel that declares it
  * (command-line --axis NAME=VALUES). Error if no kernel has that axis. */
@@ -147,14 +153,18 @@ typedef struct sp_sweep_opts {
 
 typedef struct sp_sweep_result {
     int64_t sweep_id;
+    /* what this invocation ran */
     int runs, ok, failed, skipped, errors, matrix_errors;
     int crashed, timeouts;
     int workers;                /* worker processes started (isolate.h) */
+    /* the whole sweep as stored when it completed, runs of the earlier
+     * invocations it resumed included: what its exit status is decided on */
+    sp_sweep_tally sweep;
 } sp_sweep_result;
 
 /* Run the whole sweep into cfg->database. Returns 0 when the sweep
- * completed (individual runs may have failed: see res), -1 when it could
- * not run at all or was interrupted. */
+ * completed (individual runs may have failed: see res->sweep), -1 when it
+ * could not run at all, could not write its database or was interrupted. */
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err);
 
@@ -206,6 +216,13 @@ typedef struct sp_provenance {
 } sp_provenance;
 
 void sp_provenance_collect(sp_provenance *p);
+/* The commit spsweep was built from (12 hex digits, or "unknown" outside a
+ * git checkout) and whether its source tree differed from it (1, 0; -1
+ * unknown): $(BUILD)/version.c, written by the Makefile. */
+extern const char sp_build_commit[];
+extern const int sp_build_dirty;
+/* sp_build_commit, "-dirty" appended when sp_build_dirty is 1. */
+void sp_build_version(char *buf, size_t len);
 /* STREAM triad a = b + s·c with OpenMP on `threads` threads: GB/s (24
  * bytes per element), best of a few passes over arrays far larger than
  * the caches; ~0.2 s (runner/stream.c). */

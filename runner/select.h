@@ -38,6 +38,13 @@ int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t
  * load_s[m]: seconds to load matrix m (runner/split.c). */
 int sp_shard_keep(sp_worklist *wl, const double *load_s, int index, int count, sp_err *err);
 
+/* Before anything runs: unreadable file: sources (with their config line)
+ * and a large plan (its runs and estimated time), on stderr and, when
+ * plan_out is given (the dry run), as its first comment lines
+ * (plancheck.c). */
+void sp_plan_warn(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,
+                  FILE *plan_out);
+
 /* --dry-run: the selection, one line per run, and its size (dryrun.c). */
 int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,
                         FILE *out, sp_err *err);

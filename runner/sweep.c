@@ -70,6 +70,9 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
         /* could not be had (fetch failed) or would not fit: skipped; could
          * not be read: error */
         const char *status = too_big || src->unavailable[0] ? "skipped" : "error";
+        int line = sp_config_source_line(rc->cfg, w->matrix);
+        if (line)               /* named as config errors are */
+            sp_fail_prefix(&e, "%s:%d", rc->cfg->path, line);
         sp_sweep_say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
         rc->res->matrix_errors++;
         rc->done += n;
@@ -259,6 +262,34 @@ static int prepare_run(run_ctx *rc, sp_err *err)
            sp_worklist_rounds(&rc->todo, rc->cfg->rounds, rc->cfg->seed, err);
 }
 
+/* Close the sweep after its loop: its final status and, when it ran to
+ * its end, its tally and the summary. One that could not go on (its
+ * database cannot be written: a full disk, a file-size limit) says what
+ * became of it after the reason. */
+static int finish_sweep(run_ctx *rc, int rcode, sp_err *err)
+{
+    sp_err e2;
+    if (!rcode && sp_sweep_interrupted)
+        rcode = sp_fail(err, "interrupted after %d runs (all stored in %s)", rc->res->runs,
+                        rc->cfg->database);
+    const char *final = rcode ? (sp_sweep_interrupted ? "interrupted" : "failed") : "done";
+    int ended = sp_store_end_sweep(rc->st, rc->sweep_id, final, &e2) == 0;
+    if (rcode && !sp_sweep_interrupted) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        sp_fail(err, "%s; sweep %lld stopped%s: the runs it stored are kept, and the same "
+                "command resumes it", why, (long long)rc->sweep_id,
+                ended ? ", marked failed" : "");
+    }
+    if (rcode)
+        return rcode;
+    if (!ended || sp_store_sweep_tally(rc->st, rc->sweep_id, &rc->res->sweep, &e2))
+        return sp_fail(err, "%s", e2.msg);
+    if (rc->o && rc->o->log && !rc->o->no_summary)
+        sp_store_print_summary(rc->st, rc->sweep_id, rc->o->log, &e2);
+    return 0;
+}
+
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err)
 {
@@ -271,8 +302,10 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     int rcode = -1;
     if (prepare_run(&rc, err))
         goto out;
-    if (o && o->dry_run) {
-        rcode = sp_sweep_print_plan(cfg, &plan, &rc.todo, o->log ? o->log : stdout, err);
+    FILE *plan_out = o && o->dry_run ? (o->log ? o->log : stdout) : NULL;
+    sp_plan_warn(cfg, &plan, &rc.todo, plan_out);
+    if (plan_out) {
+        rcode = sp_sweep_print_plan(cfg, &plan, &rc.todo, plan_out, err);
         goto out;
     }
     if (sp_store_open(cfg->database, &rc.st, err))
@@ -289,15 +322,7 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     rcode = sweep_all(&rc, err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (!rcode && sp_sweep_interrupted)
-        rcode = sp_fail(err, "interrupted after %d runs (all stored in %s)", res->runs,
-                        cfg->database);
-    sp_err e2;
-    const char *final = rcode ? (sp_sweep_interrupted ? "interrupted" : "failed") : "done";
-    if (sp_store_end_sweep(rc.st, rc.sweep_id, final, &e2) && !rcode)
-        rcode = sp_fail(err, "%s", e2.msg);
-    if (!rcode && o && o->log && !o->no_summary)
-        sp_store_print_summary(rc.st, rc.sweep_id, o->log, &e2);
+    rcode = finish_sweep(&rc, rcode, err);
 out:
     sp_gpu_keeper_stop(&keeper);
     sp_store_close(rc.st);

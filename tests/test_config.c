@@ -1,6 +1,8 @@
 /* test_config.c — sweep configs: defaults, sections, axes, and errors that
  * name the config line. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../runner/runner.h"
@@ -101,14 +103,70 @@ Test(config, errors_name_the_line)
     parse_err("key = 1\n" MIN_OK, 1, "outside any section");
 }
 
-Test(config, long_line_is_an_error_not_a_split)
+/* n copies of item, then tail, into a malloc'd string. */
+static char *repeat(const char *head, const char *item, int n, const char *tail)
 {
-    char text[1024];
-    char longsrc[400];
-    memset(longsrc, 'a', sizeof longsrc - 1);
-    longsrc[sizeof longsrc - 1] = 0;
-    snprintf(text, sizeof text, MIN_OK "[sweep]\ndescription = %s\n", longsrc);
-    parse_err(text, 5, "longer than");
+    size_t len = strlen(head) + (size_t)n * strlen(item) + strlen(tail) + 1;
+    char *s = malloc(len), *p = s;
+    cr_assert_not_null(s);
+    p += sprintf(p, "%s", head);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s", item);
+    sprintf(p, "%s", tail);
+    return s;
+}
+
+/* Lines longer than libinih's 198 characters (selection expressions,
+ * value lists, comments) are read whole up to 16384 characters; past that
+ * the error says how long the line is and what the limit is. */
+Test(config, long_lines_are_read_whole_and_past_the_limit_refused_with_the_reason)
+{
+    char *comment = repeat("; ", "a long comment ", 40, "\n");
+    char *threads = repeat("threads = ", "1,", 147, "2\n");      /* 305 characters */
+    char *desc = repeat("description = ", "x", 5000, "\n");
+    char *source = repeat("source = file:/nonexistent/", "deeper/", 45, "m.mtx\n");
+    cr_assert_eq(strlen(threads), 306);
+    size_t len = strlen(comment) + strlen(threads) + strlen(desc) + strlen(source) + 256;
+    char *text = malloc(len);
+    snprintf(text, len, "%s[sweep]\n%s[matrices]\n%ssource = gen:laplace2d?n=10\n"
+             "[kernel spmv_csr_omp]\n%s", comment, desc, source, threads);
+    sp_config cfg;
+    parse_ok(text, &cfg);
+    cr_assert_eq(cfg.nmatrices, 2);
+    cr_assert_eq(cfg.matrices[0].kind, SP_SRC_FILE);
+    cr_assert_eq(strlen(cfg.matrices[0].path), strlen(source) - 15, "%s", cfg.matrices[0].path);
+    cr_assert_eq(cfg.kernels[0].axes[0].n, 2, "threads = 1,1,...,2 is {1, 2}");
+    cr_assert_eq(cfg.kernels[0].axes[0].v[1], 2);
+    /* the sources' lines are known after the long lines too */
+    cr_assert_eq(sp_config_source_line(&cfg, 0), 5);
+    cr_assert_eq(sp_config_source_line(&cfg, 1), 6);
+    sp_config_free(&cfg);
+    free(text);
+    /* past the limit: its length and the limit */
+    char *huge = repeat(MIN_OK "[sweep]\ndescription = ", "y", 20000, "\n");
+    parse_err(huge, 5, "line is 20014 characters; the limit is 16384");
+    free(huge);
+    free(comment), free(threads), free(desc), free(source);
+}
+
+/* Every source keeps the line it came from (errors about it name it),
+ * multi-line lists and comments included. */
+Test(config, sources_keep_their_config_lines)
+{
+    sp_config cfg;
+    parse_ok("; comment\n[sweep]\nrepetitions = 3\n\n[matrices]\n"
+             "source = gen:laplace2d?n=10   ; inline comment\n"
+             "# another comment\n"
+             "source =\n  gen:banded?n=50&bw=2\n\n  gen:laplace2d?n=12\n"
+             "source : gen:laplace2d?n=14\n"
+             "[kernel spmv_csr_serial]\n", &cfg);
+    cr_assert_eq(cfg.nmatrices, 4);
+    const int want[] = {6, 9, 11, 12};
+    for (int m = 0; m < 4; m++)
+        cr_assert_eq(sp_config_source_line(&cfg, m), want[m], "source %d (%s): line %d", m,
+                     cfg.matrices[m].text, sp_config_source_line(&cfg, m));
+    cr_assert_eq(sp_config_source_line(&cfg, 4), 0, "past the config's sources: none");
+    sp_config_free(&cfg);
 }
 
 Test(config, needs_matrices_and_kernels)

@@ -1,6 +1,7 @@
 /* test_plan.c — plan expansion: Cartesian products in config order. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "../runner/runner.h"
 
@@ -134,4 +135,86 @@ Test(plan, nnz_estimates_without_loading)
         cr_assert_eq(sp_source_parse(src[i], &s, &err), 0, "%s", err.msg);
         cr_assert_float_eq(sp_estimate_nnz(&s), want[i], 1e-9, "%s", src[i]);
     }
+}
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "testutil.h"
+
+/* Run `spsweep ARGS` with stdout into a file and stderr into another;
+ * the exit status; both outputs (the plan's first 64 KiB) malloc'd. */
+static int plan_cli(const char *dir, const char *args, char **out, char **err_text)
+{
+    char cmd[4096], out_path[300], err_path[300];
+    tu_path(out_path, sizeof out_path, dir, "plan.out");
+    tu_path(err_path, sizeof err_path, dir, "plan.err");
+    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", tu_spsweep_bin(), args, out_path, err_path);
+    int st = system(cmd);
+    const char *paths[2] = {out_path, err_path};
+    char **texts[2] = {out, err_text};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(paths[i], "r");
+        cr_assert_not_null(f, "%s", paths[i]);
+        char *buf = calloc(1, 65537);
+        cr_assert_not_null(buf);
+        buf[fread(buf, 1, 65536, f)] = 0;
+        fclose(f);
+        *texts[i] = buf;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A file: source that does not exist is named with its config line at
+ * plan time, on stderr and in the plan. */
+Test(plan, missing_file_source_is_named_with_its_config_line)
+{
+    char dir[256], cfg[300], args[1024], want[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "m.ini");
+    char text[1024];
+    snprintf(text, sizeof text, "[sweep]\nrepetitions = 2\n[matrices]\n"
+             "source = gen:laplace2d?n=8\nsource = file:%s/absent.mtx\n"
+             "[kernel spmv_csr_serial]\n", dir);
+    tu_write_file(cfg, text);
+    snprintf(args, sizeof args, "plan %s", cfg);
+    snprintf(want, sizeof want, "%s:5: file:%s/absent.mtx: No such file or directory", cfg,
+             dir);
+    char *out, *err_text;
+    cr_assert_eq(plan_cli(dir, args, &out, &err_text), 0, "%s%s", out, err_text);
+    cr_assert(strstr(err_text, want), "stderr lacks '%s':\n%s", want, err_text);
+    cr_assert(strstr(out, want), "the plan lacks '%s':\n%s", want, out);
+    free(out), free(err_text);
+}
+
+/* A plan of over 10^6 runs (axes that multiply up) is said to be large,
+ * with its size and estimated time, before anything runs: on stderr and in
+ * the plan, by `plan` and by `sweep --dry-run` alike. */
+Test(plan, large_plan_is_said_with_its_size_and_time, .timeout = 120)
+{
+    char dir[256], cfg[300], args[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "big.ini");
+    /* 100 x 100 x 101 = 1 010 000 combinations */
+    tu_write_file(cfg, "[matrices]\nsource = gen:laplace2d?n=100\n"
+                       "[kernel spmv_hll_omp_dynamic]\nthreads = 1..100\nhack = 1..100\n"
+                       "chunk = 1..101\n");
+    const char *cmds[] = {"plan %s", "sweep %s --dry-run --db %s/never.db"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, cmds[i], cfg, dir);
+        char *out, *err_text;
+        cr_assert_eq(plan_cli(dir, args, &out, &err_text), 0, "%s", err_text);
+        const char *w = strstr(err_text, "warning: large plan: 1010000 runs");
+        cr_assert(w, "%s: stderr lacks the warning:\n%s", args, err_text);
+        cr_assert(strstr(w, "estimated"), "%s", err_text);
+        cr_assert(!strncmp(out, "# warning: large plan: 1010000 runs", 35),
+                  "%s: the plan should open with the warning:\n%.300s", args, out);
+        free(out), free(err_text);
+    }
+    /* a small plan says nothing of the kind */
+    snprintf(args, sizeof args, "plan %s --only kernel=none", cfg);
+    char *out, *err_text;
+    cr_assert_eq(plan_cli(dir, args, &out, &err_text), 0, "%s", err_text);
+    cr_assert_null(strstr(err_text, "large plan"), "%s", err_text);
+    free(out), free(err_text);
 }

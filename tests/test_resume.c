@@ -177,3 +177,31 @@ Test(resume, sigkill_at_polled_instants_worker, .timeout = 120)
 {
     kill_at_polled_instants("matrix");
 }
+
+/* A sweep's exit status comes from every run it holds, not from what this
+ * invocation ran: a sweep whose runs timed out exits 2, and so does the
+ * same command run again, which resumes it and finds nothing left to run
+ * (it used to exit 0). */
+Test(resume, exit_status_is_the_whole_sweeps_resumed_or_not, .timeout = 120)
+{
+    char dir[256], cfg[300], db[300], args[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "t.ini");
+    tu_path(db, sizeof db, dir, "t.db");
+    /* 10^5 repetitions of 9·10^4 nonzeros cannot end within 1 ms: both
+     * runs time out */
+    tu_write_file(cfg, "[sweep]\nrepetitions = 100000\nwarmup = 0\ntimeout = 0.001\n"
+                       "[matrices]\nsource = gen:laplace2d?n=134\n"
+                       "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1\n");
+    snprintf(args, sizeof args, "sweep %s --db %s --quiet", cfg, db);
+    char *out;
+    cr_assert_eq(tu_run_spsweep(args, &out), 2, "%s", out);
+    cr_assert(strstr(out, "2 timed out"), "%s", out);
+    free(out);
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs WHERE status = 'timeout'"), 2);
+    cr_assert_eq(tu_run_spsweep(args, &out), 2, "resumed, nothing left to run:\n%s", out);
+    cr_assert(strstr(out, "2 timed out"), "%s", out);
+    free(out);
+    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps"), 1, "one sweep, resumed");
+    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 2);
+}

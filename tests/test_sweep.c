@@ -1,15 +1,26 @@
 /* test_sweep.c — a small sweep end to end into SQLite: exact run and
  * sample counts, a deliberately wrong kernel stored as failed (without
  * samples), a kernel whose prepare fails stored as an error, GPU kernels
- * skipped (or run) according to the machine. */
+ * skipped (or run) according to the machine; the commit stored is
+ * spsweep's own, whatever the working directory; a file-size limit hit
+ * mid-sweep ends it with an error, not a signal, keeping what it stored. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../db/store.h"
 #include "../runner/runner.h"
 #include "testutil.h"
+#include "util_db.h"
 
 /* y = A x, then y[0] off by one: must be caught by the check. */
 static int wrong_prepare(const sp_problem *pb, const sp_params *p, void **state,
@@ -209,6 +220,165 @@ Test(sweep, unloadable_matrix_is_reported_and_the_rest_runs)
     cr_assert_eq(sqlite3_open(dbpath, &db), SQLITE_OK);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM matrix_failures WHERE status = 'error'"
                                 " AND source LIKE 'file:%does-not-exist.mtx'"), 1);
+    /* the reason names the config line of the source, as config errors do */
+    char reason[1024];
+    ud_text(db, "SELECT reason FROM matrix_failures", 0, reason, sizeof reason);
+    cr_assert(!strncmp(reason, "s.ini:6: ", 9) && strstr(reason, "does-not-exist.mtx") &&
+              strstr(reason, "No such file or directory"), "%s", reason);
     cr_assert_eq(query_long(db, "SELECT count(*) FROM failures WHERE what = 'matrix'"), 1);
     sqlite3_close(db);
+}
+
+/* The first line cmd writes on stdout (through the shell), trimmed; "" when
+ * it writes nothing. */
+static void shell_line(const char *cmd, char *buf, size_t len)
+{
+    buf[0] = 0;
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    if (!fgets(buf, (int)len, p))
+        buf[0] = 0;
+    pclose(p);
+    buf[strcspn(buf, "\r\n")] = 0;
+}
+
+/* sweeps.git_commit is the commit spsweep was built from (baked in at
+ * build time, `spsweep --version`), not that of the repository the sweep
+ * happens to run in. */
+Test(sweep, git_commit_is_spsweeps_own_not_the_working_directorys, .timeout = 60)
+{
+    char dir[256], bin[PATH_MAX], cmd[PATH_MAX + 1024], other[64], own[64], version[128];
+    tu_tempdir(dir, sizeof dir);
+    cr_assert_not_null(realpath(tu_spsweep_bin(), bin), "%s", tu_spsweep_bin());
+    /* the working directory: a repository of its own, with one commit */
+    snprintf(cmd, sizeof cmd, "cd %s && git init -q . && git -c user.name=t "
+             "-c user.email=t@example.com -c commit.gpgsign=false commit -q --allow-empty "
+             "-m other && git rev-parse --short=12 HEAD", dir);
+    shell_line(cmd, other, sizeof other);
+    cr_assert_eq(strlen(other), 12, "git init in %s: '%s'", dir, other);
+    /* spsweep's source tree (the tests run from it); "unknown" when it is
+     * not a git checkout (a tarball) */
+    shell_line("git rev-parse --show-toplevel 2>/dev/null | grep -qx \"$(pwd -P)\" && "
+               "git rev-parse --short=12 HEAD", own, sizeof own);
+    if (!own[0])
+        snprintf(own, sizeof own, "unknown");
+    char cfg[300];
+    tu_path(cfg, sizeof cfg, dir, "s.ini");
+    tu_write_file(cfg, "[sweep]\nrepetitions = 1\nwarmup = 0\n[matrices]\n"
+                       "source = gen:laplace2d?n=4\n[kernel spmv_csr_serial]\n");
+    snprintf(cmd, sizeof cmd, "cd %s && %s sweep s.ini --db s.db --quiet >/dev/null 2>&1",
+             dir, bin);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char db_path[300], stored[64];
+    tu_path(db_path, sizeof db_path, dir, "s.db");
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+    ud_text(db, "SELECT git_commit FROM sweeps", 0, stored, sizeof stored);
+    int64_t dirty = ud_int(db, "SELECT coalesce(git_dirty, -1) FROM sweeps", 0);
+    sqlite3_close(db);
+    cr_assert(strncmp(stored, other, 12) != 0, "stored the working directory's commit %s",
+              stored);
+    snprintf(cmd, sizeof cmd, "%s --version", bin);
+    shell_line(cmd, version, sizeof version);
+    cr_assert(!strncmp(version, "spsweep ", 8), "--version printed '%s'", version);
+    const char *baked = version + 8;
+    cr_assert(!strncmp(baked, own, strlen(own)), "built from %s, --version says %s", own,
+              baked);
+    cr_assert_str_eq(stored, baked);
+    int says_dirty = strstr(stored, "-dirty") != NULL;
+    cr_assert_eq(dirty, !strcmp(own, "unknown") ? -1 : says_dirty, "git_dirty %lld for %s",
+                 (long long)dirty, stored);
+}
+
+/* Run `spsweep sweep cfg --db db --quiet` in a child whose file-size limit
+ * is limit bytes, SIGXFSZ at its default (which kills: spsweep must
+ * ignore it itself); output into log. The exit status, 128 + signal when
+ * killed. */
+static int sweep_with_fsize_limit(const char *cfg, const char *db, rlim_t limit,
+                                  const char *log)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        struct rlimit rl = {limit, limit};
+        signal(SIGXFSZ, SIG_DFL);
+        if (fd < 0 || setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(126);
+        dup2(fd, 1), dup2(fd, 2);
+        execl(tu_spsweep_bin(), "spsweep", "sweep", cfg, "--db", db, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int64_t db_count(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    int64_t n = ud_int(db, sql, 0);
+    sqlite3_close(db);
+    return n;
+}
+
+/* A file-size limit (ulimit -f) reached while the sweep writes its
+ * database: the write fails (EFBIG) as on a full disk, the sweep ends with
+ * that error and exit status 1 — not killed by SIGXFSZ with its row left
+ * 'running' — every run stored before stays whole, and the same command
+ * without the limit resumes and completes it. */
+Test(sweep, file_size_limit_ends_the_sweep_with_an_error_keeping_what_it_stored,
+     .timeout = 120)
+{
+    char dir[256], cfg[300], full[300], db[300], log[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "f.ini");
+    tu_path(full, sizeof full, dir, "full.db");
+    tu_path(db, sizeof db, dir, "f.db");
+    tu_path(log, sizeof log, dir, "f.log");
+    /* 4 matrices x 3 combinations, 1000 samples each: a database of a few
+     * hundred KiB, most of it samples, written run by run */
+    tu_write_file(cfg, "[sweep]\nrepetitions = 1000\nwarmup = 0\n[matrices]\n"
+                       "source = gen:laplace2d?n=6\nsource = gen:laplace2d?n=7\n"
+                       "source = gen:laplace2d?n=8\nsource = gen:laplace2d?n=9\n"
+                       "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n");
+    /* the size of the whole sweep's database, unlimited */
+    cr_assert_eq(sweep_with_fsize_limit(cfg, full, RLIM_INFINITY, log), 0);
+    struct stat sb;
+    cr_assert_eq(stat(full, &sb), 0);
+    cr_assert_gt(sb.st_size, 256 << 10, "a database of %lld bytes is too small for the test",
+                 (long long)sb.st_size);
+    /* half of it: past the schema and the first runs, short of the end */
+    int st = sweep_with_fsize_limit(cfg, db, (rlim_t)sb.st_size / 2, log);
+    FILE *f = fopen(log, "r");
+    char out[8192] = "";
+    cr_assert_not_null(f);
+    out[fread(out, 1, sizeof out - 1, f)] = 0;
+    fclose(f);
+    cr_assert_eq(st, 1, "exit status %d (128 + %d = killed by SIGXFSZ); output:\n%s", st,
+                 SIGXFSZ, out);
+    cr_assert(strstr(out, "file-size limit") || strstr(out, strerror(EFBIG)),
+              "the error should say why:\n%s", out);
+    cr_assert(strstr(out, "stopped, marked failed"), "%s", out);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM sweeps WHERE status = 'failed'"), 1,
+                 "the sweep must be marked failed, not left running:\n%s", out);
+    int64_t runs = db_count(db, "SELECT count(*) FROM runs");
+    cr_assert(runs >= 1 && runs < 12, "%lld runs stored before the limit", (long long)runs);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM runs r WHERE status <> 'ok' OR"
+                              " repetitions <> (SELECT count(*) FROM samples WHERE run_id = r.id)"),
+                 0, "a run stored in part");
+    sqlite3 *h;
+    char check[256];
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    ud_text(h, "PRAGMA integrity_check", 0, check, sizeof check);
+    sqlite3_close(h);
+    cr_assert_str_eq(check, "ok");
+    /* no limit: the same command resumes the sweep and completes it */
+    cr_assert_eq(sweep_with_fsize_limit(cfg, db, RLIM_INFINITY, log), 0);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM sweeps"), 1);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 1);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM runs"), 12);
+    cr_assert_eq(db_count(db, "SELECT count(*) FROM samples"), 12 * 1000);
 }
