@@ -1,7 +1,8 @@
 /*
  * prim.cuh — device helpers shared by the primitives and the GPU
  * transposition kernels: launch checks (the segment of a position is in
- * segment.h), the warp-aggregated atomic counter, and the merge-path search.
+ * segment.h), the warp-aggregated atomic counter, the merge-path search,
+ * and the primitives on device arrays, enqueued on a caller's stream.
  */
 #ifndef SP_PRIM_CUH
 #define SP_PRIM_CUH
@@ -16,6 +17,34 @@
 #define SP_LAUNCHED(what, err) SP_CUDA(cudaGetLastError(), err)
 
 #define SP_FULL_MASK 0xffffffffu
+
+/* ---- the primitives on device arrays (prim_*.cu) ------------------------
+ * Everything (kernels, memsets) enqueued on `stream`, nothing waited for:
+ * the harness's stream in a kernel's launch, 0 in the host wrappers.
+ * Return 0, or -1 with the failing call in err. n may be 0. C linkage, as
+ * they had in prim.h. */
+extern "C" {
+/* d_out[0..n] = exclusive scan of d_in[0..n-1]; d_out may equal d_in. */
+int sp_gpu_scan(const int32_t *d_in, int32_t *d_out, int64_t n, int bs, void *d_temp,
+                cudaStream_t stream, sp_err *err);
+/* d_counts[0..bins-1] = histogram of d_idx[0..n-1] (zeroed first). */
+int sp_gpu_histogram(const int32_t *d_idx, int64_t n, int32_t *d_counts, int32_t bins, int bs,
+                     cudaStream_t stream, sp_err *err);
+int sp_gpu_idx2ptr(const int32_t *d_sorted, int64_t n, int32_t *d_ptr, int32_t bins, int bs,
+                   cudaStream_t stream, sp_err *err);
+/* d_idx[0..ptr[nseg]-1]; n = ptr[nseg]. */
+int sp_gpu_ptr2idx(const int32_t *d_ptr, int32_t nseg, int32_t *d_idx, int64_t n, int bs,
+                   cudaStream_t stream, sp_err *err);
+/* d_out = d_in with each segment of SP_PRIM_SEG keys sorted (bs | SP_PRIM_SEG). */
+int sp_gpu_segsort(const uint64_t *d_in, uint64_t *d_out, int64_t n, int bs,
+                   cudaStream_t stream, sp_err *err);
+/* Merge rounds: d_in holds sorted runs of `run` keys; pairs are merged into
+ * d_a, d_b alternately until one run remains; *d_result is d_a or d_b (or
+ * d_in when n <= run). */
+/* d_b may be d_in (it is read in the first round only). */
+int sp_gpu_merge(const uint64_t *d_in, uint64_t *d_a, uint64_t *d_b, int64_t n, int64_t run,
+                 int bs, const uint64_t **d_result, cudaStream_t stream, sp_err *err);
+}
 
 /* Blocks of bs threads covering n items, items per thread each. */
 static inline unsigned sp_grid(int64_t n, int64_t per_block)

@@ -22,7 +22,7 @@
  *   prim_op.c       the six operations (input, reference, exact check)
  *   prim_kernels.c  their GPU kernels' descriptors, need
  *   prim_scan.cu, prim_index.cu, prim_sort.cu   the CUDA primitives
- *   prim_gpu.cu     the kernels' prepare/run/result/release, host wrappers
+ *   prim_gpu.cu     the kernels' prepare/launch/result/release, host wrappers
  *   prim_none.c     the host wrappers of a CPU-only build (refuse)
  */
 #ifndef SP_PRIM_H
@@ -75,30 +75,10 @@ int sp_prim_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *e
  * of every level; prim_kernels.c). */
 size_t sp_gpu_scan_temp_bytes(int64_t n, int bs);
 
-/* ---- the primitives on device arrays (prim_*.cu; default stream) -------
- * Return 0, or -1 with the failing call in err. n may be 0. */
-/* d_out[0..n] = exclusive scan of d_in[0..n-1]; d_out may equal d_in. */
-int sp_gpu_scan(const int32_t *d_in, int32_t *d_out, int64_t n, int bs, void *d_temp,
-                sp_err *err);
-/* d_counts[0..bins-1] = histogram of d_idx[0..n-1] (zeroed first). */
-int sp_gpu_histogram(const int32_t *d_idx, int64_t n, int32_t *d_counts, int32_t bins, int bs,
-                     sp_err *err);
-int sp_gpu_idx2ptr(const int32_t *d_sorted, int64_t n, int32_t *d_ptr, int32_t bins, int bs,
-                   sp_err *err);
-/* d_idx[0..ptr[nseg]-1]; n = ptr[nseg]. */
-int sp_gpu_ptr2idx(const int32_t *d_ptr, int32_t nseg, int32_t *d_idx, int64_t n, int bs,
-                   sp_err *err);
-/* d_out = d_in with each segment of SP_PRIM_SEG keys sorted (bs | SP_PRIM_SEG). */
-int sp_gpu_segsort(const uint64_t *d_in, uint64_t *d_out, int64_t n, int bs, sp_err *err);
-/* Merge rounds: d_in holds sorted runs of `run` keys; pairs are merged into
- * d_a, d_b alternately until one run remains; *d_result is d_a or d_b (or
- * d_in when n <= run). */
-/* d_b may be d_in (it is read in the first round only). */
-int sp_gpu_merge(const uint64_t *d_in, uint64_t *d_a, uint64_t *d_b, int64_t n, int64_t run,
-                 int bs, const uint64_t **d_result, sp_err *err);
-
-/* ---- the same on host arrays, through the device (for the GPU tests) ----
- * In a CPU-only build they refuse with the reason (prim_none.c). */
+/* ---- the primitives on host arrays, through the device (for the GPU tests)
+ * Upload, the primitive on the default stream, download; on device arrays
+ * they are declared in prim.cuh (CUDA code only: they take a stream). In a
+ * CPU-only build they refuse with the reason (prim_none.c). */
 int sp_gpu_scan_host(const int32_t *in, int32_t *out, int64_t n, int bs, sp_err *err);
 int sp_gpu_histogram_host(const int32_t *idx, int64_t n, int32_t *counts, int32_t bins, int bs,
                           sp_err *err);
@@ -112,7 +92,8 @@ int sp_gpu_merge_host(const uint64_t *in, uint64_t *out, int64_t n, int64_t run,
 /* ---- the operations' GPU kernels (prim_gpu.cu) ------------------------- */
 int sp_prim_gpu_prepare(const char *op, const sp_problem *pb, const sp_params *p,
                         void **state, sp_phases *ph, sp_err *err);
-int sp_prim_gpu_run(void *state, double *seconds, sp_err *err);
+/* One execution of the state's primitive, enqueued on ex->stream. */
+int sp_prim_gpu_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_prim_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_prim_gpu_release(void *state);
 /* Device bytes of operation op's kernel on A (input, output, temporaries;

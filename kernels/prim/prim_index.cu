@@ -43,21 +43,22 @@ __global__ static void hist_global(const int32_t *idx, int64_t n, int32_t *count
 }
 
 extern "C" int sp_gpu_histogram(const int32_t *d_idx, int64_t n, int32_t *d_counts,
-                                int32_t bins, int bs, sp_err *err)
+                                int32_t bins, int bs, cudaStream_t stream, sp_err *err)
 {
     if (bins < 0 || n < 0)
         return sp_fail(err, "histogram: %d bins, %lld indices", bins, (long long)n);
     if (bins == 0)
         return 0;
-    SP_CUDA(cudaMemsetAsync(d_counts, 0, (size_t)bins * sizeof *d_counts), err);
+    SP_CUDA(cudaMemsetAsync(d_counts, 0, (size_t)bins * sizeof *d_counts, stream), err);
     if (n == 0)
         return 0;
     unsigned grid = sp_grid(n, (int64_t)bs * 16);
     if (bins <= HIST_SMEM_BINS) {
         grid = grid < 1024 ? grid : 1024;
-        hist_smem<<<grid, bs, (size_t)bins * sizeof(int32_t)>>>(d_idx, n, d_counts, bins);
+        hist_smem<<<grid, bs, (size_t)bins * sizeof(int32_t), stream>>>(d_idx, n, d_counts,
+                                                                        bins);
     } else {
-        hist_global<<<grid, bs>>>(d_idx, n, d_counts);
+        hist_global<<<grid, bs, 0, stream>>>(d_idx, n, d_counts);
     }
     SP_LAUNCHED("histogram", err);
     return 0;
@@ -75,11 +76,11 @@ __global__ static void idx2ptr(const int32_t *sorted, int64_t n, int32_t *ptr, i
 }
 
 extern "C" int sp_gpu_idx2ptr(const int32_t *d_sorted, int64_t n, int32_t *d_ptr, int32_t bins,
-                              int bs, sp_err *err)
+                              int bs, cudaStream_t stream, sp_err *err)
 {
     if (bins < 0 || n < 0)
         return sp_fail(err, "idx2ptr: %d bins, %lld indices", bins, (long long)n);
-    idx2ptr<<<sp_grid(n + 1, bs), bs>>>(d_sorted, n, d_ptr, bins);
+    idx2ptr<<<sp_grid(n + 1, bs), bs, 0, stream>>>(d_sorted, n, d_ptr, bins);
     SP_LAUNCHED("idx2ptr", err);
     return 0;
 }
@@ -110,14 +111,14 @@ __global__ static void ptr2idx(const int32_t *ptr, int32_t nseg, int32_t *idx, i
 }
 
 extern "C" int sp_gpu_ptr2idx(const int32_t *d_ptr, int32_t nseg, int32_t *d_idx, int64_t n,
-                              int bs, sp_err *err)
+                              int bs, cudaStream_t stream, sp_err *err)
 {
     if (nseg < 0 || n < 0)
         return sp_fail(err, "ptr2idx: %d segments, %lld positions", nseg, (long long)n);
     if (n == 0)
         return 0;
-    ptr2idx<<<sp_grid(n, (int64_t)bs * P2I_ITEMS), bs, (size_t)bs * P2I_ITEMS * sizeof(int32_t)>>>(
-        d_ptr, nseg, d_idx, n);
+    ptr2idx<<<sp_grid(n, (int64_t)bs * P2I_ITEMS), bs, (size_t)bs * P2I_ITEMS * sizeof(int32_t),
+              stream>>>(d_ptr, nseg, d_idx, n);
     SP_LAUNCHED("ptr2idx", err);
     return 0;
 }

@@ -85,32 +85,32 @@ __global__ static void add_sums(int32_t *out, int64_t n, const int32_t *sums, in
 }
 
 static int scan_level(const int32_t *in, int32_t *out, int64_t n, int bs, int32_t *temp,
-                      sp_err *err)
+                      cudaStream_t stream, sp_err *err)
 {
     int64_t tile = (int64_t)bs * SP_SCAN_ITEMS;
     int64_t nb = (n + tile - 1) / tile;
     size_t smem = ((size_t)bs + (size_t)tile) * sizeof(int32_t);
     if (n == 0) {
-        SP_CUDA(cudaMemsetAsync(out, 0, sizeof *out), err);
+        SP_CUDA(cudaMemsetAsync(out, 0, sizeof *out, stream), err);
         return 0;
     }
     if (nb == 1) {
-        scan_tiles<<<1, bs, smem>>>(in, out, n, NULL, out + n);
+        scan_tiles<<<1, bs, smem, stream>>>(in, out, n, NULL, out + n);
         SP_LAUNCHED("scan_tiles", err);
         return 0;
     }
     int32_t *sums = temp;
-    scan_tiles<<<(unsigned)nb, bs, smem>>>(in, out, n, sums, NULL);
+    scan_tiles<<<(unsigned)nb, bs, smem, stream>>>(in, out, n, sums, NULL);
     SP_LAUNCHED("scan_tiles", err);
-    if (scan_level(sums, sums, nb, bs, temp + nb + 1, err))
+    if (scan_level(sums, sums, nb, bs, temp + nb + 1, stream, err))
         return -1;
-    add_sums<<<(unsigned)nb, bs>>>(out, n, sums, nb);
+    add_sums<<<(unsigned)nb, bs, 0, stream>>>(out, n, sums, nb);
     SP_LAUNCHED("add_sums", err);
     return 0;
 }
 
 extern "C" int sp_gpu_scan(const int32_t *d_in, int32_t *d_out, int64_t n, int bs,
-                           void *d_temp, sp_err *err)
+                           void *d_temp, cudaStream_t stream, sp_err *err)
 {
     if (bs < 32 || bs > 1024 || (bs & (bs - 1)))
         return sp_fail(err, "scan: blocksize = %d is not a power of two in 32..1024", bs);
@@ -118,5 +118,5 @@ extern "C" int sp_gpu_scan(const int32_t *d_in, int32_t *d_out, int64_t n, int b
         return sp_fail(err, "scan: length %lld outside 0..2^31-1", (long long)n);
     if (sp_gpu_scan_temp_bytes(n, bs) > 0 && !d_temp)
         return sp_fail(err, "scan: no temporary storage for %lld elements", (long long)n);
-    return scan_level(d_in, d_out, n, bs, (int32_t *)d_temp, err);
+    return scan_level(d_in, d_out, n, bs, (int32_t *)d_temp, stream, err);
 }

@@ -68,14 +68,14 @@ __global__ static void segsort(const uint64_t *in, uint64_t *out, int64_t n)
 }
 
 extern "C" int sp_gpu_segsort(const uint64_t *d_in, uint64_t *d_out, int64_t n, int bs,
-                              sp_err *err)
+                              cudaStream_t stream, sp_err *err)
 {
     if (bs < 32 || bs > SP_PRIM_SEG || SP_PRIM_SEG % bs)
         return sp_fail(err, "segsort: blocksize = %d does not divide the segment of %d keys "
                        "(a power of two in 32..%d)", bs, SP_PRIM_SEG, SP_PRIM_SEG);
     if (n <= 0)
         return 0;
-    segsort<<<sp_grid(n, SP_PRIM_SEG), bs>>>(d_in, d_out, n);
+    segsort<<<sp_grid(n, SP_PRIM_SEG), bs, 0, stream>>>(d_in, d_out, n);
     SP_LAUNCHED("segsort", err);
     return 0;
 }
@@ -116,7 +116,8 @@ __global__ static void merge_round(const uint64_t *in, uint64_t *out, int64_t n,
 }
 
 extern "C" int sp_gpu_merge(const uint64_t *d_in, uint64_t *d_a, uint64_t *d_b, int64_t n,
-                            int64_t run, int bs, const uint64_t **d_result, sp_err *err)
+                            int64_t run, int bs, const uint64_t **d_result, cudaStream_t stream,
+                            sp_err *err)
 {
     if (bs < 32 || bs > 1024 || (bs & (bs - 1)))
         return sp_fail(err, "merge: blocksize = %d is not a power of two in 32..1024", bs);
@@ -129,7 +130,7 @@ extern "C" int sp_gpu_merge(const uint64_t *d_in, uint64_t *d_a, uint64_t *d_b, 
         if (tile > 2 * run)
             tile = 2 * run;
         int threads = tile < bs ? (int)tile : bs;
-        merge_round<<<sp_grid(n, tile), threads, (size_t)tile * sizeof(uint64_t)>>>(
+        merge_round<<<sp_grid(n, tile), threads, (size_t)tile * sizeof(uint64_t), stream>>>(
             src, dst, n, run, (int)tile);
         SP_LAUNCHED("merge_round", err);
         src = dst;

@@ -87,11 +87,13 @@ static int col_bits(int32_t cols)
     return b;
 }
 
-/* w64a: keys in CSR order, w64b: sorted keys. */
-static int carry_sort(sp_gpu_trans *g, void *temp, size_t *bytes, sp_err *err)
+/* w64a: keys in CSR order, w64b: sorted keys. temp NULL: CUB's size
+ * query, nothing enqueued. */
+static int carry_sort(sp_gpu_trans *g, void *temp, size_t *bytes, cudaStream_t stream,
+                      sp_err *err)
 {
     SP_CUDA(cub::DeviceRadixSort::SortPairs(temp, *bytes, g->w64a, g->w64b, g->val, g->cval,
-                                            g->nnz, 32, 32 + col_bits(g->cols)),
+                                            g->nnz, 32, 32 + col_bits(g->cols), stream),
             err);
     return 0;
 }
@@ -111,15 +113,15 @@ extern "C" int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, 
     if (!rc)
         rc = sp_trans_gpu_alloc((void **)&g->w64a, nnz, 8, err) ||
              sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
-             carry_sort(g, NULL, &g->lib_bytes, err) ||
+             carry_sort(g, NULL, &g->lib_bytes, 0, err) ||
              sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-static int carry(sp_gpu_trans *g, sp_err *err)
+static int carry(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     if (g->nnz == 0) {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
         return 0;
     }
     /* carry_keys reads columns as int4 and writes keys as ulonglong2, a
@@ -127,19 +129,19 @@ static int carry(sp_gpu_trans *g, sp_err *err)
      * their own cudaMalloc, 256-byte aligned */
     if (!sp_is_aligned(g->colidx, 16) || !sp_is_aligned(g->w64a, 16))
         return sp_fail(err, "transpose_cub_carry: columns or keys not 16-byte aligned");
-    carry_keys<<<sp_grid(g->nnz, CARRY_TILE), CARRY_THREADS>>>(g->rowptr, g->rows, g->colidx,
-                                                               g->nnz, g->w64a);
+    carry_keys<<<sp_grid(g->nnz, CARRY_TILE), CARRY_THREADS, 0, stream>>>(
+        g->rowptr, g->rows, g->colidx, g->nnz, g->w64a);
     SP_LAUNCHED("carry_keys", err);
     size_t bytes = g->lib_bytes;
-    if (carry_sort(g, g->lib_temp, &bytes, err))
+    if (carry_sort(g, g->lib_temp, &bytes, stream, err))
         return -1;
-    carry_unpack<<<sp_grid((int64_t)g->nnz + 1, CARRY_THREADS * 4), CARRY_THREADS>>>(
+    carry_unpack<<<sp_grid((int64_t)g->nnz + 1, CARRY_THREADS * 4), CARRY_THREADS, 0, stream>>>(
         g->w64b, g->nnz, g->cols, g->rowidx, g->colptr);
     SP_LAUNCHED("carry_unpack", err);
     return 0;
 }
 
-extern "C" int sp_trans_carry_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_carry_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cub_carry", carry, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cub_carry", carry, err);
 }

@@ -44,11 +44,13 @@ static int end_bit(int32_t cols)
     return b;
 }
 
-/* w32a: positions, w32b: permutation, w32c: sorted columns, w32d: rows. */
-static int sort_pairs(sp_gpu_trans *g, void *temp, size_t *bytes, sp_err *err)
+/* w32a: positions, w32b: permutation, w32c: sorted columns, w32d: rows.
+ * temp NULL: CUB's size query, nothing enqueued. */
+static int sort_pairs(sp_gpu_trans *g, void *temp, size_t *bytes, cudaStream_t stream,
+                      sp_err *err)
 {
     SP_CUDA(cub::DeviceRadixSort::SortPairs(temp, *bytes, g->colidx, g->w32c, g->w32a, g->w32b,
-                                            g->nnz, 0, end_bit(g->cols)),
+                                            g->nnz, 0, end_bit(g->cols), stream),
             err);
     return 0;
 }
@@ -62,7 +64,7 @@ int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err)
            sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
            sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
            sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
-           sort_pairs(g, NULL, &g->lib_bytes, err) ||
+           sort_pairs(g, NULL, &g->lib_bytes, 0, err) ||
            sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
 }
 
@@ -82,28 +84,28 @@ extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, vo
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-/* The whole CSC of g by the route, enqueued on the default stream at its
- * own block size, SP_TRANS_CUB_BS, whatever g->bs is. */
-int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err)
+/* The whole CSC of g by the route, enqueued on `stream` at its own block
+ * size, SP_TRANS_CUB_BS, whatever g->bs is. */
+int sp_trans_cub_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const int bs = SP_TRANS_CUB_BS;
     if (g->nnz == 0) {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
         return 0;
     }
-    iota<<<sp_grid(g->nnz, bs * 4), bs>>>(g->w32a, g->nnz);
+    iota<<<sp_grid(g->nnz, bs * 4), bs, 0, stream>>>(g->w32a, g->nnz);
     SP_LAUNCHED("iota", err);
     size_t bytes = g->lib_bytes;
-    if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32d, g->nnz, bs, err) ||
-        sort_pairs(g, g->lib_temp, &bytes, err))
+    if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32d, g->nnz, bs, stream, err) ||
+        sort_pairs(g, g->lib_temp, &bytes, stream, err))
         return -1;
-    gather_pairs<<<sp_grid((int64_t)g->nnz + 1, bs * 4), bs>>>(
+    gather_pairs<<<sp_grid((int64_t)g->nnz + 1, bs * 4), bs, 0, stream>>>(
         g->w32c, g->w32b, g->w32d, g->val, g->nnz, g->cols, g->cval, g->colptr, g->rowidx);
     SP_LAUNCHED("gather_pairs", err);
     return 0;
 }
 
-extern "C" int sp_trans_cub_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_cub_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cub_sort", sp_trans_cub_route, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cub_sort", sp_trans_cub_route, err);
 }

@@ -59,27 +59,27 @@ extern "C" int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-static int mergetrans(sp_gpu_trans *g, sp_err *err)
+static int mergetrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const int bs = g->bs;
     if (g->nnz == 0) {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
         return 0;
     }
-    make_keys<<<sp_grid(g->nnz, (int64_t)bs * 4), bs>>>(g->colidx, g->nnz, g->w64a);
+    make_keys<<<sp_grid(g->nnz, (int64_t)bs * 4), bs, 0, stream>>>(g->colidx, g->nnz, g->w64a);
     SP_LAUNCHED("make_keys", err);
     const uint64_t *sorted;
-    if (sp_gpu_segsort(g->w64a, g->w64b, g->nnz, bs, err) ||
-        sp_gpu_merge(g->w64b, g->w64a, g->w64b, g->nnz, SP_PRIM_SEG, bs, &sorted, err) ||
-        sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32a, g->nnz, bs, err))
+    if (sp_gpu_segsort(g->w64a, g->w64b, g->nnz, bs, stream, err) ||
+        sp_gpu_merge(g->w64b, g->w64a, g->w64b, g->nnz, SP_PRIM_SEG, bs, &sorted, stream, err) ||
+        sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32a, g->nnz, bs, stream, err))
         return -1;
-    gather_keys<<<sp_grid((int64_t)g->nnz + 1, (int64_t)bs * 4), bs>>>(
+    gather_keys<<<sp_grid((int64_t)g->nnz + 1, (int64_t)bs * 4), bs, 0, stream>>>(
         sorted, g->w32a, g->val, g->nnz, g->cols, g->cval, g->colptr, g->rowidx);
     SP_LAUNCHED("gather_keys", err);
     return 0;
 }
 
-extern "C" int sp_trans_mergetrans_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_mergetrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cuda_mergetrans", mergetrans, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cuda_mergetrans", mergetrans, err);
 }

@@ -278,14 +278,14 @@ extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, 
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-/* Every pass, then the pointers; enqueued on the default stream. */
-static int radix(sp_gpu_trans *g, sp_err *err)
+/* Every pass, then the pointers; enqueued on `stream`. */
+static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const sp_radix_plan *pl = &g->radix;
     if (sp_trans_small_fits(g))
-        return sp_trans_small_route(g, err);
+        return sp_trans_small_route(g, stream, err);
     if (g->nnz == 0) {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
         return 0;
     }
     const int32_t *kin = g->colidx, *rin = NULL;
@@ -305,12 +305,13 @@ static int radix(sp_gpu_trans *g, sp_err *err)
         int32_t *kout = last ? g->w32e : sets_k[pass & 1];
         int32_t *rout = last ? g->rowidx : sets_r[pass & 1];
         double *vout = last ? g->cval : sets_v[pass & 1];
-        rx_count<<<pl->tiles, RX_THREADS, (size_t)bins * 4>>>(kin, g->nnz, shift, mask,
-                                                              pl->tiles, g->w32f);
+        rx_count<<<pl->tiles, RX_THREADS, (size_t)bins * 4, stream>>>(kin, g->nnz, shift, mask,
+                                                                      pl->tiles, g->w32f);
         SP_LAUNCHED("rx_count", err);
-        if (sp_gpu_scan(g->w32f, g->w32f, (int64_t)bins * pl->tiles, 256, g->scan_temp, err))
+        if (sp_gpu_scan(g->w32f, g->w32f, (int64_t)bins * pl->tiles, 256, g->scan_temp, stream,
+                        err))
             return -1;
-        rx_scatter<<<pl->tiles, RX_THREADS, scatter_smem(bins)>>>(
+        rx_scatter<<<pl->tiles, RX_THREADS, scatter_smem(bins), stream>>>(
             pass == 0, g->rowptr, g->rows, kin, rin, vin, g->nnz, shift, mask, pl->tiles,
             g->w32f, kout, rout, vout);
         SP_LAUNCHED("rx_scatter", err);
@@ -318,10 +319,10 @@ static int radix(sp_gpu_trans *g, sp_err *err)
         rin = rout;
         vin = vout;
     }
-    return sp_gpu_idx2ptr(g->w32e, g->nnz, g->colptr, g->cols, 256, err);
+    return sp_gpu_idx2ptr(g->w32e, g->nnz, g->colptr, g->cols, 256, stream, err);
 }
 
-extern "C" int sp_trans_radix_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_radix_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cuda_radix", radix, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cuda_radix", radix, err);
 }

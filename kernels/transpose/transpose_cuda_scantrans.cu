@@ -115,34 +115,35 @@ extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params 
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-static int scantrans(sp_gpu_trans *g, sp_err *err)
+static int scantrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const int bs = g->bs;
     const size_t cols = (size_t)g->cols;
     int32_t *counts = g->w32a;
-    SP_CUDA(cudaMemsetAsync(counts, 0, (size_t)g->units * cols * 4), err);
+    SP_CUDA(cudaMemsetAsync(counts, 0, (size_t)g->units * cols * 4, stream), err);
     unsigned warps_grid = sp_grid((int64_t)g->units * 32, bs);
     if (g->nnz > 0) {
-        count_units<<<warps_grid, bs>>>(g->colidx, g->nnz, g->cols, g->units, counts);
+        count_units<<<warps_grid, bs, 0, stream>>>(g->colidx, g->nnz, g->cols, g->units, counts);
         SP_LAUNCHED("count_units", err);
     }
     if (g->cols > 0) {
-        vertical_scan<<<sp_grid(g->cols, bs), bs>>>(counts, g->cols, g->units);
+        vertical_scan<<<sp_grid(g->cols, bs), bs, 0, stream>>>(counts, g->cols, g->units);
         SP_LAUNCHED("vertical_scan", err);
     }
-    if (sp_gpu_scan(counts + (size_t)g->units * cols, g->colptr, g->cols, bs, g->scan_temp, err))
+    if (sp_gpu_scan(counts + (size_t)g->units * cols, g->colptr, g->cols, bs, g->scan_temp,
+                    stream, err))
         return -1;
     if (g->nnz == 0)
         return 0;
-    if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32b, g->nnz, bs, err))
+    if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32b, g->nnz, bs, stream, err))
         return -1;
-    write_back<<<warps_grid, bs>>>(g->w32b, g->colidx, g->val, g->nnz, g->cols, g->units, counts,
-                                   g->colptr, g->cval, g->rowidx);
+    write_back<<<warps_grid, bs, 0, stream>>>(g->w32b, g->colidx, g->val, g->nnz, g->cols,
+                                              g->units, counts, g->colptr, g->cval, g->rowidx);
     SP_LAUNCHED("write_back", err);
     return 0;
 }
 
-extern "C" int sp_trans_scantrans_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_scantrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cuda_scantrans", scantrans, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cuda_scantrans", scantrans, err);
 }

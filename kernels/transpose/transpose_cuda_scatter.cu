@@ -106,12 +106,15 @@ __global__ static void copy_back(const int32_t *count, const int32_t *seg_begin,
         }
 }
 
-/* CUB's temporary bytes for sorting `segments` of the nnz (row, value) pairs. */
-static int segsort_bytes(sp_gpu_trans *g, int32_t segments, size_t *bytes, sp_err *err)
+/* CUB's temporary bytes for sorting `segments` of the nnz (row, value)
+ * pairs (a size query: nothing is enqueued on `stream`). */
+static int segsort_bytes(sp_gpu_trans *g, int32_t segments, size_t *bytes, cudaStream_t stream,
+                         sp_err *err)
 {
     *bytes = 0;
     SP_CUDA(cub::DeviceSegmentedSort::SortPairs(NULL, *bytes, g->rowidx, g->w32b, g->cval,
-                                                g->wval, g->nnz, segments, g->w32c, g->w32d),
+                                                g->wval, g->nnz, segments, g->w32c, g->w32d,
+                                                stream),
             err);
     return 0;
 }
@@ -141,56 +144,63 @@ extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p
              sp_trans_gpu_alloc((void **)&g->w32d, cols, 4, err) ||          /* segment ends */
              sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) ||
              sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err) ||
-             segsort_bytes(g, g->cols, &g->lib_bytes, err) ||
+             segsort_bytes(g, g->cols, &g->lib_bytes, 0, err) ||
              sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-/* Steps 1-4 of the header on g. */
-static int scatter_transpose(sp_gpu_trans *g, sp_err *err)
+/* Steps 1-4 of the header on g, enqueued on `stream`. */
+static int scatter_transpose(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const int bs = g->bs;
-    if (sp_gpu_histogram(g->colidx, g->nnz, g->colptr, g->cols, bs, err) ||
-        sp_gpu_scan(g->colptr, g->colptr, g->cols, bs, g->scan_temp, err))
+    if (sp_gpu_histogram(g->colidx, g->nnz, g->colptr, g->cols, bs, stream, err) ||
+        sp_gpu_scan(g->colptr, g->colptr, g->cols, bs, g->scan_temp, stream, err))
         return -1;
     if (g->nnz == 0)
         return 0;
-    SP_CUDA(cudaMemcpyAsync(g->w32a, g->colptr, (size_t)g->cols * 4, cudaMemcpyDeviceToDevice),
+    SP_CUDA(cudaMemcpyAsync(g->w32a, g->colptr, (size_t)g->cols * 4, cudaMemcpyDeviceToDevice,
+                            stream),
             err);
-    SP_CUDA(cudaMemsetAsync(g->count, 0, 4), err);
-    scatter<<<sp_grid(g->nnz, (int64_t)bs * SP_TRANS_ITEMS), bs>>>(
+    SP_CUDA(cudaMemsetAsync(g->count, 0, 4, stream), err);
+    scatter<<<sp_grid(g->nnz, (int64_t)bs * SP_TRANS_ITEMS), bs, 0, stream>>>(
         g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->w32a, g->cval, g->rowidx);
     SP_LAUNCHED("scatter", err);
-    check_columns<<<sp_grid(g->cols, bs), bs>>>(g->colptr, g->cols, g->rowidx, g->count, g->w32c,
-                                                g->w32d);
+    check_columns<<<sp_grid(g->cols, bs), bs, 0, stream>>>(g->colptr, g->cols, g->rowidx,
+                                                           g->count, g->w32c, g->w32d);
     SP_LAUNCHED("check_columns", err);
+    /* A host read-back inside the launch: how many columns the segmented
+     * sort gets is decided on the device, and CUB takes the segment count
+     * from the host. The launch waits here for its own stream. */
     int32_t listed = 0;
-    SP_CUDA(cudaMemcpy(&listed, g->count, 4, cudaMemcpyDeviceToHost), err);
+    SP_CUDA(cudaMemcpyAsync(&listed, g->count, 4, cudaMemcpyDeviceToHost, stream), err);
+    SP_CUDA(cudaStreamSynchronize(stream), err);
     if (listed == 0)
         return 0;
     size_t bytes;
-    if (segsort_bytes(g, listed, &bytes, err))
+    if (segsort_bytes(g, listed, &bytes, stream, err))
         return -1;
     if (bytes > g->lib_bytes)
         return sp_fail(err, "transpose_cuda_scatter: CUB asks %zu temporary bytes for %d "
                        "columns, %zu were allocated", bytes, listed, g->lib_bytes);
     SP_CUDA(cub::DeviceSegmentedSort::SortPairs(g->lib_temp, bytes, g->rowidx, g->w32b, g->cval,
-                                                g->wval, g->nnz, listed, g->w32c, g->w32d),
+                                                g->wval, g->nnz, listed, g->w32c, g->w32d,
+                                                stream),
             err);
     unsigned blocks = sp_grid((int64_t)listed * 32, 256);
-    copy_back<<<blocks < 4096 ? blocks : 4096, 256>>>(g->count, g->w32c, g->w32d, g->w32b,
-                                                      g->wval, g->rowidx, g->cval);
+    copy_back<<<blocks < 4096 ? blocks : 4096, 256, 0, stream>>>(
+        g->count, g->w32c, g->w32d, g->w32b, g->wval, g->rowidx, g->cval);
     SP_LAUNCHED("copy_back", err);
     return 0;
 }
 
 /* Small matrices in one launch, others by the scatter. */
-static int scatter_or_small(sp_gpu_trans *g, sp_err *err)
+static int scatter_or_small(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
-    return sp_trans_small_fits(g) ? sp_trans_small_route(g, err) : scatter_transpose(g, err);
+    return sp_trans_small_fits(g) ? sp_trans_small_route(g, stream, err)
+                                  : scatter_transpose(g, stream, err);
 }
 
-extern "C" int sp_trans_scatter_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_scatter_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cuda_scatter", scatter_or_small, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cuda_scatter", scatter_or_small, err);
 }

@@ -29,13 +29,13 @@
  *
  * The check is the lookup itself: a slot whose mirror is missing sets a
  * device flag (once a warp, then the warp stops); every block reads the
- * flag when it starts and returns at once when it is set. The run then
- * reads the flag (a device-to-host copy, inside the timed region) and, if
- * it is set, builds the whole CSC by the CUB sort route
- * (transpose_cub_sort.cu), which overwrites every array the pass wrote:
- * correct on every matrix, and a non-symmetric one costs a (usually short)
- * failed pass, one flag read and the CUB route, all timed. Rectangular
- * matrices go to the CUB route at once.
+ * flag when it starts and returns at once when it is set. The launch then
+ * reads the flag back (a device-to-host copy and a wait for the stream,
+ * inside the timed launch) and, if it is set, builds the whole CSC by the
+ * CUB sort route (transpose_cub_sort.cu), which overwrites every array the
+ * pass wrote: correct on every matrix, and a non-symmetric one costs a
+ * (usually short) failed pass, one flag read and the CUB route, all timed.
+ * Rectangular matrices go to the CUB route at once.
  *
  * Device status: the search version (lookup 1) ran on the H100 in
  * session 4 (gpu_transpose/symperm_* passed, memcheck 0 errors, racecheck
@@ -250,19 +250,21 @@ extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-/* The pass, the flag read, and the fallback when the flag is set. */
-static int symperm(sp_gpu_trans *g, sp_err *err)
+/* The pass, the flag read, and the fallback when the flag is set; all on
+ * `stream`. */
+static int symperm(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     if (g->rows != g->cols) {
         g->route = SP_SYMPERM_RECTANGULAR;
-        return sp_trans_cub_route(g, err);
+        return sp_trans_cub_route(g, stream, err);
     }
-    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4), err);
+    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4, stream), err);
     size_t smem = ((size_t)g->bs * SP_SYMPERM_ITEMS + 1) * 4;
     unsigned grid = symperm_blocks(g);
 #define SYMPERM_LAUNCH(L)                                                                  \
-    symperm_gather<L><<<grid, g->bs, smem>>>(g->rowptr, g->rows, g->colidx, g->val, g->nnz,      \
-                                             g->flag, g->colptr, g->rowidx, g->cval)
+    symperm_gather<L><<<grid, g->bs, smem, stream>>>(g->rowptr, g->rows, g->colidx, g->val,     \
+                                                     g->nnz, g->flag, g->colptr, g->rowidx,     \
+                                                     g->cval)
     switch (g->lookup) {
     case SP_SYMPERM_SEARCH: SYMPERM_LAUNCH(SP_SYMPERM_SEARCH); break;
     case SP_SYMPERM_GUESS: SYMPERM_LAUNCH(SP_SYMPERM_GUESS); break;
@@ -272,15 +274,19 @@ static int symperm(sp_gpu_trans *g, sp_err *err)
     }
 #undef SYMPERM_LAUNCH
     SP_LAUNCHED("symperm_gather", err);
+    /* A host read-back inside the launch: whether the matrix is symmetric
+     * is found on the device, and the host decides whether the CUB route
+     * follows. The launch waits here for its own stream. */
     int32_t flag = 0;
-    SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
+    SP_CUDA(cudaMemcpyAsync(&flag, g->flag, 4, cudaMemcpyDeviceToHost, stream), err);
+    SP_CUDA(cudaStreamSynchronize(stream), err);
     g->route = flag ? SP_SYMPERM_FALLBACK : SP_SYMPERM_MIRROR;
-    return flag ? sp_trans_cub_route(g, err) : 0;
+    return flag ? sp_trans_cub_route(g, stream, err) : 0;
 }
 
-extern "C" int sp_trans_symperm_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_symperm_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cuda_symperm", symperm, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cuda_symperm", symperm, err);
 }
 
 extern "C" int sp_trans_symperm_route(const void *state)

@@ -10,7 +10,7 @@
  *      max of hi, suffix min of lo: the chunks covering a column are then
  *      consecutive), the count offsets (scan of the widths), and the
  *      check: W and the widest as planned on the host, else a flag that
- *      stops the later passes (the run fails);
+ *      stops the later passes (the combination fails, in the result);
  *   3. count: each block counts its entries per column of its window
  *      (shared memory when the widest window fits, else its own slice);
  *   4. columns: per column, the chunks covering it form a contiguous range
@@ -27,6 +27,10 @@
  *      entries of one column take consecutive slots in row order after
  *      those of the chunks before it: the serial transposition, entry for
  *      entry, with no sort.
+ * The device's check (the flag of step 2, or a column outside its window
+ * in step 3) is read back by the kernel's result, after the harness's
+ * launches, so a launch never waits for the device: a launch whose flag is
+ * set makes the combination fail there.
  * Device status (2026-11-22): the GPU tests pass on the H100 (a hang, a
  * full-mask shuffle in wt_row_of reached by only some lanes, is fixed);
  * timings in bench/RESULTS.md.
@@ -347,6 +351,12 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
              sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err);
     if (!rc) {
         g->flag = g->w32a + 6 * nc + 2;
+        /* clear, so a result without a launch reads no stale check */
+        if (cudaMemset(g->flag, 0, 4) != cudaSuccess)
+            rc = sp_fail(err, "transpose_cuda_wintrans: cudaMemset of the flag: %s",
+                         cudaGetErrorString(cudaGetLastError()));
+    }
+    if (!rc) {
         int smem = (int)SP_WINTRANS_SMEM;
         if (cudaFuncSetAttribute(wt_count, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
                 cudaSuccess ||
@@ -358,11 +368,13 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
     return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
 }
 
-/* Tuning aid: with SPSWEEP_WINTRANS_PASSES=FILE every run appends one line
- * to FILE, the matrix's shape and each pass's time in ms (CUDA events
- * between the passes: windows, plan, count, columns, scan, scatter). The
- * events are made on the first such run; without the variable nothing
- * changes. */
+/* Tuning aid: with SPSWEEP_WINTRANS_PASSES=FILE every launch appends one
+ * line to FILE, the matrix's shape and each pass's time in ms (CUDA events
+ * recorded on the stream between the passes: windows, plan, count,
+ * columns, scan, scatter). To read them each such launch waits for its
+ * last pass, so in this mode the harness's samples include that wait (a
+ * tuning run, not a measurement). The events are made on the first such
+ * launch; without the variable nothing changes and nothing waits. */
 #define WT_PASSES 6
 static const char *wt_pass_file(void)
 {
@@ -376,10 +388,10 @@ static const char *wt_pass_file(void)
 static const char *const wt_pass_names[WT_PASSES] = {"windows", "plan", "count", "columns",
                                                      "scan", "scatter"};
 
-/* Event i between the passes. On a state's first run each pass is also
- * waited for and logged ("trace" lines) as it ends, so a pass that never
- * ends shows which it is. */
-static int wt_mark(sp_gpu_trans *g, int i, sp_err *err)
+/* Event i between the passes, on `stream`. On a state's first launch each
+ * pass is also waited for and logged ("trace" lines) as it ends, so a pass
+ * that never ends shows which it is. */
+static int wt_mark(sp_gpu_trans *g, int i, cudaStream_t stream, sp_err *err)
 {
     const char *path = wt_pass_file();
     if (!path)
@@ -389,7 +401,7 @@ static int wt_mark(sp_gpu_trans *g, int i, sp_err *err)
         SP_CUDA(cudaEventCreate(&g->pass[g->npass]), err);
         g->npass++;
     }
-    SP_CUDA(cudaEventRecord(g->pass[i]), err);
+    SP_CUDA(cudaEventRecord(g->pass[i], stream), err);
     if (first) {
         cudaError_t e = cudaEventSynchronize(g->pass[i]);
         FILE *f = fopen(path, "a");
@@ -408,14 +420,16 @@ static int wt_mark(sp_gpu_trans *g, int i, sp_err *err)
     return 0;
 }
 
-static void wt_report_passes(sp_gpu_trans *g)
+/* The launch's line of pass times, once its last pass has ended. */
+static int wt_report_passes(sp_gpu_trans *g, sp_err *err)
 {
     const char *path = wt_pass_file();
     if (!path || g->npass < WT_PASSES + 1)
-        return;
+        return 0;
+    SP_CUDA(cudaEventSynchronize(g->pass[WT_PASSES]), err);
     FILE *f = fopen(path, "a");
     if (!f)
-        return;
+        return 0;
     fprintf(f, "wintrans rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d W=%lld "
             "maxw=%d ms:", g->rows, g->cols, g->nnz, g->bs, (long long)g->plan.chunk, g->plan.chunks,
             (long long)g->plan.width, g->plan.max_width);
@@ -426,60 +440,74 @@ static void wt_report_passes(sp_gpu_trans *g)
     }
     fputc('\n', f);
     fclose(f);
+    return 0;
 }
 
-static int wintrans(sp_gpu_trans *g, sp_err *err)
+static int wintrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const int bs = g->bs;
     const sp_wintrans_plan *pl = &g->plan;
     const int32_t C = pl->chunks;
     int32_t *rs = g->w32a, *lo = rs + C + 1, *hi = lo + C, *clo = hi + C, *chi = clo + C;
     int32_t *off = chi + C, *cnt = g->w32b, *len = g->w32c;
-    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4), err);
+    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4, stream), err);
     if (g->nnz == 0) {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
         return 0;
     }
     size_t smem = (size_t)pl->max_width * 4;
     int use_smem = smem <= SP_WINTRANS_SMEM;
     if (!use_smem)
         smem = 0;
-    if (wt_mark(g, 0, err))
+    if (wt_mark(g, 0, stream, err))
         return -1;
-    wt_windows<<<C, bs>>>(g->rowptr, g->colidx, g->rows, pl->chunk, C, rs, lo, hi);
+    wt_windows<<<C, bs, 0, stream>>>(g->rowptr, g->colidx, g->rows, pl->chunk, C, rs, lo, hi);
     SP_LAUNCHED("wt_windows", err);
-    if (wt_mark(g, 1, err))
+    if (wt_mark(g, 1, stream, err))
         return -1;
-    wt_plan<<<1, WT_PLAN_THREADS>>>(C, lo, hi, pl->max_width, pl->width, clo, chi, off, g->flag);
+    wt_plan<<<1, WT_PLAN_THREADS, 0, stream>>>(C, lo, hi, pl->max_width, pl->width, clo, chi,
+                                               off, g->flag);
     SP_LAUNCHED("wt_plan", err);
-    if (wt_mark(g, 2, err))
+    if (wt_mark(g, 2, stream, err))
         return -1;
-    wt_count<<<C, bs, smem>>>(g->rowptr, g->colidx, rs, clo, off, cnt, use_smem, g->flag);
+    wt_count<<<C, bs, smem, stream>>>(g->rowptr, g->colidx, rs, clo, off, cnt, use_smem,
+                                      g->flag);
     SP_LAUNCHED("wt_count", err);
-    if (wt_mark(g, 3, err))
+    if (wt_mark(g, 3, stream, err))
         return -1;
-    wt_columns<<<sp_grid(g->cols, 256), 256>>>(g->cols, C, clo, chi, off, cnt, len, g->flag);
+    wt_columns<<<sp_grid(g->cols, 256), 256, 0, stream>>>(g->cols, C, clo, chi, off, cnt, len,
+                                                          g->flag);
     SP_LAUNCHED("wt_columns", err);
-    if (wt_mark(g, 4, err) || sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, err) ||
-        wt_mark(g, 5, err))
+    if (wt_mark(g, 4, stream, err) ||
+        sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, stream, err) ||
+        wt_mark(g, 5, stream, err))
         return -1;
-    wt_scatter<<<C, bs, smem>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt, g->colptr,
-                                use_smem, g->flag, g->cval, g->rowidx);
+    wt_scatter<<<C, bs, smem, stream>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt,
+                                        g->colptr, use_smem, g->flag, g->cval, g->rowidx);
     SP_LAUNCHED("wt_scatter", err);
-    return wt_mark(g, 6, err);
+    return wt_mark(g, 6, stream, err);
 }
 
-extern "C" int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_wintrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    if (sp_trans_gpu_timed(state, "transpose_cuda_wintrans", wintrans, seconds, err))
+    if (sp_trans_gpu_launch(state, ex, "transpose_cuda_wintrans", wintrans, err))
         return -1;
+    return wt_report_passes((sp_gpu_trans *)state, err);
+}
+
+/* The device's check of the last launch (its flag; every launch clears it
+ * first and computes the same windows), then the CSC. */
+extern "C" int sp_trans_wintrans_result(void *state, void *out, sp_phases *ph, sp_err *err)
+{
     sp_gpu_trans *g = (sp_gpu_trans *)state;
-    wt_report_passes(g);
+    if (!g)
+        return sp_fail(err, "transpose_cuda_wintrans: result without a state");
+    SP_CUDA(cudaDeviceSynchronize(), err);
     int32_t flag = 0;
     SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
     if (flag)
         return sp_fail(err, "transpose_cuda_wintrans: the device's windows disagree with the "
                        "plan (%s%s)", flag & 1 ? "W or the widest window differ" : "",
                        flag & 2 ? " a column outside its chunk's window: rows not sorted" : "");
-    return 0;
+    return sp_trans_gpu_result(state, out, ph, err);
 }

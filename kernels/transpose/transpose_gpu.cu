@@ -1,5 +1,5 @@
 /*
- * transpose_gpu.cu — upload, result and release shared by the GPU
+ * transpose_gpu.cu — upload, launch, result and release shared by the GPU
  * transposition kernels, and the vendor baseline cusparseCsr2cscEx2
  * (CUSPARSE_CSR2CSC_ALG_DEFAULT, its buffer allocated in prepare).
  */
@@ -28,9 +28,9 @@ sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, sp_err *e
     g->rows = pb->A->rows;
     g->cols = pb->A->cols;
     g->nnz = pb->A->nnz;
-    /* the first CUDA calls create the context; keep that out of h2d */
-    if (cudaEventCreate(&g->start) != cudaSuccess || cudaEventCreate(&g->stop) != cudaSuccess ||
-        cudaDeviceSynchronize() != cudaSuccess) {
+    /* the first CUDA call creates the context (cudaFree(NULL) frees
+     * nothing); keep that out of h2d */
+    if (cudaFree(NULL) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
         sp_fail(err, "%s: %s", name, cudaGetErrorString(cudaGetLastError()));
         sp_trans_gpu_release(g);
         return NULL;
@@ -82,15 +82,6 @@ int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp
     return 0;
 }
 
-int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err)
-{
-    float ms = 0;
-    SP_CUDA(cudaEventSynchronize(g->stop), err);
-    SP_CUDA(cudaEventElapsedTime(&ms, g->start, g->stop), err);
-    *seconds = 1e-3 * (double)ms;
-    return 0;
-}
-
 int sp_trans_gpu_ready(sp_gpu_trans *g, int rc, double t0, void **state, sp_phases *ph,
                        sp_err *err)
 {
@@ -105,17 +96,13 @@ int sp_trans_gpu_ready(sp_gpu_trans *g, int rc, double t0, void **state, sp_phas
     return 0;
 }
 
-int sp_trans_gpu_timed(void *state, const char *kernel, sp_trans_enqueue enqueue,
-                       double *seconds, sp_err *err)
+int sp_trans_gpu_launch(void *state, const sp_exec *ex, const char *kernel,
+                        sp_trans_enqueue enqueue, sp_err *err)
 {
     sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "%s: run without a state", kernel);
-    SP_CUDA(cudaEventRecord(g->start), err);
-    if (enqueue(g, err))
-        return -1;
-    SP_CUDA(cudaEventRecord(g->stop), err);
-    return sp_trans_gpu_elapsed(g, seconds, err);
+    if (!g || !ex)
+        return sp_fail(err, "%s: launch without a state", kernel);
+    return enqueue(g, (cudaStream_t)ex->stream, err);
 }
 
 /* The CSC back into out (the operation's layout), timed into d2h. */
@@ -160,10 +147,6 @@ extern "C" void sp_trans_gpu_release(void *state)
                     g->w32e, g->w32f, g->wval2, g->w64a, g->w64b, g->wval, g->count, g->scan_temp, g->lib_temp};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         cudaFree(bufs[i]);
-    if (g->start)
-        cudaEventDestroy(g->start);
-    if (g->stop)
-        cudaEventDestroy(g->stop);
     for (int i = 0; i < g->npass; i++)
         cudaEventDestroy(g->pass[i]);
     free(g);
@@ -223,22 +206,24 @@ extern "C" int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *
     return 0;
 }
 
-/* cusparseCsr2cscEx2 (nnz = 0: colptr zeroed, cuSPARSE is not asked). */
-static int cusparse_csr2csc(sp_gpu_trans *g, sp_err *err)
+/* cusparseCsr2cscEx2 on `stream` (nnz = 0: colptr zeroed, cuSPARSE is
+ * not asked). */
+static int cusparse_csr2csc(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     if (cusparse_applies(g)) {
+        SP_CUSPARSE(cusparseSetStream(g->handle, stream), err);
         SP_CUSPARSE(cusparseCsr2cscEx2(g->handle, g->rows, g->cols, g->nnz, g->val, g->rowptr,
                                        g->colidx, g->cval, g->colptr, g->rowidx, CUDA_R_64F,
                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
                                        CUSPARSE_CSR2CSC_ALG_DEFAULT, g->lib_temp), err);
         SP_CUDA(cudaGetLastError(), err);
     } else {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4), err);
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
     }
     return 0;
 }
 
-extern "C" int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err)
+extern "C" int sp_trans_cusparse_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_timed(state, "transpose_cusparse", cusparse_csr2csc, seconds, err);
+    return sp_trans_gpu_launch(state, ex, "transpose_cusparse", cusparse_csr2csc, err);
 }

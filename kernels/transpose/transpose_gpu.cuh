@@ -1,7 +1,7 @@
 /*
  * transpose_gpu.cuh — the state every GPU transposition kernel shares: the
  * CSR on the device, the CSC in the operation's layout (one buffer, so the
- * result comes back in one copy), work arrays, events.
+ * result comes back in one copy), work arrays.
  */
 #ifndef SP_TRANSPOSE_GPU_CUH
 #define SP_TRANSPOSE_GPU_CUH
@@ -31,44 +31,42 @@ typedef struct sp_gpu_trans {
     int32_t units;                         /* ScanTrans */
     sp_wintrans_plan plan;                 /* windowed ScanTrans */
     int32_t *flag;                         /* its device check (a view into w32a) */
-    int route;                             /* symperm: the last run's route */
+    int route;                             /* symperm: the last launch's route */
     sp_radix_plan radix;                   /* the radix route's passes */
     int32_t small_nnz;                     /* one block up to this nnz (0: the default) */
     int lookup;                            /* symperm: its `lookup` axis */
     cusparseHandle_t handle;
-    cudaEvent_t start, stop;
-    /* per-pass events of a kernel that times its passes (wintrans under
-     * SPSWEEP_WINTRANS_PASSES, for tuning), made on demand */
+    /* per-pass events of a kernel that logs its passes (wintrans under
+     * SPSWEEP_WINTRANS_PASSES, for tuning; not the sample clock), made on
+     * demand */
     cudaEvent_t pass[8];
     int npass;
 } sp_gpu_trans;
 
-/* A state for A with the kernel's name; events made, context created. */
+/* A state for A with the kernel's name; context created. */
 sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, sp_err *err);
 /* Allocate the CSR and the CSC on the device and upload the CSR (h2d). */
 int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp_err *err);
 /* cudaMalloc of n elements of elem bytes, never zero bytes. */
 int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
-/* The time between g's events, after waiting for the stop event. */
-int sp_trans_gpu_elapsed(sp_gpu_trans *g, double *seconds, sp_err *err);
 /* The end of a kernel's prepare: rc is the work allocation's result; waits
  * for the device, adds the time since t0 to h2d_s, and on failure releases
  * g ("<kernel>: work allocation failed" when the device reports it), else
  * *state = g. */
 int sp_trans_gpu_ready(sp_gpu_trans *g, int rc, double t0, void **state, sp_phases *ph,
                        sp_err *err);
-/* A kernel's run: what enqueue puts on the default stream, between the
- * state's two events; the time between them into *seconds. */
-typedef int (*sp_trans_enqueue)(sp_gpu_trans *g, sp_err *err);
-int sp_trans_gpu_timed(void *state, const char *kernel, sp_trans_enqueue enqueue,
-                       double *seconds, sp_err *err);
+/* A kernel's launch: enqueue puts the whole transposition on the
+ * harness's stream (ex->stream) and returns without waiting. */
+typedef int (*sp_trans_enqueue)(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
+int sp_trans_gpu_launch(void *state, const sp_exec *ex, const char *kernel,
+                        sp_trans_enqueue enqueue, sp_err *err);
 
 /* The CUB sort route (transpose_cub_sort.cu), shared with the symmetric
  * fast path's fallback: its work arrays (w32a..d, lib_temp), then the
- * whole CSC enqueued at block size SP_TRANS_CUB_BS. */
+ * whole CSC enqueued on `stream` at block size SP_TRANS_CUB_BS. */
 #define SP_TRANS_CUB_BS 256
 int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
-int sp_trans_cub_route(sp_gpu_trans *g, sp_err *err);
+int sp_trans_cub_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
 
 #ifdef __CUDACC__
 /* sp_segment_of by a whole warp, 32 probes a step: about log32(len)
@@ -253,9 +251,10 @@ __device__ __forceinline__ int32_t sp_run_start16(const uint32_t *mine, int32_t 
 /* Small matrices in one block and one launch (transpose_small.cu): fits
  * when nnz <= g->small_nnz (SP_TRANS_SMALL_NNZ when 0) and cols <
  * SP_TRANS_SMALL_COLS; init sets
- * the kernel's shared-memory limit (once a state, in prepare). */
+ * the kernel's shared-memory limit (once a state, in prepare); route
+ * enqueues the one launch on `stream`. */
 int sp_trans_small_fits(const sp_gpu_trans *g);
 int sp_trans_small_init(sp_err *err);
-int sp_trans_small_route(sp_gpu_trans *g, sp_err *err);
+int sp_trans_small_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
 
 #endif

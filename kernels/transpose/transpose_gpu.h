@@ -192,9 +192,9 @@ enum sp_symperm_lookup {
 /* The `lookup` axis (default SP_SYMPERM_LOOKUP_DEFAULT), in 1..5. */
 int sp_symperm_lookup_axis(const char *kernel, const sp_params *p, int *lookup, sp_err *err);
 
-/* The route a transpose_cuda_symperm run took. */
+/* The route a transpose_cuda_symperm launch took. */
 enum sp_symperm_route {
-    SP_SYMPERM_NONE = 0,        /* not run yet */
+    SP_SYMPERM_NONE = 0,        /* not launched yet */
     SP_SYMPERM_MIRROR = 1,      /* the symmetric pass alone */
     SP_SYMPERM_FALLBACK = 2,    /* a mirror was missing: the pass, then CUB sort */
     SP_SYMPERM_RECTANGULAR = 3  /* rows != cols: CUB sort alone */
@@ -202,37 +202,42 @@ enum sp_symperm_route {
 
 /* ---- CUDA entry points ---------------------------------------------------
  * prepare: axes checked, upload (h2d), work arrays and library buffers;
- * run: the transposition between two CUDA events; result and release are
- * shared (transpose_gpu.cu). */
+ * launch: the whole transposition enqueued on ex->stream (the harness
+ * times it), every output array rewritten; result and release are shared
+ * (transpose_gpu.cu) but for the window kernel's result, which first reads
+ * its device check. */
 int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
-int sp_trans_scatter_run(void *state, double *seconds, sp_err *err);
+int sp_trans_scatter_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                sp_phases *ph, sp_err *err);
-int sp_trans_scantrans_run(void *state, double *seconds, sp_err *err);
+int sp_trans_scantrans_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                 sp_phases *ph, sp_err *err);
-int sp_trans_mergetrans_run(void *state, double *seconds, sp_err *err);
+int sp_trans_mergetrans_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
                               sp_phases *ph, sp_err *err);
-int sp_trans_wintrans_run(void *state, double *seconds, sp_err *err);
+int sp_trans_wintrans_launch(void *state, const sp_exec *ex, sp_err *err);
+/* Fails when the last launch found the device's windows disagreeing with
+ * the plan; else sp_trans_gpu_result. */
+int sp_trans_wintrans_result(void *state, void *out, sp_phases *ph, sp_err *err);
 int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
                          sp_phases *ph, sp_err *err);
-int sp_trans_cub_run(void *state, double *seconds, sp_err *err);
+int sp_trans_cub_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, void **state,
                            sp_phases *ph, sp_err *err);
-int sp_trans_carry_run(void *state, double *seconds, sp_err *err);
+int sp_trans_carry_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **state,
                              sp_phases *ph, sp_err *err);
-int sp_trans_symperm_run(void *state, double *seconds, sp_err *err);
-/* The route of the state's last run (enum sp_symperm_route). */
+int sp_trans_symperm_launch(void *state, const sp_exec *ex, sp_err *err);
+/* The route of the state's last launch (enum sp_symperm_route). */
 int sp_trans_symperm_route(const void *state);
 int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state,
                            sp_phases *ph, sp_err *err);
-int sp_trans_radix_run(void *state, double *seconds, sp_err *err);
+int sp_trans_radix_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
                               sp_phases *ph, sp_err *err);
-int sp_trans_cusparse_run(void *state, double *seconds, sp_err *err);
+int sp_trans_cusparse_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
 void sp_trans_gpu_release(void *state);
 

@@ -551,26 +551,28 @@ int sp_trans_small_init(sp_err *err)
     return 0;
 }
 
-int sp_trans_small_route(sp_gpu_trans *g, sp_err *err)
+/* The cluster's shape is the kernel's own (__cluster_dims__), so a plain
+ * launch on the stream starts it; whether it fits was asked once, in
+ * sp_trans_small_init (prepare), not here. */
+int sp_trans_small_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     if (cluster_ok > 0 && g->cols <= SMALL_COUNT_COLS && g->rows <= CL_ROWS) {
-        small_cluster<<<CL_BLOCKS, CL_THREADS, CL_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
-                                                         g->nnz, g->cols, g->cval, g->colptr,
-                                                         g->rowidx);
+        small_cluster<<<CL_BLOCKS, CL_THREADS, CL_SMEM, stream>>>(
+            g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->cols, g->cval, g->colptr,
+            g->rowidx);
         SP_LAUNCHED("small_cluster", err);
         return 0;
     }
     if (g->cols <= SMALL_COUNT_COLS) {
-        small_count<<<1, COUNT_THREADS, COUNT_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
-                                                     g->nnz, g->cols, g->cval, g->colptr,
-                                                     g->rowidx);
+        small_count<<<1, COUNT_THREADS, COUNT_SMEM, stream>>>(g->rowptr, g->rows, g->colidx,
+                                                             g->val, g->nnz, g->cols, g->cval,
+                                                             g->colptr, g->rowidx);
         SP_LAUNCHED("small_count", err);
         return 0;
     }
-    small_transpose<<<1, SMALL_THREADS, SMALL_SMEM>>>(g->rowptr, g->rows, g->colidx, g->val,
-                                                      g->nnz, g->cols,
-                                                      bits_for((uint32_t)g->cols), g->cval,
-                                                      g->colptr, g->rowidx);
+    small_transpose<<<1, SMALL_THREADS, SMALL_SMEM, stream>>>(
+        g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->cols, bits_for((uint32_t)g->cols),
+        g->cval, g->colptr, g->rowidx);
     SP_LAUNCHED("small_transpose", err);
     return 0;
 }

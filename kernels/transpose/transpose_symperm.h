@@ -15,7 +15,7 @@
  * kernel gathers (coalesced writes of cval and rowidx, reads of val near
  * q for banded and stencil matrices) and every slot is written once. A q
  * whose mirror is missing proves A not symmetric: the kernel raises a
- * flag and the run falls back to the CUB sort route.
+ * flag and the launch falls back to the CUB sort route.
  *
  * The kernel's work split (the scatter kernel's): tiles of
  * SP_SYMPERM_ITEMS x blocksize consecutive positions, one block each; the

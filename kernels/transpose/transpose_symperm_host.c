@@ -1,7 +1,7 @@
 /*
  * transpose_symperm_host.c — the symmetric fast path's memory statement
  * and descriptor (transpose_cuda_symperm.cu does the work). Whether A is
- * symmetric is found on the device, in the timed run, so the statement
+ * symmetric is found on the device, in the timed launch, so the statement
  * holds the fallback's arrays on every matrix: the memory guard never
  * lets a run start that its fallback could not finish.
  */
@@ -52,7 +52,7 @@ const sp_kernel sp_transpose_cuda_symperm = {
     .naxes = 2,
     .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"lookup", SP_SYMPERM_LOOKUPS}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
-    .run = SP_GPU_FN(sp_trans_symperm_run),
+    .launch = SP_GPU_FN(sp_trans_symperm_launch),
     .result = SP_GPU_FN(sp_trans_gpu_result),
     .release = SP_GPU_FN(sp_trans_gpu_release),
     .need = symperm_need,

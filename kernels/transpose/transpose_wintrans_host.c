@@ -4,7 +4,7 @@
  * count W and the refusals, its `chunk` axis, memory statement and
  * descriptor. Pure arithmetic over the host CSR: need() runs it in the
  * runner's parent, prepare() to size the device arrays; the device
- * computes the same windows again in every run and checks them.
+ * computes the same windows again in every launch and checks them.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -147,8 +147,8 @@ const sp_kernel sp_transpose_cuda_wintrans = {
     .naxes = 2,
     .axes = {{"blocksize", "256,512,1024"}, {"chunk", SP_WINTRANS_CHUNKS}},
     .prepare = SP_GPU_FN(sp_trans_wintrans_prepare),
-    .run = SP_GPU_FN(sp_trans_wintrans_run),
-    .result = SP_GPU_FN(sp_trans_gpu_result),
+    .launch = SP_GPU_FN(sp_trans_wintrans_launch),
+    .result = SP_GPU_FN(sp_trans_wintrans_result),
     .release = SP_GPU_FN(sp_trans_gpu_release),
     .need = wintrans_need,
 };

@@ -17,6 +17,7 @@
 #include "../../fetch/matrix.h"
 #include "../../kernels/transpose/transpose_gpu.h"
 #include "../spmv_cases.h"
+#include "../testutil.h"
 #include "../util_symm.h"
 
 /* The window kernel refuses matrices whose column windows are wide or not
@@ -352,8 +353,8 @@ Test(gpu_transpose, wintrans_refuses_wide_windows)
 #define SYMPERM "transpose_cuda_symperm"
 
 /* transpose_cuda_symperm through its life cycle at block size bs and
- * `lookup`: two runs, each taking the route `route`, then the CSC
- * identical to the serial transposition. */
+ * `lookup`: two launches through the harness, each taking the route
+ * `route`, then the CSC identical to the serial transposition. */
 static void check_symperm(const sp_csr *A, const char *what, int route, long bs, long lookup)
 {
     const sp_kernel *k = sp_kernel_find(SYMPERM);
@@ -374,8 +375,8 @@ static void check_symperm(const sp_csr *A, const char *what, int route, long bs,
     cr_assert_eq(sp_trans_symperm_route(state), SP_SYMPERM_NONE);
     for (int run = 0; run < 2; run++) {
         double s = -1;
-        cr_assert_eq(k->run(state, &s, &err), 0, "%s at %ld, lookup %ld: %s", what, bs, lookup,
-                     err.msg);
+        cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s at %ld, lookup %ld: %s", what,
+                     bs, lookup, err.msg);
         cr_assert(isfinite(s) && s >= 0, "%s: time %g", what, s);
         cr_assert_eq(sp_trans_symperm_route(state), route,
                      "%s at %ld, lookup %ld, run %d: route %d", what, bs, lookup, run,
