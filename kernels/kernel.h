@@ -159,10 +159,6 @@ typedef struct sp_kernel {
      * untimed, before every warm-up launch and every sample; a kernel with a
      * reset is timed one launch per sample. NULL: launches repeat as they are. */
     int (*reset)(void *state, const sp_exec *ex, sp_err *err);
-    /* TRANSITIONAL, removed once every kernel has a launch: one execution
-     * timed by the kernel itself (*seconds). The harness uses launch when
-     * a kernel has one. */
-    int (*run)(void *state, double *seconds, sp_err *err);
     /* Result into host memory out (op->output_bytes bytes); d2h into ph. */
     int (*result)(void *state, void *out, sp_phases *ph, sp_err *err);
     void (*release)(void *state);

@@ -135,20 +135,10 @@ static int reset(sp_harness *h, void *state, sp_err *err)
     return h->gpu ? sp_gpu_clock_sync(h->clock, err) : 0;
 }
 
-/* The transitional path: a kernel that still times itself (kernel.h). */
-static int legacy_sample(sp_harness *h, void *state, double *seconds, sp_err *err)
-{
-    if (!h->k->run)
-        return sp_fail(err, "%s has neither a launch nor a run", h->k->name);
-    return h->k->run(state, seconds, err);
-}
-
 int sp_harness_launch(sp_harness *h, void *state, sp_err *err)
 {
-    if (!h->k->launch) {
-        double s;
-        return legacy_sample(h, state, &s, err);
-    }
+    if (!h->k->launch)
+        return sp_fail(err, "%s: not built into this binary (no launch)", h->k->name);
     if (reset(h, state, err) || h->k->launch(state, &h->ex, err))
         return -1;
     return h->gpu ? sp_gpu_clock_sync(h->clock, err) : 0;
@@ -161,7 +151,7 @@ int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp
     if (h->cold && (h->gpu ? sp_gpu_clock_flush(h->clock, err) : (cpu_flush(h), 0)))
         return -1;
     if (!h->k->launch)
-        return legacy_sample(h, state, seconds, err);
+        return sp_fail(err, "%s: not built into this binary (no launch)", h->k->name);
     if (reset(h, state, err))
         return -1;
     double t0 = 0, total = 0;
