@@ -252,24 +252,30 @@ out:
     return rc;
 }
 
-/* One line per item: what happened. */
+/* The progress line of an item that is here: cached or fetched now. */
+static void report_here(fetch_run *R, const sp_fetch_item *it)
+{
+    const sp_manifest *m = &it->manifest;
+    if (it->state == SP_FETCH_CACHED)
+        fprintf(R->log, "  cached   %-36s %10.1f MB  %s\n", it->label, m->mtx_bytes / 1e6,
+                it->verified_at[0] ? "sha256 verified" : "not re-verified (--no-verify)");
+    else
+        fprintf(R->log, "  fetched  %-36s %10.1f MB  archive %.1f MB, sha256 %.12s\n",
+                it->label, m->mtx_bytes / 1e6, m->archive_bytes / 1e6, m->mtx_sha256);
+}
+
+/* One line per item: what happened. Quiet drops the progress lines, never
+ * a reason: failures and warnings are printed whatever the options. */
 static void report_items(fetch_run *R, int n)
 {
-    if (R->o->quiet)
-        return;
     for (int i = 0; i < n; i++) {
         const sp_fetch_item *it = &R->items[i];
-        const sp_manifest *m = &it->manifest;
-        if (it->state == SP_FETCH_CACHED)
-            fprintf(R->log, "  cached   %-36s %10.1f MB  %s\n", it->label, m->mtx_bytes / 1e6,
-                    it->verified_at[0] ? "sha256 verified" : "not re-verified (--no-verify)");
-        else if (it->state == SP_FETCH_DONE)
-            fprintf(R->log, "  fetched  %-36s %10.1f MB  archive %.1f MB, sha256 %.12s\n",
-                    it->label, m->mtx_bytes / 1e6, m->archive_bytes / 1e6, m->mtx_sha256);
-        else
+        if (it->state == SP_FETCH_FAILED)
             fprintf(R->log, "  FAILED   %s\n", it->error);
+        else if (!R->o->quiet)
+            report_here(R, it);
         if (it->warning[0])
-            fprintf(R->log, "           warning: %s\n", it->warning);
+            fprintf(R->log, "  warning  %s: %s\n", it->label, it->warning);
     }
 }
 

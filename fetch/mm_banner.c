@@ -156,6 +156,7 @@ static int parse_size(const mm_text *t, mm_header *h, const char **p, sp_err *er
     if (*p == t->end)
         return mm_fail(t, *p, err, "file ends before the size line (truncated?)");
     const char *line = *p;
+    h->size_line = line;
     if (size_number(t, p, "row count", &h->rows, err) ||
         size_number(t, p, "column count", &h->cols, err) ||
         (!h->array && size_number(t, p, "entry count", &h->entries, err)))

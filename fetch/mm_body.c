@@ -5,7 +5,9 @@
  * The loop handles the common line shape ("I J VALUE", digits only)
  * inline (mm_fast.h); any line that deviates goes to mm_entry_careful,
  * which accepts it or names its problem, so the fast code never has to
- * produce an error message.
+ * produce an error message. Both accept a pattern entry with a value
+ * column (as scipy and fast_matrix_market do) and ignore the value; the
+ * sink keeps the first such line for the reader's one warning.
  */
 #include "mm_fast.h"
 
@@ -38,12 +40,27 @@ const char *mm_skip_comments(const char *p, const char *end)
     }
 }
 
-/* The value part of an entry per field (pattern: 1; complex: real part). */
-MM_INLINE const char *fast_value(const char *p, mm_field f, double *v)
+/* A pattern entry's value column, when there is one: the position after
+ * it (and *ignored set), p itself when the line goes on with something
+ * else (the caller then finds the line not ended), NULL for the careful
+ * path. Only blanks before it: "1 1.5" is a bad column index, not a value. */
+MM_INLINE const char *fast_pattern_value(const char *p, int *ignored)
+{
+    const char *q = mm_blanks(p);
+    if (q == p || !(mm_is_digit(*q) || *q == '-' || *q == '+' || *q == '.'))
+        return p;
+    double unused;
+    *ignored = 1;
+    return mm_fast_double(q, &unused);
+}
+
+/* The value part of an entry per field (pattern: 1, a value column
+ * skipped with *ignored set; complex: real part). */
+MM_INLINE const char *fast_value(const char *p, mm_field f, double *v, int *ignored)
 {
     if (f == MM_PATTERN) {
         *v = 1.0;
-        return p;
+        return fast_pattern_value(p, ignored);
     }
     if (!mm_is_blank(*p))
         return NULL;
@@ -61,11 +78,12 @@ MM_INLINE const char *fast_value(const char *p, mm_field f, double *v)
 /* "I J [VALUE]" filling the line up to eol, indices in range: 1, or 0
  * for the careful path. */
 MM_INLINE int fast_entry(const char *p, const char *eol, const mm_header *h, mm_field f,
-                         int64_t *i, int64_t *j, double *v)
+                         int64_t *i, int64_t *j, double *v, int *ignored)
 {
     uint64_t a, b;
+    *ignored = 0;
     if (!(p = mm_fast_index(p, &a)) || !mm_is_blank(*p) ||
-        !(p = mm_fast_index(mm_blanks(p), &b)) || !(p = fast_value(p, f, v)) ||
+        !(p = mm_fast_index(mm_blanks(p), &b)) || !(p = fast_value(p, f, v, ignored)) ||
         mm_blanks(p) != eol)
         return 0;
     if (a - 1 >= (uint64_t)h->rows || b - 1 >= (uint64_t)h->cols)
@@ -166,10 +184,13 @@ MM_INLINE int coordinate_loop(const mm_text *t, const mm_header *h, mm_field f,
         const char *line = p, *next, *eol = mm_eol(t, p, &next);
         int64_t i, j;
         double v;
-        if (fast_entry(line, eol, h, f, &i, &j, &v) && (*eol || eol == end))
+        int ignored;
+        if (fast_entry(line, eol, h, f, &i, &j, &v, &ignored) && (*eol || eol == end))
             p = next;
-        else if (!(p = mm_entry_careful(t, h, line, &i, &j, &v, err)))
+        else if (!(p = mm_entry_careful(t, h, line, &i, &j, &v, &ignored, err)))
             return -1;
+        if (f == MM_PATTERN && ignored && !s->ignored_value)
+            s->ignored_value = line;
         if (put_mirrored(s, h, i - 1, j - 1, v))
             return slot_missing(t, line, err);
     }
@@ -203,7 +224,7 @@ static int read_array(const mm_text *t, const mm_header *h, const char **pp, mm_
                                (long long)k, (long long)h->entries);
             const char *line = p;
             double v;
-            if (!(p = mm_entry_careful(t, h, line, NULL, NULL, &v, err)))
+            if (!(p = mm_entry_careful(t, h, line, NULL, NULL, &v, NULL, err)))
                 return -1;
             if (put_mirrored(s, h, i, j, v))
                 return slot_missing(t, line, err);

@@ -48,7 +48,7 @@ MM_INLINE const char *entry_rowcol(const mm_text *t, const mm_header *h, const c
         return next;
     int64_t i, j;
     double v;
-    if (!(q = mm_entry_careful(t, h, p, &i, &j, &v, NULL)))
+    if (!(q = mm_entry_careful(t, h, p, &i, &j, &v, NULL, NULL)))
         return NULL;
     *a = (uint64_t)i, *b = (uint64_t)j;     /* unusual but valid: "+3", "007" */
     return q;

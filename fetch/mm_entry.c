@@ -2,7 +2,8 @@
  * mm_entry.c — one entry line parsed with every check. The fast loops in
  * mm_body.c hand a line here whenever it deviates from the common shape;
  * this either accepts it (unusual but valid: "+3", hex floats, many
- * digits) or says precisely what is wrong with it.
+ * digits, a pattern entry with a value column) or says precisely what is
+ * wrong with it.
  */
 #include <ctype.h>
 
@@ -38,15 +39,33 @@ static const char *entry_number(const mm_text *t, const char *p, int integer, do
     return q;
 }
 
-/* The value part of an entry per field (pattern: 1; complex: real part). */
+/* A pattern entry's optional value column ("3 4 1", as some writers
+ * emit): a number that ends its token, whatever its range, since it is
+ * ignored. Returns the position after it, or NULL when what follows the
+ * indices is not one (entry_end then names it). */
+static const char *pattern_value(const mm_text *t, const char *p)
+{
+    p = mm_skip_blanks(p, t->end);
+    if (p == t->end || mm_is_eol(*p))
+        return NULL;
+    double ignored;
+    int range;
+    const char *q = sp_mm_parse_double(p, t->end, &ignored, &range);
+    return q && (q == t->end || isspace((unsigned char)*q)) ? q : NULL;
+}
+
+/* The value part of an entry per field (pattern: 1, and a value column
+ * skipped with *ignored set; complex: real part). */
 static const char *entry_value(const mm_text *t, const char *p, mm_field f, double *v,
-                               sp_err *err)
+                               int *ignored, sp_err *err)
 {
     double im;
     int64_t n;
     if (f == MM_PATTERN) {
+        const char *q = pattern_value(t, p);
         *v = 1.0;
-        return p;
+        *ignored = q != NULL;
+        return q ? q : p;
     }
     p = entry_number(t, p, f == MM_INTEGER, v, &n, "value", err);
     if (p && f == MM_COMPLEX)
@@ -79,19 +98,22 @@ static int index_check(const mm_text *t, const char *at, const char *what, int64
 }
 
 const char *mm_entry_careful(const mm_text *t, const mm_header *h, const char *line,
-                             int64_t *i, int64_t *j, double *v, sp_err *err)
+                             int64_t *i, int64_t *j, double *v, int *ignored, sp_err *err)
 {
     const char *p = line;
     double unused;
+    int skipped = 0;
     if (!h->array) {
         if (!(p = entry_number(t, p, 1, &unused, i, "row index", err)) ||
             !(p = entry_number(t, p, 1, &unused, j, "column index", err)))
             return NULL;
     }
-    if (!(p = entry_value(t, p, h->field, v, err)))
+    if (!(p = entry_value(t, p, h->field, v, &skipped, err)))
         return NULL;
     if (!h->array && (index_check(t, line, "row", *i, h->rows, err) ||
                       index_check(t, line, "column", *j, h->cols, err)))
         return NULL;
+    if (ignored)
+        *ignored = skipped;
     return entry_end(t, p, err);
 }

@@ -9,6 +9,10 @@
  * duplicates: no COO copy of the matrix is ever made. Line numbers are
  * counted only when an error needs one. Every malformed file gets
  * "PATH:LINE: problem" and no matrix.
+ *
+ * Memory follows the entries, not the size line's claims: a read that
+ * cannot fit is refused before anything is allocated (mm_fit.c), and the
+ * only array as long as the rows is the CSR's own row pointers (mm_csr.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -171,61 +175,21 @@ static int read_header(const mm_text *t, const sp_mm_opts *o, mm_header *h,
     return 0;
 }
 
-static void warn_complex(const mm_text *t, const mm_header *h, const sp_mm_opts *o)
+/* The reader's warnings, after a successful read, unless quiet: complex
+ * values cut to their real parts, pattern entries whose values were
+ * ignored (once, naming the first such line). */
+static void warn_read(const mm_text *t, const mm_header *h, const char *ignored_value,
+                      const sp_mm_opts *o)
 {
-    if (h->field == MM_COMPLEX && !(o && o->quiet))
+    if (o && o->quiet)
+        return;
+    if (h->field == MM_COMPLEX)
         fprintf(stderr, "spsweep: %s: complex matrix, using the real parts "
                 "(--complex=refuse to refuse such files)\n", t->path);
-}
-
-/* Row starts from the counts in rowptr[1..rows]; the total, or -1 when
- * the expanded entries do not fit 32-bit indices. */
-static int64_t prefix_sum(int32_t *rowptr, int32_t rows)
-{
-    const uint32_t *count = (const uint32_t *)rowptr + 1;
-    int64_t total = 0;
-    rowptr[0] = 0;
-    for (int32_t i = 0; i < rows; i++) {
-        total += count[i];
-        if (total > INT32_MAX)
-            return -1;
-        rowptr[i + 1] = (int32_t)total;
-    }
-    return total;
-}
-
-/* Count pass, allocation, fill pass: A holds every entry in file order
- * within its row. */
-static int fill_csr(const mm_text *t, const mm_header *h, const char *body, sp_csr *A,
-                    sp_err *err)
-{
-    int32_t rows = (int32_t)h->rows;
-    A->rows = rows, A->cols = (int32_t)h->cols;
-    /* huge pages: rows come in random order, so TLB misses would add up */
-    if (!(A->rowptr = sp_alloc_large(((size_t)rows + 1) * sizeof(int32_t))))
-        return sp_fail(err, "%s: out of memory for %d rows", t->path, rows);
-    memset(A->rowptr, 0, ((size_t)rows + 1) * sizeof(int32_t));
-    mm_count_rows(t, h, body, (uint32_t *)A->rowptr + 1);
-    int64_t nnz = prefix_sum(A->rowptr, rows);
-    if (nnz < 0)
-        return sp_fail(err, "%s: more than %d entries once symmetry is expanded: "
-                       "does not fit 32-bit indices", t->path, INT32_MAX);
-    A->nnz = (int32_t)nnz;
-    A->colidx = sp_alloc_large((size_t)nnz * sizeof(int32_t));
-    A->val = sp_alloc_large((size_t)nnz * sizeof(double));
-    int32_t *next = sp_alloc_large(((size_t)rows + 1) * sizeof(int32_t));
-    if (!A->colidx || !A->val || !next) {
-        free(next);
-        return sp_fail(err, "%s: out of memory for %lld entries", t->path, (long long)nnz);
-    }
-    memcpy(next, A->rowptr, (size_t)rows * sizeof(int32_t));
-    mm_sink s = {.next = next, .col = A->colidx, .val = A->val, .nnz = nnz};
-    int rc = mm_read_entries(t, h, body, &s, err);
-    for (int32_t i = 0; !rc && i < rows; i++)
-        if (next[i] != A->rowptr[i + 1])
-            rc = mm_fail(t, t->end, err, "internal error: row %d not filled", i + 1);
-    free(next);
-    return rc;
+    if (ignored_value)
+        fprintf(stderr, "spsweep: %s:%ld: pattern matrix whose entries carry a value "
+                "column: the values are ignored (first on this line)\n", t->path,
+                mm_line_of(t, ignored_value));
 }
 
 /* The steps both entry points share: map (or inflate) the file, hash it,
@@ -255,9 +219,10 @@ int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *sr
     const char *body;
     if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
         return -1;
-    int rc = fill_csr(&t, &h, body, A, err) || mm_finish_rows(A, err) ? -1 : 0;
+    const char *ignored_value = NULL;
+    int rc = mm_fill_csr(&t, &h, body, A, &ignored_value, err) || mm_finish_rows(A, err) ? -1 : 0;
     if (!rc)
-        warn_complex(&t, &h, opts);
+        warn_read(&t, &h, ignored_value, opts);
     else
         sp_csr_free(A);
     free_bytes(&b);
@@ -274,14 +239,17 @@ int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t
     const char *body;
     if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
         return -1;
-    int64_t cap = h.sym == MM_GENERAL ? h.entries : 2 * h.entries;
-    int rc = sp_coo_init(T, (int32_t)h.rows, (int32_t)h.cols, cap, err)
-                 ? sp_fail_prefix(err, "%s", path) : 0;
+    /* room for the entries the text can hold: a truncated file with a huge
+     * entry count fails where it ends, not for memory */
+    int64_t cap = mm_entries_bound(&t, &h, body);
+    int rc = mm_check_fit(&t, &h, body, 1, err);
+    if (!rc && sp_coo_init(T, (int32_t)h.rows, (int32_t)h.cols, cap, err))
+        rc = sp_fail_prefix(err, "%s", path);
     mm_sink s = {.coo = T};
     if (!rc)
         rc = mm_read_entries(&t, &h, body, &s, err);
     if (!rc)
-        warn_complex(&t, &h, opts);
+        warn_read(&t, &h, s.ignored_value, opts);
     else
         sp_coo_free(T);
     free_bytes(&b);

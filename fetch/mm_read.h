@@ -4,6 +4,8 @@
  *
  *   mm_read.c    the file's bytes (mapped or inflated), sp_mm_read(_coo)
  *   mm_banner.c  banner and size line
+ *   mm_fit.c     what the size line asks for, checked against memory first
+ *   mm_csr.c     count pass, cursors, fill pass: the CSR
  *   mm_count.c   the count pass: entries per row
  *   mm_body.c    the fill pass: entries into their CSR slots
  *   mm_fast.h    the inline scanning and number parsing of both passes
@@ -33,6 +35,7 @@ typedef struct mm_header {
     mm_symmetry sym;
     int64_t rows, cols;
     int64_t entries;            /* entry lines (values, for array) that follow */
+    const char *size_line;      /* where the size line starts: errors about it name it */
 } mm_header;
 
 /* A whole file's text. */
@@ -54,6 +57,7 @@ typedef struct mm_sink {
     int64_t nnz;
     sp_coo *coo;
     uint64_t queued;            /* entries put so far */
+    const char *ignored_value;  /* the first pattern entry line with a value (ignored) */
     int32_t qi[MM_AHEAD], qj[MM_AHEAD], qat[MM_AHEAD];
     double qv[MM_AHEAD];
 } mm_sink;
@@ -82,6 +86,11 @@ const char *mm_skip_blanks(const char *p, const char *end);
 const char *mm_next_line(const char *p, const char *end);
 /* Skip blank lines and % comment lines: the first other character. */
 const char *mm_skip_comments(const char *p, const char *end);
+/* mm_csr.c: count pass, allocation, fill pass: A holds every entry in file
+ * order within its row. *ignored_value: the first pattern line whose value
+ * was ignored, or NULL. */
+int mm_fill_csr(const mm_text *t, const mm_header *h, const char *body, sp_csr *A,
+                const char **ignored_value, sp_err *err);
 /* mm_count.c: entries per row as the fill pass will store them (symmetric kinds
  * mirrored); lines the fill pass will reject are simply not counted. */
 void mm_count_rows(const mm_text *t, const mm_header *h, const char *body, uint32_t *count);
@@ -90,9 +99,20 @@ int mm_read_entries(const mm_text *t, const mm_header *h, const char *body, mm_s
                     sp_err *err);
 
 /* mm_entry.c: the coordinate entry (or array value) at line, parsed with
- * every check; returns the start of the next line, or NULL with err. */
+ * every check; returns the start of the next line, or NULL with err.
+ * *ignored (when not NULL) is 1 for a pattern entry that carries a value
+ * column, which is accepted and ignored, 0 otherwise. */
 const char *mm_entry_careful(const mm_text *t, const mm_header *h, const char *line,
-                             int64_t *i, int64_t *j, double *v, sp_err *err);
+                             int64_t *i, int64_t *j, double *v, int *ignored, sp_err *err);
+
+/* mm_fit.c: the entries the file can hold at most (what the size line
+ * announces, unless the text after it is too short for that many), and
+ * the symmetric kinds' mirrors included. */
+int64_t mm_entries_bound(const mm_text *t, const mm_header *h, const char *body);
+/* Refuse, naming the size line, a read whose arrays (CSR: row pointers
+ * plus entries; coo: COO triplets) would not fit in the memory available,
+ * before any of them is allocated. */
+int mm_check_fit(const mm_text *t, const mm_header *h, const char *body, int coo, sp_err *err);
 
 /* mm_rows.c: sort each row's columns (stably: duplicates are summed in
  * file order), sum duplicates, compact; A->nnz and the arrays shrink. */

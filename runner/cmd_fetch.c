@@ -9,7 +9,14 @@
  *                 [--keep-archives] [--no-verify] [--no-convert]
  *                 [--max-size SIZE] [--retries N] [--retry-delay S]
  *                 [--stall-timeout S] [--quiet]
+ *
+ * A name that cannot be resolved (not in the index, ambiguous, malformed)
+ * is reported, with its config line when it came from one, and the others
+ * are still listed or fetched; the exit status then says so at the end:
+ * 0 everything listed or fetched, 1 some matrix failed to download or
+ * unpack, 2 a usage error or an unresolved name.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +51,10 @@ static const char fetch_usage[] =
     "  --no-convert       skip building the binary CSR cache\n"
     "  --max-size SIZE    refuse archives expanding past SIZE (default 64G)\n"
     "  --retries N, --retry-delay S, --stall-timeout S   download robustness\n"
-    "  --quiet            errors only\n";
+    "  --quiet            no progress lines; every failure still says why\n"
+    "exit status: 0 done, 1 some matrix failed to download or unpack, 2 a usage\n"
+    "error or a name not in the index (each reported; the others still listed or\n"
+    "fetched)\n";
 
 enum { F_SELECT = 1, F_LIMIT, F_CONFIG, F_LIST, F_JOBS, F_BASE, F_CACHE, F_DB, F_REFRESH,
        F_ALL, F_KEEP, F_NOVERIFY, F_NOCONVERT, F_MAXSIZE, F_RETRIES, F_DELAY, F_STALL,
@@ -73,6 +83,7 @@ typedef struct fetch_cli {
     int list;
     int nnames;
     char **names;
+    int *lines;         /* names[i]'s line in the config; 0: the command line */
 } fetch_cli;
 
 /* A number in [lo, hi] for option opt; -1 with a message otherwise. */
@@ -173,9 +184,35 @@ static int needs_index(const char *name)
     return strchr(gname, '/') == NULL;
 }
 
+/* A character that can continue a Group/Name. */
+static int name_char(char ch)
+{
+    return isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '.' || ch == '/';
+}
+
+/* The line of the config text that names source src ("suitesparse:..."),
+ * as a whole word on a line that is not a comment; 0 when none does. */
+static int config_line(const char *text, const char *src)
+{
+    size_t n = strlen(src);
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        size_t len = strcspn(p, "\n");
+        const char *q = p + strspn(p, " \t"), *at = q;
+        while (*q != ';' && *q != '#' && (at = memmem(at, (size_t)(p + len - at), src, n))) {
+            if (!name_char(at[n]) && (at == p || !name_char(at[-1])))
+                return line;
+            at++;
+        }
+        p += len + (p[len] == '\n');
+    }
+    return 0;
+}
+
 /* Names, select and limit from the config at path, merged into c. The
- * names are kept in *owned (freed by the caller). */
-static int merge_config(fetch_cli *c, char ***owned, int *nowned, sp_config *cfg)
+ * names (and their config lines) are kept in *owned and c->lines, freed by
+ * the caller. */
+static int merge_config(fetch_cli *c, char ***owned, sp_config *cfg)
 {
     sp_err err;
     if (sp_config_load(c->config, NULL, cfg, &err)) {
@@ -183,16 +220,19 @@ static int merge_config(fetch_cli *c, char ***owned, int *nowned, sp_config *cfg
         return -1;
     }
     char **names = calloc((size_t)(c->nnames + cfg->nmatrices + 1), sizeof *names);
-    if (!names)
+    int *lines = calloc((size_t)(c->nnames + cfg->nmatrices + 1), sizeof *lines);
+    *owned = names;
+    c->lines = lines;
+    if (!names || !lines)
         return -1;
     int n = 0;
     for (int i = 0; i < c->nnames; i++)
         names[n++] = c->names[i];
     for (int i = 0; i < cfg->nmatrices; i++)
-        if (cfg->matrices[i].kind == SP_SRC_SUITESPARSE)
+        if (cfg->matrices[i].kind == SP_SRC_SUITESPARSE) {
+            lines[n] = config_line(cfg->text, cfg->matrices[i].text);
             names[n++] = cfg->matrices[i].path;
-    *owned = names;
-    *nowned = n;
+        }
     c->names = names;
     c->nnames = n;
     if (!c->select)
@@ -208,8 +248,37 @@ static int merge_config(fetch_cli *c, char ***owned, int *nowned, sp_config *cfg
     return 0;
 }
 
-/* Resolve c's names and selection into items (index loaded when needed). */
-static int resolve_items(fetch_cli *c, sp_fetch_item **items, int *n)
+/* Keep the names that resolve, in place; report each one that does not
+ * (with its config line) and count it in *missing. */
+static void drop_unresolved(fetch_cli *c, sp_ss_index *ix, int *missing)
+{
+    int kept = 0;
+    for (int i = 0; i < c->nnames; i++) {
+        const char *name = c->names[i];
+        sp_fetch_item *one;
+        int got;
+        sp_err err;
+        if (sp_fetch_resolve(ix, &name, 1, NULL, 0, &one, &got, &err) == 0) {
+            free(one);
+            c->names[kept] = c->names[i];
+            if (c->lines)
+                c->lines[kept] = c->lines[i];
+            kept++;
+            continue;
+        }
+        ++*missing;
+        if (c->lines && c->lines[i])
+            fprintf(stderr, "spsweep fetch: %s:%d: %s\n", c->config, c->lines[i], err.msg);
+        else
+            fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    }
+    c->nnames = kept;
+}
+
+/* Resolve c's names and selection into items (index loaded when needed);
+ * names that do not resolve are reported and left out (*missing). -1 when
+ * nothing can be resolved at all (no index for --select, a bad expression). */
+static int resolve_items(fetch_cli *c, sp_fetch_item **items, int *n, int *missing)
 {
     sp_err err;
     sp_ss_index *ix = NULL;
@@ -218,9 +287,10 @@ static int resolve_items(fetch_cli *c, sp_fetch_item **items, int *n)
         want_index |= needs_index(c->names[i]);
     if (want_index && sp_fetch_index(&c->o, &ix, &err)) {
         fprintf(stderr, "spsweep fetch: %s\n", err.msg);
-        if (c->select || !c->list)
+        if (c->select)
             return -1;
     }
+    drop_unresolved(c, ix, missing);
     int rc = sp_fetch_resolve(ix, (const char *const *)c->names, c->nnames, c->select,
                               c->limit, items, n, &err);
     sp_ss_index_free(ix);
@@ -229,13 +299,34 @@ static int resolve_items(fetch_cli *c, sp_fetch_item **items, int *n)
     return rc;
 }
 
+/* List or fetch the items: 0, or 1 when some failed (each with its reason). */
+static int list_or_fetch(fetch_cli *c, sp_fetch_item *items, int n)
+{
+    sp_err err;
+    if (c->list) {
+        if (sp_fetch_list(items, n, &c->o, 1, stdout, &err) == 0)
+            return 0;
+        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+        return 1;
+    }
+    if (n == 0)
+        return 0;
+    int failed = sp_fetch_run(items, n, &c->o, &err);
+    if (failed < 0)
+        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    else if (failed > 0)
+        fprintf(stderr, "spsweep fetch: %d of %d matri%s failed\n", failed, n,
+                n == 1 ? "x" : "ces");
+    return failed != 0;
+}
+
 int sp_cmd_fetch(int argc, char **argv)
 {
     fetch_cli c;
     sp_config cfg = {0};
     char **owned = NULL;
-    int nowned = 0, rc = 2;
-    if (parse_fetch_cli(argc, argv, &c) || (c.config && merge_config(&c, &owned, &nowned, &cfg)))
+    int rc = 2, missing = 0;
+    if (parse_fetch_cli(argc, argv, &c) || (c.config && merge_config(&c, &owned, &cfg)))
         goto out;
     if (c.nnames == 0 && !c.select && c.config) {
         /* a config of generated or local matrices: nothing to do, not an error
@@ -251,26 +342,18 @@ int sp_cmd_fetch(int argc, char **argv)
     }
     sp_fetch_item *items = NULL;
     int n = 0;
-    if (resolve_items(&c, &items, &n))
+    if (resolve_items(&c, &items, &n, &missing))
         goto out;
-    sp_err err;
-    if (c.list) {
-        rc = sp_fetch_list(items, n, &c.o, 1, stdout, &err) ? 1 : 0;
-    } else {
-        int failed = sp_fetch_run(items, n, &c.o, &err);
-        if (failed < 0)
-            fprintf(stderr, "spsweep fetch: %s\n", err.msg);
-        else if (failed > 0)
-            fprintf(stderr, "spsweep fetch: %d of %d matri%s failed\n", failed, n,
-                    n == 1 ? "x" : "ces");
-        rc = failed != 0;
-    }
-    if (rc && c.list)
-        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    rc = list_or_fetch(&c, items, n);
     free(items);
+    if (missing) {
+        fprintf(stderr, "spsweep fetch: %d name%s not resolved (above)\n", missing,
+                missing == 1 ? "" : "s");
+        rc = 2;
+    }
 out:
     free(owned);
-    (void)nowned;
+    free(c.lines);
     sp_config_free(&cfg);
     return rc;
 }

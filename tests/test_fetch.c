@@ -144,12 +144,18 @@ static void setup_with(fixture *fx, const char *faults)
 
 static void teardown(fixture *fx) { sp_test_server_stop(&fx->srv); }
 
-/* Options for a quick, quiet fetch from the fixture's server. */
+/* Options for a quick, quiet fetch from the fixture's server; the lines
+ * quiet still prints (every failure's reason) go to /dev/null, as the
+ * tests check the items themselves. */
 static sp_fetch_opts quick_opts(const fixture *fx)
 {
+    static FILE *devnull;
+    if (!devnull)
+        devnull = fopen("/dev/null", "w");
     sp_fetch_opts o = {.cache_dir = fx->cache, .base_url = fx->srv.base_url,
                        .db_path = fx->db, .jobs = 4, .retries = 3, .retry_delay_s = 0.02,
-                       .stall_time_s = 1, .connect_timeout_s = 5, .progress = 0, .quiet = 1};
+                       .stall_time_s = 1, .connect_timeout_s = 5, .progress = 0, .quiet = 1,
+                       .log = devnull};
     return o;
 }
 
@@ -673,4 +679,86 @@ Test(fetch_cli, cache_clean_removes_leftovers_and_keeps_matrices)
     free(out);
     cr_assert_neq(access(mtx, F_OK), 0, "--all removes the matrices too");
     teardown(&fx);
+}
+
+/* ---- issue 18: unknown names do not stop the rest, --quiet keeps reasons -- */
+
+/* A config naming two matrices of the mirror and two that are not in its
+ * index (one group-less, one with a group) between comments that mention
+ * them: --list lists the two, reports each unknown name with its config
+ * line, and exits 2 (an unresolved name) at the end; a fetch of the same
+ * config fetches the two and reports the same. */
+Test(fetch_cli, a_config_with_unknown_names_lists_and_fetches_the_rest, .timeout = 60)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    char cfg[1024], args[1200];
+    tu_path(cfg, sizeof cfg, fx.dir, "names.ini");
+    tu_write_file(cfg, "[matrices]\n"
+                       "; suitesparse:no_such_matrix below is a typo on purpose\n"
+                       "source = suitesparse:HB/bcsstk06\n"
+                       "source = suitesparse:no_such_matrix\n"
+                       "source = suitesparse:olm1000\n"
+                       "source = suitesparse:Nope/missing\n"
+                       "[kernel spmv_csr_serial]\n");
+    char *out;
+    snprintf(args, sizeof args, "--config %s --list", cfg);
+    int rc = fetch_cli(&fx, args, &out);
+    cr_assert_eq(rc, 2, "an unresolved name: %s", out);
+    cr_assert(strstr(out, "HB/bcsstk06") && strstr(out, "Bai/olm1000"),
+              "the resolvable names are listed: %s", out);
+    cr_assert(strstr(out, "2 matrices, archives"), "%s", out);
+    char want[1400];
+    snprintf(want, sizeof want, "%s:4: no_such_matrix: not in the SuiteSparse index", cfg);
+    cr_assert(strstr(out, want), "expected '%s' in: %s", want, out);
+    snprintf(want, sizeof want, "%s:6: Nope/missing: not in the SuiteSparse index", cfg);
+    cr_assert(strstr(out, want), "expected '%s' in: %s", want, out);
+    cr_assert(strstr(out, "2 names not resolved"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "--config %s --quiet", cfg);
+    rc = fetch_cli(&fx, args, &out);
+    cr_assert_eq(rc, 2, "%s", out);
+    cr_assert(strstr(out, want), "expected '%s' in: %s", want, out);
+    free(out);
+    assert_cached_identical(&fx, "HB/bcsstk06", fx.bcs);
+    assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
+}
+
+/* "spsweep fetch ARGS" as fetch_cli runs it, keeping only its stderr. */
+static int fetch_cli_stderr(const fixture *fx, const char *args, char **err)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s fetch --base-url %s --cache-dir %s --db %s --retries 1 "
+             "--retry-delay 0.02 --stall-timeout 1 %s 2>&1 >/dev/null", tu_spsweep_bin(),
+             fx->srv.base_url, fx->cache, fx->db, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    *err = calloc(1, 1 << 16);
+    cr_assert_not_null(*err);
+    (*err)[fread(*err, 1, (1 << 16) - 1, p)] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* --quiet drops the progress lines, not the reasons: the 404 and a matrix
+ * that unpacks but does not parse still say why, on stderr. */
+Test(fetch_cli, quiet_still_prints_every_failure_reason, .timeout = 60)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    ua_writer *w = mirror_archive(&fx, "Fault", "badmtx");
+    ua_add_text(w, "badmtx/badmtx.mtx",
+                "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 x\n");
+    ua_close(w);
+    char *out;
+    int rc = fetch_cli_stderr(&fx, "--quiet HB/bcsstk06 Fault/e404 Fault/badmtx", &out);
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert(strstr(out, "Fault/e404") && strstr(out, "not in the collection"),
+              "the 404's reason on stderr: %s", out);
+    cr_assert(strstr(out, "Fault/badmtx") && strstr(out, "badmtx.mtx:3:") &&
+                  strstr(out, "not a number"), "the parse error on stderr: %s", out);
+    cr_assert(strstr(out, "1 of 3 matrices failed"), "%s", out);
+    cr_assert(!strstr(out, "fetched  HB/bcsstk06"), "no progress lines: %s", out);
+    free(out);
+    assert_cached_identical(&fx, "HB/bcsstk06", fx.bcs);
 }

@@ -29,13 +29,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "../fetch/matrix.h"
 #include "../fetch/mm_fast.h"
 #include "../fetch/mm_read.h"
+#include "../kernels/hostmem.h"
 #include "testutil.h"
 
 static const sp_mm_opts quiet = {.complex = SP_COMPLEX_REAL_PART, .quiet = 1};
@@ -701,4 +704,232 @@ Test(mm_read, coo_entries_outside_the_matrix_are_refused)
         cr_assert_null(A.rowptr);
         sp_coo_free(&T);
     }
+}
+
+/* ---- issue 18: pattern files with values, size lines beyond memory ------- */
+
+/* A file in dir: name, text. */
+static void data_file(char *path, size_t len, const char *dir, const char *name,
+                      const char *text)
+{
+    tu_path(path, len, dir, name);
+    tu_write_file(path, text);
+}
+
+/* "coordinate pattern" entries carrying a value column (as some writers
+ * emit and scipy and fast_matrix_market read) give the same matrix as the
+ * plain pattern file, through the fast lines ("2 3 1") and the careful
+ * ones ("+3 4 1e0", 25 digits), general and symmetric, \n and \r\n, CSR
+ * and COO; with one warning per read naming the first such line (line 5:
+ * the entry on line 4 has no value). */
+Test(mm_read, pattern_entries_with_a_value_column_are_read, .init = cr_redirect_stderr)
+{
+    static const struct {
+        const char *name, *with, *plain;
+    } twins[] = {
+        {"general",
+         "%%MatrixMarket matrix coordinate pattern general\n% c\n3 4 4\n"
+         "1 1\n2 3 1\n+3 4 1e0\n3 1   2.0000000000000000000000001  \n",
+         "%%MatrixMarket matrix coordinate pattern general\n3 4 4\n1 1\n2 3\n3 4\n3 1\n"},
+        {"symmetric",
+         "%%MatrixMarket matrix coordinate pattern symmetric\r\n% c\r\n3 3 3\r\n"
+         "1 1\r\n2 1 -7\r\n3 2\t1\r\n",
+         "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n1 1\n2 1\n3 2\n"},
+    };
+    char dir[256], with[300], plain[300];
+    tu_tempdir(dir, sizeof dir);
+    sp_mm_opts loud = {.complex = SP_COMPLEX_REAL_PART, .quiet = 0};
+    char expect[2048] = "";
+    for (size_t k = 0; k < sizeof twins / sizeof *twins; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s-values.mtx", twins[k].name);
+        data_file(with, sizeof with, dir, name, twins[k].with);
+        snprintf(name, sizeof name, "%s-plain.mtx", twins[k].name);
+        data_file(plain, sizeof plain, dir, name, twins[k].plain);
+        sp_csr A, B, C;
+        sp_coo T;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_mm_read(with, &loud, &A, NULL, &err), 0, "%s: %s", with, err.msg);
+        cr_assert_eq(sp_mm_read_coo(with, &loud, &T, NULL, &err), 0, "%s: %s", with, err.msg);
+        for (int twice = 0; twice < 2; twice++)
+            snprintf(expect + strlen(expect), sizeof expect - strlen(expect),
+                     "spsweep: %s:5: pattern matrix whose entries carry a value column: "
+                     "the values are ignored (first on this line)\n", with);
+        read_ok(plain, &B);
+        cr_assert_eq(sp_csr_from_coo(&C, &T, &err), 0, "%s", err.msg);
+        assert_identical(&A, &B, twins[k].name);
+        assert_identical(&C, &B, twins[k].name);
+        sp_csr_free(&A), sp_csr_free(&B), sp_csr_free(&C), sp_coo_free(&T);
+        cr_assert_eq(sp_mm_read(with, &quiet, &A, NULL, &err), 0, "quiet: no warning");
+        sp_csr_free(&A);
+    }
+    fflush(stderr);
+    cr_assert_stderr_eq_str(expect);
+}
+
+/* A value column, then anything more, is still refused (fast and careful
+ * line shapes alike), and so is a column index that is not an integer. */
+Test(mm_read, pattern_entries_with_more_than_a_value_are_refused)
+{
+#define PATTERN "%%MatrixMarket matrix coordinate pattern general\n"
+    expect_error(PATTERN "2 2 2\n1 1 1\n2 2 1 junk\n", 4, "unexpected 'junk' after the entry");
+    expect_error(PATTERN "2 2 2\n1 1 1\n+2 2 1 junk\n", 4, "unexpected 'junk'");
+    expect_error(PATTERN "2 2 1\n1 2 1 2\n", 3, "unexpected '2' after the entry");
+    expect_error(PATTERN "2 2 1\n1 2 x\n", 3, "unexpected 'x' after the entry");
+    expect_error(PATTERN "2 2 1\n1 2.5\n", 3, "column index '2.5' is not an integer");
+    expect_error("%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n1 1 1\n2 1 1 1\n",
+                 4, "unexpected '1' after the entry");
+#undef PATTERN
+}
+
+/* Peak resident memory of this process, bytes. */
+static uint64_t peak_rss(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+/* Run reads in a child whose address space is limited to what it holds
+ * now plus headroom (so the host's free memory, whatever it is, does not
+ * decide the outcome); the child writes "rc|message|peak growth" for
+ * each read to a pipe. */
+static void read_limited(const char *const *paths, const int *coo, int n, uint64_t headroom,
+                         char *out, size_t len)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        close(fd[0]);
+        FILE *f = fopen("/proc/self/statm", "r");
+        unsigned long long pages = 0;
+        if (!f || fscanf(f, "%llu", &pages) != 1)
+            _exit(3);
+        fclose(f);
+        struct rlimit rl = {pages * (uint64_t)sysconf(_SC_PAGESIZE) + headroom, RLIM_INFINITY};
+        if (setrlimit(RLIMIT_AS, &rl))
+            _exit(4);
+        FILE *w = fdopen(fd[1], "w");
+        for (int k = 0; k < n; k++) {
+            uint64_t before = peak_rss();
+            sp_err err = {{0}};
+            sp_csr A;
+            sp_coo T;
+            int rc = coo[k] ? sp_mm_read_coo(paths[k], &quiet, &T, NULL, &err)
+                            : sp_mm_read(paths[k], &quiet, &A, NULL, &err);
+            uint64_t grew = peak_rss() - before;
+            fprintf(w, "%d|%s|%llu\n", rc, rc ? err.msg : "", (unsigned long long)grew);
+            if (!rc && coo[k])
+                sp_coo_free(&T);
+            else if (!rc)
+                sp_csr_free(&A);
+        }
+        fclose(w);
+        _exit(0);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < len && (r = read(fd[0], out + got, len - 1 - got)) > 0)
+        got += (size_t)r;
+    out[got] = 0;
+    close(fd[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the reading child died (%d): %s", st,
+              out);
+}
+
+/* Line k (0-based) of the child's report: rc, message, growth. */
+static void report_line(const char *out, int k, int *rc, char *msg, size_t len,
+                        uint64_t *grew)
+{
+    const char *p = out;
+    for (int i = 0; i < k && p; i++)
+        p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+    cr_assert_not_null(p, "no report %d in: %s", k, out);
+    const char *bar1 = strchr(p, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+    cr_assert(bar1 && bar2, "bad report: %s", p);
+    *rc = atoi(p);
+    snprintf(msg, len, "%.*s", (int)(bar2 - bar1 - 1), bar1 + 1);
+    *grew = strtoull(bar2 + 1, NULL, 10);
+}
+
+/* A 78-byte file declaring 2147483647 rows: its CSR row pointers alone
+ * take 8 GiB, which a process limited to 1 GiB more than it holds cannot
+ * have. Refused up front, naming the size line and both sizes, with no
+ * growth of the process; the COO reader, which needs no row array, reads
+ * it; and a short file claiming 2^31 - 1 entries is a truncated file,
+ * not a 32 GiB allocation. */
+Test(mm_read, a_size_line_beyond_memory_is_refused_before_allocating, .timeout = 60)
+{
+    char dir[256], huge[300], claims[300];
+    tu_tempdir(dir, sizeof dir);
+    data_file(huge, sizeof huge, dir, "huge.mtx",
+              "%%MatrixMarket matrix coordinate real general\n"
+              "2147483647 2147483647 1\n1 1 1.0\n");
+    struct stat st;
+    cr_assert_eq(stat(huge, &st), 0);
+    cr_assert_eq(st.st_size, 78);
+    data_file(claims, sizeof claims, dir, "claims.mtx",
+              "%%MatrixMarket matrix coordinate real symmetric\n"
+              "1000 1000 2147483647\n1 1 1.0\n");
+    const char *paths[] = {huge, huge, claims, claims};
+    const int coo[] = {0, 1, 0, 1};
+    char out[4096], msg[1024], prefix[400];
+    read_limited(paths, coo, 4, (uint64_t)1 << 30, out, sizeof out);
+    int rc;
+    uint64_t grew;
+    report_line(out, 0, &rc, msg, sizeof msg, &grew);
+    snprintf(prefix, sizeof prefix, "%s:2: ", huge);
+    cr_assert_eq(rc, -1, "%s", out);
+    cr_assert(!strncmp(msg, prefix, strlen(prefix)), "'%s' should start with '%s'", msg,
+              prefix);
+    cr_assert(strstr(msg, "2147483647 x 2147483647") && strstr(msg, "needs 8.00 GiB") &&
+                  strstr(msg, "GiB free"), "%s", msg);
+    cr_assert_lt(grew, (uint64_t)64 << 20, "the refused read grew the process by %llu bytes",
+                 (unsigned long long)grew);
+    report_line(out, 1, &rc, msg, sizeof msg, &grew);
+    cr_assert_eq(rc, 0, "the COO reader needs no row array: %s", msg);
+    cr_assert_lt(grew, (uint64_t)64 << 20);
+    for (int k = 2; k < 4; k++) {
+        report_line(out, k, &rc, msg, sizeof msg, &grew);
+        snprintf(prefix, sizeof prefix, "%s:3: ", claims);
+        cr_assert(rc == -1 && !strncmp(msg, prefix, strlen(prefix)) &&
+                      strstr(msg, "after 1 of 2147483647 entries"),
+                  "%s read: '%s'", coo[k] ? "COO" : "CSR", msg);
+        cr_assert_lt(grew, (uint64_t)64 << 20);
+    }
+}
+
+/* 50 million rows with two entries: the row pointers (200 MB) are the
+ * only memory that grows with the rows, written once. Nothing clears the
+ * rows before the entries are known, and no second array as long as the
+ * rows is made (before: 400 MB, a cleared count array and a copy). */
+Test(mm_read, memory_grows_with_the_rows_only_once, .timeout = 120)
+{
+    uint64_t avail;
+    if (sp_host_mem_available(&avail) == 0 && avail < ((uint64_t)1 << 30))
+        cr_skip_test("less than 1 GiB free");
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    data_file(path, sizeof path, dir, "tall.mtx",
+              "%%MatrixMarket matrix coordinate real general\n"
+              "50000000 3 2\n50000000 3 2.5\n1 1 1.5\n");
+    uint64_t before = peak_rss();
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_mm_read(path, &quiet, &A, NULL, &err), 0, "%s", err.msg);
+    uint64_t grew = peak_rss() - before;
+    uint64_t rowptr = ((uint64_t)A.rows + 1) * sizeof(int32_t);
+    cr_assert(A.rows == 50000000 && A.nnz == 2 && A.rowptr[1] == 1 &&
+                  A.rowptr[A.rows - 1] == 1 && A.rowptr[A.rows] == 2, "nnz %d", A.nnz);
+    cr_assert(A.colidx[1] == 2 && A.val[1] == 2.5 && A.val[0] == 1.5);
+    cr_assert_lt(grew, rowptr + rowptr / 2, "reading grew the process by %llu MB for %llu MB "
+                 "of row pointers", (unsigned long long)(grew >> 20),
+                 (unsigned long long)(rowptr >> 20));
+    sp_csr_free(&A);
 }
