@@ -93,8 +93,11 @@ typedef struct sp_machine_verdict {
     char governor[32];
 } sp_machine_verdict;
 
-/* Judge a run of `threads` threads on a machine of `nproc` CPUs from its
- * readings before and after (either may be NULL: judged on the other). */
+/* Judge a run of `threads` threads on a machine of `nproc` online CPUs
+ * (the CPUs /proc/stat and the load average count) from its readings
+ * before and after (either may be NULL: judged on the other). Others' CPU
+ * time during the run needs both readings from the process that ran it
+ * (its own time, self_j, is subtracted). */
 void sp_machine_judge(const sp_machine_state *before, const sp_machine_state *after,
                       int threads, int nproc, sp_machine_verdict *v);
 /* sp_machine_judge's flags alone. */
