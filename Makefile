@@ -171,16 +171,26 @@ bench-fetch: all ## fetch + unpack + parse of a >= 500 MB mirror over loopback, 
 clean: ## remove build outputs (keeps results/ and the matrix cache)
 	rm -rf build build-asan bin
 
+# Objects depend on the flags they were built with: `make CUDA=0` after a
+# CUDA build (or OPT=..., SAN=...) in the same BUILD directory rebuilds
+# them instead of linking objects of another configuration together.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_TEXT  := $(CC) $(CFLAGS) | $(NVCC) $(NVFLAGS) | CUDA=$(CUDA)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_TEXT))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_STAMP),$(FLAGS_TEXT))
+endif
+
 # ---- rules -----------------------------------------------------------------
 # One short line per step; `make V=1` shows the full commands.
 Q   := $(if $(V),,@)
 say  = $(if $(V),,@echo "  $(1)	$(2)")
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.cu.o: %.cu
+$(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@

@@ -74,6 +74,22 @@ static void on_frame(sp_child_outcome *o, unsigned type, const unsigned char *p,
         memcpy(grown + o->nsamples, p, len);
         o->samples = grown;
         o->nsamples += n;
+    } else if (type == SP_MSG_SAMPLE_FLAGS && len % sizeof(int32_t) == 0) {
+        int n = (int)(len / sizeof(int32_t));
+        int32_t *grown = realloc(o->sample_flags, ((size_t)o->nflags + n) * sizeof(int32_t));
+        if (!grown) {
+            o->protocol_error = 1;
+            return;
+        }
+        memcpy(grown + o->nflags, p, len);
+        o->sample_flags = grown;
+        o->nflags += n;
+    } else if (type == SP_MSG_MACHINE && len == sizeof o->machine) {
+        memcpy(&o->machine, p, len);
+        o->machine.describe[sizeof o->machine.describe - 1] = 0;
+        o->machine.before[sizeof o->machine.before - 1] = 0;
+        o->machine.after[sizeof o->machine.after - 1] = 0;
+        o->have_machine = 1;
     } else if (type == SP_MSG_DONE && len >= sizeof o->result) {
         memcpy(&o->result, p, sizeof o->result);
         snprintf(o->message, sizeof o->message, "%.*s", (int)(len - sizeof o->result),
@@ -260,4 +276,7 @@ void sp_child_outcome_free(sp_child_outcome *o)
     free(o->samples);
     o->samples = NULL;
     o->nsamples = 0;
+    free(o->sample_flags);
+    o->sample_flags = NULL;
+    o->nflags = 0;
 }

@@ -83,6 +83,15 @@ extern "C" int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
            sp_gpu_clock_sync(c, err);
 }
 
+extern "C" int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len)
+{
+    int dev = 0;
+    if (!c || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetPCIBusId(buf, len, dev) != cudaSuccess)
+        return -1;
+    return 0;
+}
+
 extern "C" size_t sp_gpu_clock_l2_bytes(const sp_gpu_clock *c)
 {
     return c ? c->flush_bytes : 0;

@@ -34,6 +34,9 @@ int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err);
 /* Overwrite the L2 cache (a memset of the flush buffer on the stream, as
  * nvbench does) and wait: the next sample starts cold. */
 int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err);
+/* The PCI bus id of the clock's device ("0000:3b:00.0"), the name NVML
+ * knows it by whatever CUDA_VISIBLE_DEVICES says; -1 when unknown. */
+int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len);
 /* The L2 size in bytes the flush covers (0 without a flush buffer). */
 size_t sp_gpu_clock_l2_bytes(const sp_gpu_clock *c);
 void sp_gpu_clock_close(sp_gpu_clock *c);

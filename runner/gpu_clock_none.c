@@ -49,6 +49,12 @@ int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
     return none(err);
 }
 
+int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len)
+{
+    (void)c, (void)buf, (void)len;
+    return -1;
+}
+
 size_t sp_gpu_clock_l2_bytes(const sp_gpu_clock *c)
 {
     (void)c;

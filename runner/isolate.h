@@ -37,6 +37,8 @@ enum {
     SP_MSG_SAMPLES = 3,     /* doubles, appended to those already sent */
     SP_MSG_DONE = 4,        /* sp_wire_done, then the message text */
     SP_MSG_RUN = 5,         /* parent to worker: the next combination */
+    SP_MSG_MACHINE = 6,     /* sp_wire_machine: the machine around the samples */
+    SP_MSG_SAMPLE_FLAGS = 7, /* int32 SP_MACHINE_* bits, one per sample sent */
 };
 #define SP_WIRE_MAX_PAYLOAD (64u << 20)
 
@@ -52,6 +54,15 @@ typedef struct sp_wire_done {
     int32_t batch;          /* launches per sample the harness used */
     int32_t unused;
 } sp_wire_done;
+
+/* The machine's state around a run's samples (runner/machine.h). */
+typedef struct sp_wire_machine {
+    uint32_t flags;         /* SP_MACHINE_* of the run */
+    uint32_t unused;
+    double energy_j;        /* GPU energy over the repetitions; NaN unknown */
+    char describe[200];     /* the flags in words, "" when none */
+    char before[1536], after[1536];     /* sp_machine_json of the two readings */
+} sp_wire_machine;
 
 /* Write one whole frame (retrying short writes and EINTR). */
 int sp_wire_send(int fd, unsigned type, const void *payload, size_t len);
@@ -81,6 +92,10 @@ typedef struct sp_child_outcome {
     sp_phases phases;
     double *samples;            /* malloc'd; caller frees */
     int nsamples;
+    int32_t *sample_flags;      /* malloc'd, nflags of them; caller frees */
+    int nflags;
+    int have_machine;           /* SP_MSG_MACHINE arrived */
+    sp_wire_machine machine;
     int timed_out;              /* killed after the timeout */
     int aborted;                /* killed because the sweep was told to stop */
     int protocol_error;         /* malformed frame */

@@ -14,6 +14,7 @@
 
 #include "harness.h"
 #include "isolate.h"
+#include "measure_machine.h"
 #include "memguard.h"
 #include "../db/stats.h"
 
@@ -24,6 +25,7 @@
 
 typedef struct sample_buf {
     double *v, *scratch;
+    int32_t *flags;             /* SP_MACHINE_* bits of each sample */
     int n, cap;
 } sample_buf;
 
@@ -33,7 +35,7 @@ static void stage(int fd, const char *what)
 }
 
 /* Append one sample, growing both arrays. */
-static int push(sample_buf *b, double s, sp_err *err)
+static int push(sample_buf *b, double s, int32_t flags, sp_err *err)
 {
     if (b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 64;
@@ -41,11 +43,15 @@ static int push(sample_buf *b, double s, sp_err *err)
         if (v)
             b->v = v;
         double *sc = v ? realloc(b->scratch, (size_t)cap * sizeof *sc) : NULL;
-        if (!sc)
+        if (sc)
+            b->scratch = sc;
+        int32_t *fl = sc ? realloc(b->flags, (size_t)cap * sizeof *fl) : NULL;
+        if (!fl)
             return sp_fail(err, "out of memory for %d samples", cap);
-        b->scratch = sc;
+        b->flags = fl;
         b->cap = cap;
     }
+    b->flags[b->n] = flags;
     b->v[b->n++] = s;
     return 0;
 }
@@ -75,7 +81,7 @@ static int auto_done(const sp_measure_job *j, sample_buf *b, double t0, int *sto
 /* The timed repetitions; each is one sample of `batch` launches, stored as
  * the time of one launch. */
 static int timed_reps(const sp_measure_job *j, sp_harness *h, void *state, int batch,
-                      sample_buf *b, int *stop, sp_err *err)
+                      sp_run_machine *m, sample_buf *b, int *stop, sp_err *err)
 {
     double t0 = sp_seconds();
     for (;;) {
@@ -83,8 +89,8 @@ static int timed_reps(const sp_measure_job *j, sp_harness *h, void *state, int b
         if (sp_harness_sample(h, state, batch, &s, err))
             return sp_fail_prefix(err, "repetition %d", b->n + 1);
         if (!(s > 0) || !isfinite(s))
-            return sp_fail(err, "repetition %d: kernel reported time %g s", b->n + 1, s);
-        if (push(b, s, err))
+            return sp_fail(err, "repetition %d: measured %g s", b->n + 1, s);
+        if (push(b, s, sp_run_machine_sample(m), err))
             return -1;
         if (!j->auto_reps && b->n >= j->repetitions)
             return *stop = SP_STOP_COUNT, 0;
@@ -137,7 +143,8 @@ static int choose_batch(const sp_measure_job *j, sp_harness *h, void *state, int
 
 /* Every step up to the check; returns an SP_DONE_* status. */
 static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
-                   sp_phases *ph, sample_buf *b, sp_wire_done *d, sp_err *err)
+                   sp_phases *ph, sample_buf *b, sp_wire_done *d, sp_wire_machine *wm,
+                   sp_err *err)
 {
     const sp_kernel *k = j->kernel;
     int short_mem = device_short(j, err);
@@ -159,8 +166,11 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
         return SP_DONE_ERROR;
     d->batch = batch;
     stage(fd, "repetitions");
-    if (timed_reps(j, h, *state, batch, b, &d->stop, err))
+    sp_run_machine m;
+    sp_run_machine_begin(&m, h, (int)threads);
+    if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err))
         return SP_DONE_ERROR;
+    sp_run_machine_end(&m, wm);
     stage(fd, "result");
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
     if (k->result(*state, j->out, ph, err))
@@ -173,12 +183,13 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     return SP_DONE_OK;
 }
 
-/* Send the samples in frames of at most 1 Mi doubles. */
+/* Send the samples and their flags in frames of at most 1 Mi each. */
 static void send_samples(int fd, const sample_buf *b)
 {
     for (int i = 0; i < b->n; i += 1 << 20) {
         int n = b->n - i < (1 << 20) ? b->n - i : 1 << 20;
         sp_wire_send(fd, SP_MSG_SAMPLES, b->v + i, (size_t)n * sizeof(double));
+        sp_wire_send(fd, SP_MSG_SAMPLE_FLAGS, b->flags + i, (size_t)n * sizeof(int32_t));
     }
 }
 
@@ -203,9 +214,14 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_wire_done d = {SP_DONE_ERROR, SP_STOP_COUNT, NAN, 1, 0};
     sp_harness h;
     memset(&h, 0, sizeof h);
-    d.status = measure(j, fd, &h, &state, &ph, &b, &d, &err);
-    if (d.status == SP_DONE_OK)
+    static sp_wire_machine wm;      /* 3 KiB: off the stack */
+    memset(&wm, 0, sizeof wm);
+    wm.energy_j = NAN;
+    d.status = measure(j, fd, &h, &state, &ph, &b, &d, &wm, &err);
+    if (d.status == SP_DONE_OK) {
         send_samples(fd, &b);
+        sp_wire_send(fd, SP_MSG_MACHINE, &wm, sizeof wm);
+    }
     sp_wire_send(fd, SP_MSG_PHASES, &ph, sizeof ph);
     if (state) {
         stage(fd, "release");
@@ -221,6 +237,7 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_wire_send(fd, SP_MSG_DONE, msg, sizeof d + mlen);
     free(b.v);
     free(b.scratch);
+    free(b.flags);
     return d.status;
 }
 

@@ -25,6 +25,9 @@ typedef struct combo_outcome {
     int stop;
     sp_need need;
     int batch;                  /* launches per sample the child used */
+    int32_t *sample_flags;      /* malloc'd (from the child), one per sample */
+    int have_machine;
+    sp_wire_machine machine;    /* the machine around the samples */
 } combo_outcome;
 
 static void op_state_free(op_state *os)
@@ -184,6 +187,12 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
         out->samples = co.samples;
         out->nsamples = co.nsamples;
         co.samples = NULL;
+        if (co.nflags == co.nsamples) {
+            out->sample_flags = co.sample_flags;
+            co.sample_flags = NULL;
+        }
+        out->have_machine = co.have_machine;
+        out->machine = co.machine;
     }
     sp_child_outcome_free(&co);
 }
@@ -260,6 +269,10 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
         if (rc->cfg->auto_reps)
             sp_sweep_say(rc, "  (%d reps, stopped on %s)", out->nsamples,
                 out->stop == 1 ? "noise" : out->stop == 2 ? "time" : "count");
+        if (out->batch > 1)
+            sp_sweep_say(rc, "  x%d", out->batch);
+        if (out->have_machine && out->machine.describe[0])
+            sp_sweep_say(rc, "  [%s]", out->machine.describe);
         sp_sweep_say(rc, "\n");
     } else {
         sp_sweep_say(rc, "%s: %s\n", out->status, out->msg);
@@ -290,7 +303,12 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,
         .batch = out.batch, .cache = rc->cfg->cold ? "cold" : "warm", .energy_j = NAN,
+        .sample_flags = out.sample_flags,
     };
+    if (ok && out.have_machine) {
+        r.flags = out.machine.flags, r.energy_j = out.machine.energy_j;
+        r.state_before = out.machine.before, r.state_after = out.machine.after;
+    }
     rc->done++;
     count_status(rc->res, out.status);
     sp_progress_done(&rc->progress, cost);
@@ -298,6 +316,7 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     int64_t run_id;
     int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
     free(out.samples);
+    free(out.sample_flags);
     if (rc->kill_after > 0 && --rc->kill_after == 0)
         raise(SIGKILL);         /* tests of exact resume (SPSWEEP_TEST_KILL_AFTER) */
     return rcode;

@@ -1,0 +1,47 @@
+/*
+ * measure_machine.c — the machine around one run's samples (see
+ * measure_machine.h). Both readings come from the process that ran the
+ * kernel, as machine.h's judgement of others' CPU time wants. The GPU is
+ * named to NVML by its PCI bus id, since NVML ignores CUDA_VISIBLE_DEVICES.
+ * The per-sample reading happens between samples, outside the clock.
+ */
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure_machine.h"
+
+void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads)
+{
+    memset(m, 0, sizeof *m);
+    m->threads = threads > 0 ? threads : 1;
+    m->gpu = h->gpu && sp_gpu_clock_bus_id(h->clock, m->bus, (int)sizeof m->bus) == 0;
+    sp_machine_read_bus(&m->before, m->gpu ? m->bus : NULL, NULL, 0);
+}
+
+int32_t sp_run_machine_sample(sp_run_machine *m)
+{
+    if (!m->gpu)
+        return 0;
+    sp_machine_state now;
+    sp_machine_read_bus(&now, m->bus, NULL, 0);
+    if (!now.has_reasons)
+        return 0;
+    return (now.reasons & ~SP_NVML_REASONS_BENIGN) ? (int32_t)SP_MACHINE_THROTTLED : 0;
+}
+
+void sp_run_machine_end(sp_run_machine *m, sp_wire_machine *w)
+{
+    memset(w, 0, sizeof *w);
+    sp_machine_read_bus(&m->after, m->gpu ? m->bus : NULL, NULL, 0);
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    sp_machine_verdict v;
+    sp_machine_judge(&m->before, &m->after, m->threads, nproc > 0 ? (int)nproc : 1, &v);
+    w->flags = v.flags;
+    w->energy_j = sp_machine_energy_j(&m->before, &m->after);
+    sp_machine_describe(&v, w->describe, sizeof w->describe);
+    if (sp_machine_json(&m->before, w->before, sizeof w->before) >= (int)sizeof w->before)
+        strcpy(w->before, "{}");
+    if (sp_machine_json(&m->after, w->after, sizeof w->after) >= (int)sizeof w->after)
+        strcpy(w->after, "{}");
+}

@@ -1,0 +1,32 @@
+/*
+ * measure_machine.h — the machine around one run's samples, as the
+ * measuring child sees it (runner/measure_machine.c over
+ * runner/machine.h): a reading before the repetitions and one after,
+ * judged into the run's flags and GPU energy, and for a GPU kernel the
+ * throttle reasons after every sample, so a sample taken while the GPU was
+ * held back is flagged.
+ */
+#ifndef SP_MEASURE_MACHINE_H
+#define SP_MEASURE_MACHINE_H
+
+#include "harness.h"
+#include "isolate.h"
+#include "machine.h"
+
+typedef struct sp_run_machine {
+    int gpu;                    /* a GPU kernel whose device NVML can name */
+    char bus[32];               /* its PCI bus id */
+    int threads;                /* the run's CPU threads */
+    sp_machine_state before, after;
+} sp_run_machine;
+
+/* Read the state before the repetitions (the harness's device for a GPU
+ * kernel). */
+void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads);
+/* SP_MACHINE_THROTTLED when the GPU reports a throttle reason now; 0 for
+ * CPU kernels and when it cannot tell. */
+int32_t sp_run_machine_sample(sp_run_machine *m);
+/* Read the state after the repetitions and judge the run into w. */
+void sp_run_machine_end(sp_run_machine *m, sp_wire_machine *w);
+
+#endif
