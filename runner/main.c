@@ -70,7 +70,7 @@ static const char usage[] =
     "                 --db PATH (default results/results.db)  --out DIR (default\n"
     "                 results/report)  --sweep ID (default: the latest sweep)\n"
     "                 --base OLD.db [--base-sweep ID]  add a change table: each\n"
-    "                 combination faster, slower or same, from the confidence intervals\n"
+    "                 combination faster, slower, same or noisy, as `compare` judges it\n"
     "  export --csv|--json    a sweep's per-run statistics on stdout, rendered by SQLite\n"
     "                 --db PATH (default results/results.db)  --sweep ID (default: the\n"
     "                 latest)  --what run_stats|runs|samples|speedup|best_runs|run_modes|\n"
