@@ -5,18 +5,19 @@
  * A.db B.db` (runner/cmd_compare.c) and the report's change table
  * (`report --base A.db`, plots/report_compare.c) both call it.
  *
- * A difference is called only when all three hold:
+ * A combination is "noisy" when either run's relative half-width, (ci_hi -
+ * ci_lo) / 2 / median from run_stats, exceeds max_noise: its verdict
+ * cannot be trusted either way. On the shared 2-core VM a run slowed down
+ * 10 000 times by other processes had a 40 % half-width; calling that
+ * "slower" because the gap was wider still was a false alarm on a re-run
+ * of the same config (bench/repeatability.sh), so "noisy" comes first.
+ * Otherwise a difference is called only when all three hold:
  *   1. the two-sided Mann–Whitney U test of the two runs' samples gives
  *      p < alpha (db/ranktest.h),
  *   2. the medians differ by more than min_effect: |B/A - 1| > min_effect,
  *   3. the gap |B - A| between the medians exceeds each run's noise, the
  *      half-width (ci_hi - ci_lo) / 2 of its interval in run_stats;
- * then B is "slower" (B/A > 1) or "faster". Otherwise the combination is
- * "same", or "noisy" when either run's relative half-width exceeds
- * max_noise: a difference up to that noise could hide in it, so "same"
- * could not be trusted. A difference that passes 1-3 is still called on a
- * noisy run: it is larger than that run's noise, and a regression must not
- * disappear from a CI script's exit status because the runs were noisy.
+ * then B is "slower" (B/A > 1) or "faster"; else "same".
  * A run with too few samples for an interval (run_stats leaves ci_lo NULL,
  * n <= 5) uses the range [min, max] of its samples instead.
  * Combinations in one sweep only are "gone" (A only) or "new" (B only).

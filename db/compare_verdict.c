@@ -53,10 +53,10 @@ int sp_cmp_judge(const sp_cmp_run *a, const sp_cmp_run *b, const sp_cmp_opts *o,
                        a->n, b->n);
     row->p = t.p;
     row->method = t.method;
-    if (row->p < o->alpha && fabs(row->ratio - 1) > o->min_effect && beyond_noise(a, b))
-        row->verdict = row->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
-    else if (row->noise_a > o->max_noise || row->noise_b > o->max_noise)
+    if (row->noise_a > o->max_noise || row->noise_b > o->max_noise)
         row->verdict = SP_CMP_NOISY;
+    else if (row->p < o->alpha && fabs(row->ratio - 1) > o->min_effect && beyond_noise(a, b))
+        row->verdict = row->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
     else
         row->verdict = SP_CMP_SAME;
     return 0;

@@ -3,10 +3,10 @@
  * combination (matrix source, operation, kernel, axis values) of this
  * sweep against the same combination in the base sweep, judged by
  * db/compare.h — the one definition of faster, slower, same and noisy
- * that `spsweep compare OLD.db THIS.db` uses too (a Mann–Whitney rank test
- * on the samples, a minimum effect of 2 %, a gap beyond both runs' noise;
- * noisy: a run's interval half-width above 5 % of its median), with its
- * default thresholds. ratio = this median / base median (above 1: slower
+ * that `spsweep compare OLD.db THIS.db` uses too (noisy: a run's interval
+ * half-width above 5 % of its median; else a Mann–Whitney rank test on the
+ * samples, a minimum effect of 2 % and a gap beyond both runs' noise), with
+ * its default thresholds. ratio = this median / base median (above 1: slower
  * now), with the bounds both intervals allow and the test's p-value.
  * Combinations found on one side only are listed as "new" or "gone".
  * Slower rows come first. The base database is opened read-only like this
