@@ -164,7 +164,7 @@ static int check_outputs(const rp_report *r, sp_err *err)
 /* All the steps, in order; the first failure stops the report. */
 static int report_build(rp_report *r, sp_err *err)
 {
-    if (open_readonly(r, err) || pick_sweep(r, err) || rp_attach_base(r, err) ||
+    if (open_readonly(r, err) || pick_sweep(r, err) || rp_open_base(r, err) ||
         sp_mkdir_p(r->out_dir, err) || rp_manifest_clear(r, err))
         return -1;
     r->owns_dir = 1;
@@ -210,6 +210,7 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
         free(r.files[i]);
     free(r.files);
     sp_store_close(r.store);
+    sp_store_close(r.base_store);
     return rc;
 }
 

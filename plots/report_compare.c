@@ -1,121 +1,125 @@
 /*
  * report_compare.c — the change table of `report --base OLD.db`: every
  * combination (matrix source, operation, kernel, axis values) of this
- * sweep against the same combination in the base sweep, marked
- *   faster  this sweep's 95% confidence interval of the median lies wholly
- *           below the base's,
- *   slower  wholly above it,
- *   same    the intervals overlap;
- * where either run has too few samples for an interval (the run_stats view
- * leaves ci_lo NULL), the [min, max] ranges decide instead. ratio = base
- * median / this median (above 1: faster now). Combinations found on one
- * side only are listed as "new" or "gone". Slower rows come first.
- * This sweep's run_stats is named without a schema: it is this build's
- * TEMP view (sp_store_open_readonly), which SQLite looks up first; the
- * base database's views are its own.
+ * sweep against the same combination in the base sweep, judged by
+ * db/compare.h — the one definition of faster, slower, same and noisy
+ * that `spsweep compare OLD.db THIS.db` uses too (noisy: a run's interval
+ * half-width above 5 % of its median; else a Mann–Whitney rank test on the
+ * samples, a minimum effect of 2 % and a gap beyond both runs' noise), with
+ * its default thresholds. ratio = this median / base median (above 1: slower
+ * now), with the bounds both intervals allow and the test's p-value.
+ * Combinations found on one side only are listed as "new" or "gone".
+ * Slower rows come first. The base database is opened read-only like this
+ * one (sp_store_open_readonly), so both sides are read through this
+ * build's views.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../db/compare.h"
 #include "../db/store.h"
 #include "report_impl.h"
 
-static const char COMPARE_SQL[] =
-    "WITH cur AS (SELECT s.*, m.source FROM run_stats s"
-    "   JOIN main.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?1),"
-    " old AS (SELECT s.*, m.source FROM base.run_stats s"
-    "   JOIN base.matrices m ON m.id = s.matrix_id WHERE s.sweep_id = ?2),"
-    " pairs AS ("
-    "  SELECT c.matrix, c.operation, c.kernel, c.axes, o.median AS om, c.median AS cm,"
-    "   CASE WHEN c.ci_lo IS NOT NULL AND o.ci_lo IS NOT NULL THEN"
-    "     CASE WHEN c.ci_hi < o.ci_lo THEN 'faster' WHEN c.ci_lo > o.ci_hi THEN 'slower'"
-    "     ELSE 'same' END"
-    "   ELSE CASE WHEN c.max < o.min THEN 'faster' WHEN c.min > o.max THEN 'slower'"
-    "     ELSE 'same' END END AS verdict"
-    "  FROM cur c JOIN old o ON o.source = c.source AND o.operation = c.operation"
-    "   AND o.kernel = c.kernel AND o.axes = c.axes"
-    "  UNION ALL SELECT c.matrix, c.operation, c.kernel, c.axes, NULL, c.median, 'new'"
-    "  FROM cur c WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.source = c.source"
-    "   AND o.operation = c.operation AND o.kernel = c.kernel AND o.axes = c.axes)"
-    "  UNION ALL SELECT o.matrix, o.operation, o.kernel, o.axes, o.median, NULL, 'gone'"
-    "  FROM old o WHERE NOT EXISTS (SELECT 1 FROM cur c WHERE c.source = o.source"
-    "   AND c.operation = o.operation AND c.kernel = o.kernel AND c.axes = o.axes))"
-    " SELECT verdict, matrix, operation, kernel, " AXES_TEXT("axes") ","
-    " CASE WHEN om IS NULL THEN '-' ELSE printf('%.4g', om * 1e3) END,"
-    " CASE WHEN cm IS NULL THEN '-' ELSE printf('%.4g', cm * 1e3) END,"
-    " CASE WHEN om IS NULL OR cm IS NULL THEN '-' ELSE printf('%.3fx', om / cm) END"
-    " FROM pairs ORDER BY CASE verdict WHEN 'slower' THEN 0 WHEN 'faster' THEN 1"
-    "  WHEN 'gone' THEN 2 WHEN 'new' THEN 3 ELSE 4 END, matrix, operation, kernel, axes";
-
-/* Attach the base database read-only and resolve its sweep (before any
+/* Open the base database read-only and resolve its sweep (before any
  * file is written, so a wrong --base or --base-sweep leaves no report). */
-int rp_attach_base(rp_report *r, sp_err *err)
+int rp_open_base(rp_report *r, sp_err *err)
 {
-    char uri[4200];
-    sqlite3_stmt *s;
     if (!r->base_db)
         return 0;
-    snprintf(uri, sizeof uri, "file:%s?mode=ro", r->base_db);
-    if (sqlite3_prepare_v2(r->db, "ATTACH DATABASE ?1 AS base", -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, "attaching the base database");
-    sqlite3_bind_text(s, 1, uri, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(s);
-    if (rc)
-        return sp_fail(err, "%s: cannot open the base database: %s", r->base_db,
-                       sqlite3_errmsg(r->db));
-    if (r->base_sweep_id && sp_store_check_sweep(r->db, "base", r->base_db, "--base-sweep",
-                                                 r->base_sweep_id, err))
-        return -1;
-    if (sqlite3_prepare_v2(r->db, "SELECT MAX(sweep_id) FROM base.run_stats"
-                                  " WHERE ?1 = 0 OR sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
-        return sp_fail(err, "%s: not an spsweep results database (%s)", r->base_db,
-                       sqlite3_errmsg(r->db));
-    sqlite3_bind_int64(s, 1, r->base_sweep_id);
-    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-        r->base_sweep_id = sqlite3_column_int64(s, 0);
-    else
-        rc = sp_fail(err, "%s: no sweep with successful runs to compare with", r->base_db);
-    sqlite3_finalize(s);
-    return rc;
+    if (sp_store_open_readonly(r->base_db, &r->base_store, err))
+        return sp_fail_prefix(err, "cannot open the base database");
+    return sp_cmp_pick_sweep(sp_store_db(r->base_store), r->base_db, "--base-sweep",
+                             &r->base_sweep_id, err);
 }
 
-/* Count the verdicts for the table's title. */
-static void verdict_counts(const rp_table *t, char *out, size_t len)
+/* Milliseconds, or "-" for a side the combination lacks. */
+static void ms_text(const sp_cmp_run *x, char *out, size_t len)
 {
-    static const char *const names[] = {"slower", "faster", "same", "new", "gone"};
-    int n[5] = {0};
-    for (int i = 0; i < t->nrows; i++)
-        for (int k = 0; k < 5; k++)
-            n[k] += !strcmp(t->cell[i * t->ncols], names[k]);
-    snprintf(out, len, "%d slower, %d faster, %d same, %d new, %d gone", n[0], n[1], n[2],
-             n[3], n[4]);
+    if (x)
+        snprintf(out, len, "%.4g", x->median * 1e3);
+    else
+        snprintf(out, len, "-");
+}
+
+/* "±1.23%" (or "±1.23% range" from the [min, max] of a short run). */
+static void noise_text(const sp_cmp_run *x, char *out, size_t len)
+{
+    if (x)
+        snprintf(out, len, "%.2f%%%s", 100 * sp_cmp_noise(x), x->from_range ? " range" : "");
+    else
+        snprintf(out, len, "-");
+}
+
+enum { NCOLS = 12, CELL = 160 };
+
+/* One row of the table from a judged pair. */
+static int add_row(rp_table *t, const sp_cmp_row *row, sp_err *err)
+{
+    char c[NCOLS][CELL];
+    const char *cells[NCOLS];
+    const sp_cmp_run *k = row->b ? row->b : row->a;
+    int both = row->a && row->b;
+    snprintf(c[0], CELL, "%s", sp_cmp_verdict_name(row->verdict));
+    snprintf(c[1], CELL, "%s", k->matrix);
+    snprintf(c[2], CELL, "%s", k->operation);
+    snprintf(c[3], CELL, "%s", k->kernel);
+    rp_axes_text(c[4], CELL, k->axes);
+    ms_text(row->a, c[5], CELL);
+    noise_text(row->a, c[6], CELL);
+    ms_text(row->b, c[7], CELL);
+    noise_text(row->b, c[8], CELL);
+    snprintf(c[9], CELL, both ? "%.3fx" : "-", row->ratio);
+    snprintf(c[10], CELL, both ? "%.3f-%.3f" : "-", row->ratio_lo, row->ratio_hi);
+    snprintf(c[11], CELL, both ? "%.2g" : "-", row->p);
+    for (int i = 0; i < NCOLS; i++)
+        cells[i] = c[i];
+    return rp_table_add(t, cells, err);
+}
+
+/* The table's title: the base and the count of every verdict. */
+static void table_title(const rp_report *r, const sp_cmp_row *rows, int n, char *out,
+                        size_t len)
+{
+    int k[SP_CMP_NVERDICTS];
+    sp_cmp_count(rows, n, k);
+    const char *slash = strrchr(r->base_db, '/');
+    snprintf(out, len, "Change against %s, sweep %lld: %d slower, %d faster, %d noisy, "
+             "%d same, %d new, %d gone", slash ? slash + 1 : r->base_db,
+             (long long)r->base_sweep_id, k[SP_CMP_SLOWER], k[SP_CMP_FASTER],
+             k[SP_CMP_NOISY], k[SP_CMP_SAME], k[SP_CMP_NEW], k[SP_CMP_GONE]);
 }
 
 int rp_compare_table(rp_report *r, sp_err *err)
 {
-    static const char *const head[] = {"verdict", "matrix", "operation", "kernel", "axes",
-                                       "base median ms", "median ms", "ratio"};
+    static const char *const head[NCOLS] = {
+        "verdict", "matrix", "operation", "kernel", "axes", "base median ms", "base noise",
+        "median ms", "noise", "ratio", "ratio bounds", "p"};
     if (!r->base_db)
         return 0;
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, COMPARE_SQL, -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, "preparing the comparison");
-    sqlite3_bind_int64(s, 1, r->sweep_id);
-    sqlite3_bind_int64(s, 2, r->base_sweep_id);
+    sp_cmp_set old, cur = {0};
+    sp_cmp_opts o;
+    sp_cmp_opts_default(&o);
+    sp_cmp_row *rows = NULL;
+    int n = 0;
+    if (sp_cmp_load(sp_store_db(r->base_store), r->base_db, r->base_sweep_id, &old, err))
+        return -1;
+    int rc = sp_cmp_load(r->db, r->db_path, r->sweep_id, &cur, err);
+    if (rc == 0)
+        rc = sp_cmp_pair(&old, &cur, &o, &rows, &n, err);
     rp_table t;
-    char counts[160], title[600];
-    rp_table_init(&t, "compare", "Change", 8, head);
-    int rc = rp_table_query(&t, s, r, err);
-    sqlite3_finalize(s);
-    if (!rc) {
-        verdict_counts(&t, counts, sizeof counts);
-        const char *slash = strrchr(r->base_db, '/');
-        snprintf(title, sizeof title, "Change against %s, sweep %lld: %s",
-                 slash ? slash + 1 : r->base_db, (long long)r->base_sweep_id, counts);
+    char title[600];
+    rp_table_init(&t, "compare", "Change", NCOLS, head);
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = add_row(&t, &rows[i], err);
+    if (rc == 0) {
+        table_title(r, rows, n, title, sizeof title);
         t.title = title;
         rc = rp_table_emit(r, &t, err);
     }
     rp_table_free(&t);
+    free(rows);
+    sp_cmp_set_free(&old);
+    sp_cmp_set_free(&cur);
     return rc;
 }

@@ -22,7 +22,8 @@ typedef struct rp_report {
     int64_t sweep_id;
     int64_t ok_runs;            /* successful runs of the sweep (0: failures only) */
     FILE *log;                  /* notes, or NULL */
-    const char *base_db;        /* comparison database (ATTACHed as "base"), or NULL */
+    const char *base_db;        /* comparison database, or NULL */
+    struct sp_store *base_store;    /* it, opened read-only (report_compare.c) */
     int64_t base_sweep_id;      /* its sweep (0 = latest with ok runs) */
     int ncharts, cap;
     char **charts;              /* base names, in page order */
@@ -92,8 +93,8 @@ int rp_table_pages(int nrows);
 int rp_summary_tables(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
-/* ATTACH r->base_db as "base" and resolve r->base_sweep_id (no base: 0). */
-int rp_attach_base(rp_report *r, sp_err *err);
+/* Open r->base_db read-only and resolve r->base_sweep_id (no base: 0). */
+int rp_open_base(rp_report *r, sp_err *err);
 /* Stacked phase bars of the GPU runs (report_phases.c). */
 int rp_phase_charts(rp_report *r, sp_err *err);
 /* GFLOPS against arithmetic intensity with the measured roofs (report_roofline.c). */

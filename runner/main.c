@@ -14,6 +14,7 @@
  *   spsweep slurm CONFIG --shards N [...]        (runner/cmd_slurm.c)
  *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
  *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
+ *   spsweep compare A.db B.db [--sweep-a ID] [--sweep-b ID] [...]  (runner/cmd_compare.c)
  *   spsweep --version                            the commit it was built from
  */
 #include <errno.h>
@@ -71,11 +72,18 @@ static const char usage[] =
     "                 --db PATH (default results/results.db)  --out DIR (default\n"
     "                 results/report)  --sweep ID (default: the latest sweep)\n"
     "                 --base OLD.db [--base-sweep ID]  add a change table: each\n"
-    "                 combination faster, slower or same, from the confidence intervals\n"
+    "                 combination faster, slower, same or noisy, as `compare` judges it\n"
     "  export --csv|--json    a sweep's per-run statistics on stdout, rendered by SQLite\n"
     "                 --db PATH (default results/results.db)  --sweep ID (default: the\n"
     "                 latest)  --what run_stats|runs|samples|speedup|best_runs|run_modes|\n"
     "                 failures|matrices|sweeps (default run_stats)\n"
+    "  compare A.db B.db   each combination of B against the same one in A: noisy (an\n"
+    "                 interval too wide), else slower or faster by a Mann-Whitney rank\n"
+    "                 test on the samples, a minimum effect and both runs' noise, else\n"
+    "                 same (`spsweep compare --help`);\n"
+    "                 --sweep-a ID --sweep-b ID (default: the latest of each)\n"
+    "                 --min-effect PCT (2) --alpha P (0.05) --max-noise PCT (5) --csv;\n"
+    "                 exit status 3 when a combination is slower, 1 on an error\n"
     "  merge OUT.db IN.db...   merge shard databases of one sweep (--shard) into\n"
     "                 OUT.db; refuses sweeps of different configs or plans unless --force;\n"
     "                 matrices deduplicated, runs already in OUT.db skipped\n"
@@ -513,6 +521,8 @@ int main(int argc, char **argv)
         return sp_cmd_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "slurm"))
         return sp_cmd_slurm(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return sp_cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "merge") && has_option(argc, argv, "--shards"))
         return sp_cmd_merge_shards(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep") && has_option(argc, argv, "--gpus"))

@@ -191,6 +191,9 @@ int sp_cmd_cache(int argc, char **argv);
 int sp_cmd_slurm(int argc, char **argv);
 int sp_cmd_merge_shards(int argc, char **argv);
 int sp_cmd_sweep_gpus(int argc, char **argv);
+/* `spsweep compare A.db B.db ...` (runner/cmd_compare.c): same convention;
+ * 3 when a combination is slower in B. */
+int sp_cmd_compare(int argc, char **argv);
 
 /* ---- provenance (runner/provenance.c) ----------------------------------- */
 typedef struct sp_provenance {

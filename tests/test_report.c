@@ -281,7 +281,11 @@ static void assert_all_verdicts(const char *out, const char *verdict, int rows)
     free(t);
 }
 
-Test(report, comparison_marks_same_slower_and_faster, .timeout = 120)
+/* The verdicts themselves are tested in test_compare.c; here: the table
+ * is written, with this / base ratios. The synthetic runs (5 samples spread
+ * over 23 %) have no interval, and their range is far wider than the 5 %
+ * noise threshold: every combination is "noisy", even twice as slow. */
+Test(report, comparison_table_of_noisy_runs, .timeout = 120)
 {
     char dir[512], db[1024], slow[1024], fast[1024], out[1024];
     tu_tempdir(dir, sizeof dir);
@@ -297,15 +301,18 @@ Test(report, comparison_marks_same_slower_and_faster, .timeout = 120)
     sp_err err = {{0}};
     sp_report_opts o = {.base_db = db};
     cr_assert_eq(sp_report_run(db, out, &o, &err), 0, "%s", err.msg);
-    assert_all_verdicts(out, "same", 16);
+    assert_all_verdicts(out, "noisy", 16);
     assert_png(out, "compare-1.png");
     cr_assert_eq(sp_report_run(slow, out, &o, &err), 0, "%s", err.msg);
-    assert_all_verdicts(out, "slower", 16);
+    assert_all_verdicts(out, "noisy", 16);
     char *t = read_out(out, "compare.tsv");
-    cr_assert(strstr(t, "\t0.500x\n"), "%s", t);
+    cr_assert(strstr(t, "\t2.000x\t"), "ratio: this / base: %s", t);
     free(t);
     cr_assert_eq(sp_report_run(fast, out, &o, &err), 0, "%s", err.msg);
-    assert_all_verdicts(out, "faster", 16);
+    assert_all_verdicts(out, "noisy", 16);
+    t = read_out(out, "compare.tsv");
+    cr_assert(strstr(t, "\t0.500x\t"), "ratio: this / base: %s", t);
+    free(t);
     o.base_db = "/nonexistent/base.db";
     cr_assert_eq(sp_report_run(db, out, &o, &err), -1);
     cr_assert(strstr(err.msg, "/nonexistent/base.db"), "%s", err.msg);
@@ -745,7 +752,8 @@ Test(report, speedup_bars_by_size_class_and_paginated, .timeout = 120)
  * dense-row matrix (720 000 x 3000 stored entries, past 32-bit offsets), a GPU kernel (skipped without a GPU), a matrix file
  * that does not exist. Every PNG is valid, the PDF has one page per PNG
  * plus the title, failures are listed with their reasons, and a
- * comparison of the database with itself marks every combination same. */
+ * comparison of the database with itself calls no change (same, or noisy
+ * where this shared VM's noise is too wide to say same). */
 Test(report, from_a_real_sweep, .timeout = 240)
 {
     char dir[512], cfg[1024], db[1024], out[1024], args[4096];
@@ -789,7 +797,8 @@ Test(report, from_a_real_sweep, .timeout = 240)
     t = read_out(out, "compare.tsv");
     int rows = 0;
     for (char *line = strchr(t, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-        cr_assert(!strncmp(line + 1, "same\t", 5), "%s", line + 1);
+        cr_assert(!strncmp(line + 1, "same\t", 5) || !strncmp(line + 1, "noisy\t", 6), "%s",
+                  line + 1);
         rows++;
     }
     cr_assert_geq(rows, 7, "every ok run compared: %s", t);
