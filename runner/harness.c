@@ -47,8 +47,9 @@ static int cpus_in_list(const char *path)
     char sep;
     while (fscanf(f, "%d", &a) == 1) {
         b = a;
-        if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1)
-            (void)(fscanf(f, "%c", &sep));
+        if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1 &&
+            fscanf(f, "%c", &sep) != 1)
+            sep = 0;    /* the list's last range */
         n += b - a + 1;
     }
     fclose(f);
