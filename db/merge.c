@@ -200,8 +200,9 @@ static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
         "INSERT INTO main.samples (run_id, rep, seconds, round, flags) SELECT ?2, rep,"
         " seconds, round, flags FROM src.samples WHERE run_id = ?1",
         "INSERT INTO main.run_rounds (run_id, round, status, error, batch, launches, flags,"
-        " energy_j, state_before, state_after, created_at) SELECT ?2, round, status, error,"
-        " batch, launches, flags, energy_j, state_before, state_after, created_at"
+        " energy_j, state_before, state_after, created_at, energy_launches) SELECT ?2, round,"
+        " status, error, batch, launches, flags, energy_j, state_before, state_after,"
+        " created_at, energy_launches"
         " FROM src.run_rounds WHERE run_id = ?1"};
     int rc = 0, step = SQLITE_DONE;
     for (int i = 0; i < 5 && rc == 0; i++)

@@ -51,6 +51,7 @@ CREATE TABLE run_rounds (
     launches    INTEGER,
     flags       INTEGER,
     energy_j    REAL,
+    energy_launches INTEGER,
     state_before TEXT CHECK (state_before IS NULL OR json_valid(state_before)),
     state_after  TEXT CHECK (state_after IS NULL OR json_valid(state_after)),
     created_at  TEXT NOT NULL,

@@ -146,7 +146,8 @@ CREATE TABLE IF NOT EXISTS runs (
     -- the machine around the run (runner/machine.h)
     flags        INTEGER,               -- SP_MACHINE_* bits seen in any round
     flagged_samples INTEGER,            -- samples taken while throttled or busy
-    joules_per_launch REAL              -- GPU energy of one launch (NVML), over all rounds
+    joules_per_launch REAL              -- GPU energy of one launch (NVML energy window,
+                                        -- `energy = 0.25s`), over all rounds
 );
 
 CREATE TABLE IF NOT EXISTS samples (
@@ -171,7 +172,8 @@ CREATE TABLE IF NOT EXISTS run_rounds (
     batch       INTEGER,                -- launches per sample in this round
     launches    INTEGER,                -- timed launches (samples x batch)
     flags       INTEGER,                -- SP_MACHINE_* bits (runner/machine.h)
-    energy_j    REAL,                   -- GPU energy over the timed samples (NVML)
+    energy_j    REAL,                   -- GPU energy of the energy window (NVML)
+    energy_launches INTEGER,            -- launches in that window
     state_before TEXT CHECK (state_before IS NULL OR json_valid(state_before)),
     state_after  TEXT CHECK (state_after IS NULL OR json_valid(state_after)),
     created_at  TEXT NOT NULL,

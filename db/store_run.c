@@ -213,8 +213,9 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "INSERT INTO run_rounds (run_id, round, status, error, batch, launches,"
-                      " flags, energy_j, state_before, state_after, created_at) VALUES"
-                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, " SQL_NOW ")",
+                      " flags, energy_j, state_before, state_after, energy_launches,"
+                      " created_at) VALUES"
+                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, " SQL_NOW ")",
                       &s, "preparing the round insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
@@ -223,7 +224,8 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
              bind_int_or_null(s, 6, ok ? (int64_t)r->nsamples * (r->batch > 0 ? r->batch : 1)
                                        : 0, 0) |
              sqlite3_bind_int64(s, 7, (int64_t)r->flags) | bind_real(s, 8, r->energy_j) |
-             bind_text(s, 9, r->state_before) | bind_text(s, 10, r->state_after);
+             bind_text(s, 9, r->state_before) | bind_text(s, 10, r->state_after) |
+             bind_int_or_null(s, 11, r->energy_launches, 0);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the round");
@@ -298,8 +300,9 @@ static int fold_machine(sp_store *st, int64_t id, sp_err *err)
                       " flags = (SELECT " OR_FLAGS " FROM run_rounds WHERE run_id = ?1),"
                       " flagged_samples = (SELECT COUNT(*) FROM samples"
                       "   WHERE run_id = ?1 AND flags <> 0),"
-                      " joules_per_launch = (SELECT SUM(energy_j) / SUM(launches) FROM run_rounds"
-                      "   WHERE run_id = ?1 AND energy_j IS NOT NULL AND launches > 0)"
+                      " joules_per_launch = (SELECT SUM(energy_j) / SUM(energy_launches) FROM"
+                      "   run_rounds WHERE run_id = ?1 AND energy_j IS NOT NULL"
+                      "   AND energy_launches > 0)"
                       " WHERE id = ?1",
                       &s, "preparing the machine update", err))
         return -1;

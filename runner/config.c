@@ -289,6 +289,10 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
             return -1;
         return cfg->seed = seed, 0;
     }
+    if (!strcmp(name, "energy") && !strcmp(v, "off"))
+        return cfg->energy_s = 0, 0;
+    if (!strcmp(name, "energy"))
+        return parse_duration(name, v, &cfg->energy_s, err);
     if (!strcmp(name, "noisy")) {
         if (parse_positive(name, v, &cfg->noisy_threshold, err))
             return -1;
@@ -353,8 +357,8 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                    : 0;
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
-                   "seed, noisy, complex, description, timeout, max_noise, max_time, "
-                   "isolate)", name);
+                   "seed, noisy, energy, complex, description, timeout, max_noise, "
+                   "max_time, isolate)", name);
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at

@@ -59,7 +59,8 @@ typedef struct sp_wire_done {
 typedef struct sp_wire_machine {
     uint32_t flags;         /* SP_MACHINE_* of the run */
     uint32_t unused;
-    double energy_j;        /* GPU energy over the repetitions; NaN unknown */
+    double energy_j;        /* GPU energy of the energy window; NaN unknown */
+    int64_t energy_launches; /* launches in that window */
     char describe[200];     /* the flags in words, "" when none */
     char before[1536], after[1536];     /* sp_machine_json of the two readings */
 } sp_wire_machine;
@@ -190,6 +191,7 @@ typedef struct sp_measure_job {
     int cold;                   /* flush the caches before every sample (batch 1) */
     int batch;                  /* launches per sample; 0: enough for min_sample_s */
     double min_sample_s;        /* the shortest sample a calibrated batch makes */
+    double energy_s;            /* GPU energy window after the samples; 0: none */
 } sp_measure_job;
 
 /* Measure one combination and report it on fd; returns the SP_DONE_*

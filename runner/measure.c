@@ -168,7 +168,8 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     stage(fd, "repetitions");
     sp_run_machine m;
     sp_run_machine_begin(&m, h, (int)threads);
-    if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err))
+    if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err) ||
+        sp_run_machine_energy(&m, h, *state, batch, j->energy_s, err))
         return SP_DONE_ERROR;
     sp_run_machine_end(&m, wm);
     stage(fd, "result");

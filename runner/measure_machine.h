@@ -18,6 +18,8 @@ typedef struct sp_run_machine {
     char bus[32];               /* its PCI bus id */
     int threads;                /* the run's CPU threads */
     sp_machine_state before, after;
+    double energy_j;            /* of the energy window; NaN: none */
+    int64_t energy_launches;
 } sp_run_machine;
 
 /* Read the state before the repetitions (the harness's device for a GPU
@@ -26,6 +28,14 @@ void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads);
 /* SP_MACHINE_THROTTLED when the GPU reports a throttle reason now; 0 for
  * CPU kernels and when it cannot tell. */
 int32_t sp_run_machine_sample(sp_run_machine *m);
+/* The GPU's energy per launch: `batch` launches a sample, back to back
+ * with no reading between them, for at least seconds, between two
+ * readings of NVML's energy counter (the counter moves in steps of
+ * milliseconds to tens of them, so the window is long; the samples
+ * themselves are too short and have readings between them). Sets
+ * m->energy_j and m->energy_launches; nothing without a counter. */
+int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int batch,
+                          double seconds, sp_err *err);
 /* Read the state after the repetitions and judge the run into w. */
 void sp_run_machine_end(sp_run_machine *m, sp_wire_machine *w);
 

@@ -37,9 +37,9 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
     fprintf(f, "warmup %d tolerance %.17g timeout %.17g complex %d\n", cfg->warmup,
             cfg->tolerance, cfg->timeout_s, (int)cfg->complex);
     fprintf(f, "isolate %s\n", sp_isolate_name(cfg->isolate));
-    fprintf(f, "harness cache %s batch %d min_sample %.17g rounds %d seed %ld\n",
+    fprintf(f, "harness cache %s batch %d min_sample %.17g rounds %d seed %ld energy %.17g\n",
             cfg->cold ? "cold" : "warm", cfg->batch, cfg->min_sample_s, cfg->rounds,
-            cfg->seed);
+            cfg->seed, cfg->energy_s);
     for (int m = 0; m < cfg->nmatrices; m++)
         fprintf(f, "matrix %s\n", cfg->matrices[m].text);
     for (int i = 0; i < plan->ncombos; i++) {

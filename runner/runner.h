@@ -5,7 +5,7 @@
  * Config format (configs/default.ini is the worked example):
  *   [sweep]           repetitions (N | auto), warmup, tolerance, database,
  *                     cache (warm | cold), cache_dir, batch (auto | N),
- *                     min_sample_time, rounds, seed, noisy, complex, timeout,
+ *                     min_sample_time, rounds, seed, noisy, energy, complex, timeout,
  *                     max_noise, max_time
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
  *                     select = EXPR, limit = N   (SuiteSparse index, fetch/fetch.h)
@@ -85,6 +85,7 @@ typedef struct sp_config {
     int rounds;                 /* [sweep] rounds: plan executions, each shuffled (default 1) */
     long seed;                  /* [sweep] seed of the shuffles (default 1) */
     double noisy_threshold;     /* [sweep] noisy: half-width / median marking a run noisy */
+    double energy_s;            /* [sweep] energy: GPU energy window after the samples; 0 off */
     int nmatrices;
     sp_source *matrices;
     int *source_line;           /* config line of matrices[m], m < nsource_lines */

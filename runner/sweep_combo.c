@@ -111,7 +111,7 @@ static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_com
         .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
         .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
         .cold = cfg->cold, .batch = cfg->batch,
-        .min_sample_s = sp_config_min_sample(cfg, c->kernel),
+        .min_sample_s = sp_config_min_sample(cfg, c->kernel), .energy_s = cfg->energy_s,
     };
 }
 
@@ -307,6 +307,7 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     };
     if (ok && out.have_machine) {
         r.flags = out.machine.flags, r.energy_j = out.machine.energy_j;
+        r.energy_launches = out.machine.energy_launches;
         r.state_before = out.machine.before, r.state_after = out.machine.after;
     }
     rc->done++;

@@ -558,3 +558,63 @@ Test(store, two_connections_write_the_same_database)
     sp_store_close(a);
     sp_store_close(b);
 }
+
+/* Rounds of one run: a later round adds its samples (statistics over all,
+ * the interval widened by the round medians from three rounds), folds its
+ * machine flags and energy in, and a failing round turns the run failed;
+ * storing a round twice changes nothing. */
+Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
+{
+    char path[600];
+    sp_store *st = open_temp(path, sizeof path);
+    int64_t sweep = add_sweep(st, "rounds");
+    int64_t m = add_matrix(st, "gen:r", "r", 0x42);
+    static const double r0[6] = {1.00e-3, 1.01e-3, 0.99e-3, 1.02e-3, 1.00e-3, 1.01e-3};
+    double r1[6], r2[6];
+    static const int32_t throttled[6] = {0, 1, 0, 0, 0, 1};
+    for (int i = 0; i < 6; i++)
+        r1[i] = r0[i] * 1.10, r2[i] = r0[i] * 0.95;
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_gpu, .axes_json = "{}",
+                       .status = "ok", .rel_error = 1e-15, .flops = 1e6, .bytes = 6e6,
+                       .warmup = 1, .nsamples = 6, .samples = r0, .batch = 40,
+                       .cache = "warm", .energy_j = 2.0, .energy_launches = 1000};
+    sp_err err = {{0}};
+    int64_t id0 = 0, id = 0;
+    cr_assert_eq(sp_store_run(st, &r, &id0, &err), 0, "%s", err.msg);
+    r.round = 1, r.samples = r1, r.sample_flags = throttled, r.flags = 1, r.energy_j = 4.0;
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(id, id0, "a later round extends the same run");
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 1, "a round stored twice is a duplicate");
+    r.round = 2, r.samples = r2, r.sample_flags = NULL, r.flags = 0, r.energy_j = NAN;
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(q_int(st, "SELECT n FROM run_stats WHERE run_id = ?1", id), 18);
+    cr_assert_eq(q_int(st, "SELECT rounds FROM run_stats WHERE run_id = ?1", id), 3);
+    cr_assert_eq(q_int(st, "SELECT count(DISTINCT rep) FROM samples WHERE run_id = ?1", id), 18);
+    char method[16];
+    q_text(st, "SELECT ci_method FROM run_stats WHERE run_id = ?1", id, method, sizeof method);
+    cr_assert_str_eq(method, "rounds");
+    /* round medians 1.005, 1.1055, 0.95475 ms: the t interval is far wider
+     * than the pooled order interval */
+    cr_assert_lt(q_real(st, "SELECT ci_lo FROM run_stats WHERE run_id = ?1", id), 0.95e-3);
+    cr_assert_gt(q_real(st, "SELECT ci_hi FROM run_stats WHERE run_id = ?1", id), 1.10e-3);
+    cr_assert_eq(q_int(st, "SELECT flags FROM run_stats WHERE run_id = ?1", id), 1);
+    cr_assert_eq(q_int(st, "SELECT flagged_samples FROM run_stats WHERE run_id = ?1", id), 2);
+    /* (2 + 4) J over 2000 launches; 1e6 flop a launch: 1e6 / 3e-3 / 1e9 */
+    assert_close(q_real(st, "SELECT joules_per_launch FROM run_stats WHERE run_id = ?1", id),
+                 3e-3, "joules per launch");
+    assert_close(q_real(st, "SELECT rate_per_watt FROM run_stats WHERE run_id = ?1", id),
+                 1e6 / 3e-3 / 1e9, "GFLOPS per watt");
+    cr_assert_eq(q_int(st, "SELECT batch FROM run_stats WHERE run_id = ?1", id), 40);
+    /* a fourth round that fails: the run is failed, no view shows its time */
+    r.round = 3, r.status = "crashed", r.error = "killed by SIGSEGV", r.nsamples = 0;
+    r.samples = NULL;
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    char status[16], error[128];
+    q_text(st, "SELECT status FROM runs WHERE id = ?1", id, status, sizeof status);
+    cr_assert_str_eq(status, "crashed");
+    q_text(st, "SELECT error FROM runs WHERE id = ?1", id, error, sizeof error);
+    cr_assert_str_eq(error, "round 3: killed by SIGSEGV");
+    cr_assert_eq(q_int(st, "SELECT count(*) FROM run_stats WHERE run_id = ?1", id), 0);
+    cr_assert_eq(q_int(st, "SELECT count(*) FROM run_rounds WHERE run_id = ?1", id), 4);
+    sp_store_close(st);
+}
