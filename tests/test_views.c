@@ -510,7 +510,6 @@ Test(views, migration_from_version_2_adds_isolate)
     int64_t id;
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     ud_exec(db, "ALTER TABLE sweeps DROP COLUMN isolate; PRAGMA user_version = 2");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);

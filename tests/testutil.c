@@ -1,5 +1,6 @@
 /* testutil.c — helpers shared by the Criterion tests. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,4 +112,36 @@ void tu_spin(double seconds)
     double t0 = sp_seconds();
     while (sp_seconds() - t0 < seconds) {
     }
+}
+
+static int stderr_saved = -1;
+static char stderr_path[1024];
+
+void tu_stderr_begin(const char *dir)
+{
+    tu_path(stderr_path, sizeof stderr_path, dir, "stderr.log");
+    fflush(stderr);
+    stderr_saved = dup(STDERR_FILENO);
+    int fd = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(stderr_saved >= 0 && fd >= 0 && dup2(fd, STDERR_FILENO) >= 0, "%s",
+              stderr_path);
+    close(fd);
+}
+
+char *tu_stderr_end(void)
+{
+    fflush(stderr);
+    if (stderr_saved >= 0) {
+        dup2(stderr_saved, STDERR_FILENO);
+        close(stderr_saved);
+        stderr_saved = -1;
+    }
+    FILE *f = fopen(stderr_path, "r");
+    char *text = calloc(1, 1 << 16);
+    cr_assert_not_null(text);
+    if (f) {
+        text[fread(text, 1, (1 << 16) - 1, f)] = 0;
+        fclose(f);
+    }
+    return text;
 }

@@ -34,4 +34,10 @@ int tu_launch_timed(const struct sp_kernel *k, void *state, double *seconds, sp_
 /* Busy-wait `seconds` of CLOCK_MONOTONIC: a kernel of known length. */
 void tu_spin(double seconds);
 
+/* Send this process's stderr into a file of dir until tu_stderr_end, which
+ * restores it and returns what was written (malloc'd): a test whose code
+ * warns on stderr checks the warning instead of printing it. */
+void tu_stderr_begin(const char *dir);
+char *tu_stderr_end(void);
+
 #endif
