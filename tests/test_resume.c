@@ -34,39 +34,19 @@ static void write_config(const char *dir, int reps, const char *isolate, char *c
     tu_write_file(cfg, text);
 }
 
-/* Run the binary with an optional environment assignment; the exit status
- * as the shell reports it (128 + signal when killed). */
-static int sweep_cli(const char *env, const char *cfg, const char *db)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s sweep %s --db %s --quiet >/dev/null 2>&1", env ? env : "",
-             tu_spsweep_bin(), cfg, db);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int64_t count(const char *db, const char *sql)
-{
-    sqlite3 *h;
-    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    sqlite3_busy_timeout(h, 5000);
-    int64_t n = ud_int(h, sql, 0);
-    sqlite3_close(h);
-    return n;
-}
 
 /* The database holds the whole plan exactly once, with every sample. */
 static void assert_complete(const char *db, int reps)
 {
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 8);
-    cr_assert_eq(count(db, "SELECT count(*) FROM (SELECT DISTINCT matrix_id, kernel, axes"
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 8);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM (SELECT DISTINCT matrix_id, kernel, axes"
                            " FROM runs)"), 8, "a combination stored twice");
-    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps"), 1, "resume must not start over");
-    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 1);
-    int64_t ok = count(db, "SELECT count(*) FROM runs WHERE status = 'ok'");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM sweeps"), 1, "resume must not start over");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM sweeps WHERE status = 'done'"), 1);
+    int64_t ok = ud_file_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'");
     cr_assert_geq(ok, 6);
-    cr_assert_eq(count(db, "SELECT count(*) FROM samples"), ok * reps);
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs r WHERE status = 'ok' AND"
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM samples"), ok * reps);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs r WHERE status = 'ok' AND"
                            " repetitions <> (SELECT count(*) FROM samples WHERE run_id = r.id)"),
                  0);
 }
@@ -77,18 +57,18 @@ static void kill_after_commits(const char *isolate)
     tu_tempdir(dir, sizeof dir);
     write_config(dir, 3, isolate, cfg, sizeof cfg);
     tu_path(db, sizeof db, dir, "r.db");
-    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=1", cfg, db), 128 + SIGKILL);
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 1);
-    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=3", cfg, db), 128 + SIGKILL);
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 4, "resumed: 3 more");
+    cr_assert_eq(tu_sweep_cli("SPSWEEP_TEST_KILL_AFTER=1", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 1);
+    cr_assert_eq(tu_sweep_cli("SPSWEEP_TEST_KILL_AFTER=3", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 4, "resumed: 3 more");
     /* Killed with the second run's rows written but not committed. */
-    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_IN_COMMIT=2", cfg, db), 128 + SIGKILL);
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 5, "the uncommitted run is gone");
-    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps WHERE status = 'running'"), 1);
-    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(tu_sweep_cli("SPSWEEP_TEST_KILL_IN_COMMIT=2", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 5, "the uncommitted run is gone");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM sweeps WHERE status = 'running'"), 1);
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
     assert_complete(db, 3);
     /* Once more: nothing left to do, nothing added. */
-    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
     assert_complete(db, 3);
 }
 
@@ -164,7 +144,7 @@ static void kill_at_polled_instants(const char *isolate)
     reaped:;
     }
     cr_assert_geq(kills, 1, "no kill landed");
-    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
     assert_complete(db, 400);
 }
 
@@ -198,10 +178,10 @@ Test(resume, exit_status_is_the_whole_sweeps_resumed_or_not, .timeout = 120)
     cr_assert_eq(tu_run_spsweep(args, &out), 2, "%s", out);
     cr_assert(strstr(out, "2 timed out"), "%s", out);
     free(out);
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs WHERE status = 'timeout'"), 2);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE status = 'timeout'"), 2);
     cr_assert_eq(tu_run_spsweep(args, &out), 2, "resumed, nothing left to run:\n%s", out);
     cr_assert(strstr(out, "2 timed out"), "%s", out);
     free(out);
-    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps"), 1, "one sweep, resumed");
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 2);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM sweeps"), 1, "one sweep, resumed");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 2);
 }

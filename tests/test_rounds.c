@@ -82,24 +82,6 @@ static const char config[] = "[sweep]\nrepetitions = 6\nwarmup = 1\nrounds = 3\n
                              "source = gen:banded?n=500&bw=3\n"
                              "[kernel spmv_csr_serial]\n[kernel spmv_csr_omp]\nthreads = 1,2\n";
 
-static int sweep_cli(const char *env, const char *cfg, const char *db)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s sweep %s --db %s --quiet >/dev/null 2>&1", env ? env : "",
-             tu_spsweep_bin(), cfg, db);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int64_t count(const char *db, const char *sql)
-{
-    sqlite3 *h;
-    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    sqlite3_busy_timeout(h, 5000);
-    int64_t n = ud_int(h, sql, 0);
-    sqlite3_close(h);
-    return n;
-}
 
 /* 2 matrices x 3 combinations x 3 rounds, killed twice on the way. */
 Test(rounds, every_sample_stored_once_with_its_round_across_a_kill, .timeout = 120)
@@ -109,24 +91,24 @@ Test(rounds, every_sample_stored_once_with_its_round_across_a_kill, .timeout = 1
     tu_path(cfg, sizeof cfg, dir, "rounds.ini");
     tu_write_file(cfg, config);
     tu_path(db, sizeof db, dir, "r.db");
-    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=4", cfg, db), 128 + SIGKILL);
-    cr_assert_eq(count(db, "SELECT count(*) FROM run_rounds"), 4);
-    cr_assert_eq(sweep_cli("SPSWEEP_TEST_KILL_AFTER=9", cfg, db), 128 + SIGKILL);
-    cr_assert_eq(count(db, "SELECT count(*) FROM run_rounds"), 13);
-    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
-    cr_assert_eq(count(db, "SELECT count(*) FROM sweeps"), 1, "resume must not start over");
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs"), 6, "one run per combination");
-    cr_assert_eq(count(db, "SELECT count(*) FROM run_rounds"), 18, "three rounds each");
-    cr_assert_eq(count(db, "SELECT count(*) FROM samples"), 6 * 3 * 6);
-    cr_assert_eq(count(db, "SELECT count(*) FROM (SELECT run_id, round, count(*) AS k FROM"
+    cr_assert_eq(tu_sweep_cli("SPSWEEP_TEST_KILL_AFTER=4", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_rounds"), 4);
+    cr_assert_eq(tu_sweep_cli("SPSWEEP_TEST_KILL_AFTER=9", cfg, db), 128 + SIGKILL);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_rounds"), 13);
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM sweeps"), 1, "resume must not start over");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 6, "one run per combination");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_rounds"), 18, "three rounds each");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM samples"), 6 * 3 * 6);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM (SELECT run_id, round, count(*) AS k FROM"
                            " samples GROUP BY run_id, round) WHERE k <> 6"), 0,
                  "every round holds its 6 samples, once");
-    cr_assert_eq(count(db, "SELECT count(*) FROM run_stats WHERE rounds = 3 AND n = 18 AND"
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_stats WHERE rounds = 3 AND n = 18 AND"
                            " ci_method = 'rounds'"), 6);
-    cr_assert_eq(count(db, "SELECT count(*) FROM runs WHERE rounds = 3 AND repetitions = 18"), 6);
-    cr_assert_eq(count(db, "SELECT rounds FROM sweeps"), 3);
-    cr_assert_eq(count(db, "SELECT seed FROM sweeps"), 5);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE rounds = 3 AND repetitions = 18"), 6);
+    cr_assert_eq(ud_file_int(db, "SELECT rounds FROM sweeps"), 3);
+    cr_assert_eq(ud_file_int(db, "SELECT seed FROM sweeps"), 5);
     /* nothing left: nothing added */
-    cr_assert_eq(sweep_cli(NULL, cfg, db), 0);
-    cr_assert_eq(count(db, "SELECT count(*) FROM samples"), 6 * 3 * 6);
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM samples"), 6 * 3 * 6);
 }

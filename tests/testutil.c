@@ -145,3 +145,12 @@ char *tu_stderr_end(void)
     }
     return text;
 }
+
+int tu_sweep_cli(const char *env, const char *cfg, const char *db)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s sweep %s --db %s --quiet >/dev/null 2>&1", env ? env : "",
+             tu_spsweep_bin(), cfg, db);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

@@ -40,4 +40,9 @@ void tu_spin(double seconds);
 void tu_stderr_begin(const char *dir);
 char *tu_stderr_end(void);
 
+/* `spsweep sweep CFG --db DB --quiet` with an optional environment
+ * assignment in front (env may be NULL), its output discarded; the exit
+ * status as the shell reports it (128 + signal when killed). */
+int tu_sweep_cli(const char *env, const char *cfg, const char *db);
+
 #endif

@@ -59,3 +59,13 @@ void ud_close(double got, double want, const char *what)
     cr_assert(fabs(got - want) <= 1e-12 * fabs(want) + 1e-300, "%s: got %.17g, want %.17g",
               what, got, want);
 }
+
+int64_t ud_file_int(const char *path, const char *sql)
+{
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK, "%s", path);
+    sqlite3_busy_timeout(h, 5000);
+    int64_t n = ud_int(h, sql, 0);
+    sqlite3_close(h);
+    return n;
+}

@@ -17,5 +17,8 @@ void ud_text(sqlite3 *db, const char *sql, int64_t param, char *buf, size_t len)
 void ud_exec(sqlite3 *db, const char *sql);
 /* |got - want| <= 1e-12 |want| (and both NaN counts as equal). */
 void ud_close(double got, double want, const char *what);
+/* The integer a query returns from the database file at path (opened and
+ * closed around it, waiting up to 5 s for a writer). */
+int64_t ud_file_int(const char *path, const char *sql);
 
 #endif
