@@ -25,7 +25,7 @@ int32_t sp_run_machine_sample(sp_run_machine *m)
     if (!m->gpu)
         return 0;
     sp_machine_state now;
-    sp_machine_read_bus(&now, m->bus, NULL, 0);
+    sp_machine_read_gpu_bus(&now, m->bus);
     if (!now.has_reasons)
         return 0;
     return (now.reasons & ~SP_NVML_REASONS_BENIGN) ? (int32_t)SP_MACHINE_THROTTLED : 0;
@@ -37,7 +37,7 @@ int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int bat
     if (!m->gpu || !(seconds > 0))
         return 0;
     sp_machine_state e0, e1;
-    sp_machine_read_bus(&e0, m->bus, NULL, 0);
+    sp_machine_read_gpu_bus(&e0, m->bus);
     if (!e0.has_energy)
         return 0;
     int64_t launches = 0;
@@ -47,7 +47,7 @@ int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int bat
             return sp_fail_prefix(err, "energy window");
         launches += batch;
     }
-    sp_machine_read_bus(&e1, m->bus, NULL, 0);
+    sp_machine_read_gpu_bus(&e1, m->bus);
     m->energy_j = sp_machine_energy_j(&e0, &e1);
     m->energy_launches = launches;
     return 0;
