@@ -7,7 +7,6 @@
  * worker per matrix (`isolate = matrix`, runner/worker.c), which must be
  * replaced after each bad combination and shared by the good ones. */
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -129,6 +128,9 @@ static const sp_kernel *const extra[] = {&test_segv, &test_abort, &test_exit, &t
                                          &test_stubborn, &test_greedy, &test_impossible,
                                          &test_greedy_gpu, &test_wrong, NULL};
 
+/* The stderr of the last sweep() (malloc'd). */
+static char *last_stderr;
+
 /* Sweep text into dir/r.db; returns 0 or -1 as sp_sweep_run does. */
 static int sweep(const char *dir, const char *body, sp_kernel_list kernels,
                  sp_sweep_result *res, sp_err *err, char *dbpath, size_t dblen)
@@ -139,34 +141,21 @@ static int sweep(const char *dir, const char *body, sp_kernel_list kernels,
                                 "database = %s\n%s", dbpath, body);
     sp_config cfg;
     cr_assert_eq(sp_config_parse("iso.ini", text, kernels, &cfg, err), 0, "%s", err->msg);
-    /* The sweep's stderr, the children's forwarded stderr with it, goes to
-     * dir/stderr.log: test_abort's fake "CUDA error" would otherwise reach
+    /* The sweep's stderr, the children's forwarded stderr with it, is kept
+     * for stderr_holds: test_abort's fake "CUDA error" would otherwise reach
      * the terminal of whoever runs the tests and read as a real failure. */
-    char log[300];
-    tu_path(log, sizeof log, dir, "stderr.log");
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    cr_assert(saved >= 0 && fd >= 0 && dup2(fd, STDERR_FILENO) >= 0, "%s", log);
-    close(fd);
+    tu_stderr_begin(dir);
     int rc = sp_sweep_run(&cfg, &(sp_sweep_opts){0}, res, err);
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
+    free(last_stderr);
+    last_stderr = tu_stderr_end();
     sp_config_free(&cfg);
     return rc;
 }
 
-/* Does dir/stderr.log (the last sweep's stderr) hold text? */
-static int stderr_holds(const char *dir, const char *text)
+/* Does the last sweep's stderr hold text? */
+static int stderr_holds(const char *text)
 {
-    char log[300], buf[65536];
-    tu_path(log, sizeof log, dir, "stderr.log");
-    FILE *f = fopen(log, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = 0;
-    return strstr(buf, text) != NULL;
+    return last_stderr && strstr(last_stderr, text) != NULL;
 }
 
 /* The error stored for kernel k, into buf. */
@@ -203,7 +192,7 @@ Test(isolation, crashes_are_recorded_and_the_rest_runs, .timeout = 60)
     error_of(h, "test_abort", e, sizeof e);
     cr_assert(strstr(e, "crashed: killed by SIGABRT") && strstr(e, "during warm-up") &&
               strstr(e, "stderr: CUDA error: an illegal memory access"), "%s", e);
-    cr_assert(stderr_holds(dir, "CUDA error: an illegal memory access"),
+    cr_assert(stderr_holds("CUDA error: an illegal memory access"),
               "a child's stderr is forwarded to the sweep's");
     error_of(h, "test_exit", e, sizeof e);
     cr_assert(strstr(e, "crashed: exited with status 7 during warm-up"), "%s", e);
