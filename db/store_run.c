@@ -182,21 +182,22 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
     return 0;
 }
 
-/* Insert samples[0..n) of run_id from rep `first` on, in round `round`. */
-static int insert_samples(sp_store *st, int64_t run_id, const sp_run_record *r, int first,
-                          sp_err *err)
+/* Append the round's samples to run_id's, rep counting on from its last
+ * (a primary-key lookup per sample). */
+static int insert_samples(sp_store *st, int64_t run_id, const sp_run_record *r, sp_err *err)
 {
     sqlite3_stmt *s;
     if (store_prepare(st, "INSERT INTO samples (run_id, rep, seconds, round, flags)"
-                          " VALUES (?1, ?2, ?3, ?4, ?5)",
+                          " VALUES (?1, (SELECT coalesce(MAX(rep) + 1, 0) FROM samples"
+                          " WHERE run_id = ?1), ?2, ?3, ?4)",
                       &s, "preparing the sample insert", err))
         return -1;
     int rc = 0;
     for (int i = 0; i < r->nsamples && rc == 0; i++) {
         sqlite3_reset(s);
-        if ((sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, first + i) |
-             bind_real(s, 3, r->samples[i]) | sqlite3_bind_int(s, 4, r->round) |
-             sqlite3_bind_int(s, 5, r->sample_flags ? r->sample_flags[i] : 0)) != SQLITE_OK ||
+        if ((sqlite3_bind_int64(s, 1, run_id) | bind_real(s, 2, r->samples[i]) |
+             sqlite3_bind_int(s, 3, r->round) |
+             sqlite3_bind_int(s, 4, r->sample_flags ? r->sample_flags[i] : 0)) != SQLITE_OK ||
             sqlite3_step(s) != SQLITE_DONE) {
             store_fail(st, err, "inserting a sample");
             rc = sp_fail_prefix(err, "sample %d (%g s)", i, r->samples[i]);
@@ -254,12 +255,6 @@ static int round_stored(sp_store *st, int64_t run_id, int round, int *yes, sp_er
 static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *err)
 {
     int ok = strcmp(r->status, "ok") == 0;
-    int64_t first = 0;
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT coalesce(MAX(rep) + 1, 0) FROM samples WHERE run_id ="
-                              " %lld", (long long)id);
-    if (ok && store_query_int(st, sql, &first, err))
-        return -1;
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "UPDATE runs SET status = CASE WHEN status = 'ok' THEN ?2 ELSE status END,"
@@ -279,7 +274,7 @@ static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *
     }
     if (store_step_done(st, s, "updating the run", err))
         return -1;
-    return ok ? insert_samples(st, id, r, (int)first, err) : 0;
+    return ok ? insert_samples(st, id, r, err) : 0;
 }
 
 /* The OR of the flags column over rows (SQLite has no bitwise aggregate):
@@ -326,7 +321,7 @@ static int store_round(sp_store *st, const sp_run_record *r, int64_t *id, int *o
     if (found)
         *id = found;
     if (found ? extend_run(st, found, r, err)
-              : insert_run_row(st, r, id, err) || (ok && insert_samples(st, *id, r, 0, err)))
+              : insert_run_row(st, r, id, err) || (ok && insert_samples(st, *id, r, err)))
         return -1;
     if (insert_round(st, *id, r, err) || fold_machine(st, *id, err))
         return -1;
