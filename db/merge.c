@@ -32,7 +32,7 @@
 #define RUN_COLS                                                                         \
     "kernel, operation, format, backend, device, axes, status, error, rel_error, flops," \
     " bytes, convert_s, h2d_s, d2h_s, warmup, repetitions, created_at, stop_reason,"    \
-    " rate_unit, need_host_bytes, need_device_bytes, batch, cache, rounds, n, median, mean,"  \
+    " rate_unit, need_host_bytes, need_device_bytes, batch, cache, rounds, median, mean,"     \
     " min_s, max_s, stddev, ci_lo, ci_hi, ci_level, ci_method, mad, outliers, flags,"       \
     " flagged_samples, joules_per_launch"
 

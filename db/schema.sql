@@ -130,8 +130,8 @@ CREATE TABLE IF NOT EXISTS runs (
                                         -- hold the time of one launch)
     cache        TEXT,                  -- 'warm' | 'cold'
     rounds       INTEGER,               -- rounds that stored samples
-    -- the samples' statistics (db/stats.c; NULL unless ok)
-    n            INTEGER,               -- samples
+    -- the samples' statistics (db/stats.c; NULL unless ok; their count is
+    -- `repetitions`)
     median       REAL,
     mean         REAL,
     min_s        REAL,

@@ -57,9 +57,9 @@ int store_restat_run(sp_store *st, int64_t run_id, sp_err *err)
         return sp_fail(err, "%s: out of memory computing statistics", st->path);
     sqlite3_stmt *u;
     if (store_prepare(st,
-                      "UPDATE runs SET n = ?2, median = ?3, mean = ?4, min_s = ?5, max_s = ?6,"
+                      "UPDATE runs SET repetitions = ?2, median = ?3, mean = ?4, min_s = ?5, max_s = ?6,"
                       " stddev = ?7, ci_lo = ?8, ci_hi = ?9, ci_level = ?10, ci_method = ?11,"
-                      " mad = ?12, outliers = ?13, rounds = ?14, repetitions = ?2"
+                      " mad = ?12, outliers = ?13, rounds = ?14"
                       " WHERE id = ?1",
                       &u, "storing a run's statistics", err))
         return -1;

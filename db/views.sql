@@ -67,7 +67,7 @@ SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        r.kernel, r.operation, r.format, r.backend, r.device, r.axes,
        json_extract(r.axes, '$.threads') AS threads,
        json_extract(r.axes, '$.blocksize') AS blocksize,
-       r.n, r.median, r.mean, r.min_s AS min, r.max_s AS max, r.stddev,
+       r.repetitions AS n, r.median, r.mean, r.min_s AS min, r.max_s AS max, r.stddev,
        r.ci_lo, r.ci_hi, r.ci_level, r.ci_method,
        (r.ci_hi - r.ci_lo) / 2 / r.median AS noise,
        CASE WHEN r.ci_lo IS NULL OR (r.ci_hi - r.ci_lo) / 2 / r.median > x.threshold
