@@ -114,7 +114,7 @@ fetch: ensure-deps ## fetch the SuiteSparse matrices of CONFIG (default configs/
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) fetch --config $(FETCH_CONFIG) --db $(DB)
 
-# Scale-out (README "Running on a cluster"): SHARDS array tasks, merged
+# Scale-out (docs/sweeps.md "Running on a cluster"): SHARDS array tasks, merged
 # back with `make merge`. PARTITION, TIME, GPUS_PER_TASK, CACHE_DIR and
 # SHARDS_DIR go to `spsweep slurm`; NO_SUBMIT=1 writes the scripts only.
 SHARDS_DIR ?= results/shards

@@ -115,7 +115,7 @@ double sp_machine_mean_power_w(const sp_machine_state *before, const sp_machine_
  * set. Returns what snprintf returns. */
 int sp_machine_describe(const sp_machine_verdict *v, char *buf, size_t len);
 /* One reading as a JSON object of its known fields (keys in
- * machine_json.c and the README). Returns what snprintf returns: the
+ * machine_json.c and docs/database.md). Returns what snprintf returns: the
  * output is complete when that is < len. */
 int sp_machine_json(const sp_machine_state *s, char *buf, size_t len);
 

@@ -333,7 +333,7 @@ static int sweep_selection(const cli *c, sp_sweep_opts *o, char *buf, size_t len
     return 0;
 }
 
-/* The exit status of a sweep that ran to its end (README "Exit status"):
+/* The exit status of a sweep that ran to its end (docs/sweeps.md, "Exit status"):
  * 2 when it holds runs that failed their check, ended in an error, crashed
  * or timed out, or matrices it could not load; 0 otherwise. Counted over
  * every run the sweep holds, so resuming it never changes the answer. */

@@ -1,4 +1,5 @@
-/* test_readme.c — every ```sql block of README.md runs against a database
+/* test_readme.c — every ```sql block of docs/database.md (the manual's
+ * example queries, linked from README.md) runs against a database
  * that a real sweep filled (CPU kernels, a test kernel that fails its
  * check, a matrix that cannot be loaded) and returns at least one row: the
  * examples users copy keep working as the schema moves. */
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../runner/runner.h"
 #include "testutil.h"
@@ -19,11 +21,11 @@ static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
 
 extern const sp_kernel sp_spmv_csr_serial;
 
-/* README.md into a malloc'd string. */
+/* docs/database.md into a malloc'd string. */
 static char *readme(void)
 {
-    FILE *f = fopen("README.md", "rb");
-    cr_assert_not_null(f, "README.md not found (run the tests from the repository root)");
+    FILE *f = fopen("docs/database.md", "rb");
+    cr_assert_not_null(f, "docs/database.md not found (run the tests from the repository root)");
     char *text = calloc(1, 1 << 20);
     text[fread(text, 1, (1 << 20) - 1, f)] = 0;
     fclose(f);
@@ -86,11 +88,32 @@ Test(readme, every_sql_example_runs_and_returns_rows, .timeout = 60)
         char *end = strstr(p, "```");
         cr_assert_not_null(end, "unterminated sql block");
         *end = 0;
-        cr_assert_gt(rows_of(h, p), 0, "no rows from the README query:\n%s", p);
+        cr_assert_gt(rows_of(h, p), 0, "no rows from the docs/database.md query:\n%s", p);
         blocks++;
         p = end + 3;
     }
-    cr_assert_geq(blocks, 6, "README lost its example queries (%d found)", blocks);
+    cr_assert_geq(blocks, 6, "docs/database.md lost its example queries (%d found)", blocks);
     free(text);
     sqlite3_close(h);
+}
+
+/* README.md is the quick start and a map: every docs/ page it links exists,
+ * and every page of docs/ is linked. */
+Test(readme, the_map_links_every_manual_page)
+{
+    FILE *f = fopen("README.md", "rb");
+    cr_assert_not_null(f, "README.md not found (run the tests from the repository root)");
+    char *text = calloc(1, 1 << 20);
+    text[fread(text, 1, (1 << 20) - 1, f)] = 0;
+    fclose(f);
+    static const char *const pages[] = {"matrices", "sweeps", "kernels", "database", "report",
+                                        "benchmarks"};
+    for (int i = 0; i < 6; i++) {
+        char link[64], path[64];
+        snprintf(link, sizeof link, "](docs/%s.md)", pages[i]);
+        snprintf(path, sizeof path, "docs/%s.md", pages[i]);
+        cr_assert_not_null(strstr(text, link), "README does not link %s", path);
+        cr_assert_eq(access(path, R_OK), 0, "%s is linked but missing", path);
+    }
+    free(text);
 }
