@@ -431,32 +431,16 @@ Test(compare, cli_sweep_options_and_errors, .timeout = 60)
     free(out);
 }
 
-/* The whole file, malloc'd. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 Test(compare, databases_are_not_written, .timeout = 60)
 {
     char dir[512], a[1024], b[1024], args[2400];
     paths(dir, a, b, sizeof a);
     size_t la, lb, la2, lb2;
-    char *before_a = slurp(a, &la), *before_b = slurp(b, &lb), *out;
+    char *before_a = tu_slurp(a, &la), *before_b = tu_slurp(b, &lb), *out;
     snprintf(args, sizeof args, "compare %s %s", a, b);
     cr_assert_eq(tu_run_spsweep(args, &out), 3, "%s", out);
     free(out);
-    char *after_a = slurp(a, &la2), *after_b = slurp(b, &lb2);
+    char *after_a = tu_slurp(a, &la2), *after_b = tu_slurp(b, &lb2);
     cr_expect(la == la2 && !memcmp(before_a, after_a, la), "A changed");
     cr_expect(lb == lb2 && !memcmp(before_b, after_b, lb), "B changed");
     free(before_a), free(before_b), free(after_a), free(after_b);
@@ -475,7 +459,7 @@ Test(compare, report_uses_the_same_verdicts, .timeout = 120)
     cr_assert_eq(sp_report_run(b, out, &o, &err), 0, "%s", err.msg);
     tu_path(path, sizeof path, out, "compare.tsv");
     size_t n;
-    char *tsv = slurp(path, &n);
+    char *tsv = tu_slurp(path, &n);
     for (int t = 1; t <= 9; t++) {
         char want[96];
         snprintf(want, sizeof want, "\n%s\tlaplace2d_n50\tspmv\tspmv_csr_omp\tthreads=%d\t",
@@ -515,7 +499,7 @@ Test(compare, repeatability_script_on_two_databases, .timeout = 60)
     cr_expect(strstr(text, "- 1 combinations had too few samples for an interval"), "%s", text);
     cr_expect(strstr(text, "- 2 combinations were measured in one run only"), "%s", text);
     size_t len;
-    char *file = slurp(md, &len);
+    char *file = tu_slurp(md, &len);
     cr_expect(len == n && !memcmp(file, text, n), "the Markdown file holds the printed table");
     free(file);
 }

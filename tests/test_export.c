@@ -160,28 +160,11 @@ Test(export, cli_dry_run_only_shard_and_export, .timeout = 60)
     free(out);
 }
 
-/* The whole file in a malloc'd buffer; *len its size. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s missing", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 /* Copy the file src to dst. */
 static void copy_file(const char *src, const char *dst)
 {
     size_t n;
-    char *buf = slurp(src, &n);
+    char *buf = tu_slurp(src, &n);
     FILE *f = fopen(dst, "wb");
     cr_assert_not_null(f, "cannot write %s", dst);
     cr_assert_eq(fwrite(buf, 1, n, f), n);
@@ -193,7 +176,7 @@ static void copy_file(const char *src, const char *dst)
 static void assert_same_bytes(const char *path, const char *want, size_t n, const char *after)
 {
     size_t got_n;
-    char *got = slurp(path, &got_n);
+    char *got = tu_slurp(path, &got_n);
     cr_assert(got_n == n && memcmp(got, want, n) == 0, "%s changed after %s", path, after);
     free(got);
 }
@@ -211,7 +194,7 @@ Test(export, read_only_file_exported_and_reported_unchanged, .timeout = 120)
     copy_file(src, db);
     cr_assert_eq(chmod(db, 0444), 0);
     size_t n;
-    char *before = slurp(db, &n);
+    char *before = tu_slurp(db, &n);
     char *j = export(db, NULL, 1);
     cr_assert_eq(json_num(j, "$[0].median"), 3, "%s", j);
     free(j);
@@ -252,7 +235,7 @@ Test(export, read_only_file_without_views_read_through_temp_views)
     sqlite3_close(h);
     cr_assert_eq(chmod(db, 0444), 0);
     size_t n;
-    char *before = slurp(db, &n);
+    char *before = tu_slurp(db, &n);
     char *j = export(db, "best_runs", 1);
     cr_assert(strstr(j, "\"kernel\":\"spmv_csr_omp\""), "%s", j);
     free(j);
@@ -274,7 +257,7 @@ Test(export, read_only_old_schema_read_through_a_migrated_copy, .timeout = 60)
     for (int i = 0; i < 2; i++) {
         size_t n;
         snprintf(path, sizeof path, "%s/%s", tu_datadir(), files[i]);
-        char *sql = slurp(path, &n);
+        char *sql = tu_slurp(path, &n);
         ud_exec(h, sql);
         free(sql);
     }
@@ -291,7 +274,7 @@ Test(export, read_only_old_schema_read_through_a_migrated_copy, .timeout = 60)
     sqlite3_close(h);
     cr_assert_eq(chmod(db, 0444), 0);
     size_t n;
-    char *before = slurp(db, &n);
+    char *before = tu_slurp(db, &n);
     char *j = export(db, NULL, 1);
     cr_assert_eq(json_num(j, "$[0].median"), 2, "median of 3, 1, 2: %s", j);
     cr_assert_eq(json_num(j, "$[0].rate"), 2, "4e9 / 2 / 1e9: %s", j);
@@ -325,7 +308,7 @@ Test(export, read_only_directory_as_another_user, .timeout = 120)
         as = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ";
     }
     size_t n;
-    char *before = slurp(db, &n), *o;
+    char *before = tu_slurp(db, &n), *o;
     snprintf(args, sizeof args, "%s%s export --csv --db %s 2>&1", as, tu_spsweep_bin(), db);
     FILE *p = popen(args, "r");
     cr_assert_not_null(p);

@@ -21,15 +21,10 @@ static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
 
 extern const sp_kernel sp_spmv_csr_serial;
 
-/* docs/database.md into a malloc'd string. */
+/* docs/database.md into a malloc'd string (run from the repository root). */
 static char *readme(void)
 {
-    FILE *f = fopen("docs/database.md", "rb");
-    cr_assert_not_null(f, "docs/database.md not found (run the tests from the repository root)");
-    char *text = calloc(1, 1 << 20);
-    text[fread(text, 1, (1 << 20) - 1, f)] = 0;
-    fclose(f);
-    return text;
+    return tu_slurp("docs/database.md", NULL);
 }
 
 /* Sweep into dir/r.db: 2 loadable matrices, 1 missing, serial + omp + a
@@ -101,11 +96,7 @@ Test(readme, every_sql_example_runs_and_returns_rows, .timeout = 60)
  * and every page of docs/ is linked. */
 Test(readme, the_map_links_every_manual_page)
 {
-    FILE *f = fopen("README.md", "rb");
-    cr_assert_not_null(f, "README.md not found (run the tests from the repository root)");
-    char *text = calloc(1, 1 << 20);
-    text[fread(text, 1, (1 << 20) - 1, f)] = 0;
-    fclose(f);
+    char *text = tu_slurp("README.md", NULL);
     static const char *const pages[] = {"matrices", "sweeps", "kernels", "database", "report",
                                         "benchmarks"};
     for (int i = 0; i < 6; i++) {

@@ -123,29 +123,12 @@ static void build_db(const char *path, int with_gpu)
     sp_store_close(st);
 }
 
-/* The whole file in a malloc'd buffer; *len its size. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s missing", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static void assert_png(const char *dir, const char *name)
 {
     char path[1024];
     tu_path(path, sizeof path, dir, name);
     size_t n;
-    char *buf = slurp(path, &n);
+    char *buf = tu_slurp(path, &n);
     cr_assert_gt(n, 1024, "%s is only %zu bytes", name, n);
     cr_assert(memcmp(buf, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", name);
     free(buf);
@@ -163,7 +146,7 @@ static int file_exists(const char *dir, const char *name)
 static int pdf_pages(const char *path)
 {
     size_t n;
-    char *buf = slurp(path, &n);
+    char *buf = tu_slurp(path, &n);
     cr_assert(n > 4 && memcmp(buf, "%PDF", 4) == 0, "%s is not a PDF", path);
     int pages = 0;
     const char *key = "/Type /Page";
@@ -197,7 +180,7 @@ static char *read_out(const char *out, const char *name)
     char path[1200];
     size_t n;
     tu_path(path, sizeof path, out, name);
-    return slurp(path, &n);
+    return tu_slurp(path, &n);
 }
 
 Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
@@ -331,11 +314,11 @@ Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
     char path[1100];
     tu_path(path, sizeof path, out, "gflops-laplace2d_n100-cpu.dat");
     size_t n;
-    char *dat = slurp(path, &n);
+    char *dat = tu_slurp(path, &n);
     cr_assert(strstr(dat, "4\t1.42857143\t"), "median rate missing:\n%s", dat);
     free(dat);
     tu_path(path, sizeof path, out, "speedup-small-1.dat");
-    dat = slurp(path, &n);
+    dat = tu_slurp(path, &n);
     cr_assert(strstr(dat, "spmv_csr_omp") && !strstr(dat, "spmv_csr_serial"), "%s", dat);
     cr_assert(strstr(dat, "\t80\t"), "cuSPARSE speedup 4e-3/5e-5 = 80 missing:\n%s", dat);
     free(dat);
@@ -348,7 +331,7 @@ Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
                      "unsafe file name %s", e->d_name);
     closedir(d);
     tu_path(path, sizeof path, out, "title.gp");
-    dat = slurp(path, &n);
+    dat = tu_slurp(path, &n);
     cr_assert(strstr(dat, "testhost") && strstr(dat, "Fake H100") &&
               strstr(dat, "0123456789abcdef") && strstr(dat, "report-test.ini"),
               "provenance missing from the title page:\n%s", dat);
@@ -399,7 +382,7 @@ Test(report, picks_latest_sweep_or_the_one_asked_for, .timeout = 120)
     cr_assert(!file_exists(out, "gflops-second_matrix-cpu.png"));
     tu_path(path, sizeof path, out, "report.gp");
     size_t n;
-    char *gp = slurp(path, &n);
+    char *gp = tu_slurp(path, &n);
     char want[64];
     snprintf(want, sizeof want, "sweep %lld", (long long)first);
     cr_assert(strstr(gp, want), "%s", gp);

@@ -356,14 +356,7 @@ static char *slurp_data(const char *name)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", tu_datadir(), name);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    char *buf = calloc(1, 1 << 20);
-    cr_assert_not_null(buf);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
+    return tu_slurp(path, NULL);
 }
 
 /* A version-1 database (the schema and views of commit 7fe969b) with one

@@ -136,14 +136,7 @@ char *tu_stderr_end(void)
         close(stderr_saved);
         stderr_saved = -1;
     }
-    FILE *f = fopen(stderr_path, "r");
-    char *text = calloc(1, 1 << 16);
-    cr_assert_not_null(text);
-    if (f) {
-        text[fread(text, 1, (1 << 16) - 1, f)] = 0;
-        fclose(f);
-    }
-    return text;
+    return tu_slurp(stderr_path, NULL);
 }
 
 int tu_sweep_cli(const char *env, const char *cfg, const char *db)
@@ -153,4 +146,21 @@ int tu_sweep_cli(const char *env, const char *cfg, const char *db)
              tu_spsweep_bin(), cfg, db);
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+char *tu_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s cannot be read", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n, "%s", path);
+    buf[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
 }

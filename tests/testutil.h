@@ -45,4 +45,8 @@ char *tu_stderr_end(void);
  * status as the shell reports it (128 + signal when killed). */
 int tu_sweep_cli(const char *env, const char *cfg, const char *db);
 
+/* The whole file at path, NUL-terminated, malloc'd; *len its size (len
+ * may be NULL). Asserts that it can be read. */
+char *tu_slurp(const char *path, size_t *len);
+
 #endif
