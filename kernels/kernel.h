@@ -11,20 +11,28 @@
  * 32-bit unsigned keys (sp_workload); an operation states the kinds it takes
  * (sp_operation.workloads) and the plan leaves out the pairs it cannot run.
  *
- * Life of one combination (workload x kernel x axis values), driven by the runner:
+ * Life of one combination (workload x kernel x axis values), driven by the runner.
+ * The harness (runner/harness.c) owns every clock: it times each step below
+ * and stores the phases; no kernel reads a clock or records an event.
  *   op->setup(pb, w)                     once per workload: inputs (x for spmv)
  *   op->reference(pb, ref)               once per matrix: serial double reference
  *   k->need(pb, params, &need)           memory the combination will allocate,
  *                                        checked against what is free first
- *   k->prepare(pb, params, &state, ph)   conversion + allocation + upload (phases)
+ *   k->prepare(pb, params, &state)       host only: axes checked, the kernel's
+ *                                        format built in host memory  -> convert_s
+ *   k->upload(state, ex)                 GPU: device allocations and host->device
+ *                                        copies                       -> h2d_s
+ *   k->analyse(state, ex)                GPU, optional: device-side inspection
+ *                                        (a library's analysis, a plan built on
+ *                                        the device)                  -> convert_s
  *   k->launch(state, ex)  x warmup       untimed
- *   k->launch(state, ex)  x batch        one stored sample per batch, timed by the
- *                         x repetitions  harness (runner/harness.c): the kernel owns
- *                                        no clock; k->reset(state, ex) before each
+ *   k->launch(state, ex)  x batch        one stored sample per batch (the kernel
+ *                         x repetitions  phase); k->reset(state, ex) before each
  *                                        sample when the kernel has one (untimed)
- *   k->result(state, out, ph)            device->host (phase), then
+ *   k->result(state, out, ex)            the output into host memory  -> d2h_s
+ *                                        (GPU kernels; a CPU copy is no phase)
  *   op->error(pb, out, ref)              relative error; above tolerance = failed
- *   k->release(state)
+ *   k->release(state)                    everything freed             -> free_s
  */
 #ifndef SP_KERNEL_H
 #define SP_KERNEL_H
@@ -55,11 +63,15 @@ typedef struct sp_params {
 /* The value of axis `name`, or dflt when the combination has no such axis. */
 long sp_param(const sp_params *p, const char *name, long dflt);
 
-/* Phase timings outside the timed kernel, in seconds (0 where not applicable). */
+/* Phase timings outside the timed kernel, in seconds (0 where not
+ * applicable), taken by the harness around the kernel's own steps: the
+ * three timing modes of the transposition studies (kernel only; with
+ * allocation and transfers; end to end with the frees) are sums of them. */
 typedef struct sp_phases {
-    double convert_s;   /* host-side format conversion */
-    double h2d_s;       /* device allocation + host->device copies */
-    double d2h_s;       /* device->host copy of the result */
+    double convert_s;   /* prepare (host conversion) + analyse (device inspection) */
+    double h2d_s;       /* upload: device allocation + host->device copies */
+    double d2h_s;       /* result of a GPU kernel: device->host copy */
+    double free_s;      /* release: host and device memory freed */
 } sp_phases;
 
 /* Workload kinds, as bits: an operation's `workloads` is a set of them. */
@@ -147,8 +159,19 @@ typedef struct sp_kernel {
     sp_axis axes[SP_MAX_AXES];
     /* NULL function pointers mean "not built" (e.g. a CUDA kernel in a
      * CPU-only build); the runner skips such a kernel with the reason. */
-    int (*prepare)(const sp_problem *pb, const sp_params *p, void **state,
-                   sp_phases *ph, sp_err *err);
+    /* Host only, no CUDA call: check the axes, build the kernel's format in
+     * host memory, allocate the state. On failure *state may be left set
+     * (release frees what was made). Timed by the harness as convert_s. */
+    int (*prepare)(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
+    /* GPU kernels (required there, NULL for CPU kernels): device
+     * allocations (formats, vectors, workspaces) and the host->device
+     * copies of what prepare built, on ex->stream. Timed by the harness as
+     * h2d_s, from a synchronized device to a synchronized device. */
+    int (*upload)(void *state, const sp_exec *ex, sp_err *err);
+    /* Optional, GPU: device-side inspection after the upload (cuSPARSE's
+     * buffer sizing and preprocess, a plan computed on the device), on
+     * ex->stream; timed as part of convert_s. NULL: none. */
+    int (*analyse)(void *state, const sp_exec *ex, sp_err *err);
     /* One execution, and no clock: a CPU kernel runs it to completion, a
      * GPU kernel enqueues it on ex->stream and returns. The harness times
      * back-to-back launches (a batch) as one sample, between CUDA events on
@@ -159,8 +182,12 @@ typedef struct sp_kernel {
      * untimed, before every warm-up launch and every sample; a kernel with a
      * reset is timed one launch per sample. NULL: launches repeat as they are. */
     int (*reset)(void *state, const sp_exec *ex, sp_err *err);
-    /* Result into host memory out (op->output_bytes bytes); d2h into ph. */
-    int (*result)(void *state, void *out, sp_phases *ph, sp_err *err);
+    /* Result into host memory out (op->output_bytes bytes), after the last
+     * launch (the harness has waited for it). For a GPU kernel it is the
+     * device->host copy, timed by the harness as d2h_s. */
+    int (*result)(void *state, void *out, const sp_exec *ex, sp_err *err);
+    /* Free everything, from any state prepare, upload or analyse left
+     * (NULL included); timed by the harness as free_s. */
     void (*release)(void *state);
     /* Fill *need for this problem and these axis values without allocating.
      * Returns -1 with the reason when the combination cannot be built at all
@@ -214,7 +241,8 @@ int sp_gpu_healthy_here(char *reason, size_t reason_len);
  * the reason in err without a device (kernels/gpu_info.cu, gpu_none.c). */
 int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err);
 
-/* Monotonic wall clock in seconds: the harness's CPU clock, and phases. */
+/* Monotonic wall clock in seconds: the harness's CPU clock and its
+ * phases' clock (kernels do not time themselves). */
 static inline double sp_seconds(void)
 {
     struct timespec ts;

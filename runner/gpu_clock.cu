@@ -74,6 +74,12 @@ extern "C" int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err)
     return cuda_ok(cudaStreamSynchronize(c->stream), "GPU clock: the untimed launches", err);
 }
 
+extern "C" int sp_gpu_clock_device_sync(sp_gpu_clock *c, sp_err *err)
+{
+    (void)c;
+    return cuda_ok(cudaDeviceSynchronize(), "GPU clock: waiting for the device", err);
+}
+
 extern "C" int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
 {
     if (!c->flush)

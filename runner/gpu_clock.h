@@ -31,6 +31,10 @@ int sp_gpu_clock_start(sp_gpu_clock *c, sp_err *err);
 int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err);
 /* Wait for everything on the stream (a warm-up launch, a reset). */
 int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err);
+/* Wait for the whole device (every stream, the legacy default one
+ * included): the edges of a timed phase (upload, result, release), where a
+ * kernel may have used cudaMemcpy or a library's own stream. */
+int sp_gpu_clock_device_sync(sp_gpu_clock *c, sp_err *err);
 /* Overwrite the L2 cache (a memset of the flush buffer on the stream, as
  * nvbench does) and wait: the next sample starts cold. */
 int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err);

@@ -123,6 +123,82 @@ void sp_harness_close(sp_harness *h)
     memset(h, 0, sizeof *h);
 }
 
+/* ---- phases ------------------------------------------------------------ */
+
+static void stage(const sp_harness *h, const char *step)
+{
+    if (h->on_stage)
+        h->on_stage(h->stage_ctx, step);
+}
+
+/* Wait for the device before and after a GPU phase (a no-op for a CPU
+ * kernel), so a phase's time is its own work and all of it. */
+static int settle(sp_harness *h, sp_err *err)
+{
+    return h->gpu ? sp_gpu_clock_device_sync(h->clock, err) : 0;
+}
+
+typedef int (*state_step)(void *state, const sp_exec *ex, sp_err *err);
+
+/* One optional step of the state (upload, analyse), timed into *acc. */
+static int timed_step(sp_harness *h, const char *name, state_step fn, void *state,
+                      double *acc, sp_err *err)
+{
+    if (!fn)
+        return 0;
+    stage(h, name);
+    if (settle(h, err))
+        return sp_fail_prefix(err, "before %s", name);
+    double t0 = sp_seconds();
+    if (fn(state, &h->ex, err) || settle(h, err))
+        return sp_fail_prefix(err, "%s", name);
+    *acc += sp_seconds() - t0;
+    return 0;
+}
+
+int sp_harness_prepare(sp_harness *h, const sp_problem *pb, const sp_params *p, void **state,
+                       sp_phases *ph, sp_err *err)
+{
+    const sp_kernel *k = h->k;
+    *state = NULL;
+    if (!k->prepare || (h->gpu && !k->upload))
+        return sp_fail(err, "%s: not built into this binary (no %s)", k->name,
+                       k->prepare ? "upload" : "prepare");
+    stage(h, "prepare");
+    double t0 = sp_seconds();
+    if (k->prepare(pb, p, state, err))
+        return sp_fail_prefix(err, "prepare");
+    ph->convert_s += sp_seconds() - t0;
+    return timed_step(h, "upload", k->upload, *state, &ph->h2d_s, err) ||
+                   timed_step(h, "analyse", k->analyse, *state, &ph->convert_s, err)
+               ? -1
+               : 0;
+}
+
+int sp_harness_result(sp_harness *h, void *state, void *out, sp_phases *ph, sp_err *err)
+{
+    stage(h, "result");
+    if (settle(h, err))
+        return sp_fail_prefix(err, "before the result");
+    double t0 = sp_seconds();
+    if (h->k->result(state, out, &h->ex, err) || settle(h, err))
+        return sp_fail_prefix(err, "result");
+    if (h->gpu)
+        ph->d2h_s += sp_seconds() - t0;
+    return 0;
+}
+
+void sp_harness_release(sp_harness *h, void *state, sp_phases *ph)
+{
+    sp_err ignored;
+    stage(h, "release");
+    settle(h, &ignored);    /* a failed run may leave work in flight */
+    double t0 = sp_seconds();
+    h->k->release(state);
+    settle(h, &ignored);
+    ph->free_s += sp_seconds() - t0;
+}
+
 /* ---- launches and samples --------------------------------------------- */
 
 double (*sp_harness_cpu_clock)(void) = sp_seconds;

@@ -30,6 +30,11 @@ typedef struct sp_harness {
     uint64_t *flush;        /* CPU cold samples: a buffer twice the last-level cache */
     size_t flush_words;
     sp_exec ex;             /* what every launch gets */
+    /* Called with each step's name as it starts ("prepare", "upload",
+     * "analyse", "result", "release"), so a crash can be told apart by
+     * stage (runner/measure.c reports them to the parent); may be NULL. */
+    void (*on_stage)(void *ctx, const char *step);
+    void *stage_ctx;
 } sp_harness;
 
 /* Set h up for kernel k: the GPU clock (stream, events, and with cold an
@@ -37,6 +42,20 @@ typedef struct sp_harness {
  * one. threads: the CPU flush's (<= 0: all). -1 with the reason. */
 int sp_harness_open(sp_harness *h, const sp_kernel *k, int cold, int threads, sp_err *err);
 void sp_harness_close(sp_harness *h);
+
+/* The phases, each timed by the harness's wall clock (sp_seconds) and,
+ * for a GPU kernel, from a synchronized device to a synchronized device:
+ *   sp_harness_prepare   k->prepare (convert_s), k->upload (h2d_s),
+ *                        k->analyse (added to convert_s); a GPU kernel
+ *                        without an upload is refused. On failure *state
+ *                        may be set: sp_harness_release frees it.
+ *   sp_harness_result    k->result into out (d2h_s for a GPU kernel)
+ *   sp_harness_release   k->release (free_s; state may be NULL)
+ * ph is added to, never cleared. */
+int sp_harness_prepare(sp_harness *h, const sp_problem *pb, const sp_params *p, void **state,
+                       sp_phases *ph, sp_err *err);
+int sp_harness_result(sp_harness *h, void *state, void *out, sp_phases *ph, sp_err *err);
+void sp_harness_release(sp_harness *h, void *state, sp_phases *ph);
 
 /* One untimed launch (a warm-up), reset first when the kernel has one,
  * waited for. */

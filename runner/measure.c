@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,12 @@ typedef struct sample_buf {
 static void stage(int fd, const char *what)
 {
     sp_wire_send(fd, SP_MSG_STAGE, what, strlen(what));
+}
+
+/* The harness's steps (prepare, upload, analyse, result, release). */
+static void stage_hook(void *ctx, const char *step)
+{
+    stage((int)(intptr_t)ctx, step);
 }
 
 /* Append one sample, growing both arrays. */
@@ -154,9 +161,9 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     long threads = sp_param(j->params, "threads", omp_get_max_threads());
     if (sp_harness_open(h, k, j->cold, (int)threads, err))
         return sp_fail_prefix(err, "harness"), SP_DONE_ERROR;
-    stage(fd, "prepare");
-    if (k->prepare(j->pb, j->params, state, ph, err))
-        return sp_fail_prefix(err, "prepare"), SP_DONE_ERROR;
+    h->on_stage = stage_hook, h->stage_ctx = (void *)(intptr_t)fd;
+    if (sp_harness_prepare(h, j->pb, j->params, state, ph, err))
+        return SP_DONE_ERROR;
     stage(fd, "warm-up");
     for (int w = 0; w < j->warmup; w++)
         if (sp_harness_launch(h, *state, err))
@@ -172,10 +179,9 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
         sp_run_machine_energy(&m, h, *state, batch, j->energy_s, err))
         return SP_DONE_ERROR;
     sp_run_machine_end(&m, wm);
-    stage(fd, "result");
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
-    if (k->result(*state, j->out, ph, err))
-        return sp_fail_prefix(err, "result"), SP_DONE_ERROR;
+    if (sp_harness_result(h, *state, j->out, ph, err))
+        return SP_DONE_ERROR;
     stage(fd, "check");
     d->rel_error = j->op->error(j->pb, j->out, j->ref);
     if (!(d->rel_error <= j->tolerance))
@@ -209,7 +215,7 @@ static int context_sound(const sp_measure_job *j, sp_err *err)
 int sp_measure(const sp_measure_job *j, int fd)
 {
     sp_err err = {{0}};
-    sp_phases ph = {0, 0, 0};
+    sp_phases ph = {0, 0, 0, 0};
     void *state = NULL;
     sample_buf b = {0};
     sp_wire_done d = {SP_DONE_ERROR, SP_STOP_COUNT, NAN, 1, 0};
@@ -223,11 +229,9 @@ int sp_measure(const sp_measure_job *j, int fd)
         send_samples(fd, &b);
         sp_wire_send(fd, SP_MSG_MACHINE, &wm, sizeof wm);
     }
+    if (state)
+        sp_harness_release(&h, state, &ph);
     sp_wire_send(fd, SP_MSG_PHASES, &ph, sizeof ph);
-    if (state) {
-        stage(fd, "release");
-        j->kernel->release(state);
-    }
     sp_harness_close(&h);
     if (d.status == SP_DONE_OK && !context_sound(j, &err))
         d.status = SP_DONE_ERROR;       /* the samples sent are not kept */
