@@ -97,6 +97,36 @@ int tu_run_spsweep(const char *args, char **out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+int tu_run_prepare(tu_run *r, const sp_kernel *k, const sp_problem *pb, const sp_params *p,
+                   sp_err *err)
+{
+    memset(r, 0, sizeof *r);
+    if (sp_harness_open(&r->h, k, 0, (int)sp_param(p, "threads", 1), err))
+        return -1;
+    r->open = 1;
+    return sp_harness_prepare(&r->h, pb, p, &r->state, &r->ph, err);
+}
+
+int tu_run_launch(tu_run *r, double *seconds, sp_err *err)
+{
+    return sp_harness_sample(&r->h, r->state, 1, seconds, err);
+}
+
+int tu_run_result(tu_run *r, void *out, sp_err *err)
+{
+    return sp_harness_result(&r->h, r->state, out, &r->ph, err);
+}
+
+void tu_run_end(tu_run *r)
+{
+    if (r->open && r->state)
+        sp_harness_release(&r->h, r->state, &r->ph);
+    if (r->open)
+        sp_harness_close(&r->h);
+    r->state = NULL;
+    r->open = 0;
+}
+
 int tu_launch_timed(const sp_kernel *k, void *state, double *seconds, sp_err *err)
 {
     sp_harness h;

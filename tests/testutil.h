@@ -24,12 +24,37 @@ void tu_gunzip(const char *gz, const char *out);
 /* Dense copy of A (rows x cols, row-major), caller frees. */
 double *tu_dense(const sp_csr *A);
 
-/* One execution of kernel k on state through the harness, as the runner
- * times it (runner/harness.h): a sample of one launch, reset first when k
- * has a reset. Returns 0 and the launch's seconds in *seconds, or -1 with
- * the reason in err. */
-struct sp_kernel;
-int tu_launch_timed(const struct sp_kernel *k, void *state, double *seconds, sp_err *err);
+/* A kernel driven through the harness exactly as the runner drives it
+ * (runner/harness.h: the harness times every phase):
+ *   tu_run r;
+ *   tu_run_prepare(&r, k, pb, params, &err)   harness opened (warm), then
+ *                                             prepare, upload, analyse
+ *   tu_run_launch(&r, &seconds, &err)         one sample of one launch
+ *                                             (reset first when k has one)
+ *   tu_run_result(&r, out, &err)              the result into out
+ *   tu_run_end(&r)                            release (state may be NULL)
+ *                                             and the harness closed
+ * r.state is the kernel's state, r.ph the phases timed so far. Each
+ * returns 0, or -1 with the reason in err; tu_run_end is needed after a
+ * failed prepare too. */
+#include "../runner/harness.h"
+typedef struct tu_run {
+    sp_harness h;
+    void *state;
+    sp_phases ph;
+    int open;
+} tu_run;
+int tu_run_prepare(tu_run *r, const sp_kernel *k, const sp_problem *pb, const sp_params *p,
+                   sp_err *err);
+int tu_run_launch(tu_run *r, double *seconds, sp_err *err);
+int tu_run_result(tu_run *r, void *out, sp_err *err);
+void tu_run_end(tu_run *r);
+
+/* One execution of kernel k on state through a harness of its own, as the
+ * runner times it: a sample of one launch, reset first when k has a reset.
+ * Returns 0 and the launch's seconds in *seconds, or -1 with the reason in
+ * err. */
+int tu_launch_timed(const sp_kernel *k, void *state, double *seconds, sp_err *err);
 
 /* Busy-wait `seconds` of CLOCK_MONOTONIC: a kernel of known length. */
 void tu_spin(double seconds);
