@@ -34,7 +34,7 @@
     " bytes, convert_s, h2d_s, d2h_s, warmup, repetitions, created_at, stop_reason,"    \
     " rate_unit, need_host_bytes, need_device_bytes, batch, cache, rounds, median, mean,"     \
     " min_s, max_s, stddev, ci_lo, ci_hi, ci_level, ci_method, mad, outliers, flags,"       \
-    " flagged_samples, joules_per_launch"
+    " flagged_samples, joules_per_launch, free_s, joules_lo, joules_hi"
 
 #define MATRIX_COLS                                                                      \
     "source, name, rows, cols, nnz, row_min, row_max, row_mean, row_std, empty_rows,"   \
@@ -157,7 +157,7 @@ static int map_matrices(sp_store *st, sp_merge_result *res, sp_err *err)
 
 /* Copy one run, its samples and its rounds unless its output sweep holds it. */
 static int copy_run(sp_store *st, sqlite3_stmt *row, sqlite3_stmt *exists,
-                    sqlite3_stmt *ins, sqlite3_stmt *const samples[2], sp_merge_result *res,
+                    sqlite3_stmt *ins, sqlite3_stmt *const samples[3], sp_merge_result *res,
                     sp_err *err)
 {
     sqlite3_reset(exists);
@@ -174,12 +174,14 @@ static int copy_run(sp_store *st, sqlite3_stmt *row, sqlite3_stmt *exists,
     if (sqlite3_step(ins) != SQLITE_DONE)
         return store_fail(st, err, "copying a run");
     int64_t id = sqlite3_last_insert_rowid(st->db);
-    for (int k = 0; k < 2; k++) {       /* its samples, then its rounds */
+    static const char *const what[3] = {"copying samples", "copying rounds",
+                                        "copying energy windows"};
+    for (int k = 0; k < 3; k++) {       /* its samples, rounds and energy windows */
         sqlite3_reset(samples[k]);
         sqlite3_bind_value(samples[k], 1, sqlite3_column_value(row, 0));
         sqlite3_bind_int64(samples[k], 2, id);
         if (sqlite3_step(samples[k]) != SQLITE_DONE)
-            return store_fail(st, err, k ? "copying rounds" : "copying samples");
+            return store_fail(st, err, what[k]);
     }
     res->runs++;
     return 0;
@@ -188,8 +190,8 @@ static int copy_run(sp_store *st, sqlite3_stmt *row, sqlite3_stmt *exists,
 /* Every run of the input, in id order. */
 static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
 {
-    sqlite3_stmt *s[5] = {NULL, NULL, NULL, NULL, NULL};
-    const char *sql[5] = {
+    sqlite3_stmt *s[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    const char *sql[6] = {
         "SELECT r.id, sm.dst, mm.dst, r.kernel, r.axes FROM src.runs r"
         " JOIN temp.sweep_map sm ON sm.src = r.sweep_id"
         " JOIN temp.matrix_map mm ON mm.src = r.matrix_id ORDER BY r.id",
@@ -200,18 +202,21 @@ static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
         "INSERT INTO main.samples (run_id, rep, seconds, round, flags) SELECT ?2, rep,"
         " seconds, round, flags FROM src.samples WHERE run_id = ?1",
         "INSERT INTO main.run_rounds (run_id, round, status, error, batch, launches, flags,"
-        " energy_j, state_before, state_after, created_at, energy_launches) SELECT ?2, round,"
-        " status, error, batch, launches, flags, energy_j, state_before, state_after,"
-        " created_at, energy_launches"
-        " FROM src.run_rounds WHERE run_id = ?1"};
+        " energy_j, state_before, state_after, created_at, energy_launches, convert_s,"
+        " h2d_s, d2h_s, free_s) SELECT ?2, round, status, error, batch, launches, flags,"
+        " energy_j, state_before, state_after, created_at, energy_launches, convert_s,"
+        " h2d_s, d2h_s, free_s FROM src.run_rounds WHERE run_id = ?1",
+        "INSERT INTO main.energy_windows (run_id, round, window_no, energy_j, launches)"
+        " SELECT ?2, round, window_no, energy_j, launches FROM src.energy_windows"
+        " WHERE run_id = ?1"};
     int rc = 0, step = SQLITE_DONE;
-    for (int i = 0; i < 5 && rc == 0; i++)
+    for (int i = 0; i < 6 && rc == 0; i++)
         rc = store_prepare(st, sql[i], &s[i], "preparing the run copy", err);
     while (rc == 0 && (step = sqlite3_step(s[0])) == SQLITE_ROW)
         rc = copy_run(st, s[0], s[1], s[2], s + 3, res, err);
     if (rc == 0 && step != SQLITE_DONE)
         rc = store_fail(st, err, "reading the input's runs");
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         sqlite3_finalize(s[i]);
     return rc;
 }

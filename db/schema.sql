@@ -1,10 +1,10 @@
--- schema.sql — the spsweep results database, schema version 4.
+-- schema.sql — the spsweep results database, schema version 5.
 --
 -- Applied by sp_store_open at every open (every statement is idempotent),
 -- inside one transaction, after db/migrate_v2.sql has brought a version-1
 -- database up to version 2 and db/migrate_v3.sql a version-2 one up to 3
--- (see store.c: store_apply_schema), and db/migrate_v4.sql a version-3
--- one up to 4. Readable with
+-- (see store.c: store_apply_schema), db/migrate_v4.sql a version-3
+-- one up to 4 and db/migrate_v5.sql a version-4 one up to 5. Readable with
 -- the plain sqlite3 CLI; the views that summarise it live in views.sql.
 --
 -- One sweep has many runs; a run is one (matrix, kernel, axis values)
@@ -19,6 +19,10 @@
 -- Version 4 (over 3): the harness's measurement (issue 19): batches,
 -- cold/warm caches, rounds, machine state and flags; every ok run's
 -- statistics stored in its row by db/stats.c (the views only read them).
+-- Version 5 (over 4): the harness times every phase, release too (free_s);
+-- each round keeps its phases and the run's are their median; the GPU
+-- energy is measured in windows (energy_windows) that give
+-- joules_per_launch a 95 % interval (joules_lo, joules_hi).
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -114,9 +118,9 @@ CREATE TABLE IF NOT EXISTS runs (
     rel_error    REAL,                  -- NULL when not checked
     flops        REAL,                  -- work units of one repetition (see rate_unit)
     bytes        REAL,                  -- fewest bytes one repetition must move
-    convert_s    REAL,                  -- phases; the kernel phase is the samples
-    h2d_s        REAL,
-    d2h_s        REAL,
+    convert_s    REAL,                  -- phases, timed by the harness (the median
+    h2d_s        REAL,                  -- round's from version 5); the kernel
+    d2h_s        REAL,                  -- phase is the samples
     warmup       INTEGER,
     repetitions  INTEGER,               -- samples stored for this run
     created_at   TEXT NOT NULL,
@@ -146,8 +150,12 @@ CREATE TABLE IF NOT EXISTS runs (
     -- the machine around the run (runner/machine.h)
     flags        INTEGER,               -- SP_MACHINE_* bits seen in any round
     flagged_samples INTEGER,            -- samples taken while throttled or busy
-    joules_per_launch REAL              -- GPU energy of one launch (NVML energy window,
+    joules_per_launch REAL,             -- GPU energy of one launch (NVML energy window,
                                         -- `energy = 0.25s`), over all rounds
+    -- version 5 ------------------------------------------------------------
+    free_s       REAL,                  -- the release phase (host and device frees)
+    joules_lo    REAL,                  -- 95 % interval of the energy per launch
+    joules_hi    REAL                   -- (t interval over its windows; NULL for one)
 );
 
 CREATE TABLE IF NOT EXISTS samples (
@@ -177,7 +185,26 @@ CREATE TABLE IF NOT EXISTS run_rounds (
     state_before TEXT CHECK (state_before IS NULL OR json_valid(state_before)),
     state_after  TEXT CHECK (state_after IS NULL OR json_valid(state_after)),
     created_at  TEXT NOT NULL,
+    -- version 5: the round's phases, timed by the harness (seconds)
+    convert_s   REAL,                   -- prepare (host conversion) + analyse
+    h2d_s       REAL,                   -- upload: device allocation + copies
+    d2h_s       REAL,                   -- the result's device->host copy
+    free_s      REAL,                   -- release
     PRIMARY KEY (run_id, round)
+) WITHOUT ROWID;
+
+-- Version 5: the GPU energy windows of each round (`energy = 0.25s`,
+-- `energy_windows = 3`): back-to-back launches between two readings of
+-- NVML's energy counter. run_rounds.energy_j is their sum; the run's
+-- joules_per_launch is all windows' energy over all their launches, and
+-- its interval the t interval of the windows' joules per launch.
+CREATE TABLE IF NOT EXISTS energy_windows (
+    run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    round       INTEGER NOT NULL,
+    window_no   INTEGER NOT NULL,       -- 0-based, in the order measured
+    energy_j    REAL NOT NULL,          -- GPU energy over the window (NVML)
+    launches    INTEGER NOT NULL CHECK (launches > 0),
+    PRIMARY KEY (run_id, round, window_no)
 ) WITHOUT ROWID;
 
 -- Matrices a sweep could not load (or fetch): no run exists for them.
@@ -199,4 +226,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;

@@ -140,8 +140,10 @@ typedef struct sp_run_record {
     const char *cache;          /* "warm" | "cold"; NULL = not known */
     const int32_t *sample_flags;    /* per sample SP_MACHINE_* bits; NULL = none */
     unsigned flags;             /* SP_MACHINE_* bits of the round */
-    double energy_j;            /* GPU energy of the energy window; NaN = unknown */
-    int64_t energy_launches;    /* launches in that window */
+    /* version 5: the GPU energy windows of the round (none: 0 windows) */
+    int energy_windows;
+    const double *energy_j;             /* energy_windows of them */
+    const int64_t *energy_launches;     /* launches in each window */
     const char *state_before, *state_after;     /* machine state JSON; NULL = none */
 } sp_run_record;
 

@@ -19,8 +19,8 @@ struct sp_store {
 };
 
 /* The schema version schema.sql writes into PRAGMA user_version. */
-#define SP_SCHEMA_VERSION 4
-#define SP_SCHEMA_VERSION_TEXT "4"
+#define SP_SCHEMA_VERSION 5
+#define SP_SCHEMA_VERSION_TEXT "5"
 /* db/views.sql, embedded by store.c (NUL-terminated). */
 extern const char sp_views_sql[];
 
@@ -54,5 +54,11 @@ int store_restat_run(sp_store *st, int64_t run_id, sp_err *err);
 /* store_restat_run for every ok run whose statistics are missing (runs of
  * a database migrated from version 3 or older). */
 int store_restat_missing(sp_store *st, sp_err *err);
+/* The run's columns folded from its rounds (store_run.c): machine flags,
+ * flagged samples, the phases (the median round's), the energy per launch
+ * and its interval (over the energy windows). */
+int store_fold_rounds(sp_store *st, int64_t run_id, sp_err *err);
+/* store_fold_rounds for every run (a database migrated from version 4). */
+int store_refold_all(sp_store *st, sp_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 #include "store_impl.h"
 
 /* Bind the matrix's identity and features to the matrix insert. */
@@ -152,9 +153,9 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
                       " backend, device, axes, status, error, rel_error, flops, bytes,"
                       " convert_s, h2d_s, d2h_s, warmup, repetitions, created_at,"
                       " stop_reason, rate_unit, need_host_bytes, need_device_bytes, batch,"
-                      " cache) VALUES"
+                      " cache, free_s) VALUES"
                       " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22, ?23, ?24)",
+                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
                       &s, "preparing the run insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
@@ -171,7 +172,8 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
              bind_text(s, 20, run_rate_unit(r)) |
              bind_int_or_null(s, 21, (int64_t)r->need.host_bytes, 0) |
              bind_int_or_null(s, 22, (int64_t)r->need.device_bytes, 0) |
-             bind_int_or_null(s, 23, ok ? r->batch : 0, 0) | bind_text(s, 24, r->cache);
+             bind_int_or_null(s, 23, ok ? r->batch : 0, 0) | bind_text(s, 24, r->cache) |
+             bind_real(s, 25, r->phases.free_s);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the run");
@@ -207,16 +209,28 @@ static int insert_samples(sp_store *st, int64_t run_id, const sp_run_record *r, 
     return rc;
 }
 
-/* The round's own row: status, batch, launches, machine. */
+/* The energy of the round's windows, summed (NaN without one). */
+static void round_energy(const sp_run_record *r, double *joules, int64_t *launches)
+{
+    *joules = r->energy_windows > 0 ? 0 : NAN, *launches = 0;
+    for (int i = 0; i < r->energy_windows; i++)
+        *joules += r->energy_j[i], *launches += r->energy_launches[i];
+}
+
+/* The round's own row: status, batch, launches, machine, phases. */
 static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp_err *err)
 {
     int ok = strcmp(r->status, "ok") == 0;
+    double joules;
+    int64_t elaunches;
+    round_energy(r, &joules, &elaunches);
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "INSERT INTO run_rounds (run_id, round, status, error, batch, launches,"
                       " flags, energy_j, state_before, state_after, energy_launches,"
-                      " created_at) VALUES"
-                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, " SQL_NOW ")",
+                      " convert_s, h2d_s, d2h_s, free_s, created_at) VALUES"
+                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                      SQL_NOW ")",
                       &s, "preparing the round insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
@@ -224,14 +238,42 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
              bind_int_or_null(s, 5, ok ? r->batch : 0, 0) |
              bind_int_or_null(s, 6, ok ? (int64_t)r->nsamples * (r->batch > 0 ? r->batch : 1)
                                        : 0, 0) |
-             sqlite3_bind_int64(s, 7, (int64_t)r->flags) | bind_real(s, 8, r->energy_j) |
+             sqlite3_bind_int64(s, 7, (int64_t)r->flags) | bind_real(s, 8, joules) |
              bind_text(s, 9, r->state_before) | bind_text(s, 10, r->state_after) |
-             bind_int_or_null(s, 11, r->energy_launches, 0);
+             bind_int_or_null(s, 11, elaunches, 0) | bind_real(s, 12, r->phases.convert_s) |
+             bind_real(s, 13, r->phases.h2d_s) | bind_real(s, 14, r->phases.d2h_s) |
+             bind_real(s, 15, r->phases.free_s);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the round");
     }
     return store_step_done(st, s, "inserting the round", err);
+}
+
+/* The round's energy windows, one row each (windows without a launch or
+ * an energy are not measurements and are left out). */
+static int insert_windows(sp_store *st, int64_t run_id, const sp_run_record *r, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (r->energy_windows <= 0)
+        return 0;
+    if (store_prepare(st, "INSERT INTO energy_windows (run_id, round, window_no, energy_j,"
+                          " launches) VALUES (?1, ?2, ?3, ?4, ?5)",
+                      &s, "preparing the energy window insert", err))
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < r->energy_windows && rc == 0; i++) {
+        if (!(r->energy_launches[i] > 0) || !isfinite(r->energy_j[i]))
+            continue;
+        sqlite3_reset(s);
+        if ((sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
+             sqlite3_bind_int(s, 3, i) | sqlite3_bind_double(s, 4, r->energy_j[i]) |
+             sqlite3_bind_int64(s, 5, r->energy_launches[i])) != SQLITE_OK ||
+            sqlite3_step(s) != SQLITE_DONE)
+            rc = store_fail(st, err, "inserting an energy window");
+    }
+    sqlite3_finalize(s);
+    return rc;
 }
 
 /* Has run_id a row for this round already? */
@@ -285,8 +327,17 @@ static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *
     " | coalesce(MAX(flags & 32), 0) | coalesce(MAX(flags & 64), 0)"                     \
     " | coalesce(MAX(flags & 128), 0))"
 
-/* The run's machine columns from its rounds: flags OR'd, flagged samples
- * counted, energy per launch over the rounds that measured it. */
+/* The median round's value of a phase column (the lower one of an even
+ * count), over the ok rounds that have it; NULL when none has. */
+#define ROUND_MEDIAN(col)                                                                \
+    "(SELECT " col " FROM run_rounds WHERE run_id = ?1 AND status = 'ok' AND " col      \
+    " IS NOT NULL ORDER BY " col " LIMIT 1 OFFSET (SELECT (COUNT(" col ") - 1) / 2"      \
+    " FROM run_rounds WHERE run_id = ?1 AND status = 'ok'))"
+
+/* The run's machine columns and phases from its rounds: flags OR'd,
+ * flagged samples counted, energy per launch over the windows that
+ * measured it, each phase the median round's (a failed run keeps the
+ * phases its first round stored). */
 static int fold_machine(sp_store *st, int64_t id, sp_err *err)
 {
     sqlite3_stmt *s;
@@ -295,14 +346,83 @@ static int fold_machine(sp_store *st, int64_t id, sp_err *err)
                       " flags = (SELECT " OR_FLAGS " FROM run_rounds WHERE run_id = ?1),"
                       " flagged_samples = (SELECT COUNT(*) FROM samples"
                       "   WHERE run_id = ?1 AND flags <> 0),"
-                      " joules_per_launch = (SELECT SUM(energy_j) / SUM(energy_launches) FROM"
-                      "   run_rounds WHERE run_id = ?1 AND energy_j IS NOT NULL"
-                      "   AND energy_launches > 0)"
+                      " joules_per_launch = (SELECT SUM(energy_j) / SUM(launches) FROM"
+                      "   energy_windows WHERE run_id = ?1),"
+                      " convert_s = coalesce(" ROUND_MEDIAN("convert_s") ", convert_s),"
+                      " h2d_s = coalesce(" ROUND_MEDIAN("h2d_s") ", h2d_s),"
+                      " d2h_s = coalesce(" ROUND_MEDIAN("d2h_s") ", d2h_s),"
+                      " free_s = coalesce(" ROUND_MEDIAN("free_s") ", free_s)"
                       " WHERE id = ?1",
                       &s, "preparing the machine update", err))
         return -1;
     sqlite3_bind_int64(s, 1, id);
     return store_step_done(st, s, "folding the rounds' machine state", err);
+}
+
+/* The energy windows' joules per launch of run id into *v (malloc'd). */
+static int load_windows(sp_store *st, int64_t id, double **v, int *n, sp_err *err)
+{
+    sqlite3_stmt *q;
+    *v = NULL, *n = 0;
+    if (store_prepare(st, "SELECT energy_j / launches FROM energy_windows WHERE run_id = ?1",
+                      &q, "reading the energy windows", err))
+        return -1;
+    sqlite3_bind_int64(q, 1, id);
+    int cap = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) {
+            double *g = realloc(*v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *g);
+            if (!g) {
+                sqlite3_finalize(q);
+                return sp_fail(err, "%s: out of memory reading energy windows", st->path);
+            }
+            *v = g;
+        }
+        (*v)[(*n)++] = sqlite3_column_double(q, 0);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : store_fail(st, err, "reading the energy windows");
+}
+
+/* joules_lo / joules_hi: the t interval of the windows' joules per launch
+ * (db/stats.c), NULL with fewer than two windows. */
+static int fold_energy(sp_store *st, int64_t id, sp_err *err)
+{
+    double *v, mean, lo, hi;
+    int n;
+    if (load_windows(st, id, &v, &n, err))
+        return -1;
+    sp_mean_ci95(v, n, &mean, &lo, &hi);
+    free(v);
+    sqlite3_stmt *s;
+    if (store_prepare(st, "UPDATE runs SET joules_lo = ?2, joules_hi = ?3 WHERE id = ?1", &s,
+                      "preparing the energy interval", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, id);
+    bind_real(s, 2, lo > 0 ? lo : n > 1 ? 0 : NAN);    /* energy is never negative */
+    bind_real(s, 3, hi);
+    return store_step_done(st, s, "storing the energy interval", err);
+}
+
+int store_fold_rounds(sp_store *st, int64_t run_id, sp_err *err)
+{
+    return fold_machine(st, run_id, err) || fold_energy(st, run_id, err) ? -1 : 0;
+}
+
+int store_refold_all(sp_store *st, sp_err *err)
+{
+    sqlite3_stmt *q;
+    if (store_prepare(st, "SELECT DISTINCT run_id FROM run_rounds", &q,
+                      "listing the runs to fold", err))
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        if (store_fold_rounds(st, sqlite3_column_int64(q, 0), err)) {
+            sqlite3_finalize(q);
+            return -1;
+        }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : store_fail(st, err, "listing the runs to fold");
 }
 
 /* The writes of one round, inside the transaction. *old: the run existed
@@ -323,7 +443,8 @@ static int store_round(sp_store *st, const sp_run_record *r, int64_t *id, int *o
     if (found ? extend_run(st, found, r, err)
               : insert_run_row(st, r, id, err) || (ok && insert_samples(st, *id, r, err)))
         return -1;
-    if (insert_round(st, *id, r, err) || fold_machine(st, *id, err))
+    if (insert_round(st, *id, r, err) || insert_windows(st, *id, r, err) ||
+        store_fold_rounds(st, *id, err))
         return -1;
     return ok ? store_restat_run(st, *id, err) : 0;
 }

@@ -47,17 +47,23 @@ DROP VIEW IF EXISTS run_stats;
 --          ends (rate_lo from ci_hi); rate_best from the fastest sample.
 -- batch    launches per sample (the samples are one launch's time);
 -- cache    'warm' | 'cold'; rounds, flags (runner/machine.h bits),
---          flagged_samples; joules_per_launch and rate_per_watt (GPU, NVML).
+--          flagged_samples; joules_per_launch and rate_per_watt (GPU, NVML)
+--          with their 95 % intervals over the energy windows (joules_lo,
+--          joules_hi; rate_per_watt_lo from joules_hi; NULL with one window).
+-- convert_s, h2d_s, d2h_s, free_s — the phases the harness timed (the
+--          median round's): prepare + analyse, upload, the result's
+--          download, release.
 -- kernel_s, with_transfers_s, end_to_end_s — the three timing modes:
---          the median sample; plus h2d_s + d2h_s; plus convert_s as well
---          (NULL phases count as 0).
+--          the median sample; plus h2d_s + d2h_s; plus convert_s and
+--          free_s as well (NULL phases count as 0).
 CREATE VIEW run_stats AS
 WITH scaled AS (
     SELECT r.id,
            CASE upper(substr(coalesce(r.rate_unit, 'G'), 1, 1))
                 WHEN 'T' THEN 1e12 WHEN 'G' THEN 1e9 WHEN 'M' THEN 1e6
                 WHEN 'K' THEN 1e3 ELSE 1.0 END AS rate_scale,
-           coalesce(r.convert_s, 0) AS c_s, coalesce(r.h2d_s, 0) + coalesce(r.d2h_s, 0) AS t_s,
+           coalesce(r.convert_s, 0) + coalesce(r.free_s, 0) AS c_s,
+           coalesce(r.h2d_s, 0) + coalesce(r.d2h_s, 0) AS t_s,
            coalesce(s.noisy_threshold, 0.05) AS threshold
     FROM runs r
     JOIN sweeps s ON s.id = r.sweep_id
@@ -88,7 +94,10 @@ SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        coalesce(r.rounds, 1) AS rounds, coalesce(r.flags, 0) AS flags,
        coalesce(r.flagged_samples, 0) AS flagged_samples, r.joules_per_launch,
        r.flops / r.joules_per_launch / x.rate_scale AS rate_per_watt,
-       r.convert_s, r.h2d_s, r.d2h_s,
+       r.joules_lo, r.joules_hi,
+       r.flops / r.joules_hi / x.rate_scale AS rate_per_watt_lo,
+       r.flops / r.joules_lo / x.rate_scale AS rate_per_watt_hi,
+       r.convert_s, r.h2d_s, r.d2h_s, r.free_s,
        r.median AS kernel_s,
        r.median + x.t_s AS with_transfers_s,
        r.median + x.t_s + x.c_s AS end_to_end_s

@@ -22,6 +22,7 @@
 
 #include "../fetch/fetch.h"
 #include "harness.h"
+#include "isolate.h"
 #include "runner.h"
 
 /* Lines up to this long are read whole (selection expressions and value
@@ -293,6 +294,8 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
         return cfg->energy_s = 0, 0;
     if (!strcmp(name, "energy"))
         return parse_duration(name, v, &cfg->energy_s, err);
+    if (!strcmp(name, "energy_windows"))
+        return parse_int_value(name, v, 1, SP_ENERGY_WINDOWS_MAX, &cfg->energy_windows, err);
     if (!strcmp(name, "noisy")) {
         if (parse_positive(name, v, &cfg->noisy_threshold, err))
             return -1;
@@ -357,7 +360,7 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                    : 0;
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
-                   "seed, noisy, energy, complex, description, timeout, max_noise, "
+                   "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
                    "max_time, isolate)", name);
 }
 
@@ -499,6 +502,7 @@ static void config_defaults(sp_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->repetitions = 10;
     cfg->warmup = 2;
+    cfg->energy_windows = 3;
     cfg->rounds = 1;
     cfg->seed = 1;
     cfg->noisy_threshold = 0.05;

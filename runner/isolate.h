@@ -55,12 +55,15 @@ typedef struct sp_wire_done {
     int32_t unused;
 } sp_wire_done;
 
+/* Most GPU energy windows one round measures (`energy_windows`). */
+#define SP_ENERGY_WINDOWS_MAX 16
+
 /* The machine's state around a run's samples (runner/machine.h). */
 typedef struct sp_wire_machine {
     uint32_t flags;         /* SP_MACHINE_* of the run */
-    uint32_t unused;
-    double energy_j;        /* GPU energy of the energy window; NaN unknown */
-    int64_t energy_launches; /* launches in that window */
+    int32_t energy_windows; /* GPU energy windows measured (0: none) */
+    double energy_j[SP_ENERGY_WINDOWS_MAX];         /* energy of each window */
+    int64_t energy_launches[SP_ENERGY_WINDOWS_MAX]; /* launches in each */
     char describe[200];     /* the flags in words, "" when none */
     char before[1536], after[1536];     /* sp_machine_json of the two readings */
 } sp_wire_machine;
@@ -192,6 +195,7 @@ typedef struct sp_measure_job {
     int batch;                  /* launches per sample; 0: enough for min_sample_s */
     double min_sample_s;        /* the shortest sample a calibrated batch makes */
     double energy_s;            /* GPU energy window after the samples; 0: none */
+    int energy_windows;         /* windows of energy_s each (1..SP_ENERGY_WINDOWS_MAX) */
 } sp_measure_job;
 
 /* Measure one combination and report it on fd; returns the SP_DONE_*

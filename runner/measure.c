@@ -176,7 +176,7 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     sp_run_machine m;
     sp_run_machine_begin(&m, h, (int)threads);
     if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err) ||
-        sp_run_machine_energy(&m, h, *state, batch, j->energy_s, err))
+        sp_run_machine_energy(&m, h, *state, batch, j->energy_s, j->energy_windows, err))
         return SP_DONE_ERROR;
     sp_run_machine_end(&m, wm);
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
@@ -223,7 +223,6 @@ int sp_measure(const sp_measure_job *j, int fd)
     memset(&h, 0, sizeof h);
     static sp_wire_machine wm;      /* 3 KiB: off the stack */
     memset(&wm, 0, sizeof wm);
-    wm.energy_j = NAN;
     d.status = measure(j, fd, &h, &state, &ph, &b, &d, &wm, &err);
     if (d.status == SP_DONE_OK) {
         send_samples(fd, &b);

@@ -18,8 +18,9 @@ typedef struct sp_run_machine {
     char bus[32];               /* its PCI bus id */
     int threads;                /* the run's CPU threads */
     sp_machine_state before, after;
-    double energy_j;            /* of the energy window; NaN: none */
-    int64_t energy_launches;
+    int energy_windows;         /* measured so far */
+    double energy_j[SP_ENERGY_WINDOWS_MAX];
+    int64_t energy_launches[SP_ENERGY_WINDOWS_MAX];
 } sp_run_machine;
 
 /* Read the state before the repetitions (the harness's device for a GPU
@@ -28,14 +29,15 @@ void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads);
 /* SP_MACHINE_THROTTLED when the GPU reports a throttle reason now; 0 for
  * CPU kernels and when it cannot tell. */
 int32_t sp_run_machine_sample(sp_run_machine *m);
-/* The GPU's energy per launch: `batch` launches a sample, back to back
- * with no reading between them, for at least seconds, between two
- * readings of NVML's energy counter (the counter moves in steps of
- * milliseconds to tens of them, so the window is long; the samples
- * themselves are too short and have readings between them). Sets
- * m->energy_j and m->energy_launches; nothing without a counter. */
+/* The GPU's energy per launch, in `windows` windows one after another:
+ * in each, `batch` launches a sample, back to back with no reading
+ * between them, for at least seconds, between two readings of NVML's
+ * energy counter (the counter moves in steps of milliseconds to tens of
+ * them, so a window is long; the samples themselves are too short and
+ * have readings between them). Several windows give the energy an
+ * interval (db/stats.c). Fills m->energy_*; nothing without a counter. */
 int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int batch,
-                          double seconds, sp_err *err);
+                          double seconds, int windows, sp_err *err);
 /* Read the state after the repetitions and judge the run into w. */
 void sp_run_machine_end(sp_run_machine *m, sp_wire_machine *w);
 

@@ -40,6 +40,8 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
     fprintf(f, "harness cache %s batch %d min_sample %.17g rounds %d seed %ld energy %.17g\n",
             cfg->cold ? "cold" : "warm", cfg->batch, cfg->min_sample_s, cfg->rounds,
             cfg->seed, cfg->energy_s);
+    if (cfg->energy_s > 0)      /* only then: plans without energy keep their hash */
+        fprintf(f, "energy_windows %d\n", cfg->energy_windows);
     for (int m = 0; m < cfg->nmatrices; m++)
         fprintf(f, "matrix %s\n", cfg->matrices[m].text);
     for (int i = 0; i < plan->ncombos; i++) {

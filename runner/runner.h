@@ -86,6 +86,7 @@ typedef struct sp_config {
     long seed;                  /* [sweep] seed of the shuffles (default 1) */
     double noisy_threshold;     /* [sweep] noisy: half-width / median marking a run noisy */
     double energy_s;            /* [sweep] energy: GPU energy window after the samples; 0 off */
+    int energy_windows;         /* [sweep] energy_windows: windows a round (default 3) */
     int nmatrices;
     sp_source *matrices;
     int *source_line;           /* config line of matrices[m], m < nsource_lines */

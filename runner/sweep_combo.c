@@ -112,6 +112,7 @@ static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_com
         .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
         .cold = cfg->cold, .batch = cfg->batch,
         .min_sample_s = sp_config_min_sample(cfg, c->kernel), .energy_s = cfg->energy_s,
+        .energy_windows = cfg->energy_windows,
     };
 }
 
@@ -302,12 +303,12 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,
-        .batch = out.batch, .cache = rc->cfg->cold ? "cold" : "warm", .energy_j = NAN,
+        .batch = out.batch, .cache = rc->cfg->cold ? "cold" : "warm",
         .sample_flags = out.sample_flags,
     };
     if (ok && out.have_machine) {
-        r.flags = out.machine.flags, r.energy_j = out.machine.energy_j;
-        r.energy_launches = out.machine.energy_launches;
+        r.flags = out.machine.flags, r.energy_windows = out.machine.energy_windows;
+        r.energy_j = out.machine.energy_j, r.energy_launches = out.machine.energy_launches;
         r.state_before = out.machine.before, r.state_after = out.machine.after;
     }
     rc->done++;

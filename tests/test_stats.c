@@ -155,3 +155,20 @@ Test(stats, rounds_that_agree_change_nothing)
     cr_assert_float_eq(a.ci_lo, b.ci_lo, 0);
     cr_assert_float_eq(a.ci_hi, b.ci_hi, 0);
 }
+
+/* x = np.array([...]); st.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=st.sem(x)) */
+Test(stats, mean_interval_matches_scipy)
+{
+    static const double five[] = {0.155, 0.162, 0.149, 0.171, 0.158}, two[] = {2.0, 4.0};
+    double m, lo, hi;
+    sp_mean_ci95(five, 5, &m, &lo, &hi);
+    cr_assert(REL(m, 0.159, 1e-12) && REL(lo, 0.14879868929012613, 1e-9) &&
+                  REL(hi, 0.16920131070987388, 1e-9), "%.17g [%.17g, %.17g]", m, lo, hi);
+    sp_mean_ci95(two, 2, &m, &lo, &hi);
+    cr_assert(REL(lo, -9.706204736432095, 1e-9) && REL(hi, 15.706204736432095, 1e-9),
+              "[%.17g, %.17g]", lo, hi);
+    sp_mean_ci95(two, 1, &m, &lo, &hi);
+    cr_assert(m == 2.0 && isnan(lo) && isnan(hi), "one reading: a mean, no interval");
+    sp_mean_ci95(two, 0, &m, &lo, &hi);
+    cr_assert(isnan(m) && isnan(lo) && isnan(hi));
+}

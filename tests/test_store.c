@@ -157,7 +157,7 @@ Test(store, open_creates_tables_views_and_directories)
                  views[i]);
         cr_assert_eq(q_int(st, sql, 0), 1, "view %s missing", views[i]);
     }
-    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 4);
+    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 5);
     cr_assert_eq(q_int(st, "PRAGMA foreign_keys", 0), 1);
     char mode[32];
     q_text(st, "PRAGMA journal_mode", 0, mode, sizeof mode);
@@ -561,8 +561,9 @@ Test(store, two_connections_write_the_same_database)
 
 /* Rounds of one run: a later round adds its samples (statistics over all,
  * the interval widened by the round medians from three rounds), folds its
- * machine flags and energy in, and a failing round turns the run failed;
- * storing a round twice changes nothing. */
+ * machine flags, energy windows and phases in (the run's phases are the
+ * median round's), and a failing round turns the run failed; storing a
+ * round twice changes nothing. */
 Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
 {
     char path[600];
@@ -574,19 +575,37 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
     static const int32_t throttled[6] = {0, 1, 0, 0, 0, 1};
     for (int i = 0; i < 6; i++)
         r1[i] = r0[i] * 1.10, r2[i] = r0[i] * 0.95;
+    static const double j0[1] = {2.0}, j1[2] = {1.5, 2.5};
+    static const int64_t l0[1] = {1000}, l1[2] = {500, 500};
     sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_gpu, .axes_json = "{}",
                        .status = "ok", .rel_error = 1e-15, .flops = 1e6, .bytes = 6e6,
                        .warmup = 1, .nsamples = 6, .samples = r0, .batch = 40,
-                       .cache = "warm", .energy_j = 2.0, .energy_launches = 1000};
+                       .cache = "warm", .energy_windows = 1, .energy_j = j0,
+                       .energy_launches = l0,
+                       .phases = {.convert_s = 0.5, .h2d_s = 0.02, .d2h_s = 0.01, .free_s = 3}};
     sp_err err = {{0}};
     int64_t id0 = 0, id = 0;
     cr_assert_eq(sp_store_run(st, &r, &id0, &err), 0, "%s", err.msg);
-    r.round = 1, r.samples = r1, r.sample_flags = throttled, r.flags = 1, r.energy_j = 4.0;
+    r.round = 1, r.samples = r1, r.sample_flags = throttled, r.flags = 1;
+    r.energy_windows = 2, r.energy_j = j1, r.energy_launches = l1;
+    r.phases = (sp_phases){.convert_s = 0.3, .h2d_s = 0.04, .d2h_s = 0.03, .free_s = 1};
     cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
     cr_assert_eq(id, id0, "a later round extends the same run");
     cr_assert_eq(sp_store_run(st, &r, &id, &err), 1, "a round stored twice is a duplicate");
-    r.round = 2, r.samples = r2, r.sample_flags = NULL, r.flags = 0, r.energy_j = NAN;
+    r.round = 2, r.samples = r2, r.sample_flags = NULL, r.flags = 0, r.energy_windows = 0;
+    r.phases = (sp_phases){.convert_s = 0.4, .h2d_s = 0.03, .d2h_s = 0.02, .free_s = 2};
     cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    /* each phase is the median round's: 0.4 of {0.5, 0.3, 0.4}, ... */
+    assert_close(q_real(st, "SELECT convert_s FROM run_stats WHERE run_id = ?1", id), 0.4,
+                 "convert_s");
+    assert_close(q_real(st, "SELECT h2d_s FROM run_stats WHERE run_id = ?1", id), 0.03, "h2d_s");
+    assert_close(q_real(st, "SELECT d2h_s FROM run_stats WHERE run_id = ?1", id), 0.02, "d2h_s");
+    assert_close(q_real(st, "SELECT free_s FROM run_stats WHERE run_id = ?1", id), 2, "free_s");
+    assert_close(q_real(st, "SELECT convert_s FROM run_rounds WHERE run_id = ?1 AND round = 1",
+                        id), 0.3, "a round keeps its own phases");
+    cr_assert_eq(q_int(st, "SELECT count(*) FROM energy_windows WHERE run_id = ?1", id), 3);
+    assert_close(q_real(st, "SELECT energy_j FROM run_rounds WHERE run_id = ?1 AND round = 1",
+                        id), 4.0, "a round's energy is its windows' sum");
     cr_assert_eq(q_int(st, "SELECT n FROM run_stats WHERE run_id = ?1", id), 18);
     cr_assert_eq(q_int(st, "SELECT rounds FROM run_stats WHERE run_id = ?1", id), 3);
     cr_assert_eq(q_int(st, "SELECT count(DISTINCT rep) FROM samples WHERE run_id = ?1", id), 18);
@@ -604,6 +623,13 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
                  3e-3, "joules per launch");
     assert_close(q_real(st, "SELECT rate_per_watt FROM run_stats WHERE run_id = ?1", id),
                  1e6 / 3e-3 / 1e9, "GFLOPS per watt");
+    /* windows of 2, 3 and 5 mJ a launch: scipy's t interval (-0.000461, 0.007128),
+     * its lower end clamped at 0 (energy is never negative) */
+    double jhi = q_real(st, "SELECT joules_hi FROM run_stats WHERE run_id = ?1", id);
+    cr_assert(fabs(jhi - 0.007127916367072799) < 1e-9 * 0.0071, "joules_hi %.17g", jhi);
+    cr_assert_eq(q_real(st, "SELECT joules_lo FROM run_stats WHERE run_id = ?1", id), 0.0);
+    assert_close(q_real(st, "SELECT rate_per_watt_lo FROM run_stats WHERE run_id = ?1", id),
+                 1e6 / jhi / 1e9, "GFLOPS per watt, low end");
     cr_assert_eq(q_int(st, "SELECT batch FROM run_stats WHERE run_id = ?1", id), 40);
     /* a fourth round that fails: the run is failed, no view shows its time */
     r.round = 3, r.status = "crashed", r.error = "killed by SIGSEGV", r.nsamples = 0;

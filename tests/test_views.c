@@ -395,7 +395,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 4);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 5);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
                  "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
@@ -429,7 +429,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 4);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 5);
     sp_store_close(st);
 }
 
@@ -470,7 +470,7 @@ Test(views, migration_from_version_3_computes_the_statistics)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 4);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 5);
     /* samples 1..6: median 3.5; n = 6 -> ranks 1 and 6 (level 0.96875) */
     ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 3.5, "median");
     ud_close(ud_real(db, "SELECT ci_lo FROM run_stats WHERE run_id = 11", 0), 1.0, "ci_lo");
@@ -507,7 +507,7 @@ Test(views, migration_from_version_2_adds_isolate)
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 4);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 5);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
     m.isolate = "matrix";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
