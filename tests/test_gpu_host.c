@@ -1,6 +1,6 @@
 /* test_gpu_host.c — the host side of the GPU SpMV kernels, without a GPU:
  * sliced ELL conversion in the GPU layout (padding, refusals), the merge-path split,
- * the `lanes` choice and the kernels' memory statements. */
+ * the `lanes` choice, the kernels' memory statements and their host-only prepare. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +317,42 @@ Test(gpu_host, sell_sigma_plan_matches_the_layout)
                 free(perm);
                 sp_csr_free(&P);
             }
+        spmv_case_free(&c);
+    }
+}
+
+/* prepare is host only (kernels/kernel.h): every GPU SpMV kernel builds its
+ * state on every awkward matrix at its default axes with no device (where
+ * this runs without one, a CUDA call in prepare would fail it) and frees it
+ * again with release; a combination need refuses, prepare refuses too and
+ * leaves no state (one over SPMV_TEST_FREE_BYTES is left out, as the
+ * runner skips it). Each has the upload the harness requires of a GPU
+ * kernel. In a CPU-only build the CUDA entry points are NULL: nothing runs. */
+Test(gpu_host, spmv_prepare_is_host_only)
+{
+    const sp_operation *op = sp_operation_find("spmv");
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        sp_problem pb;
+        sp_err err = {{0}};
+        cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
+        for (int j = 0; sp_kernels[j]; j++) {
+            const sp_kernel *k = sp_kernels[j];
+            if (!k->needs_gpu || strcmp(k->operation, "spmv") || !k->prepare)
+                continue;
+            cr_assert(k->upload && k->release, "%s: no upload or release", k->name);
+            sp_need need = {0, 0};
+            int refused = k->need && k->need(&pb, NULL, &need, &err);
+            if (need.host_bytes > SPMV_TEST_FREE_BYTES)
+                continue;               /* the runner would skip it */
+            void *state = NULL;
+            int rc = k->prepare(&pb, NULL, &state, &err);
+            cr_assert_eq(rc, refused ? -1 : 0, "%s on %s: %s", k->name, c.name, err.msg);
+            cr_assert(rc == 0 || !state, "%s on %s: a refusal left a state", k->name, c.name);
+            k->release(state);
+        }
+        op->teardown(&pb);
         spmv_case_free(&c);
     }
 }

@@ -43,15 +43,21 @@ void sp_spmv_cpu_release(void *state);
 /* need of a CSR kernel working in place: y only (spmv_csr_need.c). */
 int sp_spmv_csr_y_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 
-/* ---- GPU kernels (spmv_gpu.cu and one .cu per kernel) --------------------- */
+/* ---- GPU kernels (spmv_gpu.cu and one .cu per kernel) ---------------------
+ * prepare is host only (axes, the format in host memory), upload makes the
+ * device copies, launch enqueues; the harness times each step (kernel.h). */
 int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err);
+                                sp_err *err);
 int sp_spmv_cuda_scalar_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                             sp_phases *ph, sp_err *err);
+                             sp_err *err);
+/* cuSPARSE's inspector: handle, descriptors, buffer, preprocess. */
+int sp_spmv_cusparse_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cusparse_launch(void *state, const sp_exec *ex, sp_err *err);
-/* Shared by every GPU SpMV kernel: y back to the host, and freeing. */
-int sp_spmv_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+/* Shared by every GPU SpMV kernel: the upload of what prepare recorded,
+ * y back to the host, and freeing from any state. */
+int sp_spmv_gpu_upload(void *state, const sp_exec *ex, sp_err *err);
+int sp_spmv_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_spmv_gpu_release(void *state);
 
 #ifdef __cplusplus

@@ -17,6 +17,7 @@ const sp_kernel sp_spmv_csr_cuda_hybrid = {
     .naxes = 2,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"lanes", "1,2,4,8,16,32"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_hybrid_prepare),
+    .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_hybrid_launch),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),

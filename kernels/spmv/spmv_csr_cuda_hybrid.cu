@@ -12,15 +12,6 @@
  */
 #include "spmv_gpu.cuh"
 
-struct hybrid_state {
-    sp_hybrid_plan plan;
-    int32_t *long_row, *long_first, *chunk_long;
-    double *partial;
-    unsigned *count;
-};
-
-static void hybrid_free(void *aux);
-
 /* sum over k = first, first + STEP, ... < end of val[k]·x[col[k]] */
 template <int STEP>
 __device__ __forceinline__ double row_part(int32_t first, int32_t end,
@@ -105,10 +96,26 @@ __global__ void csr_hybrid_kernel(int32_t rows, int32_t long_min, unsigned chunk
     }
 }
 
-/* Lanes and blocksize checked, the long rows split (convert_s), then the
- * CSR and the plan uploaded, partials allocated and counters zeroed. */
+/* The plan (built in g->plan) recorded for the shared upload, with the
+ * partials and the counters, zeroed once: the last warp of each long row
+ * zeroes its counter again after every launch. */
+static int add_plan(sp_gpu_spmv *g, sp_err *err)
+{
+    const sp_hybrid_plan *pl = &g->plan;
+    size_t nl = (size_t)pl->nlong, nc = (size_t)pl->nchunks;
+    if (sp_spmv_gpu_add(g, (void **)&g->long_row, pl->long_row, nl * 4, 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->long_first, pl->long_first, (nl + 1) * 4, 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->chunk_long, pl->chunk_long, nc * 4, 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->partial, NULL, nc * 8, 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->count, NULL, nl * 4, 1, err))
+        return -1;
+    return 0;
+}
+
+/* Host only: lanes and blocksize checked, the long rows split into the
+ * state's plan, then the CSR, x, y and the plan recorded for the upload. */
 extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params *p,
-                                           void **state, sp_phases *ph, sp_err *err)
+                                           void **state, sp_err *err)
 {
     const char *name = "spmv_csr_cuda_hybrid";
     *state = NULL;
@@ -117,47 +124,16 @@ extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params
         return sp_fail(err, "%s: problem without a matrix", name);
     if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_gpu_lanes(pb->A, p, &lanes, err))
         return -1;
-    hybrid_state *h = (hybrid_state *)calloc(1, sizeof *h);
-    if (!h)
-        return sp_fail(err, "%s: out of memory", name);
-    double t0 = sp_seconds();
-    if (sp_hybrid_split(pb->A, sp_hybrid_long_min(lanes), SP_HYBRID_CHUNK, &h->plan, err)) {
-        free(h);
-        return sp_fail_prefix(err, "%s", name);
-    }
-    ph->convert_s += sp_seconds() - t0;
-    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
-    int rc = g ? 0 : -1;
-    if (!rc) {
-        g->blocksize = bs;
-        g->lanes = lanes;
-        g->aux = h;
-        g->aux_free = hybrid_free;
-        rc = sp_spmv_gpu_upload(pb, g, ph, err);
-    } else {
-        sp_hybrid_plan_free(&h->plan);
-        free(h);
-    }
-    if (!rc) {
-        const sp_hybrid_plan *pl = &h->plan;
-        t0 = sp_seconds();
-        size_t nl = (size_t)pl->nlong, nc = (size_t)pl->nchunks;
-        rc = sp_spmv_gpu_put((void **)&h->long_row, pl->long_row, nl * 4, err) ||
-             sp_spmv_gpu_put((void **)&h->long_first, pl->long_first, (nl + 1) * 4, err) ||
-             sp_spmv_gpu_put((void **)&h->chunk_long, pl->chunk_long, nc * 4, err) ||
-             sp_spmv_gpu_put((void **)&h->partial, NULL, nc * 8, err) ||
-             sp_spmv_gpu_put((void **)&h->count, NULL, (nl ? nl : 1) * 4, err);
-        if (!rc && (cudaMemset(h->count, 0, (nl ? nl : 1) * 4) != cudaSuccess ||
-                    cudaDeviceSynchronize() != cudaSuccess))
-            rc = sp_fail(err, "%s: upload of the long-row plan failed", name);
-        ph->h2d_s += sp_seconds() - t0;
-    }
-    if (rc) {
-        sp_spmv_gpu_release(g);
+    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
+    if (!g)
         return -1;
+    g->blocksize = bs;
+    g->lanes = lanes;
+    if (sp_hybrid_split(pb->A, sp_hybrid_long_min(lanes), SP_HYBRID_CHUNK, &g->plan, err)) {
+        sp_fail_prefix(err, "%s", name);
+        return sp_spmv_gpu_done(g, -1, state);
     }
-    *state = g;
-    return 0;
+    return sp_spmv_gpu_done(g, add_plan(g, err), state);
 }
 
 /* One kernel on the harness's stream; the host only sizes the grid. The
@@ -166,21 +142,21 @@ extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params
 extern "C" int sp_spmv_cuda_hybrid_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
-    if (!g || !g->aux)
+    if (!g)
         return sp_fail(err, "spmv_csr_cuda_hybrid: launch without a state");
     cudaStream_t stream = (cudaStream_t)ex->stream;
-    const hybrid_state *h = (const hybrid_state *)g->aux;
+    const sp_hybrid_plan *pl = &g->plan;
     int warps = g->blocksize / 32;
-    unsigned chunk_blocks = (unsigned)((h->plan.nchunks + warps - 1) / warps);
+    unsigned chunk_blocks = (unsigned)((pl->nchunks + warps - 1) / warps);
     long long threads = (long long)g->rows * g->lanes;
     unsigned blocks = chunk_blocks + (unsigned)((threads + g->blocksize - 1) / g->blocksize);
-    int32_t lm = h->plan.long_min;
+    int32_t lm = pl->long_min;
     if (blocks > 0) {
 #define SP_HYBRID_CASE(L)                                                                  \
     case L:                                                                                \
         csr_hybrid_kernel<L><<<blocks, g->blocksize, 0, stream>>>(                         \
-            g->rows, lm, chunk_blocks, h->plan.nchunks, g->rowptr, g->colidx, g->val,      \
-            g->x, g->y, h->long_row, h->long_first, h->chunk_long, h->partial, h->count);  \
+            g->rows, lm, chunk_blocks, pl->nchunks, g->rowptr, g->colidx, g->val, g->x,    \
+            g->y, g->long_row, g->long_first, g->chunk_long, g->partial, g->count);        \
         break;
         switch (g->lanes) {
             SP_HYBRID_CASE(2)
@@ -195,19 +171,4 @@ extern "C" int sp_spmv_cuda_hybrid_launch(void *state, const sp_exec *ex, sp_err
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;
-}
-
-/* The plan's device arrays and host copy; called by sp_spmv_gpu_release. */
-static void hybrid_free(void *aux)
-{
-    hybrid_state *h = (hybrid_state *)aux;
-    if (!h)
-        return;
-    cudaFree(h->long_row);
-    cudaFree(h->long_first);
-    cudaFree(h->chunk_long);
-    cudaFree(h->partial);
-    cudaFree(h->count);
-    sp_hybrid_plan_free(&h->plan);
-    free(h);
 }

@@ -1,7 +1,7 @@
 /*
  * spmv_csr_cuda_merge.cu — load-balanced CSR SpMV by merge path (Merrill &
  * Garland, SC'16): the merge of the row ends with the nonzero indices is cut
- * into equal tiles of SP_MERGE_TILE items (split on the host, convert_s), one
+ * into equal tiles of SP_MERGE_TILE items (split on the host by prepare), one
  * tile per warp, so a row of 10^6 nonzeros and a million empty rows cost the
  * same per item. Within a tile: products and row ends staged in shared
  * memory with coalesced loads, then each lane walks SP_MERGE_ITEMS items of
@@ -125,9 +125,11 @@ __global__ void csr_merge_fixup(int64_t ntiles, int32_t rows,
         atomicAdd(&y[r], v);
 }
 
-/* Split on the host, then upload the CSR, the tiles and the carries. */
+/* Host only: the blocksize checked, the path split into tiles (host
+ * memory of the state's), then the CSR, x, y, the tiles and one carry per
+ * tile recorded for the shared upload. */
 extern "C" int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params *p,
-                                          void **state, sp_phases *ph, sp_err *err)
+                                          void **state, sp_err *err)
 {
     const char *name = "spmv_csr_cuda_merge";
     *state = NULL;
@@ -136,37 +138,30 @@ extern "C" int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params 
         return sp_fail(err, "%s: problem without a matrix", name);
     if (sp_gpu_blocksize(name, p, 1, &bs, err))
         return -1;
-    size_t smem = (size_t)(bs / 32) * WARP_SMEM;
+    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
+    if (!g)
+        return -1;
+    g->blocksize = bs;
+    if (sp_merge_tiles(pb->A, TILE, &g->h_tiles, &g->ntiles, err))
+        return sp_spmv_gpu_done(g, -1, state);
+    size_t n = (size_t)g->ntiles;
+    int rc = sp_spmv_gpu_add(g, (void **)&g->tiles, g->h_tiles, (n + 1) * 8, 0, err) ||
+             sp_spmv_gpu_add(g, (void **)&g->carry_row, NULL, n * 4, 0, err) ||
+             sp_spmv_gpu_add(g, (void **)&g->carry_val, NULL, n * 8, 0, err);
+    return sp_spmv_gpu_done(g, rc, state);
+}
+
+/* The dynamic shared memory of blocksize / 32 warps, past the default
+ * 48 KB from 512 threads: a setting of the device's, so after the upload. */
+extern "C" int sp_spmv_cuda_merge_analyse(void *state, const sp_exec *ex, sp_err *err)
+{
+    (void)ex;
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv_csr_cuda_merge: analyse without a state");
+    size_t smem = (size_t)(g->blocksize / 32) * WARP_SMEM;
     SP_CUDA(cudaFuncSetAttribute(csr_merge_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)smem), err);
-    double t0 = sp_seconds();
-    int32_t *coords = NULL;
-    int64_t ntiles;
-    if (sp_merge_tiles(pb->A, TILE, &coords, &ntiles, err))
-        return -1;
-    ph->convert_s += sp_seconds() - t0;
-    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
-    int rc = g ? 0 : -1;
-    if (!rc) {
-        g->blocksize = bs;
-        g->ntiles = ntiles;
-        rc = sp_spmv_gpu_upload(pb, g, ph, err);
-    }
-    if (!rc) {
-        t0 = sp_seconds();
-        rc = sp_spmv_gpu_put((void **)&g->tiles, coords, (size_t)(ntiles + 1) * 8, err) ||
-             sp_spmv_gpu_put((void **)&g->carry_row, NULL, (size_t)ntiles * 4, err) ||
-             sp_spmv_gpu_put((void **)&g->carry_val, NULL, (size_t)ntiles * 8, err);
-        if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-            rc = sp_fail(err, "%s: upload of the tiles failed", name);
-        ph->h2d_s += sp_seconds() - t0;
-    }
-    free(coords);
-    if (rc) {
-        sp_spmv_gpu_release(g);
-        return -1;
-    }
-    *state = g;
     return 0;
 }
 

@@ -15,6 +15,7 @@ const sp_kernel sp_spmv_csr_cuda_scalar = {
     .naxes = 1,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_scalar_prepare),
+    .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_scalar_launch),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),

@@ -21,22 +21,19 @@ __global__ void csr_scalar_kernel(int32_t rows, const int32_t *__restrict__ rowp
     y[i] = sum;
 }
 
-/* Check the `blocksize` axis, then upload A and x. */
+/* Host only: the `blocksize` axis checked, A's CSR, x and y recorded for
+ * the shared upload (no conversion). */
 extern "C" int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p,
-                                           void **state, sp_phases *ph, sp_err *err)
+                                           void **state, sp_err *err)
 {
     *state = NULL;
-    long bs = sp_param(p, "blocksize", 128);
-    if (bs < 1 || bs > 1024)
-        return sp_fail(err, "spmv_csr_cuda_scalar: blocksize = %ld outside 1..1024", bs);
-    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    int bs;
+    if (sp_gpu_blocksize("spmv_csr_cuda_scalar", p, 0, &bs, err))
+        return -1;
+    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
         return -1;
-    g->blocksize = (int)bs;
-    if (sp_spmv_gpu_upload(pb, g, ph, err)) {
-        sp_spmv_gpu_release(g);
-        return -1;
-    }
+    g->blocksize = bs;
     *state = g;
     return 0;
 }

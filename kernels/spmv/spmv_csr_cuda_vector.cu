@@ -56,9 +56,10 @@ static int launch(const sp_gpu_spmv *g, cudaStream_t stream)
     return 0;
 }
 
-/* Blocksize (whole warps) and lanes checked, then the CSR uploaded. */
+/* Host only: blocksize (whole warps) and lanes checked, then A's CSR, x
+ * and y recorded for the shared upload. */
 static int vector_prepare(const char *name, const sp_problem *pb, const sp_params *p,
-                          int lanes_axis, void **state, sp_phases *ph, sp_err *err)
+                          int lanes_axis, void **state, sp_err *err)
 {
     *state = NULL;
     int bs, lanes = 32;
@@ -67,29 +68,25 @@ static int vector_prepare(const char *name, const sp_problem *pb, const sp_param
     if (sp_gpu_blocksize(name, p, 1, &bs, err) ||
         (lanes_axis && sp_gpu_lanes(pb->A, p, &lanes, err)))
         return -1;
-    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
         return -1;
     g->blocksize = bs;
     g->lanes = lanes;
-    if (sp_spmv_gpu_upload(pb, g, ph, err)) {
-        sp_spmv_gpu_release(g);
-        return -1;
-    }
     *state = g;
     return 0;
 }
 
 extern "C" int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p,
-                                           void **state, sp_phases *ph, sp_err *err)
+                                           void **state, sp_err *err)
 {
-    return vector_prepare("spmv_csr_cuda_vector", pb, p, 0, state, ph, err);
+    return vector_prepare("spmv_csr_cuda_vector", pb, p, 0, state, err);
 }
 
 extern "C" int sp_spmv_cuda_subwarp_prepare(const sp_problem *pb, const sp_params *p,
-                                            void **state, sp_phases *ph, sp_err *err)
+                                            void **state, sp_err *err)
 {
-    return vector_prepare("spmv_csr_cuda_subwarp", pb, p, 1, state, ph, err);
+    return vector_prepare("spmv_csr_cuda_subwarp", pb, p, 1, state, err);
 }
 
 extern "C" int sp_spmv_cuda_vector_launch(void *state, const sp_exec *ex, sp_err *err)

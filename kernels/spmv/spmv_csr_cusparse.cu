@@ -1,10 +1,13 @@
 /*
  * spmv_csr_cusparse.cu — the vendor baselines: cusparseSpMV (32-bit
  * indices, double) on CSR (ALG1, ALG2), COO (ALG1, ALG2) and sliced ELL
- * (SELL ALG1, built by kernels/hll.c, the HLL-aligned GPU layout). Handle,
- * descriptors and work buffer are made in prepare (their allocation timed as
- * h2d); cusparseSpMV_preprocess, where the algorithm takes it, is timed as
- * conversion; a launch is cusparseSpMV alone, on the harness's stream.
+ * (SELL ALG1, built by kernels/hll.c, the HLL-aligned GPU layout).
+ * prepare builds the format on the host (COO row indices, the sliced ELL)
+ * and records it for the shared upload; analyse is cuSPARSE's inspector
+ * (handle, descriptors, cusparseSpMV_bufferSize, the buffer, and
+ * cusparseSpMV_preprocess where the algorithm takes it), which the harness
+ * times as conversion; a launch is cusparseSpMV alone, on the harness's
+ * stream.
  */
 #include "spmv_gpu.cuh"
 
@@ -31,129 +34,123 @@ static int create_matrix(sp_gpu_spmv *g, sp_err *err)
     return 0;
 }
 
-/* Handle, descriptors, work buffer (h2d), preprocessing (convert). */
-static int cusparse_setup(sp_gpu_spmv *g, sp_phases *ph, sp_err *err)
+/* The descriptors of the matrix and the two vectors, and the size of
+ * the work buffer alg asks for. */
+static int describe(sp_gpu_spmv *g, size_t *bytes, sp_err *err)
 {
-    cusparseSpMVAlg_t alg = (cusparseSpMVAlg_t)g->alg;
-    SP_CUSPARSE(cusparseCreate(&g->handle), err);
     if (create_matrix(g, err))
         return -1;
     SP_CUSPARSE(cusparseCreateDnVec(&g->vecX, g->cols, g->x, CUDA_R_64F), err);
     SP_CUSPARSE(cusparseCreateDnVec(&g->vecY, g->rows, g->y, CUDA_R_64F), err);
-    size_t bytes = 0;
     SP_CUSPARSE(cusparseSpMV_bufferSize(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                        g->matA, g->vecX, &zero, g->vecY, CUDA_R_64F, alg,
-                                        &bytes), err);
-    double t0 = sp_seconds();
-    SP_CUDA(cudaMalloc(&g->buffer, bytes ? bytes : 1), err);
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->h2d_s += sp_seconds() - t0;
-    t0 = sp_seconds();
+                                        g->matA, g->vecX, &zero, g->vecY, CUDA_R_64F,
+                                        (cusparseSpMVAlg_t)g->alg, bytes), err);
+    return 0;
+}
+
+/* cuSPARSE's inspector, on the device after the upload: handle (on the
+ * harness's stream), descriptors, work buffer, preprocessing. Not for
+ * rows = 0 or nnz = 0: the launch then writes y = 0 itself, as some
+ * algorithms refuse empty matrices. */
+extern "C" int sp_spmv_cusparse_analyse(void *state, const sp_exec *ex, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv (cuSPARSE): analyse without a state");
+    if (g->rows == 0 || g->nnz == 0)
+        return 0;
+    size_t bytes = 0;
+    SP_CUSPARSE(cusparseCreate(&g->handle), err);
+    SP_CUSPARSE(cusparseSetStream(g->handle, (cudaStream_t)ex->stream), err);
+    if (describe(g, &bytes, err))
+        return -1;
+    if (sp_spmv_gpu_alloc(&g->buffer, bytes, err))
+        return -1;
     cusparseStatus_t s = cusparseSpMV_preprocess(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                  &one, g->matA, g->vecX, &zero, g->vecY,
-                                                 CUDA_R_64F, alg, g->buffer);
+                                                 CUDA_R_64F, (cusparseSpMVAlg_t)g->alg,
+                                                 g->buffer);
     if (s != CUSPARSE_STATUS_SUCCESS && s != CUSPARSE_STATUS_NOT_SUPPORTED)
         return sp_fail(err, "cusparseSpMV_preprocess: %s", cusparseGetErrorString(s));
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->convert_s += sp_seconds() - t0;
     return 0;
 }
 
-/* The host-side conversion and upload of each format. */
+/* The format each baseline runs on. */
 enum cusparse_format { FMT_CSR, FMT_COO, FMT_SELL };
 
-/* COO row indices from rowptr, on the host (convert), then uploaded. */
-static int upload_coo_rows(const sp_csr *A, sp_gpu_spmv *g, sp_phases *ph, sp_err *err)
+/* COO: a row index per nonzero, built on the host into the state. */
+static int coo_format(const sp_csr *A, sp_gpu_spmv *g, sp_err *err)
 {
-    double t0 = sp_seconds();
-    int32_t *row;
-    if (sp_coo_rows(A, &row, err))
+    if (sp_coo_rows(A, &g->h_coo_row, err))
         return -1;
-    ph->convert_s += sp_seconds() - t0;
-    t0 = sp_seconds();
-    int rc = sp_spmv_gpu_put((void **)&g->coo_row, row, (size_t)A->nnz * 4, err);
-    free(row);
-    if (rc)
-        return -1;
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->h2d_s += sp_seconds() - t0;
-    return 0;
+    return sp_spmv_gpu_add(g, (void **)&g->coo_row, g->h_coo_row,
+                           (size_t)A->nnz * sizeof(int32_t), 0, err);
 }
 
-/* SELL with the `hack` axis as slice size: kernels/hll.c's GPU layout,
- * column-major (padding column -1, as cuSPARSE wants it). */
-static int upload_sell(const sp_problem *pb, const sp_params *p, sp_gpu_spmv *g,
-                       sp_phases *ph, sp_err *err)
+/* SELL with slices of `hack` rows: kernels/hll.c's GPU layout,
+ * column-major (padding column -1, as cuSPARSE wants it), in the state. */
+static int sell_format(const sp_csr *A, int hack, sp_gpu_spmv *g, sp_err *err)
 {
-    int hack;
-    if (sp_gpu_hack("spmv_sell_cusparse", p, &hack, err))
-        return -1;
-    sp_hll H;
     sp_hll_opts o = sp_hll_gpu(hack, 1);
-    double t0 = sp_seconds();
-    if (sp_hll_from_csr(&H, pb->A, &o, err))
+    if (sp_hll_from_csr(&g->hll, A, &o, err))
         return sp_fail_prefix(err, "spmv_sell_cusparse");
-    ph->convert_s += sp_seconds() - t0;
-    int rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &H, ph, err);
-    sp_hll_free(&H);
-    return rc ? -1 : 0;
+    return sp_spmv_gpu_add_sell(g, &g->hll, err);
 }
 
-/* Upload the format, then set cuSPARSE up (not for rows = 0 or nnz = 0:
- * the launch then writes y = 0 itself, as some algorithms refuse empty matrices). */
+/* Host only: the `hack` axis checked (SELL), then the format built and
+ * recorded with x and y: the CSR (CSR, COO), the COO row indices, or the
+ * sliced ELL alone. */
 static int cusparse_prepare(const sp_problem *pb, const sp_params *p, enum cusparse_format f,
-                            cusparseSpMVAlg_t alg, void **state, sp_phases *ph, sp_err *err)
+                            cusparseSpMVAlg_t alg, void **state, sp_err *err)
 {
     *state = NULL;
-    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    int hack = 0;
+    if (f == FMT_SELL && sp_gpu_hack("spmv_sell_cusparse", p, &hack, err))
+        return -1;
+    sp_gpu_spmv *g = f == FMT_SELL ? sp_spmv_gpu_new(pb, err) : sp_spmv_gpu_csr(pb, err);
     if (!g)
         return -1;
     g->alg = (int)alg;
-    int rc = f == FMT_SELL ? upload_sell(pb, p, g, ph, err) : sp_spmv_gpu_upload(pb, g, ph, err);
-    if (!rc && f == FMT_COO)
-        rc = upload_coo_rows(pb->A, g, ph, err);
-    if (!rc && g->rows > 0 && g->nnz > 0)
-        rc = cusparse_setup(g, ph, err);
-    if (rc) {
-        sp_spmv_gpu_release(g);
-        return -1;
-    }
-    *state = g;
-    return 0;
+    int rc = 0;
+    if (f == FMT_SELL)
+        rc = sell_format(pb->A, hack, g, err);
+    else if (f == FMT_COO)
+        rc = coo_format(pb->A, g, err);
+    return sp_spmv_gpu_done(g, rc, state);
 }
 
 extern "C" int sp_spmv_cusparse_prepare(const sp_problem *pb, const sp_params *p,
-                                        void **state, sp_phases *ph, sp_err *err)
+                                        void **state, sp_err *err)
 {
-    return cusparse_prepare(pb, p, FMT_CSR, CUSPARSE_SPMV_CSR_ALG1, state, ph, err);
+    return cusparse_prepare(pb, p, FMT_CSR, CUSPARSE_SPMV_CSR_ALG1, state, err);
 }
 
 extern "C" int sp_spmv_cusparse_csr_alg2_prepare(const sp_problem *pb, const sp_params *p,
-                                                 void **state, sp_phases *ph, sp_err *err)
+                                                 void **state, sp_err *err)
 {
-    return cusparse_prepare(pb, p, FMT_CSR, CUSPARSE_SPMV_CSR_ALG2, state, ph, err);
+    return cusparse_prepare(pb, p, FMT_CSR, CUSPARSE_SPMV_CSR_ALG2, state, err);
 }
 
 extern "C" int sp_spmv_cusparse_coo_alg1_prepare(const sp_problem *pb, const sp_params *p,
-                                                 void **state, sp_phases *ph, sp_err *err)
+                                                 void **state, sp_err *err)
 {
-    return cusparse_prepare(pb, p, FMT_COO, CUSPARSE_SPMV_COO_ALG1, state, ph, err);
+    return cusparse_prepare(pb, p, FMT_COO, CUSPARSE_SPMV_COO_ALG1, state, err);
 }
 
 extern "C" int sp_spmv_cusparse_coo_alg2_prepare(const sp_problem *pb, const sp_params *p,
-                                                 void **state, sp_phases *ph, sp_err *err)
+                                                 void **state, sp_err *err)
 {
-    return cusparse_prepare(pb, p, FMT_COO, CUSPARSE_SPMV_COO_ALG2, state, ph, err);
+    return cusparse_prepare(pb, p, FMT_COO, CUSPARSE_SPMV_COO_ALG2, state, err);
 }
 
 extern "C" int sp_spmv_cusparse_sell_prepare(const sp_problem *pb, const sp_params *p,
-                                             void **state, sp_phases *ph, sp_err *err)
+                                             void **state, sp_err *err)
 {
-    return cusparse_prepare(pb, p, FMT_SELL, CUSPARSE_SPMV_SELL_ALG1, state, ph, err);
+    return cusparse_prepare(pb, p, FMT_SELL, CUSPARSE_SPMV_SELL_ALG1, state, err);
 }
 
-/* One cusparseSpMV (with prepare's work buffer) on the harness's stream,
- * set on the handle at every launch: the handle was made in prepare, and
+/* One cusparseSpMV (with analyse's work buffer) on the harness's stream,
+ * set on the handle at every launch: the handle was made in analyse, and
  * the stream is the harness's to make and replace. Without a matrix
  * descriptor (rows or nnz = 0) y = 0 by memset on that stream instead. */
 extern "C" int sp_spmv_cusparse_launch(void *state, const sp_exec *ex, sp_err *err)

@@ -16,6 +16,8 @@
         .naxes = nax,                                                                  \
         .axes = ax,                                                                    \
         .prepare = SP_GPU_FN(prep),                                                    \
+        .upload = SP_GPU_FN(sp_spmv_gpu_upload),                                       \
+        .analyse = SP_GPU_FN(sp_spmv_cusparse_analyse),                                \
         .launch = SP_GPU_FN(sp_spmv_cusparse_launch),                                  \
         .result = SP_GPU_FN(sp_spmv_gpu_result),                                       \
         .release = SP_GPU_FN(sp_spmv_gpu_release),                                     \

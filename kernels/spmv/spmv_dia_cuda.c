@@ -18,6 +18,7 @@ const sp_kernel sp_spmv_dia_cuda = {
     .naxes = 2,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"rows_per_thread", "1,2,4"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_dia_prepare),
+    .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_dia_launch),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),

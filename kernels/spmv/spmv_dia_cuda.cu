@@ -53,10 +53,10 @@ __global__ void dia_kernel(int32_t rows, int32_t cols, int32_t ndiags,
     }
 }
 
-/* Axes checked; the conversion timed (convert_s); x, y, the offsets and
- * the values uploaded (h2d_s). */
+/* Host only: axes checked, the DIA layout built in the state, then x, y,
+ * the offsets and the values recorded for the shared upload. */
 extern "C" int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p,
-                                        void **state, sp_phases *ph, sp_err *err)
+                                        void **state, sp_err *err)
 {
     const char *name = "spmv_dia_cuda";
     *state = NULL;
@@ -65,36 +65,22 @@ extern "C" int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p
         return sp_fail(err, "%s: problem without a matrix", name);
     if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_rows_per_thread(name, p, &rpt, err))
         return -1;
-    sp_dia D;
-    double t0 = sp_seconds();
-    if (sp_dia_from_csr(&D, pb->A, err))
-        return sp_fail_prefix(err, "%s", name);
-    ph->convert_s += sp_seconds() - t0;
     sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
-    int rc = g ? 0 : -1;
-    if (!rc) {
-        g->blocksize = bs;
-        g->rows_per_thread = rpt;
-        g->ndiags = D.ndiags;
-        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err);
-    }
-    if (!rc) {
-        t0 = sp_seconds();
-        rc = sp_spmv_gpu_put((void **)&g->dia_offset, D.offset,
-                             (size_t)D.ndiags * sizeof(int32_t), err) ||
-             sp_spmv_gpu_put((void **)&g->dia_val, D.val, (size_t)D.stored * sizeof(double),
-                             err);
-        if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-            rc = sp_fail(err, "%s: upload of the DIA layout failed", name);
-        ph->h2d_s += sp_seconds() - t0;
-    }
-    sp_dia_free(&D);
-    if (rc) {
-        sp_spmv_gpu_release(g);
+    if (!g)
         return -1;
+    g->blocksize = bs;
+    g->rows_per_thread = rpt;
+    if (sp_dia_from_csr(&g->dia, pb->A, err)) {
+        sp_fail_prefix(err, "%s", name);
+        return sp_spmv_gpu_done(g, -1, state);
     }
-    *state = g;
-    return 0;
+    const sp_dia *D = &g->dia;
+    g->ndiags = D->ndiags;
+    int rc = sp_spmv_gpu_add(g, (void **)&g->dia_offset, D->offset,
+                             (size_t)D->ndiags * sizeof(int32_t), 0, err) ||
+             sp_spmv_gpu_add(g, (void **)&g->dia_val, D->val,
+                             (size_t)D->stored * sizeof(double), 0, err);
+    return sp_spmv_gpu_done(g, rc, state);
 }
 
 template <int RPT> static void dia_launch(const sp_gpu_spmv *g, cudaStream_t stream)

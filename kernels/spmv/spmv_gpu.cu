@@ -1,17 +1,13 @@
 /*
- * spmv_gpu.cu — upload, result and release shared by every GPU SpMV
- * kernel.
+ * spmv_gpu.cu — the state every GPU SpMV kernel shares (spmv_gpu.cuh):
+ * its making and the arrays recorded for the upload (host only), the one
+ * upload that allocates and copies them, the result and the release.
+ * Nothing here reads a clock or waits for the device: the harness times
+ * each step between two waits of its own (runner/harness.c).
  */
 #include <stdlib.h>
 
 #include "spmv_gpu.cuh"
-
-/* cudaMalloc of n elements that never asks for zero bytes, so nnz = 0 or
- * rows = 0 still give valid pointers (cuSPARSE refuses NULL arrays). */
-template <typename T> static cudaError_t device_alloc(T **p, size_t n)
-{
-    return cudaMalloc((void **)p, (n ? n : 1) * sizeof(T));
-}
 
 sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err)
 {
@@ -24,115 +20,119 @@ sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err)
         sp_fail(err, "spmv (GPU): out of memory for the kernel state");
         return NULL;
     }
-    g->rows = pb->A->rows;
-    g->cols = pb->A->cols;
-    g->nnz = pb->A->nnz;
+    const sp_csr *A = pb->A;
+    g->rows = A->rows, g->cols = A->cols, g->nnz = A->nnz;
+    /* two entries in an empty list: these cannot fail */
+    sp_spmv_gpu_add(g, (void **)&g->x, pb->x, (size_t)A->cols * sizeof(double), 0, err);
+    sp_spmv_gpu_add(g, (void **)&g->y, NULL, (size_t)A->rows * sizeof(double), 0, err);
     return g;
 }
 
-/* The timed part of the upload: allocations, then the four copies. */
-static int upload_arrays(const sp_problem *pb, sp_gpu_spmv *g, sp_err *err)
+sp_gpu_spmv *sp_spmv_gpu_csr(const sp_problem *pb, sp_err *err)
 {
+    sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
+    if (!g)
+        return NULL;
     const sp_csr *A = pb->A;
-    size_t rp = ((size_t)A->rows + 1) * sizeof(int32_t);
     size_t nz = (size_t)A->nnz;
-    SP_CUDA(device_alloc(&g->rowptr, (size_t)A->rows + 1), err);
-    SP_CUDA(device_alloc(&g->colidx, nz), err);
-    SP_CUDA(device_alloc(&g->val, nz), err);
-    SP_CUDA(device_alloc(&g->x, (size_t)A->cols), err);
-    SP_CUDA(device_alloc(&g->y, (size_t)A->rows), err);
-    SP_CUDA(cudaMemcpy(g->rowptr, A->rowptr, rp, cudaMemcpyHostToDevice), err);
-    if (nz) {
-        SP_CUDA(cudaMemcpy(g->colidx, A->colidx, nz * sizeof(int32_t),
-                           cudaMemcpyHostToDevice), err);
-        SP_CUDA(cudaMemcpy(g->val, A->val, nz * sizeof(double), cudaMemcpyHostToDevice),
-                err);
+    if (sp_spmv_gpu_add(g, (void **)&g->rowptr, A->rowptr,
+                        ((size_t)A->rows + 1) * sizeof(int32_t), 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->colidx, A->colidx, nz * sizeof(int32_t), 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->val, A->val, nz * sizeof(double), 0, err)) {
+        sp_spmv_gpu_release(g);
+        return NULL;
     }
-    if (A->cols)
-        SP_CUDA(cudaMemcpy(g->x, pb->x, (size_t)A->cols * sizeof(double),
-                           cudaMemcpyHostToDevice), err);
-    return 0;
+    return g;
 }
 
-int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err)
+int sp_spmv_gpu_add(sp_gpu_spmv *g, void **dev, const void *host, size_t bytes, int zero,
+                    sp_err *err)
 {
-    /* The first CUDA call creates the context; keep that out of h2d. */
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    double t0 = sp_seconds();
-    if (upload_arrays(pb, g, err))
-        return -1;
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->h2d_s += sp_seconds() - t0;
+    if (g->narrays == SP_GPU_ARRAYS)
+        return sp_fail(err, "spmv (GPU): more than %d device arrays", SP_GPU_ARRAYS);
+    g->arrays[g->narrays++] = (sp_gpu_array){dev, host, bytes, zero};
     return 0;
 }
 
-int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph,
-                               sp_err *err)
-{
-    const sp_csr *A = pb->A;
-    SP_CUDA(cudaDeviceSynchronize(), err);      /* the context, out of h2d */
-    double t0 = sp_seconds();
-    SP_CUDA(device_alloc(&g->x, (size_t)A->cols), err);
-    SP_CUDA(device_alloc(&g->y, (size_t)A->rows), err);
-    if (A->cols)
-        SP_CUDA(cudaMemcpy(g->x, pb->x, (size_t)A->cols * sizeof(double),
-                           cudaMemcpyHostToDevice), err);
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->h2d_s += sp_seconds() - t0;
-    return 0;
-}
-
-int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err)
-{
-    SP_CUDA(cudaMalloc(dst, bytes ? bytes : 1), err);
-    if (src && bytes)
-        SP_CUDA(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice), err);
-    return 0;
-}
-
-int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err *err)
+int sp_spmv_gpu_add_sell(sp_gpu_spmv *g, const sp_hll *H, sp_err *err)
 {
     if (H->ld != H->hack)       /* the GPU kernels and cuSPARSE step by hack */
-        return sp_fail(err, "sliced ELL upload: %d rows stored per hack of %d (align must "
+        return sp_fail(err, "sliced ELL on the GPU: %d rows stored per hack of %d (align must "
                        "be 1 for the GPU layout)", H->ld, H->hack);
-    double t0 = sp_seconds();
     size_t n = (size_t)H->stored;
-    if (sp_spmv_gpu_put((void **)&g->sell_off, H->off,
-                        ((size_t)H->nhacks + 1) * sizeof(int32_t), err) ||
-        sp_spmv_gpu_put((void **)&g->sell_col, H->col, n * sizeof(int32_t), err) ||
-        sp_spmv_gpu_put((void **)&g->sell_val, H->val, n * sizeof(double), err))
-        return -1;
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    ph->h2d_s += sp_seconds() - t0;
     g->hack = H->hack;
     g->nslices = H->nhacks;
     g->stored = H->stored;
     g->width = H->nhacks == 1 ? H->width[0] : 0;
+    if (sp_spmv_gpu_add(g, (void **)&g->sell_off, H->off,
+                        ((size_t)H->nhacks + 1) * sizeof(int32_t), 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->sell_col, H->col, n * sizeof(int32_t), 0, err) ||
+        sp_spmv_gpu_add(g, (void **)&g->sell_val, H->val, n * sizeof(double), 0, err))
+        return -1;
     return 0;
 }
 
-/* y back into out, timed into ph->d2h_s (after the last launch has ended). */
-extern "C" int sp_spmv_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+int sp_spmv_gpu_done(sp_gpu_spmv *g, int rc, void **state)
+{
+    if (rc) {
+        sp_spmv_gpu_release(g);
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+int sp_spmv_gpu_alloc(void **dev, size_t bytes, sp_err *err)
+{
+    cudaError_t e = cudaMalloc(dev, bytes ? bytes : 8);
+    if (e == cudaSuccess)
+        return 0;
+    cudaGetLastError();     /* not sticky: cleared, or the next launch's check reports it */
+    return sp_fail(err, "cudaMalloc of %zu bytes: %s", bytes, cudaGetErrorString(e));
+}
+
+/* One recorded array: allocated, then filled on stream. The host copy
+ * stays in the state until release, so the copies need no wait here. */
+static int upload_array(const sp_gpu_array *a, cudaStream_t stream, sp_err *err)
+{
+    if (sp_spmv_gpu_alloc(a->dev, a->bytes, err))
+        return -1;
+    if (a->host && a->bytes)
+        SP_CUDA(cudaMemcpyAsync(*a->dev, a->host, a->bytes, cudaMemcpyHostToDevice, stream),
+                err);
+    else if (!a->host && a->zero)
+        SP_CUDA(cudaMemsetAsync(*a->dev, 0, a->bytes ? a->bytes : 8, stream), err);
+    return 0;
+}
+
+/* Every recorded array on the device (the harness waits for the copies). */
+extern "C" int sp_spmv_gpu_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv (GPU): upload without a state");
+    for (int i = 0; i < g->narrays; i++)
+        if (upload_array(&g->arrays[i], (cudaStream_t)ex->stream, err))
+            return -1;
+    return 0;
+}
+
+/* y back into out on the harness's stream (the harness has waited for the
+ * last launch and waits for this copy). */
+extern "C" int sp_spmv_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g || !out)
         return sp_fail(err, "spmv (GPU): result without a state or an output buffer");
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    double t0 = sp_seconds();
     if (g->rows)
-        SP_CUDA(cudaMemcpy(out, g->y, (size_t)g->rows * sizeof(double),
-                           cudaMemcpyDeviceToHost), err);
-    ph->d2h_s += sp_seconds() - t0;
+        SP_CUDA(cudaMemcpyAsync(out, g->y, (size_t)g->rows * sizeof(double),
+                                cudaMemcpyDeviceToHost, (cudaStream_t)ex->stream), err);
     return 0;
 }
 
-/* Frees whatever was made; safe on a partly prepared state and on NULL.
- * Errors are ignored: there is nothing left to report them to. */
-extern "C" void sp_spmv_gpu_release(void *state)
+/* cuSPARSE's objects (made by analyse), if any. */
+static void release_cusparse(sp_gpu_spmv *g)
 {
-    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
-    if (!g)
-        return;
     if (g->matA)
         cusparseDestroySpMat(g->matA);
     if (g->vecX)
@@ -146,23 +146,27 @@ extern "C" void sp_spmv_gpu_release(void *state)
         cusparseSetStream(g->handle, 0);
         cusparseDestroy(g->handle);
     }
-    cudaFree(g->buffer);
-    cudaFree(g->rowptr);
-    cudaFree(g->colidx);
-    cudaFree(g->val);
-    cudaFree(g->x);
-    cudaFree(g->y);
-    cudaFree(g->sell_off);
-    cudaFree(g->sell_col);
-    cudaFree(g->sell_val);
-    cudaFree(g->perm);
-    cudaFree(g->tiles);
-    cudaFree(g->carry_row);
-    cudaFree(g->carry_val);
-    cudaFree(g->coo_row);
-    cudaFree(g->dia_offset);
-    cudaFree(g->dia_val);
-    if (g->aux && g->aux_free)
-        g->aux_free(g->aux);
+    if (g->buffer)
+        cudaFree(g->buffer);
+}
+
+/* Frees whatever was made, from any state prepare, upload or analyse left
+ * (NULL included); after a prepare alone it makes no CUDA call. Errors are
+ * ignored: there is nothing left to report them to. */
+extern "C" void sp_spmv_gpu_release(void *state)
+{
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return;
+    release_cusparse(g);
+    for (int i = 0; i < g->narrays; i++)
+        if (*g->arrays[i].dev)
+            cudaFree(*g->arrays[i].dev);
+    sp_hll_free(&g->hll);
+    sp_dia_free(&g->dia);
+    sp_hybrid_plan_free(&g->plan);
+    free(g->h_tiles);
+    free(g->h_coo_row);
+    free(g->h_perm);
     free(g);
 }

@@ -1,18 +1,46 @@
 /*
- * spmv_gpu.cuh — the device-side state every GPU SpMV kernel shares: the
- * CSR and the vectors on the device and (for cuSPARSE) the library handle,
- * descriptors and work buffer. A kernel's prepare is
- *   g = sp_spmv_gpu_new(pb, err); sp_spmv_gpu_upload(pb, g, ph, err);
- *   <its own setup>; on any failure sp_spmv_gpu_release(g).
- * Its launch enqueues on the harness's stream (sp_exec) and returns; the
- * harness owns the clock (runner/harness.h).
+ * spmv_gpu.cuh — the state every GPU SpMV kernel shares: the format built
+ * on the host, the list of device arrays to make from it, the arrays on
+ * the device and (for cuSPARSE) the library handle, descriptors and work
+ * buffer. The harness times every step (runner/harness.h); no kernel
+ * reads a clock or waits for the device. A kernel's
+ *   prepare  (host only, no CUDA call) checks its axes, then
+ *              g = sp_spmv_gpu_new(pb, err)      (records x and y), or
+ *              g = sp_spmv_gpu_csr(pb, err)      (records A's CSR too),
+ *            builds its format in host memory the state owns (g->hll,
+ *            g->dia, g->h_tiles, ...) and records each array to upload
+ *            with sp_spmv_gpu_add / sp_spmv_gpu_add_sell; it ends with
+ *              return sp_spmv_gpu_done(g, rc, state);
+ *   upload   sp_spmv_gpu_upload: every recorded array allocated on the
+ *            device and copied (or zeroed) on the harness's stream;
+ *   analyse  (cuSPARSE, merge path) device-side setup after the upload;
+ *   launch   the kernels enqueued on the harness's stream, no wait;
+ *   result   sp_spmv_gpu_result: y back to the host on that stream;
+ *   release  sp_spmv_gpu_release: whatever exists freed, from any state.
+ * The host copy of a format stays in the state until release (one owner,
+ * one place that frees it, and no wait for the copies to finish).
  */
 #ifndef SP_SPMV_GPU_CUH
 #define SP_SPMV_GPU_CUH
 
 #include "../cuda_check.h"
+#include "../dia.h"
 #include "../hll.h"
 #include "spmv_gpu_host.h"
+
+/* One device array the shared upload makes: cudaMalloc of bytes (at least
+ * 8, so an empty array still gets a valid pointer: cuSPARSE refuses NULL
+ * arrays) into *dev, then the bytes copied from host, or zeroed when host
+ * is NULL and zero is set, or left as they are (outputs, work buffers). */
+typedef struct sp_gpu_array {
+    void **dev;
+    const void *host;
+    size_t bytes;
+    int zero;
+} sp_gpu_array;
+
+/* Most device arrays one kernel makes (hybrid CSR: 10). */
+#define SP_GPU_ARRAYS 12
 
 struct sp_gpu_spmv {
     int32_t rows, cols, nnz;
@@ -30,6 +58,11 @@ struct sp_gpu_spmv {
     int64_t ntiles;
     int32_t *tiles, *carry_row;
     double *carry_val;
+    /* hybrid CSR: the long-row plan, one partial per chunk, one counter
+     * per long row */
+    int32_t *long_row, *long_first, *chunk_long;
+    double *partial;
+    unsigned *count;
     /* DIA: diagonal offsets and values (val[d·rows + i]), rows per thread */
     int32_t ndiags, rows_per_thread;
     int32_t *dia_offset;
@@ -37,32 +70,46 @@ struct sp_gpu_spmv {
     /* cuSPARSE COO: a row index per nonzero */
     int32_t *coo_row;
     int alg;                    /* cuSPARSE: the cusparseSpMVAlg_t */
-    cusparseHandle_t handle;    /* cuSPARSE kernels only */
+    cusparseHandle_t handle;    /* cuSPARSE kernels only, made by analyse */
     cusparseSpMatDescr_t matA;
     cusparseDnVecDescr_t vecX, vecY;
     void *buffer;
-    /* a kernel's own extra state, freed by aux_free(aux) on release */
-    void *aux;
-    void (*aux_free)(void *);
+    /* The host side, built by prepare and freed by release: the format of
+     * the kernels that convert (at most one of these is set) ... */
+    sp_hll hll;
+    sp_dia dia;
+    sp_hybrid_plan plan;
+    int32_t *h_tiles, *h_coo_row, *h_perm;
+    /* ... and what upload makes of it, in order. */
+    sp_gpu_array arrays[SP_GPU_ARRAYS];
+    int narrays;
 };
 
-/* A zeroed state for pb's matrix, or NULL (err filled). */
+/* A zeroed state for pb's matrix with x (copied from pb->x) and y (left
+ * unwritten) recorded for the upload, or NULL (err filled). Host only. */
 sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err);
 
-/* Allocate the device arrays and copy A and x up; the allocations and
- * copies are timed into ph->h2d_s. */
-int sp_spmv_gpu_upload(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph, sp_err *err);
+/* sp_spmv_gpu_new plus A's rowptr, colidx and val recorded (copied from
+ * the problem's CSR, which outlives the state). Host only. */
+sp_gpu_spmv *sp_spmv_gpu_csr(const sp_problem *pb, sp_err *err);
 
-/* x and y only (kernels that upload a converted format instead of the
- * CSR); timed into ph->h2d_s. */
-int sp_spmv_gpu_upload_vectors(const sp_problem *pb, sp_gpu_spmv *g, sp_phases *ph,
-                               sp_err *err);
+/* Record one device array (sp_gpu_array) for the upload. Host only; -1
+ * with the reason past SP_GPU_ARRAYS. */
+int sp_spmv_gpu_add(sp_gpu_spmv *g, void **dev, const void *host, size_t bytes, int zero,
+                    sp_err *err);
 
-/* cudaMalloc of max(bytes, 1) into *dst and a copy of bytes from src (none
- * when src is NULL or bytes is 0). The caller times it. */
-int sp_spmv_gpu_put(void **dst, const void *src, size_t bytes, sp_err *err);
+/* Record H (offsets, columns, values; built by prepare and owned by the
+ * state) for the upload and set g's slice fields. -1 with the reason
+ * when H is not in the GPU layout (ld = hack). Host only. */
+int sp_spmv_gpu_add_sell(sp_gpu_spmv *g, const sp_hll *H, sp_err *err);
 
-/* Upload S (offsets, columns, values) into g, timed into ph->h2d_s. */
-int sp_spmv_gpu_put_sell(sp_gpu_spmv *g, const sp_hll *H, sp_phases *ph, sp_err *err);
+/* cudaMalloc of max(bytes, 8) into *dev (upload, analyse). A failure (out
+ * of memory) is cleared from CUDA's last error, which is not sticky, so a
+ * later launch in this process does not report it as its own. */
+int sp_spmv_gpu_alloc(void **dev, size_t bytes, sp_err *err);
+
+/* The end of every prepare: rc = 0 gives *state = g; otherwise g is
+ * released and the prepare fails with *state left NULL. */
+int sp_spmv_gpu_done(sp_gpu_spmv *g, int rc, void **state);
 
 #endif

@@ -107,47 +107,55 @@ int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *nee
                           sp_err *err);
 
 /* ---- CUDA entry points (one .cu per kernel family) ------------------------
- * prepare: axes checked, conversion (convert_s), upload (h2d_s); launch:
- * the kernels enqueued on the harness's stream (sp_exec), no clock and no
- * wait. result and release: spmv_gpu.cu. */
+ * prepare: host only, no CUDA call: axes checked, the kernel's format built
+ * in host memory the state owns and its device arrays recorded (the
+ * harness times it as convert_s); upload: sp_spmv_gpu_upload (spmv.h),
+ * every recorded array allocated and copied on the harness's stream
+ * (h2d_s); analyse, where a kernel has device-side setup (convert_s);
+ * launch: the kernels enqueued on the harness's stream (sp_exec), no clock
+ * and no wait. result and release: spmv_gpu.cu. */
 int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err);
+                                sp_err *err);
 int sp_spmv_cuda_subwarp_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                 sp_phases *ph, sp_err *err);
+                                 sp_err *err);
 int sp_spmv_cuda_vector_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                               sp_phases *ph, sp_err *err);
+                               sp_err *err);
+/* The tile kernel's shared memory for the `blocksize` axis (a setting of
+ * the device's, so after the upload rather than in prepare). */
+int sp_spmv_cuda_merge_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_merge_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                             sp_phases *ph, sp_err *err);
+                             sp_err *err);
 int sp_spmv_cuda_ell_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                   sp_phases *ph, sp_err *err);
+                                   sp_err *err);
 int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                  sp_phases *ph, sp_err *err);
+                                  sp_err *err);
 int sp_spmv_cuda_hll_warp_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                     sp_phases *ph, sp_err *err);
+                                     sp_err *err);
 int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err);
+                                sp_err *err);
 int sp_spmv_cuda_hybrid_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                              sp_phases *ph, sp_err *err);
+                              sp_err *err);
 int sp_spmv_cuda_sell_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                             sp_phases *ph, sp_err *err);
+                             sp_err *err);
 int sp_spmv_cuda_dia_launch(void *state, const sp_exec *ex, sp_err *err);
-/* cuSPARSE baselines; all launch through sp_spmv_cusparse_launch (spmv.h). */
+/* cuSPARSE baselines; all analyse through sp_spmv_cusparse_analyse and
+ * launch through sp_spmv_cusparse_launch (spmv.h). */
 int sp_spmv_cusparse_csr_alg2_prepare(const sp_problem *pb, const sp_params *p,
-                                      void **state, sp_phases *ph, sp_err *err);
+                                      void **state, sp_err *err);
 int sp_spmv_cusparse_coo_alg1_prepare(const sp_problem *pb, const sp_params *p,
-                                      void **state, sp_phases *ph, sp_err *err);
+                                      void **state, sp_err *err);
 int sp_spmv_cusparse_coo_alg2_prepare(const sp_problem *pb, const sp_params *p,
-                                      void **state, sp_phases *ph, sp_err *err);
+                                      void **state, sp_err *err);
 int sp_spmv_cusparse_sell_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                  sp_phases *ph, sp_err *err);
+                                  sp_err *err);
 
 #ifdef __cplusplus
 }

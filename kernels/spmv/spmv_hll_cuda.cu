@@ -101,10 +101,11 @@ __global__ void hll_warp_kernel(int32_t rows, int32_t hack, int32_t nslices,
     }
 }
 
-/* The shared prepare: axes, conversion (convert_s), x, y and S uploaded. */
+/* The shared prepare, host only: axes checked, the sliced ELL built in
+ * the state, then x, y and its arrays recorded for the shared upload. */
 static int sell_prepare(const char *name, const sp_problem *pb, const sp_params *p,
                         int use_hack, int col_major, int warp_multiple, void **state,
-                        sp_phases *ph, sp_err *err)
+                        sp_err *err)
 {
     *state = NULL;
     int bs, hack = 0;
@@ -113,25 +114,16 @@ static int sell_prepare(const char *name, const sp_problem *pb, const sp_params 
     if (sp_gpu_blocksize(name, p, warp_multiple, &bs, err) ||
         (use_hack && sp_gpu_hack(name, p, &hack, err)))
         return -1;
-    sp_hll S;
-    sp_hll_opts o = sp_hll_gpu(hack, col_major);
-    double t0 = sp_seconds();
-    if (sp_hll_from_csr(&S, pb->A, &o, err))
-        return sp_fail_prefix(err, "%s", name);
-    ph->convert_s += sp_seconds() - t0;
     sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
-    int rc = g ? 0 : -1;
-    if (!rc) {
-        g->blocksize = bs;
-        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
-    }
-    sp_hll_free(&S);
-    if (rc) {
-        sp_spmv_gpu_release(g);
+    if (!g)
         return -1;
+    g->blocksize = bs;
+    sp_hll_opts o = sp_hll_gpu(hack, col_major);
+    if (sp_hll_from_csr(&g->hll, pb->A, &o, err)) {
+        sp_fail_prefix(err, "%s", name);
+        return sp_spmv_gpu_done(g, -1, state);
     }
-    *state = g;
-    return 0;
+    return sp_spmv_gpu_done(g, sp_spmv_gpu_add_sell(g, &g->hll, err), state);
 }
 
 /* launch(g, stream) on the harness's stream; no launch for rows = 0. */
@@ -155,9 +147,9 @@ static unsigned blocks_for(int64_t threads, int bs)
 }
 
 extern "C" int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p,
-                                        void **state, sp_phases *ph, sp_err *err)
+                                        void **state, sp_err *err)
 {
-    return sell_prepare("spmv_ell_cuda", pb, p, 0, 1, 0, state, ph, err);
+    return sell_prepare("spmv_ell_cuda", pb, p, 0, 1, 0, state, err);
 }
 
 extern "C" int sp_spmv_cuda_ell_launch(void *state, const sp_exec *ex, sp_err *err)
@@ -170,9 +162,9 @@ extern "C" int sp_spmv_cuda_ell_launch(void *state, const sp_exec *ex, sp_err *e
 }
 
 extern "C" int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p,
-                                                void **state, sp_phases *ph, sp_err *err)
+                                                void **state, sp_err *err)
 {
-    return sell_prepare("spmv_hll_cuda_aligned", pb, p, 1, 1, 0, state, ph, err);
+    return sell_prepare("spmv_hll_cuda_aligned", pb, p, 1, 1, 0, state, err);
 }
 
 extern "C" int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, sp_err *err)
@@ -185,9 +177,9 @@ extern "C" int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, s
 }
 
 extern "C" int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_params *p,
-                                              void **state, sp_phases *ph, sp_err *err)
+                                              void **state, sp_err *err)
 {
-    return sell_prepare("spmv_hll_cuda_block", pb, p, 1, 0, 1, state, ph, err);
+    return sell_prepare("spmv_hll_cuda_block", pb, p, 1, 0, 1, state, err);
 }
 
 extern "C" int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_err *err)
@@ -200,9 +192,9 @@ extern "C" int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_
 }
 
 extern "C" int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p,
-                                             void **state, sp_phases *ph, sp_err *err)
+                                             void **state, sp_err *err)
 {
-    return sell_prepare("spmv_hll_cuda_warp", pb, p, 1, 0, 1, state, ph, err);
+    return sell_prepare("spmv_hll_cuda_warp", pb, p, 1, 0, 1, state, err);
 }
 
 extern "C" int sp_spmv_cuda_hll_warp_launch(void *state, const sp_exec *ex, sp_err *err)

@@ -18,6 +18,7 @@ const sp_kernel sp_spmv_sell_cuda = {
              {"hack", SP_GPU_HACKS},
              {"sigma", "1,256,4096,1048576"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
+    .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_sell_launch),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),

@@ -37,10 +37,26 @@ __global__ void sell_sigma_kernel(int32_t rows, int32_t hack, const int32_t *__r
     y[perm ? perm[i] : i] = sum;
 }
 
-/* Axes checked; the sort (perm and the permuted CSR) and its HLL timed as
- * conversion; x, y, the HLL and perm uploaded. */
+/* The layout into g->hll and, for sigma > 1, the permutation into
+ * g->h_perm: rows sorted in windows (a permuted copy of A, freed here),
+ * then cut into slices of `hack` rows. */
+static int sell_sigma_layout(const sp_csr *A, int32_t sigma, int hack, sp_gpu_spmv *g,
+                             sp_err *err)
+{
+    sp_csr P;
+    if (sigma > 1 && sp_sell_sigma(A, sigma, &g->h_perm, &P, err))
+        return -1;
+    sp_hll_opts o = sp_hll_gpu(hack, 1);
+    int rc = sp_hll_from_csr(&g->hll, sigma > 1 ? &P : A, &o, err);
+    if (sigma > 1)
+        sp_csr_free(&P);
+    return rc;
+}
+
+/* Host only: axes checked, the sorted layout built in the state, then x,
+ * y, the slices and perm (sigma > 1) recorded for the shared upload. */
 extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *p,
-                                         void **state, sp_phases *ph, sp_err *err)
+                                         void **state, sp_err *err)
 {
     const char *name = "spmv_sell_cuda";
     *state = NULL;
@@ -51,44 +67,18 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_hack(name, p, &hack, err) ||
         sp_gpu_sigma(name, p, &sigma, err))
         return -1;
-    double t0 = sp_seconds();
-    int32_t *perm = NULL;
-    sp_csr P;
-    const sp_csr *A = pb->A;
-    if (sigma > 1) {
-        if (sp_sell_sigma(pb->A, sigma, &perm, &P, err))
-            return sp_fail_prefix(err, "%s", name);
-        A = &P;
-    }
-    sp_hll S;
-    sp_hll_opts o = sp_hll_gpu(hack, 1);
-    int rc = sp_hll_from_csr(&S, A, &o, err);
-    if (sigma > 1)
-        sp_csr_free(&P);
-    if (rc) {
-        free(perm);
-        return sp_fail_prefix(err, "%s", name);
-    }
-    ph->convert_s += sp_seconds() - t0;
     sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
-    rc = g ? 0 : -1;
-    if (!rc) {
-        g->blocksize = bs;
-        rc = sp_spmv_gpu_upload_vectors(pb, g, ph, err) || sp_spmv_gpu_put_sell(g, &S, ph, err);
-    }
-    if (!rc && perm) {
-        t0 = sp_seconds();
-        rc = sp_spmv_gpu_put((void **)&g->perm, perm, (size_t)pb->A->rows * 4, err);
-        ph->h2d_s += sp_seconds() - t0;
-    }
-    sp_hll_free(&S);
-    free(perm);
-    if (rc) {
-        sp_spmv_gpu_release(g);
+    if (!g)
         return -1;
+    g->blocksize = bs;
+    if (sell_sigma_layout(pb->A, sigma, hack, g, err)) {
+        sp_fail_prefix(err, "%s", name);
+        return sp_spmv_gpu_done(g, -1, state);
     }
-    *state = g;
-    return 0;
+    int rc = sp_spmv_gpu_add_sell(g, &g->hll, err) ||
+             (g->h_perm && sp_spmv_gpu_add(g, (void **)&g->perm, g->h_perm,
+                                           (size_t)g->rows * sizeof(int32_t), 0, err));
+    return sp_spmv_gpu_done(g, rc, state);
 }
 
 extern "C" int sp_spmv_cuda_sell_launch(void *state, const sp_exec *ex, sp_err *err)

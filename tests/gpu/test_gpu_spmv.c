@@ -3,10 +3,12 @@
  * (and every other axis value) on generated and real ones; plus the
  * kernels' refusals and their empty cases. Each check poisons the output
  * with NaN before result(), so y must be written in full
- * (tests/spmv_cases.c); and a batch of back-to-back launches, as the
- * harness times them. With SPSWEEP_GPU_TEST_QUICK set (the sanitizer
- * passes of tests/gpu/run.sh) every matrix takes two block sizes (96, 1024),
- * one hack, lanes 1 (auto) and 32, sigma 1 and 3. */
+ * (tests/spmv_cases.c); a batch of back-to-back launches, as the harness
+ * times them; the phases the harness records; and release from the
+ * states a run can stop in (prepare alone, no launch, a failed upload).
+ * With SPSWEEP_GPU_TEST_QUICK set (the sanitizer passes of
+ * tests/gpu/run.sh) every matrix takes two block sizes (96, 1024), one
+ * hack, lanes 1 (auto) and 32, sigma 1 and 3. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "../../fetch/matrix.h"
 #include "../../runner/harness.h"
 #include "../spmv_cases.h"
+#include "../testutil.h"
 
 /* Block sizes for the large matrices: one below a warp's multiple is not
  * among them (the warp kernels refuse those; see odd_block_sizes). */
@@ -137,8 +140,8 @@ Test(gpu_spmv, real_matrices, .timeout = 600)
     }
 }
 
-/* Block sizes CUDA cannot launch are refused in prepare, naming the axis,
- * before anything is allocated. */
+/* Block sizes CUDA cannot launch are refused in prepare, on the host and
+ * naming the axis, before anything is allocated. */
 Test(gpu_spmv, scalar_refuses_bad_block_sizes)
 {
     const sp_kernel *k = sp_kernel_find("spmv_csr_cuda_scalar");
@@ -153,9 +156,8 @@ Test(gpu_spmv, scalar_refuses_bad_block_sizes)
     for (int i = 0; i < 4; i++) {
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad[i]}};
         void *state = &err;
-        sp_phases ph = {0, 0, 0};
         err.msg[0] = 0;
-        cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), -1, "blocksize %ld", bad[i]);
+        cr_assert_eq(k->prepare(&pb, &p, &state, &err), -1, "blocksize %ld", bad[i]);
         cr_assert_null(state, "a failed prepare leaves no state");
         cr_assert_not_null(strstr(err.msg, "blocksize"), "message: %s", err.msg);
     }
@@ -221,8 +223,7 @@ Test(gpu_spmv, warp_kernels_refuse_partial_warps)
         cr_assert(k && k->prepare, "%s", names[i]);
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {100}};
         void *state = &err;
-        sp_phases ph = {0, 0, 0};
-        cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), -1, "%s", names[i]);
+        cr_assert_eq(k->prepare(&pb, &p, &state, &err), -1, "%s", names[i]);
         cr_assert_null(state);
         cr_assert_not_null(strstr(err.msg, "blocksize"), "%s", err.msg);
     }
@@ -251,9 +252,10 @@ Test(gpu_spmv, dia_many_diagonals, .timeout = 120)
     }
 }
 
-/* k at its default axes on pb through the harness as the runner drives it:
- * a warm-up, one sample of `batch` launches back to back, the result into
- * a NaN-poisoned y, release, then the harness closed. Returns the error. */
+/* k at its default axes on pb through the harness as the runner drives it
+ * (tu_run): prepare, upload and analyse, a warm-up, one sample of `batch`
+ * launches back to back, the result into a NaN-poisoned y, release, then
+ * the harness closed. Returns the error. */
 static double batched_error(const sp_kernel *k, const sp_problem *pb, const double *ref,
                             double *y, size_t bytes, int batch)
 {
@@ -264,20 +266,17 @@ static double batched_error(const sp_kernel *k, const sp_problem *pb, const doub
     cr_assert(!k->need || k->need(pb, &p, &need, &err) == 0, "%s need: %s", k->name, err.msg);
     cr_assert(need.device_bytes <= SPMV_TEST_FREE_BYTES, "%s: needs %llu bytes", k->name,
               (unsigned long long)need.device_bytes);
-    void *state = NULL;
-    sp_phases ph = {0, 0, 0};
-    sp_harness h;
+    tu_run r;
     double s = -1;
-    cr_assert_eq(k->prepare(pb, &p, &state, &ph, &err), 0, "%s prepare: %s", k->name, err.msg);
-    cr_assert_eq(sp_harness_open(&h, k, 0, 1, &err), 0, "%s harness: %s", k->name, err.msg);
-    cr_assert_eq(sp_harness_launch(&h, state, &err), 0, "%s warm-up: %s", k->name, err.msg);
-    cr_assert_eq(sp_harness_sample(&h, state, batch, &s, &err), 0, "%s batch: %s", k->name,
+    cr_assert_eq(tu_run_prepare(&r, k, pb, &p, &err), 0, "%s prepare: %s", k->name, err.msg);
+    cr_assert_eq(sp_harness_launch(&r.h, r.state, &err), 0, "%s warm-up: %s", k->name,
                  err.msg);
+    cr_assert_eq(sp_harness_sample(&r.h, r.state, batch, &s, &err), 0, "%s batch: %s",
+                 k->name, err.msg);
     cr_assert(isfinite(s) && s > 0, "%s: %g s per launch", k->name, s);
     memset(y, 0xff, bytes);
-    cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s result: %s", k->name, err.msg);
-    k->release(state);
-    sp_harness_close(&h);
+    cr_assert_eq(tu_run_result(&r, y, &err), 0, "%s result: %s", k->name, err.msg);
+    tu_run_end(&r);
     return op->error(pb, y, ref);
 }
 
@@ -315,4 +314,157 @@ Test(gpu_spmv, batched_launches, .timeout = 120)
     free(y);
     op->teardown(&pb);
     sp_csr_free(&A);
+}
+
+/* The problem on A (x from op->setup), its reference and an output
+ * buffer, for the tests below that run every kernel on one matrix. */
+typedef struct gpu_case {
+    sp_csr A;
+    sp_problem pb;
+    double *ref, *y;
+    size_t bytes;
+} gpu_case;
+
+static void gpu_case_open(gpu_case *c, const char *spec)
+{
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_err err;
+    cr_assert_eq(sp_generate(spec, &c->A, &err), 0, "%s: %s", spec, err.msg);
+    cr_assert_eq(op->setup(&c->pb, SP_MATRIX_WORKLOAD(&c->A), &err), 0, "%s", err.msg);
+    c->bytes = op->output_bytes(&c->pb);
+    c->ref = malloc(c->bytes);
+    c->y = malloc(c->bytes);
+    cr_assert(c->ref && c->y);
+    cr_assert_eq(op->reference(&c->pb, c->ref, &err), 0, "%s", err.msg);
+}
+
+static void gpu_case_close(gpu_case *c)
+{
+    sp_operation_find("spmv")->teardown(&c->pb);
+    sp_csr_free(&c->A);
+    free(c->ref);
+    free(c->y);
+}
+
+/* Whether k is a GPU SpMV kernel (asserting it is built: these tests run
+ * only where a device is). */
+static int gpu_spmv_kernel(const sp_kernel *k)
+{
+    if (!k->needs_gpu || strcmp(k->operation, "spmv"))
+        return 0;
+    cr_assert(k->prepare && k->upload && k->launch && k->result && k->release,
+              "%s is not built into this binary", k->name);
+    return 1;
+}
+
+/* The harness times every phase (kernels read no clock): prepare and
+ * analyse as convert_s, the upload as h2d_s, the result as d2h_s, the
+ * release as free_s. Every GPU SpMV kernel at its default axes, through
+ * tu_run as the runner drives it; the result checked too. */
+Test(gpu_spmv, harness_times_every_phase, .timeout = 120)
+{
+    gpu_case c;
+    gpu_case_open(&c, "laplace2d?n=300");
+    const sp_operation *op = sp_operation_find("spmv");
+    int kernels = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!gpu_spmv_kernel(k))
+            continue;
+        sp_params p = {0};
+        sp_err err = {{0}};
+        tu_run r;
+        double s = -1;
+        cr_assert_eq(tu_run_prepare(&r, k, &c.pb, &p, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert(r.ph.convert_s > 0 && r.ph.h2d_s > 0, "%s: convert %g s, h2d %g s",
+                  k->name, r.ph.convert_s, r.ph.h2d_s);
+        cr_assert(r.ph.d2h_s == 0 && r.ph.free_s == 0, "%s: result or release timed early",
+                  k->name);
+        cr_assert_eq(tu_run_launch(&r, &s, &err), 0, "%s launch: %s", k->name, err.msg);
+        memset(c.y, 0xff, c.bytes);
+        cr_assert_eq(tu_run_result(&r, c.y, &err), 0, "%s result: %s", k->name, err.msg);
+        cr_assert_gt(r.ph.d2h_s, 0, "%s: the result's copy not timed", k->name);
+        tu_run_end(&r);
+        cr_assert(isfinite(r.ph.free_s) && r.ph.free_s >= 0, "%s: free %g s", k->name,
+                  r.ph.free_s);
+        double rel = op->error(&c.pb, c.y, c.ref);
+        cr_assert_leq(rel, 1e-12, "%s: relative error %g", k->name, rel);
+        kernels++;
+    }
+    cr_assert_geq(kernels, 15, "the 15 GPU SpMV kernels at least");
+    gpu_case_close(&c);
+}
+
+/* release frees from the states a run can stop in short of a launch:
+ * after prepare alone (host only: nothing on the device yet), and after
+ * prepare, upload and analyse without a launch or a result (tu_run_prepare,
+ * then tu_run_end). Twice each; then a whole run in the same process
+ * still gives the right y. */
+Test(gpu_spmv, release_without_a_launch, .timeout = 120)
+{
+    gpu_case c;
+    gpu_case_open(&c, "denserow?rows=4000&cols=5000&per_row=4&dense=5000");
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!gpu_spmv_kernel(k))
+            continue;
+        sp_params p = {0};
+        sp_err err = {{0}};
+        for (int round = 0; round < 2; round++) {
+            void *state = NULL;
+            cr_assert_eq(k->prepare(&c.pb, &p, &state, &err), 0, "%s: %s", k->name, err.msg);
+            cr_assert_not_null(state, "%s: prepare made no state", k->name);
+            k->release(state);
+            tu_run r;
+            cr_assert_eq(tu_run_prepare(&r, k, &c.pb, &p, &err), 0, "%s: %s", k->name,
+                         err.msg);
+            tu_run_end(&r);
+            cr_assert(r.ph.h2d_s > 0 && r.ph.free_s >= 0, "%s: h2d %g s, free %g s", k->name,
+                      r.ph.h2d_s, r.ph.free_s);
+        }
+        double rel = batched_error(k, &c.pb, c.ref, c.y, c.bytes, 1);
+        cr_assert_leq(rel, 1e-12, "%s after the releases: relative error %g", k->name, rel);
+    }
+    gpu_case_close(&c);
+}
+
+/* An upload that fails halfway: a matrix that claims nnz = -1 asks for
+ * 2^64 - 4 bytes of column indices after x, y and rowptr are on the
+ * device (the shared upload makes the arrays in the order prepare
+ * recorded them). The harness reports the upload, release frees what was
+ * made, the CUDA context stays sound (the failed allocation is not left as
+ * its last error) and the kernel then runs correctly in this process.
+ * Every GPU kernel of the CSR format (the upload and release are the same
+ * code for all). Not in quick mode: under compute-sanitizer (the quick
+ * passes of tests/gpu/run.sh) a failing CUDA call is itself an error. */
+Test(gpu_spmv, release_after_a_failed_upload, .timeout = 120)
+{
+    if (getenv("SPSWEEP_GPU_TEST_QUICK"))
+        return;
+    gpu_case c;
+    gpu_case_open(&c, "laplace2d?n=100");
+    sp_csr bad = c.A;
+    bad.nnz = -1;
+    sp_problem pb = c.pb;
+    pb.A = &bad;
+    int kernels = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!gpu_spmv_kernel(k) || strcmp(k->format, "csr"))
+            continue;
+        sp_params p = {0};
+        sp_err err = {{0}};
+        tu_run r;
+        cr_assert_eq(tu_run_prepare(&r, k, &pb, &p, &err), -1, "%s: upload passed", k->name);
+        cr_assert_not_null(strstr(err.msg, "upload"), "%s: %s", k->name, err.msg);
+        cr_assert_not_null(r.state, "%s: prepare passed, its state is kept", k->name);
+        tu_run_end(&r);
+        char reason[256];
+        cr_assert_eq(sp_gpu_healthy_here(reason, sizeof reason), 0, "%s: %s", k->name, reason);
+        double rel = batched_error(k, &c.pb, c.ref, c.y, c.bytes, 1);
+        cr_assert_leq(rel, 1e-12, "%s after a failed upload: relative error %g", k->name, rel);
+        kernels++;
+    }
+    cr_assert_geq(kernels, 5, "the CSR kernels: scalar, vector, sub-warp, merge, hybrid");
+    gpu_case_close(&c);
 }
