@@ -43,6 +43,12 @@ int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err)
     return none(err);
 }
 
+int sp_gpu_clock_device_sync(sp_gpu_clock *c, sp_err *err)
+{
+    (void)c;
+    return none(err);
+}
+
 int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
 {
     (void)c;

@@ -212,11 +212,11 @@ int spmv_kernel_params(const sp_kernel *k, const long *threads, int nthreads,
 }
 
 /* One run: it must succeed and report a sane time. */
-static void run_once(const sp_kernel *k, void *state, const sp_csr *A)
+static void run_once(const sp_kernel *k, tu_run *r, const sp_csr *A)
 {
     sp_err err = {{0}};
     double s = -1;
-    cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s launch: %s", k->name, err.msg);
+    cr_assert_eq(tu_run_launch(r, &s, &err), 0, "%s launch: %s", k->name, err.msg);
     cr_assert(isfinite(s) && (A->rows > 0 ? s > 0 : s >= 0), "%s: time %g s on %d rows",
               k->name, s, A->rows);
 }
@@ -235,11 +235,10 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
     cr_assert(ref && y);
     cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
     void *state = NULL;
-    sp_phases ph = {0, 0, 0};
     sp_need need = {0, 0};
     if (k->need && k->need(&pb, p, &need, &err)) {      /* refused: prepare agrees */
         cr_assert_neq(err.msg[0], 0, "%s: need refused without a reason", k->name);
-        cr_assert_eq(k->prepare(&pb, p, &state, &ph, &err), -1,
+        cr_assert_eq(k->prepare(&pb, p, &state, &err), -1,
                      "%s: need refused, prepare built it", k->name);
         cr_assert_null(state, "%s: a failed prepare leaves no state", k->name);
         cr_assert_neq(err.msg[0], 0, "%s: prepare refused without a reason", k->name);
@@ -254,17 +253,22 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
         op->teardown(&pb);
         return -1.0;
     }
-    cr_assert_eq(k->prepare(&pb, p, &state, &ph, &err), 0, "%s prepare: %s", k->name,
-                 err.msg);
-    run_once(k, state, A);
-    run_once(k, state, A);
+    tu_run r;
+    cr_assert_eq(tu_run_prepare(&r, k, &pb, p, &err), 0, "%s prepare: %s", k->name, err.msg);
+    run_once(k, &r, A);
+    run_once(k, &r, A);
     memset(y, 0xff, bytes);         /* NaN: an unwritten entry fails the check */
-    cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s result: %s", k->name, err.msg);
-    k->release(state);
-    cr_assert(ph.convert_s >= 0 && ph.h2d_s >= 0 && ph.d2h_s >= 0, "%s: negative phase",
-              k->name);
-    if (k->needs_gpu)
-        cr_assert_gt(ph.h2d_s, 0, "%s: upload not timed", k->name);
+    cr_assert_eq(tu_run_result(&r, y, &err), 0, "%s result: %s", k->name, err.msg);
+    tu_run_end(&r);
+    const sp_phases ph = r.ph;
+    cr_assert(ph.convert_s >= 0 && ph.h2d_s >= 0 && ph.d2h_s >= 0 && ph.free_s >= 0,
+              "%s: negative phase", k->name);
+    if (k->needs_gpu)   /* the harness timed the upload and the download */
+        cr_assert(ph.h2d_s > 0 && ph.d2h_s > 0, "%s: h2d %g s, d2h %g s", k->name, ph.h2d_s,
+                  ph.d2h_s);
+    else                /* a CPU kernel has no transfers */
+        cr_assert(ph.h2d_s == 0 && ph.d2h_s == 0, "%s: h2d %g s, d2h %g s", k->name,
+                  ph.h2d_s, ph.d2h_s);
     double rel = op->error(&pb, y, ref);
     free(ref);
     free(y);

@@ -116,8 +116,7 @@ Test(align, every_colmajor_cpu_kernel_prepares_aligned_layouts, .timeout = 120)
                 if (K->need(&pb, &p, &need, &err) || need.host_bytes > SPMV_TEST_FREE_BYTES)
                     continue;   /* refused or skipped by the runner: nothing runs */
                 void *state = NULL;
-                sp_phases ph = {0, 0, 0};
-                cr_assert_eq(K->prepare(&pb, &p, &state, &ph, &err), 0, "%s on %s: %s",
+                cr_assert_eq(K->prepare(&pb, &p, &state, &err), 0, "%s on %s: %s",
                              K->name, c.name, err.msg);
                 const sp_hll *H = &((const sp_spmv_hll *)state)->H;
                 cr_assert(sp_hll_columns_aligned(H, SP_HLL_ALIGN_BYTES), "%s hack %d on %s",

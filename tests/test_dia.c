@@ -241,8 +241,7 @@ Test(dia, bad_axes_are_refused)
     cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
     sp_params p = {.n = 1, .name = {"threads"}, .value = {0}};
     void *state = &err;
-    sp_phases ph = {0, 0, 0};
-    cr_assert_eq(sp_kernel_find("spmv_dia_omp")->prepare(&pb, &p, &state, &ph, &err), -1);
+    cr_assert_eq(sp_kernel_find("spmv_dia_omp")->prepare(&pb, &p, &state, &err), -1);
     cr_assert_null(state);
     cr_assert_not_null(strstr(err.msg, "threads"), "%s", err.msg);
     long rpt[] = {0, 3, 8};

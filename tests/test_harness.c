@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../runner/harness.h"
 #include "testutil.h"
@@ -160,4 +161,104 @@ Test(harness, last_level_cache_size)
     size_t llc = sp_llc_bytes();
     cr_assert(llc == 0 || (llc >= ((size_t)256 << 10) && llc <= ((size_t)64 << 30)),
               "LLC %zu bytes", llc);
+}
+
+/* ---- phases: the harness times the kernel's own steps ------------------ */
+
+/* A kernel whose steps take known times: prepare spins 3 ms, result 1 ms
+ * (no phase for a CPU kernel), release 2 ms; it records the steps in order. */
+static char steps[64];
+static void step(const char *s)
+{
+    strncat(steps, s, sizeof steps - strlen(steps) - 1);
+}
+static int phased_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
+{
+    (void)pb, (void)p, (void)err;
+    step("P");
+    tu_spin(3e-3);
+    static spin_state s = {.seconds = 1e-5};
+    *state = &s;
+    return 0;
+}
+static int phased_result(void *state, void *out, const sp_exec *ex, sp_err *err)
+{
+    (void)state, (void)out, (void)ex, (void)err;
+    step("R");
+    tu_spin(1e-3);
+    return 0;
+}
+static void phased_release(void *state)
+{
+    (void)state;
+    step("F");
+    tu_spin(2e-3);
+}
+static int refusing_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
+{
+    (void)pb, (void)p;
+    step("P");
+    *state = &steps;        /* a partial state: release must still see it */
+    return sp_fail(err, "refused on purpose");
+}
+static void on_stage(void *ctx, const char *name)
+{
+    (void)ctx;
+    step(name[0] == 'p' ? "p" : name[0] == 'r' && name[2] == 's' ? "r" : "f");
+}
+
+Test(harness, every_phase_is_timed_by_the_harness, .timeout = 30)
+{
+    sp_kernel k = spin;
+    k.prepare = phased_prepare, k.result = phased_result, k.release = phased_release;
+    sp_harness h;
+    sp_err err;
+    sp_phases ph = {0, 0, 0, 0};
+    void *state = NULL;
+    steps[0] = 0;
+    cr_assert_eq(sp_harness_open(&h, &k, 0, 1, &err), 0, "%s", err.msg);
+    h.on_stage = on_stage;
+    double t0 = sp_seconds();
+    cr_assert_eq(sp_harness_prepare(&h, NULL, NULL, &state, &ph, &err), 0, "%s", err.msg);
+    double prep_wall = sp_seconds() - t0;
+    cr_assert_not_null(state);
+    cr_assert(ph.convert_s >= 3e-3 && ph.convert_s <= prep_wall, "convert %g s, wall %g s",
+              ph.convert_s, prep_wall);
+    cr_assert_eq(ph.h2d_s, 0, "a CPU kernel has no upload");
+    cr_assert_eq(sp_harness_result(&h, state, NULL, &ph, &err), 0, "%s", err.msg);
+    cr_assert_eq(ph.d2h_s, 0, "a CPU kernel's result is no transfer");
+    t0 = sp_seconds();
+    sp_harness_release(&h, state, &ph);
+    double rel_wall = sp_seconds() - t0;
+    cr_assert(ph.free_s >= 2e-3 && ph.free_s <= rel_wall, "free %g s, wall %g s", ph.free_s,
+              rel_wall);
+    cr_assert_str_eq(steps, "pPrRfF", "each step announced, then run: %s", steps);
+    /* phases add up: a second prepare adds to convert_s */
+    double before = ph.convert_s;
+    cr_assert_eq(sp_harness_prepare(&h, NULL, NULL, &state, &ph, &err), 0, "%s", err.msg);
+    cr_assert_geq(ph.convert_s, before + 3e-3);
+    sp_harness_close(&h);
+}
+
+Test(harness, a_failed_prepare_leaves_its_state_for_release, .timeout = 30)
+{
+    sp_kernel k = spin;
+    k.prepare = refusing_prepare, k.release = phased_release;
+    sp_harness h;
+    sp_err err = {{0}};
+    sp_phases ph = {0, 0, 0, 0};
+    void *state = NULL;
+    steps[0] = 0;
+    cr_assert_eq(sp_harness_open(&h, &k, 0, 1, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_harness_prepare(&h, NULL, NULL, &state, &ph, &err), -1);
+    cr_assert(strstr(err.msg, "prepare") && strstr(err.msg, "refused on purpose"), "%s",
+              err.msg);
+    cr_assert_eq(state, (void *)&steps, "the partial state is handed back");
+    sp_harness_release(&h, state, &ph);
+    cr_assert_str_eq(steps, "PF");
+    /* a kernel without a prepare is not built */
+    k.prepare = NULL;
+    cr_assert_eq(sp_harness_prepare(&h, NULL, NULL, &state, &ph, &err), -1);
+    cr_assert(strstr(err.msg, "not built"), "%s", err.msg);
+    sp_harness_close(&h);
 }

@@ -95,10 +95,10 @@ static int impossible_need(const sp_problem *pb, const sp_params *p, sp_need *ne
 
 /* Sends SIGINT to the sweep during prepare, then measures normally. */
 static int interrupting_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err)
+                                sp_err *err)
 {
     kill(getppid(), SIGINT);
-    return sp_spmv_cpu_prepare(pb, p, state, ph, err);
+    return sp_spmv_cpu_prepare(pb, p, state, err);
 }
 
 extern const sp_kernel sp_spmv_csr_serial;
@@ -372,15 +372,14 @@ Test(isolation, worker_replaced_after_each_bad_combination, .timeout = 60)
 /* Where the pid kernels were prepared: one line per combination. */
 static char pid_log[300];
 
-static int pid_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_phases *ph,
-                       sp_err *err)
+static int pid_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
     FILE *f = fopen(pid_log, "a");
     if (f) {
         fprintf(f, "%d\n", (int)getpid());
         fclose(f);
     }
-    return sp_spmv_cpu_prepare(pb, p, state, ph, err);
+    return sp_spmv_cpu_prepare(pb, p, state, err);
 }
 
 /* The pids the pid kernels ran in, in order; how many. */

@@ -259,7 +259,7 @@ Test(sort, bad_axes_are_refused_by_name)
         cr_expect_eq(kn->need(&pb, &two, &need, &err), -1, "%s took values=2", kn->name);
         cr_expect(strstr(err.msg, "values = 2") && strstr(err.msg, kn->name), "%s", err.msg);
         if (!kn->needs_gpu) {
-            cr_expect_eq(kn->prepare(&pb, &two, &state, NULL, &err), -1);
+            cr_expect_eq(kn->prepare(&pb, &two, &state, &err), -1);
             cr_expect_null(state);
         }
         if (kn->naxes > 1 && !strcmp(kn->axes[1].name, "threads")) {

@@ -199,14 +199,13 @@ Test(spmv, check_catches_a_wrong_kernel_result)
     sp_problem pb;
     double *ref = reference_of(&c.A, &pb), *y = malloc(op->output_bytes(&pb));
     sp_err err;
-    void *state;
-    sp_phases ph = {0, 0, 0};
+    tu_run r;
     double s;
-    cr_assert_eq(k->prepare(&pb, NULL, &state, &ph, &err), 0, "%s", err.msg);
+    cr_assert_eq(tu_run_prepare(&r, k, &pb, NULL, &err), 0, "%s", err.msg);
     c.A.val[c.A.nnz / 2] += 0.25;
-    cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s", err.msg);
-    cr_assert_eq(k->result(state, y, &ph, &err), 0, "%s", err.msg);
-    k->release(state);
+    cr_assert_eq(tu_run_launch(&r, &s, &err), 0, "%s", err.msg);
+    cr_assert_eq(tu_run_result(&r, y, &err), 0, "%s", err.msg);
+    tu_run_end(&r);
     cr_assert_gt(op->error(&pb, y, ref), 1e-6, "a changed value went unnoticed");
     free(ref);
     free(y);
@@ -227,8 +226,7 @@ Test(spmv, omp_refuses_bad_thread_counts)
         sp_params p = {.n = 1, .name = {"threads"}, .value = {bad[i]}};
         sp_err err = {{0}};
         void *state = (void *)&err;
-        sp_phases ph = {0, 0, 0};
-        cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), -1, "threads=%ld", bad[i]);
+        cr_assert_eq(k->prepare(&pb, &p, &state, &err), -1, "threads=%ld", bad[i]);
         cr_assert_null(state, "a failed prepare leaves no state");
         cr_assert_not_null(strstr(err.msg, "threads"), "message: %s", err.msg);
     }

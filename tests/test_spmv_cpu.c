@@ -176,8 +176,7 @@ Test(hll, ell_refuses_a_layout_past_32_bit_offsets)
         cr_assert_not_null(strstr(err.msg, "longest row 200000"), "%s", err.msg);
         cr_assert_not_null(strstr(err.msg, "spmv_ell: "), "the kernels are named: %s", err.msg);
         void *state = &err;
-        sp_phases ph = {0, 0, 0};
-        cr_assert_eq(k->prepare(&pb, NULL, &state, &ph, &err), -1);
+        cr_assert_eq(k->prepare(&pb, NULL, &state, &err), -1);
         cr_assert_null(state);
     }
     sp_params p = {.n = 1, .name = {"hack"}, .value = {32}};
@@ -278,9 +277,8 @@ Test(spmv_cpu, dynamic_chunk_sizes_and_bad_axes)
     for (int i = 0; i < 3; i++) {
         sp_params p = {.n = 2, .name = {"chunk", "hack"}, .value = {i == 2 ? 1 : 0, 0}};
         void *state = NULL;
-        sp_phases ph = {0, 0, 0};
         err.msg[0] = 0;
-        cr_assert_eq(sp_kernel_find(bad[i])->prepare(&pb, &p, &state, &ph, &err), -1, "%s",
+        cr_assert_eq(sp_kernel_find(bad[i])->prepare(&pb, &p, &state, &err), -1, "%s",
                      bad[i]);
         cr_assert_neq(err.msg[0], 0);
         cr_assert_null(state);

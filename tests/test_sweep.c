@@ -23,10 +23,9 @@
 #include "util_db.h"
 
 /* y = A x, then y[0] off by one: must be caught by the check. */
-static int wrong_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                         sp_phases *ph, sp_err *err)
+static int wrong_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
-    (void)p, (void)ph, (void)err;
+    (void)p, (void)err;
     *state = (void *)pb;
     return 0;
 }
@@ -37,12 +36,12 @@ static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
     return 0;
 }
 
-static int wrong_result(void *state, void *out, sp_phases *ph, sp_err *err)
+static int wrong_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const sp_problem *pb = state;
     const sp_csr *A = pb->A;
     double *y = out;
-    (void)ph, (void)err;
+    (void)ex, (void)err;
     for (int32_t i = 0; i < A->rows; i++) {
         double s = 0;
         for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
@@ -59,10 +58,9 @@ static void noop_release(void *state)
     (void)state;
 }
 
-static int failing_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                           sp_phases *ph, sp_err *err)
+static int failing_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
-    (void)pb, (void)p, (void)ph;
+    (void)pb, (void)p;
     *state = NULL;
     return sp_fail(err, "cannot prepare: deliberate");
 }

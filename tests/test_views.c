@@ -100,7 +100,7 @@ static void check(fixture *f, int64_t id, const expect *e, const char *what)
     ud_close(stat(f, "rate_best", id), 4.0 / e->min, w);
 }
 
-static const sp_phases no_phases = {0, 0, 0};
+static const sp_phases no_phases = {0, 0, 0, 0};
 
 Test(views, n1_single_sample)
 {

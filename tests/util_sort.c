@@ -30,8 +30,7 @@ double us_run_kernel(const sp_kernel *k, const sp_params *p, const sp_workload *
     sp_problem pb;
     sp_err err = {{0}};
     sp_need need;
-    sp_phases ph = {0};
-    void *state = NULL;
+    tu_run run;
     double s = -1;
     cr_assert_eq(op->setup(&pb, w, &err), 0, "%s", err.msg);
     size_t bytes = op->output_bytes(&pb);
@@ -39,14 +38,14 @@ double us_run_kernel(const sp_kernel *k, const sp_params *p, const sp_workload *
     cr_assert(ref && o);
     cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
     cr_assert_eq(k->need(&pb, p, &need, &err), 0, "%s need: %s", k->name, err.msg);
-    cr_assert_eq(k->prepare(&pb, p, &state, &ph, &err), 0, "%s prepare: %s", k->name, err.msg);
+    cr_assert_eq(tu_run_prepare(&run, k, &pb, p, &err), 0, "%s prepare: %s", k->name, err.msg);
     for (int r = 0; r < 2; r++) {
-        cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s launch: %s", k->name, err.msg);
+        cr_assert_eq(tu_run_launch(&run, &s, &err), 0, "%s launch: %s", k->name, err.msg);
         cr_assert(isfinite(s) && s >= 0, "%s: %g seconds", k->name, s);
     }
     memset(o, 0xa5, bytes);                 /* poison: the result must be written in full */
-    cr_assert_eq(k->result(state, o, &ph, &err), 0, "%s result: %s", k->name, err.msg);
-    k->release(state);
+    cr_assert_eq(tu_run_result(&run, o, &err), 0, "%s result: %s", k->name, err.msg);
+    tu_run_end(&run);
     double e = op->error(&pb, o, ref);
     op->teardown(&pb);
     free(ref);

@@ -98,7 +98,7 @@ int sp_sort_cpu_launch(const sp_sort_cpu_kind *k, void *state, sp_err *err);
 int sp_sort_cpu_reset(void *state, const sp_exec *ex, sp_err *err);
 int sp_sort_cpu_need(const sp_sort_cpu_kind *k, const sp_problem *pb, const sp_params *p,
                      sp_need *need, sp_err *err);
-int sp_sort_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_sort_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_sort_cpu_release(void *state);
 
 /* The kernel entry points of CPU sort kind `kind` (a static const
@@ -106,9 +106,8 @@ void sp_sort_cpu_release(void *state);
  * SP_SORT_CPU_FNS(kind) puts them in an sp_kernel initialiser. */
 #define SP_SORT_CPU_WRAPPERS(kind)                                                          \
     static int kind##_prepare(const sp_problem *pb, const sp_params *p, void **state,       \
-                              sp_phases *ph, sp_err *err)                                   \
+                              sp_err *err)                                                  \
     {                                                                                       \
-        (void)ph;                                                                           \
         return sp_sort_cpu_prepare(&kind, pb, p, state, err);                               \
     }                                                                                       \
     static int kind##_launch(void *state, const sp_exec *ex, sp_err *err)                  \

@@ -126,10 +126,10 @@ int sp_sort_cpu_launch(const sp_sort_cpu_kind *k, void *state, sp_err *err)
     return 0;
 }
 
-int sp_sort_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+int sp_sort_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const sp_sort_cpu *s = state;
-    (void)ph;
+    (void)ex;
     if (!s || !out)
         return sp_fail(err, "sort (CPU): result without a state or an output buffer");
     sp_sort_out o;

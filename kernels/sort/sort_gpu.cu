@@ -1,8 +1,8 @@
 /*
- * sort_gpu.cu — the CUDA half of the GPU sort harness (sort_gpu.h): state,
- * upload, the reset of the input (the kernel's reset, untimed), the call of
- * the design on the runner's stream (the kernel's launch, timed by the
- * runner's harness), download and release.
+ * sort_gpu.cu — the CUDA half of the GPU sort harness (sort_gpu.h): state
+ * (host only), upload, the reset of the input (the kernel's reset, untimed),
+ * the call of the design on the runner's stream (the kernel's launch),
+ * download and release. The runner's harness times every one of them.
  */
 #include <stdlib.h>
 
@@ -14,6 +14,7 @@ typedef struct sp_sort_gpu {
     int64_t n;
     int values;
     sp_qsort_opts o;
+    const uint32_t *host_keys;  /* the problem's keys, until the upload */
     uint32_t *src;              /* the input keys, kept to reset before each launch */
     uint32_t *keys, *vals;      /* sorted in place; vals NULL without values */
     void *ws;
@@ -45,9 +46,10 @@ static int allocate(sp_sort_gpu *g, sp_err *err)
     return 0;
 }
 
+/* Host only: the design's axes and the state; the keys stay in the
+ * problem until the upload. */
 extern "C" int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem *pb,
-                                   const sp_params *p, void **state, sp_phases *ph,
-                                   sp_err *err)
+                                   const sp_params *p, void **state, sp_err *err)
 {
     *state = NULL;
     if (!d || !d->sort || !d->workspace)
@@ -58,26 +60,30 @@ extern "C" int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem
     sp_sort_gpu *g = (sp_sort_gpu *)calloc(1, sizeof *g);
     if (!g)
         return sp_fail(err, "%s: out of memory for the state", d->name);
-    g->d = d, g->n = pb->nkeys;
+    g->d = d, g->n = pb->nkeys, g->host_keys = pb->keys;
     if (sp_sort_gpu_design_axes(d, p, &g->values, &g->o, err)) {
         free(g);
         return -1;
     }
-    double t0 = sp_seconds();
-    int rc = allocate(g, err);
-    if (!rc && g->n > 0) {
-        cudaError_t e = cudaMemcpy(g->src, pb->keys, (size_t)g->n * 4, cudaMemcpyHostToDevice);
-        if (e != cudaSuccess)
-            rc = sp_fail(err, "%s: uploading %lld keys: %s", d->name, (long long)g->n,
-                         cudaGetErrorString(e));
-    }
-    if (rc) {
-        sp_sort_gpu_release(g);
-        return -1;
-    }
-    if (ph)
-        ph->h2d_s = sp_seconds() - t0;
     *state = g;
+    return 0;
+}
+
+/* The device arrays and the workspace, then the input keys copied up. */
+extern "C" int sp_sort_gpu_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    sp_sort_gpu *g = (sp_sort_gpu *)state;
+    if (!g)
+        return sp_fail(err, "GPU sort: upload without a state");
+    if (allocate(g, err))
+        return sp_fail_prefix(err, "%s", g->d->name);
+    if (g->n > 0) {
+        cudaError_t e = cudaMemcpyAsync(g->src, g->host_keys, (size_t)g->n * 4,
+                                        cudaMemcpyHostToDevice, (cudaStream_t)ex->stream);
+        if (e != cudaSuccess)
+            return sp_fail(err, "%s: uploading %lld keys: %s", g->d->name, (long long)g->n,
+                           cudaGetErrorString(e));
+    }
     return 0;
 }
 
@@ -120,24 +126,26 @@ extern "C" int sp_sort_gpu_launch(void *state, const sp_exec *ex, sp_err *err)
     return 0;
 }
 
-extern "C" int sp_sort_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+/* The keys (and values) back into out, with the header. */
+extern "C" int sp_sort_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     sp_sort_gpu *g = (sp_sort_gpu *)state;
     if (!g || !out)
         return sp_fail(err, "GPU sort: result without a state or an output buffer");
+    cudaStream_t stream = (cudaStream_t)ex->stream;
     sp_sort_out o;
     sp_sort_view(out, g->n, &o);
     o.h->n = (uint64_t)g->n;
     o.h->values = (uint32_t)g->values;
     o.h->stable = (uint32_t)g->d->stable;
-    double t0 = sp_seconds();
     if (g->n > 0) {
-        SP_CUDA(cudaMemcpy(o.key, g->keys, (size_t)g->n * 4, cudaMemcpyDeviceToHost), err);
+        SP_CUDA(cudaMemcpyAsync(o.key, g->keys, (size_t)g->n * 4, cudaMemcpyDeviceToHost,
+                                stream), err);
         if (g->values)
-            SP_CUDA(cudaMemcpy(o.val, g->vals, (size_t)g->n * 4, cudaMemcpyDeviceToHost), err);
+            SP_CUDA(cudaMemcpyAsync(o.val, g->vals, (size_t)g->n * 4, cudaMemcpyDeviceToHost,
+                                    stream), err);
     }
-    if (ph)
-        ph->d2h_s = sp_seconds() - t0;
+    SP_CUDA(cudaStreamSynchronize(stream), err);    /* out is read as soon as we return */
     return 0;
 }
 

@@ -10,14 +10,16 @@
  *            device: the input copy, the keys, the values, the workspace
  *            (design->workspace, pure arithmetic: need runs in the parent,
  *            which never touches CUDA), each rounded to 2 MiB pages
- *   prepare  axes (values, blocksize, window, cutoff), allocations and the
- *            upload of the input keys (h2d phase)
+ *   prepare  host only: axes (values, blocksize, window, cutoff) and the
+ *            state (the harness times it as the conversion phase)
+ *   upload   the device arrays, the workspace and the input keys copied up
+ *            (the h2d phase)
  *   reset    untimed, before every warm-up launch and sample: the input keys
  *            copied back device to device and the values set to the
  *            positions 0..n-1
  *   launch   design->sort on the runner's stream; a failed call or a
  *            launch error becomes the launch's error
- *   result   keys (and values) device -> host (d2h phase), with the header
+ *   result   keys (and values) device -> host (the d2h phase), with the header
  *            saying values and the design's stability claim (sort.h)
  *   release  everything, in any state prepare left
  *
@@ -108,10 +110,11 @@ int sp_sort_gpu_need(const sp_sort_gpu_design *d, const sp_problem *pb, const sp
 
 /* ---- CUDA entry points (sort_gpu.cu) -------------------------------------- */
 int sp_sort_gpu_prepare(const sp_sort_gpu_design *d, const sp_problem *pb, const sp_params *p,
-                        void **state, sp_phases *ph, sp_err *err);
+                        void **state, sp_err *err);
+int sp_sort_gpu_upload(void *state, const sp_exec *ex, sp_err *err);
 int sp_sort_gpu_reset(void *state, const sp_exec *ex, sp_err *err);
 int sp_sort_gpu_launch(void *state, const sp_exec *ex, sp_err *err);
-int sp_sort_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_sort_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_sort_gpu_release(void *state);
 
 /* Define design `id` and its prepare/need wrappers (static), for a kernel
@@ -133,9 +136,9 @@ void sp_sort_gpu_release(void *state);
 #ifdef SP_HAVE_CUDA
 #define SP_SORT_GPU_PREPARE(id)                                                             \
     static int id##_prepare(const sp_problem *pb, const sp_params *p, void **state,         \
-                            sp_phases *ph, sp_err *err)                                     \
+                            sp_err *err)                                                    \
     {                                                                                       \
-        return sp_sort_gpu_prepare(&id##_design, pb, p, state, ph, err);                    \
+        return sp_sort_gpu_prepare(&id##_design, pb, p, state, err);                        \
     }
 #else
 #define SP_SORT_GPU_PREPARE(id)
@@ -143,7 +146,8 @@ void sp_sort_gpu_release(void *state);
 
 /* The entry points of design `id` in an sp_kernel initialiser. */
 #define SP_SORT_GPU_FNS(id)                                                                 \
-    .prepare = SP_GPU_FN(id##_prepare), .launch = SP_GPU_FN(sp_sort_gpu_launch),          \
+    .prepare = SP_GPU_FN(id##_prepare), .upload = SP_GPU_FN(sp_sort_gpu_upload),          \
+    .launch = SP_GPU_FN(sp_sort_gpu_launch),                                                \
     .reset = SP_GPU_FN(sp_sort_gpu_reset), .result = SP_GPU_FN(sp_sort_gpu_result),       \
     .release = SP_GPU_FN(sp_sort_gpu_release), .need = id##_need
 

@@ -37,9 +37,8 @@ static inline double sp_spmv_csr_row(const sp_csr *A, const double *x, int32_t i
     return sum;
 }
 
-int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                        sp_phases *ph, sp_err *err);
-int sp_spmv_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
+int sp_spmv_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_spmv_cpu_release(void *state);
 /* need of a CSR kernel working in place: y only (spmv_csr_need.c). */
 int sp_spmv_csr_y_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);

@@ -11,10 +11,8 @@
 #define SP_MAX_THREADS 4096
 
 /* Check the problem and the `threads` axis, allocate y. */
-int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                        sp_phases *ph, sp_err *err)
+int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
-    (void)ph;           /* no conversion, no transfer: every phase stays 0 */
     *state = NULL;
     if (!pb || !pb->A || (!pb->x && pb->A->cols > 0))
         return sp_fail(err, "spmv (CPU): problem without a matrix or x");
@@ -42,11 +40,11 @@ int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state,
 }
 
 /* Copy y into out (op->output_bytes = rows doubles). */
-int sp_spmv_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+int sp_spmv_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const sp_spmv_cpu *s = state;
     double *y = out;
-    (void)ph;
+    (void)ex;
     if (!s || !y)
         return sp_fail(err, "spmv (CPU): result without a state or an output buffer");
     for (int32_t i = 0; i < s->A->rows; i++)

@@ -76,9 +76,8 @@ static void dia_release(void *state)
     free(s);
 }
 
-/* Check the axes, allocate y, convert (timed as ph->convert_s). */
-static int dia_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_phases *ph,
-                       sp_err *err)
+/* Check the axes, allocate y, convert (the harness times it: convert_s). */
+static int dia_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
     int threads;
     *state = NULL;
@@ -91,13 +90,10 @@ static int dia_prepare(const sp_problem *pb, const sp_params *p, void **state, s
         free(s);
         return sp_fail(err, "spmv_dia: out of memory for y (%d rows)", pb->A->rows);
     }
-    double t0 = sp_seconds();
     if (sp_dia_from_csr(&s->D, pb->A, err)) {
         dia_release(s);
         return sp_fail_prefix(err, "spmv_dia");
     }
-    if (ph)
-        ph->convert_s = sp_seconds() - t0;
     s->x = pb->x, s->threads = threads;
     *state = s;
     return 0;
@@ -132,11 +128,11 @@ static int dia_omp_launch(void *state, const sp_exec *ex, sp_err *err)
 }
 
 /* Copy y into out (rows doubles). */
-static int dia_result(void *state, void *out, sp_phases *ph, sp_err *err)
+static int dia_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const sp_spmv_dia *s = state;
     double *y = out;
-    (void)ph;
+    (void)ex;
     if (!s || !y)
         return sp_fail(err, "spmv_dia: result without a state or an output buffer");
     for (int32_t i = 0; i < s->D.rows; i++)

@@ -105,19 +105,18 @@ static inline void sp_spmv_hll_colmajor(const sp_hll *H, int32_t h0, int32_t h1,
  * (a prefix search over off[]), in the layout's own loop. */
 void sp_spmv_hll_balanced(const sp_spmv_hll *s);
 
-/* prepare (conversion timed as ph->convert_s) and need for each layout:
- * ELLPACK, HLL row-major with the `hack` axis, HLL column-major aligned. */
-int sp_spmv_ell_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                        sp_phases *ph, sp_err *err);
+/* prepare (the conversion: the harness times it as convert_s) and need for
+ * each layout: ELLPACK, HLL row-major with the `hack` axis, HLL
+ * column-major aligned. */
+int sp_spmv_ell_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
 int sp_spmv_ell_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
-int sp_spmv_hll_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                        sp_phases *ph, sp_err *err);
+int sp_spmv_hll_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
 int sp_spmv_hll_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_spmv_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err);
+                                sp_err *err);
 int sp_spmv_hll_aligned_need(const sp_problem *pb, const sp_params *p, sp_need *need,
                              sp_err *err);
-int sp_spmv_hll_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_spmv_hll_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_spmv_hll_release(void *state);
 
 #endif

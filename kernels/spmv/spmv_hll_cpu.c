@@ -54,9 +54,9 @@ static int hll_need(const hll_kind *kd, const sp_problem *pb, const sp_params *p
     return 0;
 }
 
-/* Check the axes, allocate y, convert (timed as ph->convert_s). */
+/* Check the axes, allocate y, convert (the harness times it: convert_s). */
 static int hll_prepare(const hll_kind *kd, const sp_problem *pb, const sp_params *p,
-                       void **state, sp_phases *ph, sp_err *err)
+                       void **state, sp_err *err)
 {
     sp_hll_opts o;
     int threads, chunk;
@@ -72,22 +72,18 @@ static int hll_prepare(const hll_kind *kd, const sp_problem *pb, const sp_params
         free(s);
         return sp_fail(err, "%s: out of memory for y (%d rows)", kd->name, pb->A->rows);
     }
-    double t0 = sp_seconds();
     if (sp_hll_from_csr(&s->H, pb->A, &o, err)) {
         sp_spmv_hll_release(s);
         return sp_fail_prefix(err, "%s", kd->name);
     }
-    if (ph)
-        ph->convert_s = sp_seconds() - t0;
     s->x = pb->x, s->threads = threads, s->chunk = chunk;
     *state = s;
     return 0;
 }
 
-int sp_spmv_ell_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                        sp_phases *ph, sp_err *err)
+int sp_spmv_ell_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
-    return hll_prepare(&kind_ell, pb, p, state, ph, err);
+    return hll_prepare(&kind_ell, pb, p, state, err);
 }
 
 int sp_spmv_ell_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
@@ -95,10 +91,9 @@ int sp_spmv_ell_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp
     return hll_need(&kind_ell, pb, p, need, err);
 }
 
-int sp_spmv_hll_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                        sp_phases *ph, sp_err *err)
+int sp_spmv_hll_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
-    return hll_prepare(&kind_hll, pb, p, state, ph, err);
+    return hll_prepare(&kind_hll, pb, p, state, err);
 }
 
 int sp_spmv_hll_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
@@ -106,10 +101,9 @@ int sp_spmv_hll_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp
     return hll_need(&kind_hll, pb, p, need, err);
 }
 
-int sp_spmv_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err)
+int sp_spmv_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
-    return hll_prepare(&kind_aligned, pb, p, state, ph, err);
+    return hll_prepare(&kind_aligned, pb, p, state, err);
 }
 
 int sp_spmv_hll_aligned_need(const sp_problem *pb, const sp_params *p, sp_need *need,
@@ -119,11 +113,11 @@ int sp_spmv_hll_aligned_need(const sp_problem *pb, const sp_params *p, sp_need *
 }
 
 /* Copy y into out (rows doubles). */
-int sp_spmv_hll_result(void *state, void *out, sp_phases *ph, sp_err *err)
+int sp_spmv_hll_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const sp_spmv_hll *s = state;
     double *y = out;
-    (void)ph;
+    (void)ex;
     if (!s || !y)
         return sp_fail(err, "spmv (HLL): result without a state or an output buffer");
     for (int32_t i = 0; i < s->H.rows; i++)

@@ -2,7 +2,7 @@
  * spmv_librsb.c — the outside baseline: librsb (M. Martone's Recursive
  * Sparse Blocks; Debian's librsb-dev) SpMV with its own OpenMP threads,
  * set through RSB_IO_WANT_EXECUTING_THREADS from the `threads` axis. The
- * RSB matrix is built from the CSR in prepare (timed as the conversion),
+ * RSB matrix is built from the CSR in prepare (the conversion phase),
  * with librsb's default flags and no autotuning (rsb_tune_spmv).
  *
  * librsb keeps process-wide state. rsb_lib_init runs lazily, in the first
@@ -89,8 +89,7 @@ static int librsb_need(const sp_problem *pb, const sp_params *p, sp_need *need, 
     return 0;
 }
 
-static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                          sp_phases *ph, sp_err *err)
+static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err)
 {
     int threads;
     *state = NULL;
@@ -108,13 +107,10 @@ static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state
     }
     s->x = pb->x, s->rows = A->rows, s->threads = threads;
     rsb_err_t e = RSB_ERR_NO_ERROR;
-    double t0 = sp_seconds();
     if (!librsb_threads(s, err))
         s->M = rsb_mtx_alloc_from_csr_const(A->val, A->rowptr, A->colidx, A->nnz,
                                             RSB_NUMERICAL_TYPE_DOUBLE, A->rows, A->cols, 1,
                                             1, RSB_FLAG_NOFLAGS, &e);
-    if (ph)
-        ph->convert_s = sp_seconds() - t0;
     if (!s->M) {
         librsb_release(s);
         return e != RSB_ERR_NO_ERROR ? rsb_fail(err, e, "rsb_mtx_alloc_from_csr_const") : -1;
@@ -136,11 +132,11 @@ static int librsb_launch(void *state, const sp_exec *ex, sp_err *err)
     return e == RSB_ERR_NO_ERROR ? 0 : rsb_fail(err, e, "rsb_spmv");
 }
 
-static int librsb_result(void *state, void *out, sp_phases *ph, sp_err *err)
+static int librsb_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const librsb_state *s = state;
     double *y = out;
-    (void)ph;
+    (void)ex;
     if (!s || !y)
         return sp_fail(err, "spmv_librsb: result without a state or an output buffer");
     for (int32_t i = 0; i < s->rows; i++)

@@ -58,7 +58,7 @@ int sp_transpose_cpu_prepare(const char *who, sp_transpose_work work, const sp_p
                              const sp_params *p, void **state, sp_err *err);
 int sp_transpose_cpu_need(const char *who, sp_transpose_work work, const sp_problem *pb,
                           const sp_params *p, sp_need *need, sp_err *err);
-int sp_transpose_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_transpose_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_transpose_cpu_release(void *state);
 
 #ifdef __cplusplus

@@ -52,10 +52,10 @@ int sp_transpose_cpu_prepare(const char *who, sp_transpose_work work, const sp_p
     return 0;
 }
 
-int sp_transpose_cpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+int sp_transpose_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     const sp_transpose_cpu *s = state;
-    (void)ph;
+    (void)ex;
     if (!s || !out)
         return sp_fail(err, "transpose (CPU): result without a state or an output buffer");
     memcpy(out, s->out, sp_csc_bytes(s->A));

@@ -168,9 +168,8 @@ static int mergetrans_launch(void *state, const sp_exec *ex, sp_err *err)
 }
 
 static int mergetrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                              sp_phases *ph, sp_err *err)
+                              sp_err *err)
 {
-    (void)ph;
     return sp_transpose_cpu_prepare("transpose_mergetrans", mergetrans_work, pb, p, state,
                                     err);
 }

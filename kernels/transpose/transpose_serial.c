@@ -33,9 +33,8 @@ static uint64_t serial_work(const sp_csr *A, int threads)
 }
 
 static int serial_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                          sp_phases *ph, sp_err *err)
+                          sp_err *err)
 {
-    (void)ph;
     return sp_transpose_cpu_prepare("transpose_serial", serial_work, pb, p, state, err);
 }
 

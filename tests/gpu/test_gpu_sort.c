@@ -159,10 +159,9 @@ static int sort_fails(uint32_t *keys, uint32_t *vals, int64_t n, void *ws,
 /* A kernel over design d, as SP_SORT_GPU_DESIGN would make it, minus the
  * static wrappers (a design made at run time). */
 static const sp_sort_gpu_design *current;
-static int cur_prepare(const sp_problem *pb, const sp_params *p, void **s, sp_phases *ph,
-                       sp_err *err)
+static int cur_prepare(const sp_problem *pb, const sp_params *p, void **s, sp_err *err)
 {
-    return sp_sort_gpu_prepare(current, pb, p, s, ph, err);
+    return sp_sort_gpu_prepare(current, pb, p, s, err);
 }
 static int cur_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
@@ -170,7 +169,8 @@ static int cur_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
 }
 static const sp_kernel harness_kernel = {
     .name = "sort_harness_test", .operation = "sort", .needs_gpu = 1,
-    .prepare = cur_prepare, .launch = sp_sort_gpu_launch, .reset = sp_sort_gpu_reset,
+    .prepare = cur_prepare, .upload = sp_sort_gpu_upload, .launch = sp_sort_gpu_launch,
+    .reset = sp_sort_gpu_reset,
     .result = sp_sort_gpu_result, .release = sp_sort_gpu_release, .need = cur_need,
 };
 
@@ -203,16 +203,19 @@ Test(gpu_sort, harness_reports_a_failing_design)
     sp_err err;
     cr_assert_eq(op->setup(&pb, SP_KEYS_WORKLOAD(&K), &err), 0);
     sp_params p = us_params(1, 0, NULL, NULL);
-    void *state = NULL;
-    cr_assert_eq(sp_sort_gpu_prepare(&fails, &pb, &p, &state, NULL, &err), 0, "%s", err.msg);
+    current = &fails;
+    tu_run r;
+    cr_assert_eq(tu_run_prepare(&r, &harness_kernel, &pb, &p, &err), 0, "%s", err.msg);
+    cr_expect_gt(r.ph.h2d_s, 0, "the harness timed the upload");
     double s;
-    cr_expect_eq(tu_launch_timed(&harness_kernel, state, &s, &err), -1);
+    cr_expect_eq(tu_run_launch(&r, &s, &err), -1);
     cr_expect(strstr(err.msg, "sort_fails") && strstr(err.msg, "refused 1000 keys"), "%s",
               err.msg);
-    sp_sort_gpu_release(state);
-    /* a design without functions is refused at prepare */
+    tu_run_end(&r);
+    /* a design without functions is refused at prepare, on the host */
     static const sp_sort_gpu_design empty = {"sort_empty", 0, NULL, NULL, NULL};
-    cr_expect_eq(sp_sort_gpu_prepare(&empty, &pb, &p, &state, NULL, &err), -1);
+    void *state = NULL;
+    cr_expect_eq(sp_sort_gpu_prepare(&empty, &pb, &p, &state, &err), -1);
     cr_expect(strstr(err.msg, "sort_empty"), "%s", err.msg);
     sp_keys_free(&K);
 }
