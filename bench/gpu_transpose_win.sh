@@ -6,11 +6,11 @@
 # as it ends); compute-sanitizer memcheck and racecheck on the window kernel's
 # tests (quick mode); racecheck on the primitives' tests (quick) with the
 # time left. Every step's limit is cut to the time left, so the script
-# ends inside BUDGET with its logs. SPSWEEP_WINTRANS_PASSES makes the
-# window kernel log each pass of a state's first run as it ends ("trace"
-# lines: a pass that hangs shows) and every run's per-pass times; their
-# medians are printed. Logs in $OUT (when set) or results/: build, tests,
-# passes, transpose (the sweep's), table.md, sanitizer, racecheck-prim.
+# ends inside BUDGET with its logs. (The kernel's own per-pass log,
+# SPSWEEP_WINTRANS_PASSES, is gone: kernels time nothing themselves; nsys
+# or ncu give the passes' times.) Logs in $OUT (when set) or results/:
+# build, tests, transpose (the sweep's), table.md, sanitizer,
+# racecheck-prim.
 
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,8 +28,6 @@ t0=$SECONDS
 lim() { local left=$((budget - (SECONDS - t0))); [ "$left" -lt "$1" ] && echo $((left > 1 ? left : 1)) || echo "$1"; }
 make -j16 CUDA=1 all build/tests/gpu build/bench/gpu_bw >"$out/build.log" 2>&1
 echo "build rc=$? ($((SECONDS - t0)) s)"
-export SPSWEEP_WINTRANS_PASSES=$out/passes.log
-rm -f "$SPSWEEP_WINTRANS_PASSES"
 # the sweep (out of $OUT: only its log and table come back)
 bdir=$(mktemp -d)
 SKIP_PRIM=1 OUT=$bdir TRANSPOSE_INI=${TRANSPOSE_INI:-bench/gpu_transpose_win.ini} \
@@ -41,7 +39,6 @@ timeout "$(lim 50)" build/tests/gpu --jobs 1 --verbose --filter 'gpu_transpose/w
   >"$out/tests.log" 2>&1
 echo "wintrans tests rc=$? ($((SECONDS - t0)) s)"
 grep -E "FAIL|PASS|Synthesis" "$out/tests.log" | tail -12
-unset SPSWEEP_WINTRANS_PASSES
 export SPSWEEP_GPU_TEST_QUICK=1
 san="compute-sanitizer --target-processes all --error-exitcode 1"
 timeout "$(lim 30)" $san --tool memcheck build/tests/gpu --jobs 1 \
@@ -52,19 +49,6 @@ timeout "$(lim 30)" $san --tool racecheck build/tests/gpu --jobs 1 \
 echo "racecheck wintrans rc=$? ($((SECONDS - t0)) s)"
 grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Synthesis" "$out/sanitizer.log"
 unset SPSWEEP_GPU_TEST_QUICK
-[ -f "$out/passes.log" ] && python3 - "$out/passes.log" <<'PY'
-import sys, collections, statistics
-runs = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    if not line.startswith("wintrans "):
-        continue
-    head, _, ms = line.partition(" ms:")
-    runs[head].append({k: float(v) for k, v in (x.split("=") for x in ms.split())})
-for head, rs in runs.items():
-    if len(rs) < 20:   # the tests: two runs per state
-        continue
-    print(head, "runs=%d" % len(rs), " ".join("%s=%.3f" % (k, statistics.median(r[k] for r in rs)) for k in rs[0]))
-PY
 left=$((budget - (SECONDS - t0)))
 if [ "$left" -gt 10 ]; then
   SPSWEEP_GPU_TEST_QUICK=1 timeout "$((left - 5))" $san --tool racecheck build/tests/gpu --jobs 1 \

@@ -1,8 +1,9 @@
 /* test_transpose_gpu.c — the host side of the GPU transposition and its
- * primitives, without a GPU: registration, the primitive operations'
- * inputs and references against independent constructions, the serial
- * primitives, ScanTrans's unit choice and refusal, the block-size checks
- * and the memory statements (2 MiB pages). */
+ * primitives, without a GPU: registration, prepare (host only: it runs
+ * here, device or not), the primitive operations' inputs and references
+ * against independent constructions, the serial primitives, ScanTrans's
+ * unit choice and refusal, the block-size checks and the memory
+ * statements (2 MiB pages). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,72 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
         cr_assert_str_eq(k->axes[0].name, "blocksize");
         cr_assert_str_eq(k->axes[0].defaults, SP_PRIM_BLOCKSIZES);
     }
+}
+
+/* A GPU kernel of the transposition or of a primitive operation. */
+static int is_family(const sp_kernel *k)
+{
+    if (!k->needs_gpu)
+        return 0;
+    if (!strcmp(k->operation, "transpose"))
+        return 1;
+    for (size_t i = 0; i < 6; i++)
+        if (!strcmp(k->operation, ops[i]))
+            return 1;
+    return 0;
+}
+
+/* k's steps are all built (a CUDA build) or none (a CPU-only one; no
+ * analyse either). */
+static int steps_built(const sp_kernel *k)
+{
+    int built = k->prepare != NULL;
+    cr_assert(!!k->upload == built && !!k->launch == built && !!k->result == built &&
+                  !!k->release == built && (built || !k->analyse),
+              "%s: steps built in part", k->name);
+    return built;
+}
+
+/* prepare at a bad block size: refused on the host, no state, the axis named. */
+static void check_bad_blocksize(const sp_kernel *k, const sp_problem *pb)
+{
+    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {48}};
+    void *state = NULL;
+    sp_err err = {{0}};
+    cr_assert_eq(k->prepare(pb, &p, &state, &err), -1, "%s", k->name);
+    cr_assert_null(state, "%s", k->name);
+    cr_assert_not_null(strstr(err.msg, "blocksize"), "%s: %s", k->name, err.msg);
+}
+
+/* prepare is host only (kernel.h): in a CUDA build it makes every GPU
+ * transposition and primitive kernel's state here, where there may be no
+ * device (a CUDA call would fail), and release frees that state without
+ * one; a bad block size is refused there. */
+Test(transpose_gpu, prepare_is_host_only)
+{
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_generate("laplace2d?n=31", &A, &err), 0, "%s", err.msg);
+    sp_problem pb = {.A = &A};
+    int n = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!is_family(k) || !steps_built(k))
+            continue;
+        void *state = NULL;
+        cr_assert_eq(k->prepare(&pb, NULL, &state, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert_not_null(state, "%s", k->name);
+        k->release(state);
+        if (k->naxes > 0 && !strcmp(k->axes[0].name, "blocksize"))
+            check_bad_blocksize(k, &pb);
+        n++;
+    }
+#ifdef SP_HAVE_CUDA
+    cr_assert_eq(n, 15, "9 transposition and 6 primitive kernels");
+#else
+    cr_assert_eq(n, 0);
+#endif
+    sp_csr_free(&A);
 }
 
 /* The reference of operation `op` on A into a fresh buffer. */

@@ -1,6 +1,7 @@
 /* test_transpose_radix.c — the radix route's host side: how the column
- * bits split into passes, the digit_bits axis and its refusals, the
- * memory statement (the kernel itself: tests/gpu/test_gpu_transpose.c). */
+ * bits split into passes, the digit_bits axis and its refusals (by need
+ * and by prepare, on the host), the memory statement (the kernel itself:
+ * tests/gpu/test_gpu_transpose.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,20 @@ Test(transpose_radix, registered_with_its_axis_and_need)
     }
 }
 
+/* prepare (built in a CUDA build) refuses what need refuses, with the same
+ * words, on the host (the matrix has no arrays) and leaves no state. */
+static void check_prepare_refuses(const sp_kernel *k, const sp_problem *pb, const sp_params *p,
+                                  const char *want)
+{
+    if (!k->prepare)
+        return;
+    void *state = NULL;
+    sp_err err = {{0}};
+    cr_assert_eq(k->prepare(pb, p, &state, &err), -1);
+    cr_assert_null(state);
+    cr_assert_str_eq(err.msg, want);
+}
+
 Test(transpose_radix, axis_values_outside_their_range_are_refused)
 {
     const sp_kernel *k = sp_kernel_find(RADIX);
@@ -123,6 +138,7 @@ Test(transpose_radix, axis_values_outside_their_range_are_refused)
         char want[96];
         snprintf(want, sizeof want, RADIX ": digit_bits = %ld is outside 1..12", bad[i]);
         cr_assert_str_eq(err.msg, want);
+        check_prepare_refuses(k, &pb, &p, want);
     }
     static const long bad_small[] = {0, -1, SP_TRANS_SMALL_NNZ + 1};
     for (int i = 0; i < 3; i++) {
@@ -134,6 +150,7 @@ Test(transpose_radix, axis_values_outside_their_range_are_refused)
         snprintf(want, sizeof want, RADIX ": small_nnz = %ld is outside 1..%d", bad_small[i],
                  SP_TRANS_SMALL_NNZ);
         cr_assert_str_eq(err.msg, want);
+        check_prepare_refuses(k, &pb, &p, want);
     }
     int32_t most = 0;
     sp_err e2;

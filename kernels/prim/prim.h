@@ -22,7 +22,8 @@
  *   prim_op.c       the six operations (input, reference, exact check)
  *   prim_kernels.c  their GPU kernels' descriptors, need
  *   prim_scan.cu, prim_index.cu, prim_sort.cu   the CUDA primitives
- *   prim_gpu.cu     the kernels' prepare/launch/result/release, host wrappers
+ *   prim_gpu.cu     the kernels' prepare/upload/launch/result/release, host
+ *                   wrappers
  *   prim_none.c     the host wrappers of a CPU-only build (refuse)
  */
 #ifndef SP_PRIM_H
@@ -89,29 +90,35 @@ int sp_gpu_segsort_host(const uint64_t *in, uint64_t *out, int64_t n, int bs, sp
 int sp_gpu_merge_host(const uint64_t *in, uint64_t *out, int64_t n, int64_t run, int bs,
                       sp_err *err);
 
-/* ---- the operations' GPU kernels (prim_gpu.cu) ------------------------- */
+/* ---- the operations' GPU kernels (prim_gpu.cu) -------------------------
+ * The steps of sp_kernel (kernel.h), each timed by the harness, none
+ * reading a clock: prepare derives the input from the matrix in host
+ * memory (no CUDA call; a bad block size refused there); upload allocates
+ * the device arrays and copies the input on ex->stream; launch enqueues
+ * the primitive on ex->stream; result copies the output back on it;
+ * release frees what was made, from any state (a lone prepare touches no
+ * device). No analyse: nothing is set up on the device beyond the upload. */
 int sp_prim_gpu_prepare(const char *op, const sp_problem *pb, const sp_params *p,
-                        void **state, sp_phases *ph, sp_err *err);
+                        void **state, sp_err *err);
+int sp_prim_gpu_upload(void *state, const sp_exec *ex, sp_err *err);
 /* One execution of the state's primitive, enqueued on ex->stream. */
 int sp_prim_gpu_launch(void *state, const sp_exec *ex, sp_err *err);
-int sp_prim_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_prim_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_prim_gpu_release(void *state);
 /* Device bytes of operation op's kernel on A (input, output, temporaries;
  * prim_kernels.c). */
 uint64_t sp_prim_gpu_bytes(const char *op, const sp_csr *A, int bs);
 /* prepare of each operation's kernel (prim_gpu.cu). */
-int sp_scan_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                         sp_phases *ph, sp_err *err);
+int sp_scan_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
 int sp_histogram_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                              sp_phases *ph, sp_err *err);
+                              sp_err *err);
 int sp_idx2ptr_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                            sp_phases *ph, sp_err *err);
+                            sp_err *err);
 int sp_ptr2idx_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                            sp_phases *ph, sp_err *err);
+                            sp_err *err);
 int sp_segsort_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                            sp_phases *ph, sp_err *err);
-int sp_merge_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                          sp_phases *ph, sp_err *err);
+                            sp_err *err);
+int sp_merge_cuda_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
 
 #ifdef __cplusplus
 }

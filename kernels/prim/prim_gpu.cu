@@ -1,8 +1,10 @@
 /*
  * prim_gpu.cu — the primitive operations' GPU kernels (prepare: the input
- * derived on the host as conversion, allocations and upload as h2d;
- * launch: the primitive enqueued on the harness's stream; result: d2h),
- * and the host wrappers the GPU tests call the primitives through.
+ * derived from the matrix in host memory, no CUDA call; upload: the
+ * device arrays and the input's copy; launch: the primitive enqueued on
+ * the harness's stream; result: the output copied back), and the host
+ * wrappers the GPU tests call the primitives through. The harness times
+ * the steps; nothing here reads a clock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,8 @@ typedef struct prim_state {
     int bs = 0;
     int64_t n;              /* input elements */
     int32_t bins;           /* histogram, idx2ptr: cols; ptr2idx: positions */
+    void *host_in;          /* the input derived on the host (prepare) */
+    size_t in_bytes;
     void *in, *out, *a, *b, *temp;
     const void *result;     /* merge: the buffer holding the last round */
     size_t out_bytes;
@@ -63,13 +67,14 @@ static cudaError_t dalloc(void **p, size_t bytes)
     return cudaMalloc(p, bytes ? bytes : 1);
 }
 
-/* Device arrays for s: input (in_bytes, copied from host), output, merge
- * buffers, scan temporaries. */
-static int prim_alloc(prim_state *s, const void *host_in, size_t in_bytes, sp_err *err)
+/* Device arrays for s: input (copied from s->host_in on `stream`),
+ * output, merge buffers, scan temporaries. */
+static int prim_alloc(prim_state *s, cudaStream_t stream, sp_err *err)
 {
-    SP_CUDA(dalloc(&s->in, in_bytes), err);
-    if (in_bytes)
-        SP_CUDA(cudaMemcpy(s->in, host_in, in_bytes, cudaMemcpyHostToDevice), err);
+    SP_CUDA(dalloc(&s->in, s->in_bytes), err);
+    if (s->in_bytes)
+        SP_CUDA(cudaMemcpyAsync(s->in, s->host_in, s->in_bytes, cudaMemcpyHostToDevice, stream),
+                err);
     if (s->which == MERGE) {
         SP_CUDA(dalloc(&s->a, s->out_bytes), err);
         SP_CUDA(dalloc(&s->b, s->out_bytes), err);
@@ -81,15 +86,24 @@ static int prim_alloc(prim_state *s, const void *host_in, size_t in_bytes, sp_er
     return 0;
 }
 
+/* cudaFree of what was allocated: a state that never reached the device
+ * asks nothing of it. */
+static void free_dev(void *p)
+{
+    if (p)
+        cudaFree(p);
+}
+
 static void prim_free(prim_state *s)
 {
     if (!s)
         return;
-    cudaFree(s->in);
-    cudaFree(s->out);
-    cudaFree(s->a);
-    cudaFree(s->b);
-    cudaFree(s->temp);
+    free_dev(s->in);
+    free_dev(s->out);
+    free_dev(s->a);
+    free_dev(s->b);
+    free_dev(s->temp);
+    free(s->host_in);
     free(s);
 }
 
@@ -113,20 +127,40 @@ static size_t out_bytes_of(enum prim w, int64_t n, int32_t bins)
 static const char *const prim_names[] = {"scan", "histogram", "idx2ptr",
                                          "ptr2idx", "segsort", "merge"};
 
+/* The primitive called op, or -1 with the reason. */
+static int prim_of(const char *op, sp_err *err)
+{
+    for (int w = 0; w < 6; w++)
+        if (!strcmp(prim_names[w], op))
+            return w;
+    return sp_fail(err, "prim: unknown primitive '%s'", op);
+}
+
+/* The input of s's primitive derived from A into s->host_in, and the
+ * sizes of the device arrays. */
+static int prim_input(prim_state *s, const char *op, const sp_csr *A, sp_err *err)
+{
+    s->bins = s->which == PTR2IDX ? A->nnz : A->cols;
+    if (sp_prim_input(op, A, &s->host_in, &s->n, err))
+        return -1;
+    s->out_bytes = out_bytes_of(s->which, s->n, s->bins);
+    s->in_bytes =
+        s->which == PTR2IDX ? ((size_t)s->n + 1) * 4 : (size_t)s->n * in_elem(s->which);
+    return 0;
+}
+
+/* Host only: the primitive and its block size checked, its input derived. */
 extern "C" int sp_prim_gpu_prepare(const char *op, const sp_problem *pb, const sp_params *p,
-                                   void **state, sp_phases *ph, sp_err *err)
+                                   void **state, sp_err *err)
 {
     *state = NULL;
-    int w = 0;
-    while (w < 6 && strcmp(prim_names[w], op))
-        w++;
-    if (w == 6)
-        return sp_fail(err, "prim: unknown primitive '%s'", op);
-    if (!pb || !pb->A)
-        return sp_fail(err, "%s_cuda: problem without a matrix", op);
+    int w = prim_of(op, err), bs = 0;
+    if (w < 0)
+        return -1;
     char kname[32];
     snprintf(kname, sizeof kname, "%s_cuda", op);
-    int bs = 0;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", kname);
     if (sp_prim_blocksize(kname, p, &bs, err))
         return -1;
     prim_state *s = (prim_state *)calloc(1, sizeof *s);
@@ -134,36 +168,21 @@ extern "C" int sp_prim_gpu_prepare(const char *op, const sp_problem *pb, const s
         return sp_fail(err, "%s: out of memory for the kernel state", kname);
     s->which = (enum prim)w;
     s->bs = bs;
-    const sp_csr *A = pb->A;
-    s->bins = s->which == PTR2IDX ? A->nnz : A->cols;
-    double t0 = sp_seconds();
-    void *host_in = NULL;
-    if (sp_prim_input(op, A, &host_in, &s->n, err)) {
-        prim_free(s);
-        return -1;
-    }
-    ph->convert_s += sp_seconds() - t0;
-    s->out_bytes = out_bytes_of(s->which, s->n, s->bins);
-    size_t in_bytes =
-        s->which == PTR2IDX ? ((size_t)s->n + 1) * 4 : (size_t)s->n * in_elem(s->which);
-    /* the first CUDA call creates the context (cudaFree(NULL) frees
-     * nothing); keep that out of h2d */
-    int rc = cudaFree(NULL) != cudaSuccess ? sp_fail(err, "%s: cudaFree(NULL) failed", kname) : 0;
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "%s: cudaDeviceSynchronize failed", kname);
-    t0 = sp_seconds();
-    if (!rc)
-        rc = prim_alloc(s, host_in, in_bytes, err);
-    if (!rc && cudaDeviceSynchronize() != cudaSuccess)
-        rc = sp_fail(err, "%s: upload failed", kname);
-    ph->h2d_s += sp_seconds() - t0;
-    free(host_in);
-    if (rc) {
+    if (prim_input(s, op, pb->A, err)) {
         prim_free(s);
         return -1;
     }
     *state = s;
     return 0;
+}
+
+/* The device arrays and the input's copy, on ex->stream. */
+extern "C" int sp_prim_gpu_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    prim_state *s = (prim_state *)state;
+    if (!s)
+        return sp_fail(err, "primitive: upload without a state");
+    return prim_alloc(s, ex ? (cudaStream_t)ex->stream : 0, err);
 }
 
 /* Every launch rewrites the whole output from the untouched input (merge
@@ -176,17 +195,18 @@ extern "C" int sp_prim_gpu_launch(void *state, const sp_exec *ex, sp_err *err)
     return prim_exec(s, (cudaStream_t)ex->stream, err);
 }
 
-extern "C" int sp_prim_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err)
+/* The output copied back on ex->stream after the launches (the harness
+ * waits for the device around it). */
+extern "C" int sp_prim_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
 {
     prim_state *s = (prim_state *)state;
     if (!s || !out)
         return sp_fail(err, "primitive: result without a state or an output buffer");
-    SP_CUDA(cudaDeviceSynchronize(), err);
-    double t0 = sp_seconds();
     const void *src = s->which == MERGE ? (s->result ? s->result : s->in) : s->out;
     if (s->out_bytes)
-        SP_CUDA(cudaMemcpy(out, src, s->out_bytes, cudaMemcpyDeviceToHost), err);
-    ph->d2h_s += sp_seconds() - t0;
+        SP_CUDA(cudaMemcpyAsync(out, src, s->out_bytes, cudaMemcpyDeviceToHost,
+                                ex ? (cudaStream_t)ex->stream : 0),
+                err);
     return 0;
 }
 
@@ -197,9 +217,9 @@ extern "C" void sp_prim_gpu_release(void *state)
 
 #define PRIM_PREPARE(NAME)                                                                \
     extern "C" int sp_##NAME##_cuda_prepare(const sp_problem *pb, const sp_params *p,     \
-                                            void **state, sp_phases *ph, sp_err *err)     \
+                                            void **state, sp_err *err)                    \
     {                                                                                     \
-        return sp_prim_gpu_prepare(#NAME, pb, p, state, ph, err);                         \
+        return sp_prim_gpu_prepare(#NAME, pb, p, state, err);                             \
     }
 PRIM_PREPARE(scan)
 PRIM_PREPARE(histogram)
@@ -210,7 +230,8 @@ PRIM_PREPARE(merge)
 
 /* ---- host wrappers for the tests: upload, run, download ---------------- */
 
-/* A state for primitive w over a host input of in_bytes bytes. */
+/* Primitive w on a host input of in_bytes bytes, through a state of its
+ * own on the default stream; the output into out. */
 static int host_run(enum prim w, const void *in, size_t in_bytes, int64_t n, int32_t bins,
                     int bs, void *out, sp_err *err)
 {
@@ -222,15 +243,18 @@ static int host_run(enum prim w, const void *in, size_t in_bytes, int64_t n, int
     s->n = n;
     s->bins = bins;
     s->out_bytes = out_bytes_of(w, n, bins);
-    int rc = prim_alloc(s, in, in_bytes, err) || prim_exec(s, 0, err);
+    s->in_bytes = in_bytes;
+    s->host_in = (void *)in;
+    int rc = prim_alloc(s, 0, err) || prim_exec(s, 0, err);
     if (!rc) {
-        cudaError_t e = cudaDeviceSynchronize();
+        cudaError_t e = cudaDeviceSynchronize();   /* the primitive's own errors first */
         const void *src = w == MERGE ? (s->result ? s->result : s->in) : s->out;
         if (e == cudaSuccess && s->out_bytes)
             e = cudaMemcpy(out, src, s->out_bytes, cudaMemcpyDeviceToHost);
         if (e != cudaSuccess)
             rc = sp_fail(err, "%s: %s", prim_names[w], cudaGetErrorString(e));
     }
+    s->host_in = NULL;      /* the caller's */
     prim_free(s);
     return rc ? -1 : 0;
 }

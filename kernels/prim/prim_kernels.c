@@ -77,6 +77,7 @@ static int prim_need(const char *op, const sp_problem *pb, const sp_params *p, s
         .naxes = 1,                                                                       \
         .axes = {{"blocksize", SP_PRIM_BLOCKSIZES}},                                      \
         .prepare = SP_GPU_FN(sp_##NAME##_cuda_prepare),                                   \
+        .upload = SP_GPU_FN(sp_prim_gpu_upload),                                          \
         .launch = SP_GPU_FN(sp_prim_gpu_launch),                                          \
         .result = SP_GPU_FN(sp_prim_gpu_result),                                          \
         .release = SP_GPU_FN(sp_prim_gpu_release),                                        \

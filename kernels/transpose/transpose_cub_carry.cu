@@ -16,6 +16,7 @@
 
 #include "transpose_gpu.cuh"
 
+#define KERNEL "transpose_cub_carry"
 #define CARRY_THREADS 256
 #define CARRY_TILE 4096
 
@@ -99,23 +100,31 @@ static int carry_sort(sp_gpu_trans *g, void *temp, size_t *bytes, cudaStream_t s
 }
 
 extern "C" int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                      sp_phases *ph, sp_err *err)
+                                      sp_err *err)
 {
     (void)p;
     *state = NULL;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cub_carry", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = CARRY_THREADS;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
+    *state = g;
+    return 0;
+}
+
+/* The keys in CSR order and sorted, and CUB's temporary storage. */
+static int carry_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
     size_t nnz = (size_t)g->nnz;
-    if (!rc)
-        rc = sp_trans_gpu_alloc((void **)&g->w64a, nnz, 8, err) ||
-             sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
-             carry_sort(g, NULL, &g->lib_bytes, 0, err) ||
-             sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+    return sp_trans_gpu_alloc((void **)&g->w64a, nnz, 8, err) ||
+           sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
+           carry_sort(g, NULL, &g->lib_bytes, stream, err) ||
+           sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
+}
+
+extern "C" int sp_trans_carry_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, carry_work, err);
 }
 
 static int carry(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
@@ -128,7 +137,7 @@ static int carry(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
      * whole tile (a multiple of 4 positions) at a time: both arrays are
      * their own cudaMalloc, 256-byte aligned */
     if (!sp_is_aligned(g->colidx, 16) || !sp_is_aligned(g->w64a, 16))
-        return sp_fail(err, "transpose_cub_carry: columns or keys not 16-byte aligned");
+        return sp_fail(err, KERNEL ": columns or keys not 16-byte aligned");
     carry_keys<<<sp_grid(g->nnz, CARRY_TILE), CARRY_THREADS, 0, stream>>>(
         g->rowptr, g->rows, g->colidx, g->nnz, g->w64a);
     SP_LAUNCHED("carry_keys", err);
@@ -143,5 +152,5 @@ static int carry(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_carry_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cub_carry", carry, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, carry, err);
 }

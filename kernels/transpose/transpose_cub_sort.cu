@@ -11,6 +11,8 @@
 
 #include "transpose_gpu.cuh"
 
+#define KERNEL "transpose_cub_sort"
+
 __global__ static void iota(int32_t *a, int32_t n)
 {
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n;
@@ -57,31 +59,33 @@ static int sort_pairs(sp_gpu_trans *g, void *temp, size_t *bytes, cudaStream_t s
 
 /* The route's work arrays (four int32 arrays of nnz) and CUB's temporary
  * storage (its size asked for nnz pairs). */
-int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err)
+int sp_trans_cub_alloc(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     size_t nnz = (size_t)g->nnz;
     return sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
            sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
            sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
            sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
-           sort_pairs(g, NULL, &g->lib_bytes, 0, err) ||
+           sort_pairs(g, NULL, &g->lib_bytes, stream, err) ||
            sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
 }
 
 extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                    sp_phases *ph, sp_err *err)
+                                    sp_err *err)
 {
     (void)p;
     *state = NULL;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cub_sort", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = SP_TRANS_CUB_BS;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
-    if (!rc)
-        rc = sp_trans_cub_alloc(g, err);
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+    *state = g;
+    return 0;
+}
+
+extern "C" int sp_trans_cub_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, sp_trans_cub_alloc, err);
 }
 
 /* The whole CSC of g by the route, enqueued on `stream` at its own block
@@ -107,5 +111,5 @@ int sp_trans_cub_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_cub_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cub_sort", sp_trans_cub_route, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, sp_trans_cub_route, err);
 }

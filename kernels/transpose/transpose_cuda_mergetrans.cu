@@ -9,6 +9,8 @@
  */
 #include "transpose_gpu.cuh"
 
+#define KERNEL "transpose_cuda_mergetrans"
+
 __global__ static void make_keys(const int32_t *colidx, int32_t nnz, uint64_t *keys)
 {
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nnz;
@@ -39,24 +41,34 @@ __global__ static void gather_keys(const uint64_t *sorted, const int32_t *row, c
 }
 
 extern "C" int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params *p,
-                                           void **state, sp_phases *ph, sp_err *err)
+                                           void **state, sp_err *err)
 {
     *state = NULL;
     int bs = 0;
-    if (sp_trans_gpu_blocksize("transpose_cuda_mergetrans", p, &bs, err))
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_mergetrans", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = bs;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
+    *state = g;
+    return 0;
+}
+
+/* Two arrays of keys (the sort's and the merge's), the rows of the
+ * positions. */
+static int mergetrans_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    (void)stream;
     size_t nnz = (size_t)g->nnz;
-    if (!rc)
-        rc = sp_trans_gpu_alloc((void **)&g->w64a, nnz, 8, err) ||
-             sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err);
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+    return sp_trans_gpu_alloc((void **)&g->w64a, nnz, 8, err) ||
+           sp_trans_gpu_alloc((void **)&g->w64b, nnz, 8, err) ||
+           sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err);
+}
+
+extern "C" int sp_trans_mergetrans_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, mergetrans_work, err);
 }
 
 static int mergetrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
@@ -81,5 +93,5 @@ static int mergetrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_mergetrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cuda_mergetrans", mergetrans, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, mergetrans, err);
 }

@@ -53,6 +53,7 @@
 
 #include "transpose_gpu.cuh"
 
+#define KERNEL "transpose_cuda_radix"
 #define RX_THREADS (SP_RADIX_WARPS * 32)
 #define RX_RUN (SP_RADIX_TILE / SP_RADIX_WARPS)
 #define RX_ITEMS (RX_RUN / 32)
@@ -235,47 +236,69 @@ static size_t scatter_smem(int32_t bins)
            (size_t)SP_RADIX_TILE * 8;
 }
 
+/* Host only: the axes and the plan of the passes. */
 extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                      sp_phases *ph, sp_err *err)
+                                      sp_err *err)
 {
     *state = NULL;
     int digit = 0;
     int32_t most = 0;
-    if (sp_radix_digit("transpose_cuda_radix", p, &digit, err) ||
-        sp_radix_small_nnz("transpose_cuda_radix", p, &most, err))
+    if (sp_radix_digit(KERNEL, p, &digit, err) || sp_radix_small_nnz(KERNEL, p, &most, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_radix", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = RX_THREADS;
     g->small_nnz = most;
-    sp_radix_plan_of(pb->A->cols, pb->A->nnz, digit, &g->radix);
+    sp_radix_plan_of(g->cols, g->nnz, digit, &g->radix);
+    *state = g;
+    return 0;
+}
+
+/* The sorted columns, the tiles' digit table and its scan's
+ * temporaries, and the (column, row, value) sets between the passes
+ * (one from two passes on, two from three); none on the one-launch path. */
+static int radix_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    (void)stream;
     const sp_radix_plan *pl = &g->radix;
-    size_t nnz = (size_t)pb->A->nnz;
+    size_t nnz = (size_t)g->nnz;
     int64_t cells = ((int64_t)1 << pl->digit) * pl->tiles;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
-    const bool small = sp_trans_small_fits(g);
-    if (!rc && small)
-        rc = sp_trans_small_init(err);
-    if (!rc && !small)
-        rc = sp_trans_gpu_alloc((void **)&g->w32e, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32f, (size_t)cells + 1, 4, err) ||
-             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(cells, 256), 1, err);
-    if (!rc && !small && pl->passes > 1)
-        rc = sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err);
-    if (!rc && !small && pl->passes > 2)
-        rc = sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->wval2, nnz, 8, err);
-    size_t smem = scatter_smem((int32_t)1 << pl->digit);
-    if (!rc &&
-        cudaFuncSetAttribute(rx_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    if (sp_trans_small_fits(g))
+        return 0;
+    return sp_trans_gpu_alloc((void **)&g->w32e, nnz, 4, err) ||
+           sp_trans_gpu_alloc((void **)&g->w32f, (size_t)cells + 1, 4, err) ||
+           sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(cells, 256), 1, err) ||
+           (pl->passes > 1 && (sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
+                               sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
+                               sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err))) ||
+           (pl->passes > 2 && (sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
+                               sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
+                               sp_trans_gpu_alloc((void **)&g->wval2, nnz, 8, err)));
+}
+
+extern "C" int sp_trans_radix_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, radix_work, err);
+}
+
+/* The shared-memory limit of the scatter at the plan's digit, or the
+ * one-launch path's setup. */
+static int radix_setup(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    (void)stream;
+    if (sp_trans_small_fits(g))
+        return sp_trans_small_init(err);
+    size_t smem = scatter_smem((int32_t)1 << g->radix.digit);
+    if (cudaFuncSetAttribute(rx_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)smem) != cudaSuccess)
-        rc = sp_fail(err, "transpose_cuda_radix: %zu bytes of shared memory refused", smem);
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+        return sp_fail(err, KERNEL ": %zu bytes of shared memory refused", smem);
+    return 0;
+}
+
+extern "C" int sp_trans_radix_analyse(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_step(state, ex, KERNEL, radix_setup, err);
 }
 
 /* Every pass, then the pointers; enqueued on `stream`. */
@@ -294,7 +317,7 @@ static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
      * own cudaMalloc (256-byte aligned) and a tile is a multiple of 4 */
     if (!sp_is_aligned(g->colidx, 16) || !sp_is_aligned(g->w32a, 16) ||
         !sp_is_aligned(g->w32c, 16))
-        return sp_fail(err, "transpose_cuda_radix: a key array is not 16-byte aligned");
+        return sp_fail(err, KERNEL ": a key array is not 16-byte aligned");
     int32_t *sets_k[2] = {g->w32a, g->w32c}, *sets_r[2] = {g->w32b, g->w32d};
     double *sets_v[2] = {g->wval, g->wval2};
     for (int pass = 0; pass < pl->passes; pass++) {
@@ -324,5 +347,5 @@ static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_radix_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cuda_radix", radix, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, radix, err);
 }

@@ -15,6 +15,8 @@
  */
 #include "transpose_gpu.cuh"
 
+#define KERNEL "transpose_cuda_scantrans"
+
 /* The warp's chunk of positions [c0, c1). */
 __device__ static void chunk_of(int32_t nnz, int32_t units, int32_t u, int64_t *c0, int64_t *c1)
 {
@@ -91,28 +93,40 @@ __global__ static void write_back(const int32_t *row, const int32_t *colidx, con
     }
 }
 
+/* Host only: the axes, and the unit count that fits the budget. */
 extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params *p,
-                                          void **state, sp_phases *ph, sp_err *err)
+                                          void **state, sp_err *err)
 {
     *state = NULL;
     int bs = 0;
-    int32_t units = 0;
-    if (sp_trans_gpu_blocksize("transpose_cuda_scantrans", p, &bs, err) ||
-        sp_scantrans_gpu_units(pb->A, SP_SCANTRANS_BUDGET, &units, err))
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_scantrans", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = bs;
-    g->units = units;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
-    if (!rc)
-        rc = sp_trans_gpu_alloc((void **)&g->w32a, ((size_t)units + 1) * (size_t)g->cols, 4,
-                                err) ||
-             sp_trans_gpu_alloc((void **)&g->w32b, (size_t)g->nnz, 4, err) ||
-             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err);
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+    if (sp_scantrans_gpu_units(pb->A, SP_SCANTRANS_BUDGET, &g->units, err)) {
+        sp_trans_gpu_release(g);    /* host memory only: no device call */
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+/* The (units + 1) x cols counts, the rows of the positions, the scan's
+ * temporaries. */
+static int scantrans_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    (void)stream;
+    return sp_trans_gpu_alloc((void **)&g->w32a, ((size_t)g->units + 1) * (size_t)g->cols, 4,
+                              err) ||
+           sp_trans_gpu_alloc((void **)&g->w32b, (size_t)g->nnz, 4, err) ||
+           sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, g->bs), 1, err);
+}
+
+extern "C" int sp_trans_scantrans_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, scantrans_work, err);
 }
 
 static int scantrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
@@ -145,5 +159,5 @@ static int scantrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_scantrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cuda_scantrans", scantrans, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, scantrans, err);
 }

@@ -24,6 +24,8 @@
 
 #include "transpose_gpu.cuh"
 
+#define KERNEL "transpose_cuda_scatter"
+
 /* rowptr entries a scatter block stages in shared memory */
 #define STAGE_ROWS 4096
 
@@ -120,33 +122,54 @@ static int segsort_bytes(sp_gpu_trans *g, int32_t segments, size_t *bytes, cudaS
 }
 
 extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                        sp_phases *ph, sp_err *err)
+                                        sp_err *err)
 {
     *state = NULL;
     int bs = 0;
-    if (sp_trans_gpu_blocksize("transpose_cuda_scatter", p, &bs, err))
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_scatter", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = bs;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
-    bool small = sp_trans_small_fits(g);
+    *state = g;
+    return 0;
+}
+
+/* The scatter's work arrays and CUB's temporary storage for the sort of
+ * every column (none on the one-launch path). */
+static int scatter_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    if (sp_trans_small_fits(g))
+        return 0;
     size_t cols = (size_t)g->cols, nnz = (size_t)g->nnz;
-    if (!rc && small)
-        rc = sp_trans_small_init(err);
-    if (!rc && !small)
-        rc = sp_trans_gpu_alloc((void **)&g->w32a, cols, 4, err) ||          /* cursors */
-             sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||           /* sorted rows */
-             sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err) ||           /* sorted values */
-             sp_trans_gpu_alloc((void **)&g->w32c, cols, 4, err) ||          /* segment begins */
-             sp_trans_gpu_alloc((void **)&g->w32d, cols, 4, err) ||          /* segment ends */
-             sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) ||
-             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err) ||
-             segsort_bytes(g, g->cols, &g->lib_bytes, 0, err) ||
-             sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+    return sp_trans_gpu_alloc((void **)&g->w32a, cols, 4, err) ||          /* cursors */
+           sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||           /* sorted rows */
+           sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err) ||           /* sorted values */
+           sp_trans_gpu_alloc((void **)&g->w32c, cols, 4, err) ||          /* segment begins */
+           sp_trans_gpu_alloc((void **)&g->w32d, cols, 4, err) ||          /* segment ends */
+           sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) ||
+           sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, g->bs), 1, err) ||
+           segsort_bytes(g, g->cols, &g->lib_bytes, stream, err) ||
+           sp_trans_gpu_alloc(&g->lib_temp, g->lib_bytes, 1, err);
+}
+
+extern "C" int sp_trans_scatter_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, scatter_work, err);
+}
+
+/* The one-launch path's kernels set up (shared-memory limits, the
+ * cluster probe); nothing for the scatter. */
+static int scatter_setup(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    (void)stream;
+    return sp_trans_small_fits(g) ? sp_trans_small_init(err) : 0;
+}
+
+extern "C" int sp_trans_scatter_analyse(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_step(state, ex, KERNEL, scatter_setup, err);
 }
 
 /* Steps 1-4 of the header on g, enqueued on `stream`. */
@@ -180,7 +203,7 @@ static int scatter_transpose(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     if (segsort_bytes(g, listed, &bytes, stream, err))
         return -1;
     if (bytes > g->lib_bytes)
-        return sp_fail(err, "transpose_cuda_scatter: CUB asks %zu temporary bytes for %d "
+        return sp_fail(err, KERNEL ": CUB asks %zu temporary bytes for %d "
                        "columns, %zu were allocated", bytes, listed, g->lib_bytes);
     SP_CUDA(cub::DeviceSegmentedSort::SortPairs(g->lib_temp, bytes, g->rowidx, g->w32b, g->cval,
                                                 g->wval, g->nnz, listed, g->w32c, g->w32d,
@@ -202,5 +225,5 @@ static int scatter_or_small(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_scatter_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cuda_scatter", scatter_or_small, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, scatter_or_small, err);
 }

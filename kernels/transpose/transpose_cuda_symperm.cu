@@ -62,6 +62,8 @@
 #include "transpose_gpu.cuh"
 #include "transpose_symperm.h"
 
+#define KERNEL "transpose_cuda_symperm"
+
 /* Slot q's row index and value: plain stores, or evict-first (EF: the
  * CSC is not read again in the pass, so it need not keep the mirrors'
  * rows out of L2). */
@@ -229,25 +231,35 @@ static unsigned symperm_blocks(const sp_gpu_trans *g)
 }
 
 extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                        sp_phases *ph, sp_err *err)
+                                        sp_err *err)
 {
     *state = NULL;
     int bs = 0, lookup = 0;
-    if (sp_trans_gpu_blocksize("transpose_cuda_symperm", p, &bs, err) ||
-        sp_symperm_lookup_axis("transpose_cuda_symperm", p, &lookup, err))
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) ||
+        sp_symperm_lookup_axis(KERNEL, p, &lookup, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_symperm", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = bs;
     g->lookup = lookup;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
-    if (!rc)
-        rc = sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) || sp_trans_cub_alloc(g, err);
-    if (!rc)
-        g->flag = g->count;
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
+    *state = g;
+    return 0;
+}
+
+/* The flag of the check, and the CUB route's arrays (its fallback: whether
+ * A is symmetric is found in the launch). */
+static int symperm_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    if (sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) || sp_trans_cub_alloc(g, stream, err))
+        return -1;
+    g->flag = g->count;
+    return 0;
+}
+
+extern "C" int sp_trans_symperm_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, symperm_work, err);
 }
 
 /* The pass, the flag read, and the fallback when the flag is set; all on
@@ -286,7 +298,7 @@ static int symperm(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_symperm_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_launch(state, ex, "transpose_cuda_symperm", symperm, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, symperm, err);
 }
 
 extern "C" int sp_trans_symperm_route(const void *state)

@@ -30,18 +30,19 @@
  * The device's check (the flag of step 2, or a column outside its window
  * in step 3) is read back by the kernel's result, after the harness's
  * launches, so a launch never waits for the device: a launch whose flag is
- * set makes the combination fail there.
+ * set makes the combination fail there. The kernel times nothing itself:
+ * per-pass times come from a profiler (nsys, ncu) over a sweep.
  * Device status (2026-11-22): the GPU tests pass on the H100 (a hang, a
  * full-mask shuffle in wt_row_of reached by only some lanes, is fixed);
  * timings in bench/RESULTS.md.
  */
 #include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include <cub/block/block_scan.cuh>
 
 #include "transpose_gpu.cuh"
+
+#define KERNEL "transpose_cuda_wintrans"
 
 /* the plan's one block (80 registers a thread: 1024 would not launch) */
 #define WT_PLAN_THREADS 512
@@ -325,189 +326,145 @@ wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, cons
     }
 }
 
+/* Host only: the axes and the plan (the windows, W and the widest, or
+ * the refusal of wide windows). */
 extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                         sp_phases *ph, sp_err *err)
+                                         sp_err *err)
 {
     *state = NULL;
     int bs = 0;
     int64_t chunk = 0;
-    sp_wintrans_plan pl;
-    if (sp_trans_gpu_blocksize("transpose_cuda_wintrans", p, &bs, err) ||
-        sp_wintrans_chunk("transpose_cuda_wintrans", p, &chunk, err) ||
-        sp_wintrans_plan_of(pb->A, chunk, &pl, err))
+    if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) || sp_wintrans_chunk(KERNEL, p, &chunk, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new("transpose_cuda_wintrans", pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
     if (!g)
         return -1;
     g->bs = bs;
-    g->plan = pl;
-    int rc = sp_trans_gpu_upload(pb, g, ph, err);
-    double t0 = sp_seconds();
-    size_t nc = (size_t)pl.chunks;
-    if (!rc)
-        rc = sp_trans_gpu_alloc((void **)&g->w32a, 6 * nc + 3, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32b, (size_t)pl.width, 4, err) ||
-             sp_trans_gpu_alloc((void **)&g->w32c, (size_t)g->cols, 4, err) ||
-             sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, bs), 1, err);
-    if (!rc) {
-        g->flag = g->w32a + 6 * nc + 2;
-        /* clear, so a result without a launch reads no stale check */
-        if (cudaMemset(g->flag, 0, 4) != cudaSuccess)
-            rc = sp_fail(err, "transpose_cuda_wintrans: cudaMemset of the flag: %s",
-                         cudaGetErrorString(cudaGetLastError()));
+    if (sp_wintrans_plan_of(pb->A, chunk, &g->plan, err)) {
+        sp_trans_gpu_release(g);    /* host memory only: no device call */
+        return -1;
     }
-    if (!rc) {
-        int smem = (int)SP_WINTRANS_SMEM;
-        if (cudaFuncSetAttribute(wt_count, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
-                cudaSuccess ||
-            cudaFuncSetAttribute(wt_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 smem) != cudaSuccess)
-            rc = sp_fail(err, "transpose_cuda_wintrans: %d bytes of shared memory refused: %s",
-                         smem, cudaGetErrorString(cudaGetLastError()));
-    }
-    return sp_trans_gpu_ready(g, rc, t0, state, ph, err);
-}
-
-/* Tuning aid: with SPSWEEP_WINTRANS_PASSES=FILE every launch appends one
- * line to FILE, the matrix's shape and each pass's time in ms (CUDA events
- * recorded on the stream between the passes: windows, plan, count,
- * columns, scan, scatter). To read them each such launch waits for its
- * last pass, so in this mode the harness's samples include that wait (a
- * tuning run, not a measurement). The events are made on the first such
- * launch; without the variable nothing changes and nothing waits. */
-#define WT_PASSES 6
-static const char *wt_pass_file(void)
-{
-    static const char *f;
-    static int looked;
-    if (!looked)
-        f = getenv("SPSWEEP_WINTRANS_PASSES"), looked = 1;
-    return f && *f ? f : NULL;
-}
-
-static const char *const wt_pass_names[WT_PASSES] = {"windows", "plan", "count", "columns",
-                                                     "scan", "scatter"};
-
-/* Event i between the passes, on `stream`. On a state's first launch each
- * pass is also waited for and logged ("trace" lines) as it ends, so a pass
- * that never ends shows which it is. */
-static int wt_mark(sp_gpu_trans *g, int i, cudaStream_t stream, sp_err *err)
-{
-    const char *path = wt_pass_file();
-    if (!path)
-        return 0;
-    int first = g->npass < WT_PASSES + 1;
-    while (g->npass <= i) {
-        SP_CUDA(cudaEventCreate(&g->pass[g->npass]), err);
-        g->npass++;
-    }
-    SP_CUDA(cudaEventRecord(g->pass[i], stream), err);
-    if (first) {
-        cudaError_t e = cudaEventSynchronize(g->pass[i]);
-        FILE *f = fopen(path, "a");
-        if (f) {
-            if (i == 0)
-                fprintf(f, "trace rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d "
-                        "W=%lld maxw=%d\n", g->rows, g->cols, g->nnz, g->bs,
-                        (long long)g->plan.chunk,
-                        g->plan.chunks, (long long)g->plan.width, g->plan.max_width);
-            else
-                fprintf(f, "trace   %s ended: %s\n", wt_pass_names[i - 1], cudaGetErrorString(e));
-            fclose(f);
-        }
-        SP_CUDA(e, err);
-    }
+    *state = g;
     return 0;
 }
 
-/* The launch's line of pass times, once its last pass has ended. */
-static int wt_report_passes(sp_gpu_trans *g, sp_err *err)
+/* The chunks' rows, windows and offsets with the flag (6 C + 3 ints), the
+ * W counts, the column totals and their scan's temporaries; the flag
+ * cleared, so a result without a launch reads no stale check. */
+static int wintrans_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
-    const char *path = wt_pass_file();
-    if (!path || g->npass < WT_PASSES + 1)
-        return 0;
-    SP_CUDA(cudaEventSynchronize(g->pass[WT_PASSES]), err);
-    FILE *f = fopen(path, "a");
-    if (!f)
-        return 0;
-    fprintf(f, "wintrans rows=%d cols=%d nnz=%d bs=%d chunk=%lld chunks=%d W=%lld "
-            "maxw=%d ms:", g->rows, g->cols, g->nnz, g->bs, (long long)g->plan.chunk, g->plan.chunks,
-            (long long)g->plan.width, g->plan.max_width);
-    for (int i = 0; i < WT_PASSES; i++) {
-        float ms = 0;
-        cudaEventElapsedTime(&ms, g->pass[i], g->pass[i + 1]);
-        fprintf(f, " %s=%.4f", wt_pass_names[i], ms);
-    }
-    fputc('\n', f);
-    fclose(f);
+    size_t nc = (size_t)g->plan.chunks;
+    if (sp_trans_gpu_alloc((void **)&g->w32a, 6 * nc + 3, 4, err) ||
+        sp_trans_gpu_alloc((void **)&g->w32b, (size_t)g->plan.width, 4, err) ||
+        sp_trans_gpu_alloc((void **)&g->w32c, (size_t)g->cols, 4, err) ||
+        sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(g->cols, g->bs), 1, err))
+        return -1;
+    g->flag = g->w32a + 6 * nc + 2;
+    SP_CUDA(cudaMemsetAsync(g->flag, 0, 4, stream), err);
+    return 0;
+}
+
+extern "C" int sp_trans_wintrans_upload(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_upload(state, ex, wintrans_work, err);
+}
+
+/* The count's and the scatter's shared-memory limit (a window of up to
+ * SP_WINTRANS_SMEM bytes). */
+static int wintrans_setup(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    (void)g, (void)stream;
+    int smem = (int)SP_WINTRANS_SMEM;
+    if (cudaFuncSetAttribute(wt_count, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+            cudaSuccess ||
+        cudaFuncSetAttribute(wt_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+            cudaSuccess)
+        return sp_fail(err, KERNEL ": %d bytes of shared memory refused: %s", smem,
+                       cudaGetErrorString(cudaGetLastError()));
+    return 0;
+}
+
+extern "C" int sp_trans_wintrans_analyse(void *state, const sp_exec *ex, sp_err *err)
+{
+    return sp_trans_gpu_step(state, ex, KERNEL, wintrans_setup, err);
+}
+
+/* Passes 1-4: the windows, the plan and its check, the counts, the
+ * columns' offsets and lengths. */
+static int wintrans_count(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    const sp_wintrans_plan *pl = &g->plan;
+    const int32_t C = pl->chunks;
+    int32_t *rs = g->w32a, *lo = rs + C + 1, *hi = lo + C, *clo = hi + C, *chi = clo + C;
+    int32_t *off = chi + C;
+    size_t smem = (size_t)pl->max_width * 4;
+    int use_smem = smem <= SP_WINTRANS_SMEM;
+    wt_windows<<<C, g->bs, 0, stream>>>(g->rowptr, g->colidx, g->rows, pl->chunk, C, rs, lo, hi);
+    SP_LAUNCHED("wt_windows", err);
+    wt_plan<<<1, WT_PLAN_THREADS, 0, stream>>>(C, lo, hi, pl->max_width, pl->width, clo, chi,
+                                               off, g->flag);
+    SP_LAUNCHED("wt_plan", err);
+    wt_count<<<C, g->bs, use_smem ? smem : 0, stream>>>(g->rowptr, g->colidx, rs, clo, off,
+                                                        g->w32b, use_smem, g->flag);
+    SP_LAUNCHED("wt_count", err);
+    wt_columns<<<sp_grid(g->cols, 256), 256, 0, stream>>>(g->cols, C, clo, chi, off, g->w32b,
+                                                          g->w32c, g->flag);
+    SP_LAUNCHED("wt_columns", err);
+    return 0;
+}
+
+/* Passes 5-6: colptr, the scatter. */
+static int wintrans_scatter(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    const sp_wintrans_plan *pl = &g->plan;
+    const int32_t C = pl->chunks;
+    const int32_t *rs = g->w32a, *clo = rs + 3 * C + 1, *off = clo + 2 * C;
+    size_t smem = (size_t)pl->max_width * 4;
+    int use_smem = smem <= SP_WINTRANS_SMEM;
+    if (sp_gpu_scan(g->w32c, g->colptr, g->cols, g->bs, g->scan_temp, stream, err))
+        return -1;
+    wt_scatter<<<C, g->bs, use_smem ? smem : 0, stream>>>(g->rowptr, g->colidx, g->val, rs, clo,
+                                                          off, g->w32b, g->colptr, use_smem,
+                                                          g->flag, g->cval, g->rowidx);
+    SP_LAUNCHED("wt_scatter", err);
     return 0;
 }
 
 static int wintrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
-    const int bs = g->bs;
-    const sp_wintrans_plan *pl = &g->plan;
-    const int32_t C = pl->chunks;
-    int32_t *rs = g->w32a, *lo = rs + C + 1, *hi = lo + C, *clo = hi + C, *chi = clo + C;
-    int32_t *off = chi + C, *cnt = g->w32b, *len = g->w32c;
     SP_CUDA(cudaMemsetAsync(g->flag, 0, 4, stream), err);
     if (g->nnz == 0) {
         SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
         return 0;
     }
-    size_t smem = (size_t)pl->max_width * 4;
-    int use_smem = smem <= SP_WINTRANS_SMEM;
-    if (!use_smem)
-        smem = 0;
-    if (wt_mark(g, 0, stream, err))
-        return -1;
-    wt_windows<<<C, bs, 0, stream>>>(g->rowptr, g->colidx, g->rows, pl->chunk, C, rs, lo, hi);
-    SP_LAUNCHED("wt_windows", err);
-    if (wt_mark(g, 1, stream, err))
-        return -1;
-    wt_plan<<<1, WT_PLAN_THREADS, 0, stream>>>(C, lo, hi, pl->max_width, pl->width, clo, chi,
-                                               off, g->flag);
-    SP_LAUNCHED("wt_plan", err);
-    if (wt_mark(g, 2, stream, err))
-        return -1;
-    wt_count<<<C, bs, smem, stream>>>(g->rowptr, g->colidx, rs, clo, off, cnt, use_smem,
-                                      g->flag);
-    SP_LAUNCHED("wt_count", err);
-    if (wt_mark(g, 3, stream, err))
-        return -1;
-    wt_columns<<<sp_grid(g->cols, 256), 256, 0, stream>>>(g->cols, C, clo, chi, off, cnt, len,
-                                                          g->flag);
-    SP_LAUNCHED("wt_columns", err);
-    if (wt_mark(g, 4, stream, err) ||
-        sp_gpu_scan(len, g->colptr, g->cols, bs, g->scan_temp, stream, err) ||
-        wt_mark(g, 5, stream, err))
-        return -1;
-    wt_scatter<<<C, bs, smem, stream>>>(g->rowptr, g->colidx, g->val, rs, clo, off, cnt,
-                                        g->colptr, use_smem, g->flag, g->cval, g->rowidx);
-    SP_LAUNCHED("wt_scatter", err);
-    return wt_mark(g, 6, stream, err);
+    return wintrans_count(g, stream, err) || wintrans_scatter(g, stream, err) ? -1 : 0;
 }
 
 extern "C" int sp_trans_wintrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    if (sp_trans_gpu_launch(state, ex, "transpose_cuda_wintrans", wintrans, err))
-        return -1;
-    return wt_report_passes((sp_gpu_trans *)state, err);
+    return sp_trans_gpu_step(state, ex, KERNEL, wintrans, err);
 }
 
 /* The device's check of the last launch (its flag; every launch clears it
- * first and computes the same windows), then the CSC. */
-extern "C" int sp_trans_wintrans_result(void *state, void *out, sp_phases *ph, sp_err *err)
+ * first and computes the same windows), then the CSC; both copied on
+ * ex->stream. */
+static int wintrans_check(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
-    sp_gpu_trans *g = (sp_gpu_trans *)state;
-    if (!g)
-        return sp_fail(err, "transpose_cuda_wintrans: result without a state");
-    SP_CUDA(cudaDeviceSynchronize(), err);
     int32_t flag = 0;
-    SP_CUDA(cudaMemcpy(&flag, g->flag, 4, cudaMemcpyDeviceToHost), err);
+    SP_CUDA(cudaMemcpyAsync(&flag, g->flag, 4, cudaMemcpyDeviceToHost, stream), err);
+    /* the host reads the flag before the CSC is asked for: a wait for the
+     * copy, not a clock */
+    SP_CUDA(cudaStreamSynchronize(stream), err);
     if (flag)
-        return sp_fail(err, "transpose_cuda_wintrans: the device's windows disagree with the "
-                       "plan (%s%s)", flag & 1 ? "W or the widest window differ" : "",
+        return sp_fail(err, KERNEL ": the device's windows disagree with the plan (%s%s)",
+                       flag & 1 ? "W or the widest window differ" : "",
                        flag & 2 ? " a column outside its chunk's window: rows not sorted" : "");
-    return sp_trans_gpu_result(state, out, ph, err);
+    return 0;
+}
+
+extern "C" int sp_trans_wintrans_result(void *state, void *out, const sp_exec *ex, sp_err *err)
+{
+    if (sp_trans_gpu_step(state, ex, KERNEL, wintrans_check, err))
+        return -1;
+    return sp_trans_gpu_result(state, out, ex, err);
 }

@@ -1,7 +1,9 @@
 /*
  * transpose_gpu.cuh — the state every GPU transposition kernel shares: the
- * CSR on the device, the CSC in the operation's layout (one buffer, so the
- * result comes back in one copy), work arrays.
+ * host CSR it was prepared from, the CSR on the device, the CSC in the
+ * operation's layout (one buffer, so the result comes back in one copy),
+ * work arrays; and the shared steps of its life (transpose_gpu.cu). The
+ * harness times the steps; nothing here reads a clock.
  */
 #ifndef SP_TRANSPOSE_GPU_CUH
 #define SP_TRANSPOSE_GPU_CUH
@@ -11,6 +13,7 @@
 
 typedef struct sp_gpu_trans {
     const char *name;
+    const sp_csr *A;            /* the host CSR (the problem's), read by upload */
     int32_t rows, cols, nnz;
     int bs;
     int32_t *rowptr, *colidx;   /* the CSR */
@@ -36,36 +39,38 @@ typedef struct sp_gpu_trans {
     int32_t small_nnz;                     /* one block up to this nnz (0: the default) */
     int lookup;                            /* symperm: its `lookup` axis */
     cusparseHandle_t handle;
-    /* per-pass events of a kernel that logs its passes (wintrans under
-     * SPSWEEP_WINTRANS_PASSES, for tuning; not the sample clock), made on
-     * demand */
-    cudaEvent_t pass[8];
-    int npass;
 } sp_gpu_trans;
 
-/* A state for A with the kernel's name; context created. */
+/* The harness's stream (the legacy default stream without an sp_exec). */
+static inline cudaStream_t sp_trans_stream(const sp_exec *ex)
+{
+    return ex ? (cudaStream_t)ex->stream : (cudaStream_t)0;
+}
+
+/* A state for A with the kernel's name, in host memory (no CUDA call):
+ * the end of every kernel's prepare. NULL with the reason in err. */
 sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, sp_err *err);
-/* Allocate the CSR and the CSC on the device and upload the CSR (h2d). */
-int sp_trans_gpu_upload(const sp_problem *pb, sp_gpu_trans *g, sp_phases *ph, sp_err *err);
 /* cudaMalloc of n elements of elem bytes, never zero bytes. */
 int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
-/* The end of a kernel's prepare: rc is the work allocation's result; waits
- * for the device, adds the time since t0 to h2d_s, and on failure releases
- * g ("<kernel>: work allocation failed" when the device reports it), else
- * *state = g. */
-int sp_trans_gpu_ready(sp_gpu_trans *g, int rc, double t0, void **state, sp_phases *ph,
-                       sp_err *err);
-/* A kernel's launch: enqueue puts the whole transposition on the
- * harness's stream (ex->stream) and returns without waiting. */
-typedef int (*sp_trans_enqueue)(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
-int sp_trans_gpu_launch(void *state, const sp_exec *ex, const char *kernel,
-                        sp_trans_enqueue enqueue, sp_err *err);
+/* One step of a kernel on its state (its work arrays, its analyse, its
+ * launch): fn gets the state and the harness's stream (ex->stream),
+ * enqueues there and returns without waiting. */
+typedef int (*sp_trans_step)(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
+/* fn on state; fails, naming the kernel, without a state. */
+int sp_trans_gpu_step(void *state, const sp_exec *ex, const char *kernel, sp_trans_step fn,
+                      sp_err *err);
+/* A kernel's upload: the CSR and the CSC allocated on the device and the
+ * CSR copied there on ex->stream, then work (the kernel's work arrays and
+ * library buffers; NULL: none). On failure what was made stays in the
+ * state, for release. */
+int sp_trans_gpu_upload(void *state, const sp_exec *ex, sp_trans_step work, sp_err *err);
 
 /* The CUB sort route (transpose_cub_sort.cu), shared with the symmetric
- * fast path's fallback: its work arrays (w32a..d, lib_temp), then the
- * whole CSC enqueued on `stream` at block size SP_TRANS_CUB_BS. */
+ * fast path's fallback: its work arrays (w32a..d, lib_temp; an upload
+ * step), then the whole CSC enqueued on `stream` at block size
+ * SP_TRANS_CUB_BS. */
 #define SP_TRANS_CUB_BS 256
-int sp_trans_cub_alloc(sp_gpu_trans *g, sp_err *err);
+int sp_trans_cub_alloc(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
 int sp_trans_cub_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);
 
 #ifdef __CUDACC__
@@ -250,9 +255,9 @@ __device__ __forceinline__ int32_t sp_run_start16(const uint32_t *mine, int32_t 
 
 /* Small matrices in one block and one launch (transpose_small.cu): fits
  * when nnz <= g->small_nnz (SP_TRANS_SMALL_NNZ when 0) and cols <
- * SP_TRANS_SMALL_COLS; init sets
- * the kernel's shared-memory limit (once a state, in prepare); route
- * enqueues the one launch on `stream`. */
+ * SP_TRANS_SMALL_COLS; init sets the kernels' shared-memory limits and
+ * asks once a process whether the cluster path runs here (once a state,
+ * in the kernel's analyse); route enqueues the one launch on `stream`. */
 int sp_trans_small_fits(const sp_gpu_trans *g);
 int sp_trans_small_init(sp_err *err);
 int sp_trans_small_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err);

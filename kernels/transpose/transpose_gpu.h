@@ -49,7 +49,7 @@
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
- *   transpose_gpu.cu          upload, result, release, cuSPARSE
+ *   transpose_gpu.cu          the state, upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
  *   transpose_small.cu        one launch for small matrices (scatter and
  *                             radix): a cluster of 8 blocks, or one block
@@ -201,44 +201,69 @@ enum sp_symperm_route {
 };
 
 /* ---- CUDA entry points ---------------------------------------------------
- * prepare: axes checked, upload (h2d), work arrays and library buffers;
- * launch: the whole transposition enqueued on ex->stream (the harness
- * times it), every output array rewritten; result and release are shared
- * (transpose_gpu.cu) but for the window kernel's result, which first reads
- * its device check. */
+ * The steps of sp_kernel (kernel.h); the harness times each of them, no
+ * step reads a clock:
+ *   prepare  host only, no CUDA call: the axes checked (a bad one refused
+ *            here, before the device is touched), the kernel's host plan
+ *            (ScanTrans's units, the window plan, the radix passes), the
+ *            state; *state stays NULL on a refusal
+ *   upload   the CSR and the CSC allocated on the device and the CSR
+ *            copied there on ex->stream, then the kernel's work arrays and
+ *            CUB's temporary storage (the window kernel's flag cleared)
+ *   analyse  only where there is device-side setup beyond that: cuSPARSE's
+ *            handle and buffer; the shared-memory limits of the window,
+ *            radix and one-launch kernels and the cluster probe
+ *   launch   the whole transposition enqueued on ex->stream, every output
+ *            array rewritten
+ *   result   the CSC copied back on ex->stream (the window kernel first
+ *            reads its device check)
+ *   release  whatever was made freed, from any state a step left (a lone
+ *            or failed prepare touches no device)
+ * result and release are shared (transpose_gpu.cu) but for the window
+ * kernel's result. */
 int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                             sp_phases *ph, sp_err *err);
+                             sp_err *err);
+int sp_trans_scatter_upload(void *state, const sp_exec *ex, sp_err *err);
+int sp_trans_scatter_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_scatter_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                               sp_phases *ph, sp_err *err);
+                               sp_err *err);
+int sp_trans_scantrans_upload(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_scantrans_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                                sp_phases *ph, sp_err *err);
+                                sp_err *err);
+int sp_trans_mergetrans_upload(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_mergetrans_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                              sp_phases *ph, sp_err *err);
+                              sp_err *err);
+int sp_trans_wintrans_upload(void *state, const sp_exec *ex, sp_err *err);
+int sp_trans_wintrans_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_wintrans_launch(void *state, const sp_exec *ex, sp_err *err);
 /* Fails when the last launch found the device's windows disagreeing with
  * the plan; else sp_trans_gpu_result. */
-int sp_trans_wintrans_result(void *state, void *out, sp_phases *ph, sp_err *err);
-int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                         sp_phases *ph, sp_err *err);
+int sp_trans_wintrans_result(void *state, void *out, const sp_exec *ex, sp_err *err);
+int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
+int sp_trans_cub_upload(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_cub_launch(void *state, const sp_exec *ex, sp_err *err);
-int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                           sp_phases *ph, sp_err *err);
+int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
+int sp_trans_carry_upload(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_carry_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                             sp_phases *ph, sp_err *err);
+                             sp_err *err);
+int sp_trans_symperm_upload(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_symperm_launch(void *state, const sp_exec *ex, sp_err *err);
 /* The route of the state's last launch (enum sp_symperm_route). */
 int sp_trans_symperm_route(const void *state);
-int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                           sp_phases *ph, sp_err *err);
+int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
+int sp_trans_radix_upload(void *state, const sp_exec *ex, sp_err *err);
+int sp_trans_radix_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_radix_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_cusparse_prepare(const sp_problem *pb, const sp_params *p, void **state,
-                              sp_phases *ph, sp_err *err);
+                              sp_err *err);
+int sp_trans_cusparse_upload(void *state, const sp_exec *ex, sp_err *err);
+int sp_trans_cusparse_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_trans_cusparse_launch(void *state, const sp_exec *ex, sp_err *err);
-int sp_trans_gpu_result(void *state, void *out, sp_phases *ph, sp_err *err);
+int sp_trans_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_trans_gpu_release(void *state);
 
 #ifdef __cplusplus

@@ -553,7 +553,7 @@ int sp_trans_small_init(sp_err *err)
 
 /* The cluster's shape is the kernel's own (__cluster_dims__), so a plain
  * launch on the stream starts it; whether it fits was asked once, in
- * sp_trans_small_init (prepare), not here. */
+ * sp_trans_small_init (the kernel's analyse), not here. */
 int sp_trans_small_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     if (cluster_ok > 0 && g->cols <= SMALL_COUNT_COLS && g->rows <= CL_ROWS) {

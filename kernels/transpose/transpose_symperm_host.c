@@ -52,6 +52,7 @@ const sp_kernel sp_transpose_cuda_symperm = {
     .naxes = 2,
     .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"lookup", SP_SYMPERM_LOOKUPS}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
+    .upload = SP_GPU_FN(sp_trans_symperm_upload),
     .launch = SP_GPU_FN(sp_trans_symperm_launch),
     .result = SP_GPU_FN(sp_trans_gpu_result),
     .release = SP_GPU_FN(sp_trans_gpu_release),

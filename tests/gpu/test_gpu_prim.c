@@ -1,7 +1,9 @@
 /* test_gpu_prim.c — the GPU primitives called directly, against their
  * serial versions, at lengths from 1 to 2 * 10^7 (powers of two, one
  * either side, and odd ones) and several block sizes; and each primitive
- * operation's kernel through the runner's life cycle on a few matrices.
+ * operation's kernel through the runner's life cycle on a few matrices,
+ * with the phases the harness records and its release from every partial
+ * state (tests/util_phases.h).
  * With SPSWEEP_GPU_TEST_QUICK set (the sanitizer passes) lengths stop at
  * 2^17 + 1 and the operations run at one block size on fewer matrices. */
 #include <criterion/criterion.h>
@@ -12,6 +14,7 @@
 #include "../../fetch/matrix.h"
 #include "../../kernels/prim/prim.h"
 #include "../spmv_cases.h"
+#include "../util_phases.h"
 
 static const int64_t lengths[] = {1,    2,     31,     32,     33,      1000,     1023,
                                   1024, 1025,  8191,   8192,   8193,    65537,    131073,
@@ -195,4 +198,27 @@ Test(gpu_prim, operations_on_matrices, .timeout = 600)
         else
             spmv_case_free(&c);
     }
+}
+
+/* The harness's phases for each primitive operation's kernel (h2d_s > 0,
+ * d2h_s > 0, free_s >= 0), and its release from each partial state: a
+ * lone prepare, a state never launched, an upload failing before or after
+ * its work. */
+Test(gpu_prim, phases_and_partial_states, .timeout = 300)
+{
+    static const char *const ops[] = {"scan", "histogram", "idx2ptr",
+                                      "ptr2idx", "segsort", "merge"};
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_generate("laplace2d?n=203", &A, &err), 0, "%s", err.msg);
+    for (size_t i = 0; i < 6; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_cuda", ops[i]);
+        const sp_kernel *k = sp_kernel_find(name);
+        cr_assert(k && k->prepare, "%s", name);
+        cr_assert_null(k->analyse, "%s: nothing to set up beyond the upload", name);
+        phases_check(k, NULL, &A);
+        phases_check_partial(k, NULL, &A);
+    }
+    sp_csr_free(&A);
 }

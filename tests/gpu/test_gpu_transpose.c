@@ -3,7 +3,9 @@
  * at a few block sizes: on the awkward matrices of tests/spmv_cases.c, on
  * generated and real ones, on matrices built for the kernels' paths (one
  * column holding most entries, nnz = 0 with 2^21 columns, both sides of
- * the one-block size limit); plus refusals and release(NULL). With
+ * the one-block size limit); plus refusals, release(NULL), the phases
+ * the harness records for every kernel and its release from every
+ * partial state (tests/util_phases.h). With
  * SPSWEEP_GPU_TEST_QUICK set (the sanitizer passes) two block sizes and
  * smaller generated matrices. The symmetric fast path
  * (transpose_cuda_symperm) also on symmetric and almost symmetric
@@ -18,6 +20,7 @@
 #include "../../kernels/transpose/transpose_gpu.h"
 #include "../spmv_cases.h"
 #include "../testutil.h"
+#include "../util_phases.h"
 #include "../util_symm.h"
 
 /* The window kernel refuses matrices whose column windows are wide or not
@@ -219,7 +222,8 @@ Test(gpu_transpose, both_sides_of_the_one_block_limit, .timeout = 300)
     }
 }
 
-/* Block sizes outside the axis are refused by need and prepare, naming it. */
+/* Block sizes outside the axis are refused by need and by prepare, on the
+ * host (prepare makes no CUDA call), naming it. */
 Test(gpu_transpose, bad_block_sizes_are_refused)
 {
     spmv_case c;
@@ -238,10 +242,9 @@ Test(gpu_transpose, bad_block_sizes_are_refused)
             sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad[b]}};
             sp_need need;
             void *state = &err;
-            sp_phases ph = {0, 0, 0};
             err.msg[0] = 0;
             cr_assert_eq(k->need(&pb, &p, &need, &err), -1, "%s %ld", k->name, bad[b]);
-            cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), -1, "%s %ld", k->name, bad[b]);
+            cr_assert_eq(k->prepare(&pb, &p, &state, &err), -1, "%s %ld", k->name, bad[b]);
             cr_assert_null(state);
             cr_assert_not_null(strstr(err.msg, "blocksize"), "%s", err.msg);
         }
@@ -255,6 +258,42 @@ Test(gpu_transpose, release_accepts_null)
     for (int i = 0; sp_kernels[i]; i++)
         if (is_gpu_transpose(sp_kernels[i]))
             sp_kernels[i]->release(NULL);
+}
+
+/* The harness's phases for every GPU transposition kernel at its default
+ * axes (h2d_s > 0, d2h_s > 0, free_s >= 0; convert_s > 0 with an
+ * analyse), on a matrix above the one-launch limit and one below it (the
+ * scatter and radix kernels' two analyses). */
+Test(gpu_transpose, phases_of_every_kernel, .timeout = 300)
+{
+    static const char *specs[] = {"laplace2d?n=301", "laplace2d?n=31"};
+    for (int m = 0; m < 2; m++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[m], &A, &err), 0, "%s: %s", specs[m], err.msg);
+        cr_assert(m == 0 ? A.nnz > SP_TRANS_SMALL_NNZ : A.nnz <= SP_TRANS_SMALL_NNZ);
+        int n = 0;
+        for (int i = 0; sp_kernels[i]; i++)
+            if (is_gpu_transpose(sp_kernels[i]))
+                phases_check(sp_kernels[i], NULL, &A), n++;
+        cr_assert_geq(n, 9, "the GPU transposition kernels are registered");
+        sp_csr_free(&A);
+    }
+}
+
+/* Every GPU transposition kernel released from each partial state: a lone
+ * prepare, a state uploaded and analysed but never launched (tu_run_prepare
+ * then tu_run_end), an upload or analyse failing before or after its
+ * work; the context sound afterwards. */
+Test(gpu_transpose, partial_states_release, .timeout = 300)
+{
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_generate("laplace2d?n=301", &A, &err), 0, "%s", err.msg);
+    for (int i = 0; sp_kernels[i]; i++)
+        if (is_gpu_transpose(sp_kernels[i]))
+            phases_check_partial(sp_kernels[i], NULL, &A);
+    sp_csr_free(&A);
 }
 
 /* Row r of a rows x cols band: the columns within hw of r x cols / rows
@@ -352,9 +391,10 @@ Test(gpu_transpose, wintrans_refuses_wide_windows)
 
 #define SYMPERM "transpose_cuda_symperm"
 
-/* transpose_cuda_symperm through its life cycle at block size bs and
- * `lookup`: two launches through the harness, each taking the route
- * `route`, then the CSC identical to the serial transposition. */
+/* transpose_cuda_symperm through its life cycle in the harness (as the
+ * runner drives it) at block size bs and `lookup`: two launches, each
+ * taking the route `route`, then the CSC identical to the serial
+ * transposition. */
 static void check_symperm(const sp_csr *A, const char *what, int route, long bs, long lookup)
 {
     const sp_kernel *k = sp_kernel_find(SYMPERM);
@@ -368,23 +408,22 @@ static void check_symperm(const sp_csr *A, const char *what, int route, long bs,
     cr_assert(ref && got);
     cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
     sp_params p = {.n = 2, .name = {"blocksize", "lookup"}, .value = {bs, lookup}};
-    void *state = NULL;
-    sp_phases ph = {0, 0, 0};
-    cr_assert_eq(k->prepare(&pb, &p, &state, &ph, &err), 0, "%s at %ld, lookup %ld: %s", what, bs,
+    tu_run r;
+    cr_assert_eq(tu_run_prepare(&r, k, &pb, &p, &err), 0, "%s at %ld, lookup %ld: %s", what, bs,
                  lookup, err.msg);
-    cr_assert_eq(sp_trans_symperm_route(state), SP_SYMPERM_NONE);
+    cr_assert_eq(sp_trans_symperm_route(r.state), SP_SYMPERM_NONE);
     for (int run = 0; run < 2; run++) {
         double s = -1;
-        cr_assert_eq(tu_launch_timed(k, state, &s, &err), 0, "%s at %ld, lookup %ld: %s", what,
-                     bs, lookup, err.msg);
+        cr_assert_eq(tu_run_launch(&r, &s, &err), 0, "%s at %ld, lookup %ld: %s", what, bs,
+                     lookup, err.msg);
         cr_assert(isfinite(s) && s >= 0, "%s: time %g", what, s);
-        cr_assert_eq(sp_trans_symperm_route(state), route,
+        cr_assert_eq(sp_trans_symperm_route(r.state), route,
                      "%s at %ld, lookup %ld, run %d: route %d", what, bs, lookup, run,
-                     sp_trans_symperm_route(state));
+                     sp_trans_symperm_route(r.state));
     }
     memset(got, 0xff, bytes);
-    cr_assert_eq(k->result(state, got, &ph, &err), 0, "%s", err.msg);
-    k->release(state);
+    cr_assert_eq(tu_run_result(&r, got, &err), 0, "%s", err.msg);
+    tu_run_end(&r);
     cr_assert_eq(memcmp(got, ref, bytes), 0,
                  "%s at %ld, lookup %ld: CSC differs from the serial one", what, bs, lookup);
     free(ref), free(got);
