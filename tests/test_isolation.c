@@ -54,10 +54,15 @@ static int hang_launch(void *state, const sp_exec *ex, sp_err *err)
     return 0;
 }
 
-/* Computes nothing: the check must fail. */
+/* Computes y = 0 instead of A x (x is never all zero): the check must
+ * fail. (Leaving y unwritten is no test: in a worker, y's memory may still
+ * hold the previous combination's right answer.) */
 static int wrong_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)state, (void)ex, (void)err;
+    sp_spmv_cpu *s = state;
+    (void)ex, (void)err;
+    for (int32_t i = 0; s && i < s->A->rows; i++)
+        s->y[i] = 0;
     return 0;
 }
 
