@@ -45,6 +45,13 @@ extern "C" {
 #endif
 
 #define SP_MAX_AXES 4
+/* The harness's own settings a config may sweep per kernel like axes
+ * (runner/config.c): `cache = warm,cold` (0 warm, 1 cold) and
+ * `batch = auto,1,...` (0 auto). A combination carries them after the
+ * kernel's axes, under these names, only when its section sets them. */
+#define SP_AXIS_CACHE "cache"
+#define SP_AXIS_BATCH "batch"
+#define SP_MAX_PARAMS (SP_MAX_AXES + 2)
 
 /* A declared axis: its name and default values in config syntax
  * ("1..nproc", "32,64,128,256"; see runner/axis.c). Values are integers. */
@@ -53,11 +60,12 @@ typedef struct sp_axis {
     const char *defaults;
 } sp_axis;
 
-/* The axis values of one combination. */
+/* The axis values of one combination: the kernel's axes, then the
+ * harness axes its config section sets. */
 typedef struct sp_params {
     int n;
-    const char *name[SP_MAX_AXES];
-    long value[SP_MAX_AXES];
+    const char *name[SP_MAX_PARAMS];
+    long value[SP_MAX_PARAMS];
 } sp_params;
 
 /* The value of axis `name`, or dflt when the combination has no such axis. */

@@ -129,7 +129,7 @@ long sp_param(const sp_params *p, const char *name, long dflt)
 {
     if (!p || !name)
         return dflt;
-    for (int i = 0; i < p->n && i < SP_MAX_AXES; i++)
+    for (int i = 0; i < p->n && i < SP_MAX_PARAMS; i++)
         if (p->name[i] && !strcmp(p->name[i], name))
             return p->value[i];
     return dflt;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "runner.h"
 
 /* Bounds of the axes the runner knows; any other axis takes [1, 2^30].
@@ -19,8 +20,10 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *hi = 4096;
     else if (!strcmp(axis, "blocksize"))
         *hi = 1024;             /* CUDA's limit on threads per block */
-    else if (!strcmp(axis, "values"))
+    else if (!strcmp(axis, "values") || !strcmp(axis, SP_AXIS_CACHE))
         *lo = 0, *hi = 1;
+    else if (!strcmp(axis, SP_AXIS_BATCH))
+        *lo = 0, *hi = SP_BATCH_MAX;    /* 0: auto */
 }
 
 /* Parse an integer or `nproc` from [s, end). */
@@ -170,4 +173,54 @@ void sp_axis_values_free(sp_axis_values *a)
     free(a->v);
     a->v = NULL;
     a->n = 0;
+}
+
+/* One item of a harness axis as the integer syntax: cache warm/cold -> 0/1,
+ * batch auto -> 0 (a literal 0 is refused: it would read as auto). */
+static int harness_item(const char *axis, const char *s, size_t len, char *buf, size_t cap,
+                        sp_err *err)
+{
+    while (len && isspace((unsigned char)*s))
+        s++, len--;
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    int cache = !strcmp(axis, SP_AXIS_CACHE);
+    const char *named = cache ? (len == 4 && !strncmp(s, "warm", 4)   ? "0"
+                                 : len == 4 && !strncmp(s, "cold", 4) ? "1"
+                                                                      : NULL)
+                              : (len == 4 && !strncmp(s, "auto", 4) ? "0" : NULL);
+    if (cache && !named)
+        return sp_fail(err, "axis 'cache': '%.*s' is not warm or cold", (int)len, s);
+    if (!named && len == 1 && *s == '0')
+        return sp_fail(err, "axis 'batch': 0 launches a sample (write auto for the "
+                       "calibrated batch)");
+    if (!named && len >= cap)
+        return sp_fail(err, "axis '%s': overlong value '%.*s'", axis, (int)len, s);
+    snprintf(buf, cap, "%.*s", named ? 1 : (int)len, named ? named : s);
+    return 0;
+}
+
+int sp_harness_axis_parse(const char *axis, const char *text, sp_axis_values *out,
+                          sp_err *err)
+{
+    char mapped[1024] = "", item[64];
+    memset(out, 0, sizeof *out);
+    for (const char *s = text;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (harness_item(axis, s, len, item, sizeof item, err))
+            return -1;
+        if (strlen(mapped) + strlen(item) + 2 > sizeof mapped)
+            return sp_fail(err, "axis '%s': too many values in '%s'", axis, text);
+        strcat(strcat(mapped, *mapped ? "," : ""), item);
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return sp_axis_parse(axis, mapped, 1, out, err);
+}
+
+int sp_is_harness_axis(const char *name)
+{
+    return !strcmp(name, SP_AXIS_CACHE) || !strcmp(name, SP_AXIS_BATCH);
 }

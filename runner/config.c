@@ -430,10 +430,21 @@ static int matrices_key(sp_config *cfg, const char *name, const char *v, int lin
     return keep_source_line(cfg, line, err);
 }
 
+/* `cache = warm,cold` or `batch = auto,1` in a kernel's section. */
+static int kernel_harness_key(sp_kernel_spec *ks, const char *name, const char *v, sp_err *err)
+{
+    sp_axis_values *a = !strcmp(name, SP_AXIS_CACHE) ? &ks->cache : &ks->batch;
+    if (a->n)
+        return sp_fail(err, "axis '%s' of kernel '%s' given twice", name, ks->kernel->name);
+    return sp_harness_axis_parse(name, v, a, err);
+}
+
 static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const char *v,
                       sp_err *err)
 {
     const sp_kernel *k = ks->kernel;
+    if (sp_is_harness_axis(name))
+        return kernel_harness_key(ks, name, v, err);
     for (int a = 0; a < k->naxes; a++) {
         if (strcmp(k->axes[a].name, name))
             continue;
@@ -447,8 +458,8 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
     for (int a = 0; a < k->naxes; a++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                  a ? ", " : "", k->axes[a].name);
-    return sp_fail(err, "kernel '%s' has no axis '%s' (its axes: %s)", k->name, name,
-                   k->naxes ? known : "none");
+    return sp_fail(err, "kernel '%s' has no axis '%s' (its axes: %s%scache, batch)", k->name,
+                   name, known, k->naxes ? ", " : "");
 }
 
 /* libinih handler: returns 0 to reject the key at the current line. */
@@ -614,11 +625,14 @@ void sp_config_free(sp_config *cfg)
 {
     if (!cfg)
         return;
-    for (int i = 0; i < cfg->nkernels; i++)
+    for (int i = 0; i < cfg->nkernels; i++) {
         for (int a = 0; a < SP_MAX_AXES; a++) {
             sp_axis_values_free(&cfg->kernels[i].axes[a]);
             free(cfg->kernels[i].axis_text[a]);
         }
+        sp_axis_values_free(&cfg->kernels[i].cache);
+        sp_axis_values_free(&cfg->kernels[i].batch);
+    }
     free(cfg->kernels);
     free(cfg->matrices);
     free(cfg->source_line);

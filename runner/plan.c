@@ -1,7 +1,8 @@
 /*
  * plan.c — the plan: for every kernel of the config, the Cartesian product
  * of its axis values (the same for every matrix), in config order with the
- * last axis varying fastest.
+ * last axis varying fastest, then of the harness axes its section sweeps
+ * (cache, then batch; slowest of all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +10,16 @@
 
 #include "runner.h"
 
+/* Values of a harness axis the section may leave out (then one: [sweep]'s). */
+static int harness_n(const sp_axis_values *a)
+{
+    return a->n > 0 ? a->n : 1;
+}
+
 /* Number of combinations of one kernel, refusing absurd products. */
 static int spec_count(const sp_kernel_spec *ks, long *count, sp_err *err)
 {
-    long n = 1;
+    long n = (long)harness_n(&ks->cache) * harness_n(&ks->batch);
     for (int a = 0; a < ks->kernel->naxes; a++) {
         n *= ks->axes[a].n;
         if (n > 10000000)
@@ -35,6 +42,30 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, sp_combo *c)
         c->params.value[a] = ks->axes[a].v[idx % n];
         idx /= n;
     }
+    const sp_axis_values *h[2] = {&ks->batch, &ks->cache};
+    const char *names[2] = {SP_AXIS_BATCH, SP_AXIS_CACHE};
+    for (int i = 0; i < 2; i++) {
+        if (!h[i]->n)
+            continue;
+        /* cache before batch in params, as in the JSON */
+        int at = c->params.n + (i == 0 && ks->cache.n ? 1 : 0);
+        c->params.name[at] = names[i];
+        c->params.value[at] = h[i]->v[idx % h[i]->n];
+        idx /= h[i]->n;
+    }
+    c->params.n += (ks->cache.n > 0) + (ks->batch.n > 0);
+}
+
+/* One parameter as JSON or text: harness axes by name (cold, auto). */
+static const char *named_value(const char *name, long v, char *buf, size_t len, int json)
+{
+    if (!strcmp(name, SP_AXIS_CACHE))
+        snprintf(buf, len, json ? "\"%s\"" : "%s", v ? "cold" : "warm");
+    else if (!strcmp(name, SP_AXIS_BATCH) && v == 0)
+        snprintf(buf, len, json ? "\"auto\"" : "auto");
+    else
+        snprintf(buf, len, "%ld", v);
+    return buf;
 }
 
 int sp_plan_expand(const sp_config *cfg, sp_plan *plan, sp_err *err)
@@ -67,21 +98,23 @@ void sp_plan_free(sp_plan *plan)
 
 void sp_params_json(const sp_params *p, char *buf, size_t len)
 {
+    char v[32];
     size_t n = (size_t)snprintf(buf, len, "{");
     for (int a = 0; a < p->n && n < len; a++)
-        n += (size_t)snprintf(buf + n, len - n, "%s\"%s\":%ld", a ? "," : "", p->name[a],
-                              p->value[a]);
+        n += (size_t)snprintf(buf + n, len - n, "%s\"%s\":%s", a ? "," : "", p->name[a],
+                              named_value(p->name[a], p->value[a], v, sizeof v, 1));
     if (n < len)
         snprintf(buf + n, len - n, "}");
 }
 
 void sp_params_text(const sp_params *p, char *buf, size_t len)
 {
+    char v[32];
     size_t n = 0;
     buf[0] = 0;
     for (int a = 0; a < p->n && n < len; a++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%s=%ld", a ? " " : "", p->name[a],
-                              p->value[a]);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", a ? " " : "", p->name[a],
+                              named_value(p->name[a], p->value[a], v, sizeof v, 0));
     if (p->n == 0)
         snprintf(buf, len, "-");
 }

@@ -39,6 +39,12 @@ typedef struct sp_axis_values {
 int sp_axis_parse(const char *axis, const char *text, long nproc, sp_axis_values *out,
                   sp_err *err);
 void sp_axis_values_free(sp_axis_values *a);
+/* The harness axes a kernel section may sweep (kernel.h: SP_AXIS_CACHE,
+ * SP_AXIS_BATCH): `cache = warm,cold` gives 0, 1; `batch = auto,1,8..64:*2`
+ * gives 0 for auto and the launch counts (1..SP_BATCH_MAX). */
+int sp_harness_axis_parse(const char *axis, const char *text, sp_axis_values *out,
+                          sp_err *err);
+int sp_is_harness_axis(const char *name);
 
 /* ---- config (runner/config.c) ------------------------------------------- */
 typedef struct sp_kernel_spec {
@@ -46,6 +52,9 @@ typedef struct sp_kernel_spec {
     int line;                               /* line of its [kernel NAME] header */
     sp_axis_values axes[SP_MAX_AXES];       /* index = kernel->axes index */
     char *axis_text[SP_MAX_AXES];           /* as written; NULL = default */
+    /* The harness axes the section sweeps (`cache = warm,cold`: 0 warm,
+     * 1 cold; `batch = auto,1`: 0 auto); n = 0: [sweep]'s setting. */
+    sp_axis_values cache, batch;
 } sp_kernel_spec;
 
 /* What the dataset manager needs from a config ([fetch], select/limit). */

@@ -110,7 +110,8 @@ static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_com
         .repetitions = cfg->repetitions, .auto_reps = cfg->auto_reps,
         .max_noise = cfg->max_noise, .max_time_s = cfg->max_time_s,
         .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
-        .cold = cfg->cold, .batch = cfg->batch,
+        .cold = (int)sp_param(&c->params, SP_AXIS_CACHE, cfg->cold),
+        .batch = (int)sp_param(&c->params, SP_AXIS_BATCH, cfg->batch),
         .min_sample_s = sp_config_min_sample(cfg, c->kernel), .energy_s = cfg->energy_s,
         .energy_windows = cfg->energy_windows,
     };
@@ -303,7 +304,8 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,
-        .batch = out.batch, .cache = rc->cfg->cold ? "cold" : "warm",
+        .batch = out.batch,
+        .cache = sp_param(&c->params, SP_AXIS_CACHE, rc->cfg->cold) ? "cold" : "warm",
         .sample_flags = out.sample_flags,
     };
     if (ok && out.have_machine) {

@@ -44,6 +44,61 @@ Test(plan, cartesian_product_last_axis_fastest)
     sp_config_free(&cfg);
 }
 
+/* A kernel section may sweep the harness's cache and batch like axes: they
+ * vary slowest, follow the kernel's axes in the combination, and read by
+ * name in JSON and text. Bad values name the axis. */
+Test(plan, harness_axes_per_kernel)
+{
+    sp_config cfg;
+    sp_plan plan;
+    sp_err err;
+    const char *text = "[matrices]\nsource = gen:laplace2d?n=4\n"
+                       "[kernel spmv_csr_omp]\nthreads = 1,2\ncache = cold, warm\n"
+                       "batch = auto,1\n[kernel spmv_csr_serial]\nbatch = 8\n"
+                       "[kernel spmv_csr_omp_simd]\nthreads = 1\n";
+    cr_assert_eq(sp_config_parse("h.ini", text, extra, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_plan_expand(&cfg, &plan, &err), 0, "%s", err.msg);
+    cr_assert_eq(plan.ncombos, 2 * 2 * 2 + 1 + 1);
+    const char *want[8] = {
+        "{\"threads\":1,\"cache\":\"warm\",\"batch\":\"auto\"}",
+        "{\"threads\":2,\"cache\":\"warm\",\"batch\":\"auto\"}",
+        "{\"threads\":1,\"cache\":\"warm\",\"batch\":1}",
+        "{\"threads\":2,\"cache\":\"warm\",\"batch\":1}",
+        "{\"threads\":1,\"cache\":\"cold\",\"batch\":\"auto\"}",
+        "{\"threads\":2,\"cache\":\"cold\",\"batch\":\"auto\"}",
+        "{\"threads\":1,\"cache\":\"cold\",\"batch\":1}",
+        "{\"threads\":2,\"cache\":\"cold\",\"batch\":1}"};
+    char json[160], txt[160];
+    for (int i = 0; i < 8; i++) {
+        sp_params_json(&plan.combos[i].params, json, sizeof json);
+        cr_assert_str_eq(json, want[i], "combination %d", i);
+    }
+    cr_assert_eq(sp_param(&plan.combos[6].params, SP_AXIS_CACHE, -1), 1);
+    cr_assert_eq(sp_param(&plan.combos[6].params, SP_AXIS_BATCH, -1), 1);
+    sp_params_text(&plan.combos[5].params, txt, sizeof txt);
+    cr_assert_str_eq(txt, "threads=2 cache=cold batch=auto");
+    sp_params_json(&plan.combos[8].params, json, sizeof json);
+    cr_assert_str_eq(json, "{\"batch\":8}", "a section sets only batch");
+    sp_params_json(&plan.combos[9].params, json, sizeof json);
+    cr_assert_str_eq(json, "{\"threads\":1}", "a section that sets neither: as before");
+    sp_plan_free(&plan);
+    sp_config_free(&cfg);
+    static const char *const bad[][2] = {
+        {"cache = hot\n", "'hot' is not warm or cold"},
+        {"batch = 0\n", "write auto"},
+        {"batch = 1,200000\n", "outside 0..100000"},
+        {"cache = warm\ncache = cold\n", "given twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char cfgtext[256];
+        snprintf(cfgtext, sizeof cfgtext, "[matrices]\nsource = gen:laplace2d?n=4\n"
+                 "[kernel spmv_csr_serial]\n%s", bad[i][0]);
+        cr_assert_eq(sp_config_parse("b.ini", cfgtext, extra, &cfg, &err), -1, "%s", bad[i][0]);
+        cr_assert(strstr(err.msg, bad[i][1]) && strstr(err.msg, "b.ini:"), "%s: %s",
+                  bad[i][0], err.msg);
+    }
+}
+
 #include "../runner/select.h"
 
 /* 4 matrices of very different sizes x 10 combinations. */

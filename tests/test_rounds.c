@@ -112,3 +112,36 @@ Test(rounds, every_sample_stored_once_with_its_round_across_a_kill, .timeout = 1
     cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
     cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM samples"), 6 * 3 * 6);
 }
+
+/* Cache and batch swept per kernel: each run stores the setting it was
+ * measured with (cold: one launch a sample), its phases and the free
+ * phase the harness took, and a resume finds every combination done. */
+Test(rounds, harness_axes_are_stored_per_run, .timeout = 120)
+{
+    char dir[256], cfg[300], db[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "h.ini");
+    tu_write_file(cfg, "[sweep]\nrepetitions = 3\nwarmup = 1\nmin_sample_time = 0.2ms\n"
+                       "[matrices]\nsource = gen:laplace2d?n=30\n"
+                       "[kernel spmv_csr_serial]\ncache = warm,cold\nbatch = auto,4\n"
+                       "[kernel spmv_dia_serial]\n");
+    tu_path(db, sizeof db, dir, "h.db");
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'"), 5);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE cache = 'cold' AND batch = 1"
+                           " AND json_extract(axes, '$.cache') = 'cold'"), 2,
+                 "a cold run is one launch a sample, whatever batch says");
+    cr_assert_eq(ud_file_int(db, "SELECT batch FROM runs WHERE axes ="
+                           " '{\"cache\":\"warm\",\"batch\":4}'"), 4);
+    cr_assert_gt(ud_file_int(db, "SELECT batch FROM runs WHERE axes ="
+                           " '{\"cache\":\"warm\",\"batch\":\"auto\"}'"), 1,
+                 "a 30x30 Laplacian takes a few us: auto batches it");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE axes = '{}'"
+                           " AND cache = 'warm'"), 1, "the sweep's default for the others");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_stats WHERE convert_s > 0"
+                           " AND free_s >= 0 AND h2d_s = 0 AND d2h_s = 0"), 5,
+                 "CPU runs: a timed prepare and release, no transfers");
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_rounds WHERE convert_s IS NULL"), 0);
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 5, "resume adds nothing");
+}
