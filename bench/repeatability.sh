@@ -10,10 +10,12 @@
 # called slower or faster (on a re-run, false alarms). bench/repeatability.py
 # computes the table (standard-library Python: no sqlite3 shell needed).
 #
-#   bench/repeatability.sh CONFIG [--gap SECONDS] [--out DIR] [--bin PATH]
+#   bench/repeatability.sh CONFIG [--gap SECONDS] [--rounds R] [--out DIR] [--bin PATH]
 #
 #   --gap SECONDS  wait between the end of the first sweep and the start of
 #                  the second (default 0: back to back), to let drift show
+#   --rounds R     both sweeps in R rounds (spsweep sweep --rounds), whatever
+#                  the config says
 #   --out DIR      run1.db, run2.db, their logs, compare.csv and
 #                  repeatability.md (default $OUT/repeatability when OUT is
 #                  set, else results/repeatability); earlier ones are replaced
@@ -25,12 +27,13 @@
 # that leaves no database does.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
-config="" gap=0 out=${OUT:+$OUT/repeatability} bin=""
+config="" gap=0 out=${OUT:+$OUT/repeatability} bin="" rounds=()
 while [ $# -gt 0 ]; do
   case $1 in
     --gap) gap=${2:?--gap needs SECONDS}; shift 2 ;;
+    --rounds) rounds=(--rounds "${2:?--rounds needs R}"); shift 2 ;;
     --out) out=${2:?--out needs DIR}; shift 2 ;;
     --bin) bin=${2:?--bin needs PATH}; shift 2 ;;
     -h|--help) usage 0 ;;
@@ -53,8 +56,8 @@ mkdir -p "$out"
 sweep() {   # sweep N: a new sweep into $out/runN.db
   local db=$out/run$1.db
   rm -f "$db" "$db-wal" "$db-shm"
-  echo "run $1: $(date -u +%FT%TZ) $bin sweep $config --new --db $db --quiet"
-  "$bin" sweep "$config" --new --db "$db" --quiet >"$out/run$1.log" 2>&1 ||
+  echo "run $1: $(date -u +%FT%TZ) $bin sweep $config ${rounds[*]} --new --db $db --quiet"
+  "$bin" sweep "$config" "${rounds[@]}" --new --db "$db" --quiet >"$out/run$1.log" 2>&1 ||
     echo "run $1: spsweep sweep exited with $? (see $out/run$1.log)"
   [ -s "$db" ] || { tail -20 "$out/run$1.log"; echo "run $1 wrote no database" >&2; exit 1; }
 }

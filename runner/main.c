@@ -44,6 +44,9 @@ static const char usage[] =
     "                 --timeout S        seconds per combination before it is killed\n"
     "                                    and stored as 'timeout' (default 600)\n"
     "                 --warmup N         untimed runs first (default 2)\n"
+    "                 --rounds R         run the plan R times, each in a new shuffled order\n"
+    "                                    (default: the config's rounds); intervals then\n"
+    "                                    cover the drift between rounds\n"
     "                 --isolate auto|matrix|combination   one process per combination, or\n"
     "                                    per matrix keeping its CUDA context (default auto:\n"
     "                                    matrix for GPU kernels, combination for CPU ones)\n"
@@ -98,12 +101,14 @@ static const char usage[] =
 
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
-       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE };
+       OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE,
+       OPT_ROUNDS };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
     {"repetitions", required_argument, NULL, OPT_REPS},
     {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"rounds", required_argument, NULL, OPT_ROUNDS},
     {"axis", required_argument, NULL, OPT_AXIS},
     {"cache-dir", required_argument, NULL, OPT_CACHE},
     {"complex", required_argument, NULL, OPT_COMPLEX},
@@ -126,7 +131,7 @@ static const struct option long_opts[] = {
 };
 
 typedef struct cli {
-    const char *db, *cache_dir, *out, *complex, *reps, *warmup;
+    const char *db, *cache_dir, *out, *complex, *reps, *warmup, *rounds;
     const char *timeout, *shard, *only, *isolate;
     int fresh, dry_run, force, csv, json;
     const char *what;
@@ -185,6 +190,7 @@ static int parse_cli(int argc, char **argv, cli *c)
             break;
         case OPT_TIMEOUT: c->timeout = optarg; break;
         case OPT_ISOLATE: c->isolate = optarg; break;
+        case OPT_ROUNDS: c->rounds = optarg; break;
         case OPT_NEW: c->fresh = 1; break;
         case OPT_SHARD: c->shard = optarg; break;
         case OPT_ONLY: c->only = optarg; break;
@@ -253,6 +259,7 @@ static int apply_cli(const cli *c, sp_config *cfg)
     if (c->isolate && sp_isolate_parse(c->isolate, &cfg->isolate))
         return die("--isolate: expected 'auto', 'matrix' or 'combination'");
     if ((c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
+        (c->rounds && cli_int("rounds", c->rounds, 1, 1000, &cfg->rounds)) ||
         parse_complex(c->complex, &cfg->complex))
         return 1;
     for (int i = 0; i < c->naxes; i++) {
