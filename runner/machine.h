@@ -119,6 +119,11 @@ int sp_machine_describe(const sp_machine_verdict *v, char *buf, size_t len);
  * output is complete when that is < len. */
 int sp_machine_json(const sp_machine_state *s, char *buf, size_t len);
 
+/* The GPU's energy counter alone (mJ since the driver loaded), for the
+ * energy windows that read it between samples: 0, or -1 without NVML, the
+ * device or a counter. */
+int sp_machine_gpu_energy_mj(const char *bus, unsigned long long *mj);
+
 /* Test injection. The root that /proc and /sys are read under (NULL: "",
  * the real ones; $SPSWEEP_TEST_PROCFS_ROOT when never set). */
 void sp_machine_set_root(const char *root);

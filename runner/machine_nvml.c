@@ -202,3 +202,12 @@ void sp_machine_read_gpu(sp_machine_state *s, int index, const char *bus)
         s->energy_mj = ull;
     }
 }
+
+int sp_machine_gpu_energy_mj(const char *bus, unsigned long long *mj)
+{
+    const sp_nvml_api *a = nvml();
+    void *dev = NULL;
+    if (!a || !bus || !a->by_bus || !a->energy || a->by_bus(bus, &dev))
+        return -1;
+    return a->energy(dev, mj) ? -1 : 0;
+}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "energy_window.h"
 #include "measure_machine.h"
 
 void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads)
@@ -30,39 +31,64 @@ int32_t sp_run_machine_sample(sp_run_machine *m)
     return (now.reasons & ~SP_NVML_REASONS_BENIGN) ? (int32_t)SP_MACHINE_THROTTLED : 0;
 }
 
-/* One window; a window the counter could not measure is not kept. */
-static int energy_window(sp_run_machine *m, sp_harness *h, void *state, int batch,
-                         double seconds, sp_err *err)
+/* The harness and the run as an energy probe (energy_window.h). */
+typedef struct energy_ctx {
+    sp_run_machine *m;
+    sp_harness *h;
+    void *state;
+    int batch;
+} energy_ctx;
+
+static int probe_sample(void *ctx, int64_t *launches, sp_err *err)
 {
-    sp_machine_state e0, e1;
-    sp_machine_read_gpu_bus(&e0, m->bus);
-    if (!e0.has_energy)
-        return 0;
-    int64_t launches = 0;
-    double t0 = sp_seconds(), s;
-    while (sp_seconds() - t0 < seconds) {
-        if (sp_harness_sample(h, state, batch, &s, err))
-            return sp_fail_prefix(err, "energy window %d", m->energy_windows + 1);
-        launches += batch;
-    }
-    sp_machine_read_gpu_bus(&e1, m->bus);
-    double j = sp_machine_energy_j(&e0, &e1);
-    if (isfinite(j) && launches > 0) {
-        m->energy_j[m->energy_windows] = j;
-        m->energy_launches[m->energy_windows++] = launches;
-    }
+    energy_ctx *c = ctx;
+    double s;
+    if (sp_harness_sample(c->h, c->state, c->batch, &s, err))
+        return -1;
+    *launches += c->batch;
     return 0;
 }
 
+static int probe_read(void *ctx, unsigned long long *mj)
+{
+    return sp_machine_gpu_energy_mj(((energy_ctx *)ctx)->m->bus, mj);
+}
+
+static double probe_now(void *ctx)
+{
+    (void)ctx;
+    return sp_seconds();
+}
+
+/* Launches a sample in the windows: the run's batch, grown so a sample
+ * lasts SP_ENERGY_SAMPLE_S (the counter is read between samples, and the
+ * GPU idles meanwhile) unless each launch needs its own reset or flush. */
+static int window_batch(const sp_harness *h, int batch, double launch_s)
+{
+    if (h->cold || h->k->reset || !(launch_s > 0))
+        return batch;
+    double want = ceil(SP_ENERGY_SAMPLE_S / launch_s);
+    return want > batch ? (want < SP_BATCH_MAX ? (int)want : SP_BATCH_MAX) : batch;
+}
+
 int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int batch,
-                          double seconds, int windows, sp_err *err)
+                          double launch_s, double seconds, int windows, sp_err *err)
 {
     if (!m->gpu || !(seconds > 0))
         return 0;
+    energy_ctx c = {m, h, state, window_batch(h, batch, launch_s)};
+    sp_energy_probe p = {probe_sample, probe_read, probe_now, &c};
     windows = windows < 1 ? 1 : windows > SP_ENERGY_WINDOWS_MAX ? SP_ENERGY_WINDOWS_MAX : windows;
-    for (int w = 0; w < windows; w++)
-        if (energy_window(m, h, state, batch, seconds, err))
-            return -1;
+    for (int w = 0; w < windows; w++) {
+        double j, span;
+        int64_t n;
+        if (sp_energy_window(&p, seconds, &j, &n, &span, err))
+            return sp_fail_prefix(err, "energy window %d", w + 1);
+        if (n > 0 && j > 0) {
+            m->energy_j[m->energy_windows] = j;
+            m->energy_launches[m->energy_windows++] = n;
+        }
+    }
     return 0;
 }
 

@@ -29,15 +29,18 @@ void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads);
 /* SP_MACHINE_THROTTLED when the GPU reports a throttle reason now; 0 for
  * CPU kernels and when it cannot tell. */
 int32_t sp_run_machine_sample(sp_run_machine *m);
-/* The GPU's energy per launch, in `windows` windows one after another:
- * in each, `batch` launches a sample, back to back with no reading
- * between them, for at least seconds, between two readings of NVML's
- * energy counter (the counter moves in steps of milliseconds to tens of
- * them, so a window is long; the samples themselves are too short and
- * have readings between them). Several windows give the energy an
- * interval (db/stats.c). Fills m->energy_*; nothing without a counter. */
+/* The GPU's energy per launch, in `windows` windows one after another,
+ * each at least `seconds` long between two steps of NVML's energy counter
+ * (runner/energy_window.h: the counter moves every few tens of ms, and a
+ * window timed by the clock alone catches a varying number of steps).
+ * Launches run back to back in samples of at least SP_ENERGY_SAMPLE_S
+ * (batched from the run's per-launch time launch_s; one launch a sample
+ * for a kernel with a reset or a cold run, as `batch` says), the counter
+ * read between samples. Several windows give the energy an interval
+ * (db/stats.c). Fills m->energy_*; nothing without a counter. */
+#define SP_ENERGY_SAMPLE_S 2e-3
 int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int batch,
-                          double seconds, int windows, sp_err *err);
+                          double launch_s, double seconds, int windows, sp_err *err);
 /* Read the state after the repetitions and judge the run into w. */
 void sp_run_machine_end(sp_run_machine *m, sp_wire_machine *w);
 
