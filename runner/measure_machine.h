@@ -34,10 +34,11 @@ int32_t sp_run_machine_sample(sp_run_machine *m);
  * (runner/energy_window.h: the counter moves every few tens of ms, and a
  * window timed by the clock alone catches a varying number of steps).
  * Launches run back to back in samples of at least SP_ENERGY_SAMPLE_S
- * (batched from the run's per-launch time launch_s; one launch a sample
- * for a kernel with a reset or a cold run, as `batch` says), the counter
- * read between samples. Several windows give the energy an interval
- * (db/stats.c). Fills m->energy_*; nothing without a counter. */
+ * (batched from the run's per-launch time launch_s), the counter read
+ * between samples. Several windows give the energy an interval
+ * (db/stats.c). Fills m->energy_*; nothing without a counter, and nothing
+ * for a cold run or a kernel with a reset (their untimed flushes and
+ * resets would count as the launches' energy). */
 #define SP_ENERGY_SAMPLE_S 2e-3
 int sp_run_machine_energy(sp_run_machine *m, sp_harness *h, void *state, int batch,
                           double launch_s, double seconds, int windows, sp_err *err);
