@@ -11,7 +11,8 @@ microsecond kernel into the millisecond row) and overall, the table gives:
   combinations   the pairs;
   overlap        the fraction whose 95 % intervals [ci_lo, ci_hi] overlap
                  (a run with too few samples for an interval, ci_lo NULL,
-                 uses the range of its samples, as `spsweep compare` does);
+                 uses the range of its samples here; run_stats and
+                 `spsweep compare` call it noisy);
   half-width     the median over both runs of (ci_hi - ci_lo) / 2 / median;
   mean gap, max gap   |median2 - median1| / median1;
   flagged noisy  of the pairs that do not overlap, the fraction where either
@@ -132,7 +133,7 @@ def table(run1, run2, has_noisy, calls):
     notes = []
     if ranged:
         notes.append(f"{ranged} combinations had too few samples for an interval: the range "
-                     "of their samples stands in.")
+                     "of their samples stands in for the overlap; they are noisy.")
     only = len(set(run1) ^ set(run2))
     if only:
         notes.append(f"{only} combinations were measured in one run only (not counted).")

@@ -5,8 +5,10 @@
  * A.db B.db` (runner/cmd_compare.c) and the report's change table
  * (`report --base A.db`, plots/report_compare.c) both call it.
  *
- * A combination is "noisy" when either run's relative half-width, (ci_hi -
- * ci_lo) / 2 / median from run_stats, exceeds max_noise: its verdict
+ * A combination is "noisy" when either run is, by the one definition the
+ * views use (run_stats.noisy): it has no interval (n <= 5), or its relative
+ * half-width, (ci_hi - ci_lo) / 2 / median, exceeds its sweep's `noisy`
+ * threshold (default 5 %), or max_noise when one is given: its verdict
  * cannot be trusted either way. On the shared 2-core VM a run slowed down
  * 10 000 times by other processes had a 40 % half-width; calling that
  * "slower" because the gap was wider still was a false alarm on a re-run
@@ -18,8 +20,10 @@
  *   3. the gap |B - A| between the medians exceeds each run's noise, the
  *      half-width (ci_hi - ci_lo) / 2 of its interval in run_stats;
  * then B is "slower" (B/A > 1) or "faster"; else "same".
- * A run with too few samples for an interval (run_stats leaves ci_lo NULL,
- * n <= 5) uses the range [min, max] of its samples instead.
+ * A run with too few samples for an interval (run_stats leaves ci_lo NULL)
+ * shows the range [min, max] of its samples in the table, and is noisy:
+ * five samples cannot say a 10 % change is no accident of one prepare
+ * (bench/RESULTS.md: a new prepare moves a short kernel by 15-35 %).
  * Combinations in one sweep only are "gone" (A only) or "new" (B only).
  */
 #ifndef SP_COMPARE_H
@@ -38,12 +42,14 @@ struct sqlite3;
 /* The defaults of --min-effect, --alpha and --max-noise (fractions). */
 #define SP_CMP_MIN_EFFECT 0.02
 #define SP_CMP_ALPHA 0.05
-#define SP_CMP_MAX_NOISE 0.05
+#define SP_CMP_MAX_NOISE (-1.0)
 
 typedef struct sp_cmp_opts {
     double min_effect;          /* |B/A - 1| must exceed it */
     double alpha;               /* the rank test's level */
-    double max_noise;           /* relative half-width above which a run is noisy */
+    /* relative half-width above which a run is noisy; < 0 (the default):
+     * each run's own sweep's threshold, as run_stats.noisy says */
+    double max_noise;
 } sp_cmp_opts;
 
 /* The defaults above. */
@@ -57,6 +63,7 @@ typedef struct sp_cmp_run {
     double median;
     double lo, hi;              /* run_stats ci_lo, ci_hi; the samples' range when NULL */
     int from_range;             /* 1: lo, hi are the range */
+    int noisy;                  /* run_stats.noisy: its sweep's threshold, or no interval */
     int n;                      /* samples */
     const double *samples;
 } sp_cmp_run;

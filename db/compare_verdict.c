@@ -34,6 +34,14 @@ static int beyond_noise(const sp_cmp_run *a, const sp_cmp_run *b)
     return gap > (a->hi - a->lo) / 2 && gap > (b->hi - b->lo) / 2;
 }
 
+/* run_stats.noisy's definition, or the threshold the caller gave. */
+static int is_noisy(const sp_cmp_run *r, const sp_cmp_opts *o)
+{
+    if (r->from_range)
+        return 1;
+    return o->max_noise >= 0 ? sp_cmp_noise(r) > o->max_noise : r->noisy;
+}
+
 int sp_cmp_judge(const sp_cmp_run *a, const sp_cmp_run *b, const sp_cmp_opts *o,
                  sp_cmp_row *row, sp_err *err)
 {
@@ -53,7 +61,7 @@ int sp_cmp_judge(const sp_cmp_run *a, const sp_cmp_run *b, const sp_cmp_opts *o,
                        a->n, b->n);
     row->p = t.p;
     row->method = t.method;
-    if (row->noise_a > o->max_noise || row->noise_b > o->max_noise)
+    if (is_noisy(a, o) || is_noisy(b, o))
         row->verdict = SP_CMP_NOISY;
     else if (row->p < o->alpha && fabs(row->ratio - 1) > o->min_effect && beyond_noise(a, b))
         row->verdict = row->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;

@@ -23,8 +23,8 @@
 static const char compare_usage[] =
     "usage: spsweep compare A.db B.db [options]\n"
     "  each combination (matrix source, operation, kernel, axes) of a sweep of A (the\n"
-    "  base) against the same combination in a sweep of B: 'noisy' when either run's\n"
-    "  confidence-interval half-width exceeds the noise threshold; else B is 'slower'\n"
+    "  base) against the same combination in a sweep of B: 'noisy' when either run is\n"
+    "  (run_stats.noisy: no interval, or a half-width above the threshold); else B is 'slower'\n"
     "  or 'faster' only when a two-sided Mann-Whitney U test of the two runs' samples\n"
     "  gives p < alpha, the medians differ by more than the minimum effect, and the\n"
     "  gap exceeds both runs' half-width; otherwise 'same'\n"
@@ -33,7 +33,8 @@ static const char compare_usage[] =
     "  --min-effect PCT  smallest difference called, in % of A's median (default 2)\n"
     "  --alpha P         the rank test's level (default 0.05)\n"
     "  --max-noise PCT   half-width of a run's 95% interval, in % of its median, above\n"
-    "                    which a run is too noisy to judge (default 5)\n"
+    "                    which a run is too noisy to judge (default: its sweep's\n"
+    "                    `noisy` setting, 5 unless the config said otherwise)\n"
     "  --csv             one CSV row per combination instead of the table\n"
     "exit status: 0 nothing slower, 3 something slower, 1 error\n";
 
@@ -211,9 +212,14 @@ static int print_table(const compare_cli *c, const sp_cmp_row *rows, int n)
     }
     printf("A: %s, sweep %lld    B: %s, sweep %lld\n", c->path[0], (long long)c->sweep[0],
            c->path[1], (long long)c->sweep[1]);
-    printf("noisy: a run's half-width above %g%% of its median; else slower/faster: "
+    char limit[64];
+    if (c->opts.max_noise >= 0)
+        snprintf(limit, sizeof limit, "above %g%% of its median", 100 * c->opts.max_noise);
+    else
+        snprintf(limit, sizeof limit, "above its sweep's noisy threshold");
+    printf("noisy: a run without an interval, or its half-width %s; else slower/faster: "
            "Mann-Whitney p < %g, |B/A - 1| > %g%%, gap beyond both runs' half-width\n\n",
-           100 * c->opts.max_noise, c->opts.alpha, 100 * c->opts.min_effect);
+           limit, c->opts.alpha, 100 * c->opts.min_effect);
     table_line(stdout, table_head, w);
     for (int k = 0; k < NCOLS; k++)
         printf("|%.*s", w[k] + 2, "--------------------------------------------------------"
