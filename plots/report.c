@@ -18,13 +18,14 @@
 #define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
 #define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
 
-/* Open the database read-only, with this build's views (db/store_readonly.c). */
+/* Open the database read-only, with this build's views (db/store_readonly.c)
+ * and the report's interval formats (report_format.c). */
 static int open_readonly(rp_report *r, sp_err *err)
 {
     if (sp_store_open_readonly(r->db_path, &r->store, err))
         return -1;
     r->db = sp_store_db(r->store);
-    return 0;
+    return rp_register_formats(r, err);
 }
 
 /* The integer sql returns, ?1 bound to param. */

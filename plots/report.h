@@ -7,11 +7,16 @@
  *   gflops-<matrix>-gpu.png   rate against blocksize, one line per GPU kernel
  *   speedup-<class>-N.png     best speedup of each kernel over the serial kernel,
  *   vendor-<class>-N.png      ... and over the vendor library, per size class
- *   summary-best-N.png        best kernel and axes per matrix (table pages; .tsv too)
- *   summary-geomean-N.png     geomean speedup of each kernel over its baselines
+ *   summary-best-N.png        best kernel and axes per matrix, its numbers with their
+ *                             95 % intervals, tie or win over the runner-up (table
+ *                             pages; .tsv too)
+ *   summary-geomean-N.png     geomean speedup of each kernel over its baselines, with
+ *                             the geomeans of the intervals' ends as a bound
  *   compare-N.png             with a base database: faster/slower/same per combination
- *   roofline.png              GFLOPS against flops per byte, measured bandwidth roofs
- *   phases-N.png              GPU runs: conversion, host->device, kernel, device->host
+ *   roofline.png              GFLOPS against flops per byte, measured bandwidth roofs,
+ *                             error bars over each run's 95 % interval
+ *   phases-N.png              GPU runs: conversion, host->device, kernel, device->host,
+ *                             release; the kernel's interval and the rounds' spread
  *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart
  *   report-files.txt          every file this report wrote; the next report into

@@ -89,6 +89,10 @@ void rp_table_free(rp_table *t);
 /* Pages a table of nrows rows takes. */
 int rp_table_pages(int nrows);
 
+/* SQL functions rp_measure(v, lo, hi, unit) and rp_ratio(v, lo, hi) on
+ * r->db: a number with its interval as table text (report_format.c). */
+int rp_register_formats(rp_report *r, sp_err *err);
+
 /* Summary, failure and comparison tables (report_summary.c, report_compare.c). */
 int rp_summary_tables(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);

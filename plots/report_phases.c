@@ -2,23 +2,50 @@
  * report_phases.c — phases-N.png: what a GPU run costs beyond its kernel.
  * For each matrix, operation and GPU kernel (at its fastest axis values),
  * one stacked bar: host conversion, allocation + host->device copy, the
- * kernel (median), device->host copy, in milliseconds. PHASE_BARS bars a
- * page, so hundreds of matrices paginate. No GPU run: no chart.
+ * kernel (median), device->host copy, release, in milliseconds (the
+ * phases are the median round's, as the harness timed them). Two error
+ * bars on each: the kernel's 95 % interval at the top of the kernel
+ * segment, and at the top of the stack the end-to-end time's spread over
+ * the rounds (the fastest and the slowest round's phases plus the median
+ * kernel) when the run has SP_STATS_MIN_ROUNDS ok rounds or more: fewer
+ * give no spread worth drawing, as for the interval (db/stats.h).
+ * PHASE_BARS bars a page, so hundreds of matrices paginate. No GPU run: no
+ * chart.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../db/stats.h"
 #include "report_impl.h"
 
 #define PHASE_BARS 24
 
+/* The run's phases in ms, then the kernel's interval, the rounds with
+ * phases and the end-to-end spread over them ('NaN': none, no bar). A
+ * round's end to end is its own phases (NULL ones count as 0, as in
+ * run_stats) plus the run's median; rounds without any phase (before
+ * schema version 5) are not counted. */
 static const char PHASES_SQL[] =
-    "SELECT matrix, operation, kernel, coalesce(convert_s, 0) * 1e3,"
-    " coalesce(h2d_s, 0) * 1e3, median * 1e3, coalesce(d2h_s, 0) * 1e3"
-    " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY matrix_id, operation, kernel"
-    "        ORDER BY median, run_id) AS place"
-    "       FROM run_stats WHERE sweep_id = ?1 AND device = 'gpu')"
-    " WHERE place = 1 ORDER BY matrix, operation, kernel";
+    "WITH best AS (SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY matrix_id,"
+    "   operation, kernel ORDER BY median, run_id) AS place"
+    "   FROM run_stats WHERE sweep_id = ?1 AND device = 'gpu') WHERE place = 1),"
+    " spread AS (SELECT run_id, COUNT(*) AS n, MIN(phases_s) AS lo, MAX(phases_s) AS hi"
+    "   FROM (SELECT run_id, coalesce(convert_s, 0) + coalesce(h2d_s, 0)"
+    "     + coalesce(d2h_s, 0) + coalesce(free_s, 0) AS phases_s FROM run_rounds"
+    "     WHERE status = 'ok' AND coalesce(convert_s, h2d_s, d2h_s, free_s) IS NOT NULL"
+    "     AND run_id IN (SELECT run_id FROM best)) GROUP BY run_id)"
+    " SELECT b.matrix, b.operation, b.kernel, coalesce(b.convert_s, 0) * 1e3,"
+    " coalesce(b.h2d_s, 0) * 1e3, b.median * 1e3, coalesce(b.d2h_s, 0) * 1e3,"
+    " coalesce(b.free_s, 0) * 1e3, coalesce(b.ci_lo * 1e3, 'NaN'),"
+    " coalesce(b.ci_hi * 1e3, 'NaN'), coalesce(p.n, 0),"
+    " CASE WHEN p.n >= ?2 THEN (p.lo + b.median) * 1e3 ELSE 'NaN' END,"
+    " CASE WHEN p.n >= ?2 THEN (p.hi + b.median) * 1e3 ELSE 'NaN' END"
+    " FROM best b LEFT JOIN spread p ON p.run_id = b.run_id"
+    " ORDER BY b.matrix, b.operation, b.kernel";
+
+/* Columns of the query and of BASE.dat (which has the bar label for the
+ * first three). */
+enum { C_CONVERT = 3, C_KERNEL_LO = 8, C_SPREAD_LO = 11, PHASE_COLS = 13 };
 
 /* A bar's label: "matrix / kernel", the operation after the matrix
  * unless spmv. */
@@ -43,6 +70,39 @@ static void write_xtics(FILE *f, const rp_table *t, int first, int last)
     fprintf(f, ")\n");
 }
 
+/* Does any row of [first, last) have a value (not NaN) in column col? */
+static int page_has(const rp_table *t, int first, int last, int col)
+{
+    for (int i = first; i < last; i++)
+        if (strcmp(t->cell[i * t->ncols + col], "NaN"))
+            return 1;
+    return 0;
+}
+
+/* The error bars over the stacks, drawn only where the page has them
+ * (gnuplot warns of a series without a point, and keys it), and on a
+ * bar only where its row has them (a NaN y: no point): the kernel's
+ * interval at the top of its segment (left of the bar's middle), the
+ * rounds' end-to-end spread at the stack's top (right of it). Bars stand
+ * at x = 0, 1, ... ($0, the data line). */
+static void write_error_bars(FILE *f, const char *dat, const rp_table *t, int first, int last)
+{
+    if (page_has(t, first, last, C_KERNEL_LO)) {
+        fprintf(f, ", \\\n  ");
+        rp_gp_name(f, dat, RP_GP_STRING);
+        fprintf(f, " using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
+                   " with yerrorbars lc rgb 'black' pt 7 ps 0.5"
+                   " title 'kernel: 95 %% interval of the median'");
+    }
+    if (page_has(t, first, last, C_SPREAD_LO)) {
+        fprintf(f, ", \\\n  ");
+        rp_gp_name(f, dat, RP_GP_STRING);
+        fprintf(f, " using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
+                   " with yerrorbars lc rgb '#555555' pt 2 ps 0.8"
+                   " title 'end to end: fastest..slowest round'");
+    }
+}
+
 /* The gnuplot commands of one page drawing the rows [first, last) of t,
  * in BASE.dat. */
 static void write_script(FILE *f, const char *dat, const rp_table *t, int first, int last,
@@ -50,7 +110,7 @@ static void write_script(FILE *f, const char *dat, const rp_table *t, int first,
 {
     fprintf(f, "reset\nset datafile separator tab\n");
     fprintf(f, "set title 'GPU runs: where the time goes (each kernel at its best axis "
-               "values)'\n");
+               "values; phases of the median round)'\n");
     if (pages > 1)
         fprintf(f, "set label 1 'page %d of %d' at graph 1, graph 1.03 right\n", page + 1,
                 pages);
@@ -62,19 +122,38 @@ static void write_script(FILE *f, const char *dat, const rp_table *t, int first,
     write_xtics(f, t, first, last);
     fprintf(f, "plot ");
     static const char *const titles[] = {"host conversion", "allocation + host->device",
-                                         "kernel (median)", "device->host"};
-    for (int c = 0; c < 4; c++) {
+                                         "kernel (median)", "device->host",
+                                         "release (frees)"};
+    for (int c = 0; c < 5; c++) {
         fprintf(f, "%s", c ? ", \\\n  " : "");
         rp_gp_name(f, dat, RP_GP_STRING);
         fprintf(f, " using %d title '%s'", c + 2, titles[c]);
     }
+    write_error_bars(f, dat, t, first, last);
     fprintf(f, "\n");
+}
+
+/* BASE.dat: a row's label and its columns from C_CONVERT on. */
+static void write_data(FILE *f, const rp_table *t, int first, int last)
+{
+    char label[700];
+    fprintf(f, "# bar\tconvert_ms\th2d_ms\tkernel_ms\td2h_ms\tfree_ms\tkernel_lo_ms"
+               "\tkernel_hi_ms\trounds\tend_to_end_min_ms\tend_to_end_max_ms"
+               " (NaN: no interval, or fewer than %d rounds)\n", SP_STATS_MIN_ROUNDS);
+    for (int i = first; i < last; i++) {
+        char **c = &t->cell[i * t->ncols];
+        bar_label(label, sizeof label, c);
+        rp_gp_name(f, label, RP_GP_DATA);
+        for (int k = C_CONVERT; k < PHASE_COLS; k++)
+            fprintf(f, "\t%s", c[k]);
+        fputc('\n', f);
+    }
 }
 
 /* One page: BASE.dat and BASE.gp for rows [first, first + n) of t. */
 static int write_page(rp_report *r, const rp_table *t, int page, int pages, sp_err *err)
 {
-    char base[64], dat[80], gp[80], label[700];
+    char base[64], dat[80], gp[80];
     snprintf(base, sizeof base, "phases-%d", page + 1);
     snprintf(dat, sizeof dat, "%s.dat", base);
     snprintf(gp, sizeof gp, "%s.gp", base);
@@ -83,13 +162,7 @@ static int write_page(rp_report *r, const rp_table *t, int page, int pages, sp_e
     FILE *f = rp_create(r, dat, err);
     if (!f)
         return -1;
-    fprintf(f, "# bar\tconvert_ms\th2d_ms\tkernel_ms\td2h_ms\n");
-    for (int i = first; i < last; i++) {
-        char **c = &t->cell[i * t->ncols];
-        bar_label(label, sizeof label, c);
-        rp_gp_name(f, label, RP_GP_DATA);
-        fprintf(f, "\t%s\t%s\t%s\t%s\n", c[3], c[4], c[5], c[6]);
-    }
+    write_data(f, t, first, last);
     if (rp_finish(f, r, dat, err) || !(f = rp_create(r, gp, err)))
         return -1;
     write_script(f, dat, t, first, last, page, pages);
@@ -98,14 +171,17 @@ static int write_page(rp_report *r, const rp_table *t, int page, int pages, sp_e
 
 int rp_phase_charts(rp_report *r, sp_err *err)
 {
-    static const char *const head[] = {"matrix", "operation", "kernel", "convert_ms",
-                                       "h2d_ms", "kernel_ms", "d2h_ms"};
+    static const char *const head[] = {
+        "matrix",       "operation",    "kernel", "convert_ms",       "h2d_ms",
+        "kernel_ms",    "d2h_ms",       "free_ms", "kernel_lo_ms",    "kernel_hi_ms",
+        "rounds",       "end_to_end_min_ms", "end_to_end_max_ms"};
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, PHASES_SQL, -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the phase query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
+    sqlite3_bind_int(s, 2, SP_STATS_MIN_ROUNDS);
     rp_table t;
-    rp_table_init(&t, "phases", "GPU phases", 7, head);
+    rp_table_init(&t, "phases", "GPU phases", PHASE_COLS, head);
     int rc = rp_table_query(&t, s, r, err);
     sqlite3_finalize(s);
     int pages = (t.nrows + PHASE_BARS - 1) / PHASE_BARS;

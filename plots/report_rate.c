@@ -247,8 +247,9 @@ static void rate_write_script(FILE *f, const rate_chart *c, const rate_axis *ax,
                               const char *matrix, const char *op, const char *dat)
 {
     char title[800];
-    snprintf(title, sizeof title, "%s: %s on the %s (point: median; bars: fastest..slowest "
-             "sample)", matrix, op, strcmp(ax->device, "gpu") == 0 ? "GPU" : "CPU");
+    snprintf(title, sizeof title, "%s: %s on the %s (point: median; bars: its 95 %% interval, "
+             "else fastest..slowest sample)", matrix, op,
+             strcmp(ax->device, "gpu") == 0 ? "GPU" : "CPU");
     fprintf(f, "reset\nset datafile separator tab\nset title ");
     rp_gp_name(f, title, RP_GP_STRING);
     fprintf(f, "\nset xlabel ");

@@ -4,15 +4,21 @@
  * byte of the operation's byte model: the fewest bytes one run must move),
  * log-log, with the measured bandwidth ceilings of the sweep drawn as
  * roofs: host STREAM triad and device copy bandwidth (each only when the
- * sweep measured it). Operations rated in GFLOPS only; no such run: no chart.
+ * sweep measured it). Each point has a vertical error bar over the run's
+ * 95 % interval (the rates at the interval's ends); a run without one
+ * (too few samples) is drawn as a point without a bar, not dropped.
+ * Operations rated in GFLOPS only; no such run: no chart.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report_impl.h"
 
+/* rate_lo and rate_hi are GFLOPS too (rate_scale 1e9 for that unit);
+ * NaN without an interval, which the plot reads as "no bar". */
 static const char POINTS_SQL[] =
-    "SELECT kernel, device, flops / bytes, flops / median / 1e9 FROM"
+    "SELECT kernel, device, flops / bytes, rate, coalesce(rate_lo, 'NaN'),"
+    " coalesce(rate_hi, 'NaN') FROM"
     " (SELECT *, ROW_NUMBER() OVER (PARTITION BY matrix_id, operation, kernel"
     "   ORDER BY median, run_id) AS place FROM run_stats"
     "  WHERE sweep_id = ?1 AND rate_unit = 'GFLOPS' AND bytes > 0 AND flops > 0)"
@@ -36,13 +42,14 @@ static void ceilings(rp_report *r, double *host, double *device)
 }
 
 /* roofline.dat: one block per kernel (blank lines between), columns
- * intensity and GFLOPS; the kernel names in *names for the plot titles. */
+ * intensity, GFLOPS and its interval's ends. */
 static int write_points(rp_report *r, rp_table *t, sp_err *err)
 {
     FILE *f = rp_create(r, "roofline.dat", err);
     if (!f)
         return -1;
-    fprintf(f, "# kernel\tdevice\tflops_per_byte\tgflops");
+    fprintf(f, "# kernel\tdevice\tflops_per_byte\tgflops\tgflops_lo\tgflops_hi"
+               " (the 95 %% interval; NaN: none)");
     for (int i = 0; i < t->nrows; i++) {
         char **c = &t->cell[i * t->ncols];
         if (i == 0 || strcmp(c[0], t->cell[(i - 1) * t->ncols]))
@@ -50,10 +57,14 @@ static int write_points(rp_report *r, rp_table *t, sp_err *err)
         rp_gp_name(f, c[0], RP_GP_DATA);
         fputc('\t', f);
         rp_gp_name(f, c[1], RP_GP_DATA);
-        fprintf(f, "\t%s\t%s\n", c[2], c[3]);
+        fprintf(f, "\t%s\t%s\t%s\t%s\n", c[2], c[3], c[4], c[5]);
     }
     return rp_finish(f, r, "roofline.dat", err);
 }
+
+/* A point's bar: its interval's ends; a NaN end (no interval: NaN != NaN)
+ * falls back to the point itself, so the point stays, without a bar. */
+#define ROOF_USING "using 3:4:($5 == $5 ? $5 : $4):($6 == $6 ? $6 : $4)"
 
 static void write_script(FILE *f, const rp_table *t, double host, double device)
 {
@@ -61,7 +72,8 @@ static void write_script(FILE *f, const rp_table *t, double host, double device)
                "set title 'Roofline: each kernel at its best axis values, one point per "
                "matrix'\n"
                "set xlabel 'arithmetic intensity (flops per byte of the byte model)'\n"
-               "set ylabel 'GFLOPS (median time)'\nset grid lc rgb '#dddddd'\n"
+               "set ylabel 'GFLOPS (median time; bars: its 95 %% interval)'\n"
+               "set grid lc rgb '#dddddd'\n"
                "set key outside right top\nset xrange [0.01:10]\n");
     fprintf(f, "plot ");
     int block = 0, first = 1;
@@ -69,7 +81,8 @@ static void write_script(FILE *f, const rp_table *t, double host, double device)
         char **c = &t->cell[i * t->ncols];
         if (i > 0 && !strcmp(c[0], t->cell[(i - 1) * t->ncols]))
             continue;
-        fprintf(f, "%s'roofline.dat' index %d using 3:4 with points pt %d ps 1.3 title ",
+        fprintf(f, "%s'roofline.dat' index %d " ROOF_USING " with yerrorbars pt %d ps 1.3"
+                   " title ",
                 first ? "" : ", \\\n  ", block++, strcmp(c[1], "gpu") ? 7 : 5);
         rp_gp_name(f, c[0], RP_GP_STRING);
         first = 0;
@@ -85,13 +98,14 @@ static void write_script(FILE *f, const rp_table *t, double host, double device)
 
 int rp_roofline_chart(rp_report *r, sp_err *err)
 {
-    static const char *const head[] = {"kernel", "device", "flops_per_byte", "gflops"};
+    static const char *const head[] = {"kernel",  "device",    "flops_per_byte",
+                                       "gflops",  "gflops_lo", "gflops_hi"};
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, POINTS_SQL, -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the roofline query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
     rp_table t;
-    rp_table_init(&t, "roofline", "roofline", 4, head);
+    rp_table_init(&t, "roofline", "roofline", 6, head);
     int rc = rp_table_query(&t, s, r, err);
     sqlite3_finalize(s);
     if (rc == 0 && t.nrows > 0) {

@@ -2,7 +2,8 @@
  * report_table.c — tables in the report: the rows of a query written as
  * BASE.tsv (for scripts) and drawn as monospaced text pages BASE-1, BASE-2,
  * ... (PNG and PDF pages, TABLE_ROWS rows each), so a table of hundreds of
- * rows paginates instead of running off the page.
+ * rows paginates instead of running off the page (and a wide one gets a
+ * smaller font instead of being cut).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,14 @@
 
 #define TABLE_ROWS 38           /* rows per page */
 #define TABLE_CELL_CHARS 48     /* longer cells are cut with "~" on pages */
+/* The rows' monospaced font: 8 pt, 190 characters on a 1200-pixel PNG
+ * (6 pixels each); a wider table (numbers with their intervals) gets 6 pt,
+ * 5 pixels a character: 228. (7 pt is hinted to 6 pixels too, no gain;
+ * the PDF, at half the font scale, has room for either.) */
+#define TABLE_FONT_PT 8
 #define TABLE_LINE_CHARS 190
+#define TABLE_SMALL_FONT_PT 6
+#define TABLE_MAX_CHARS 228
 
 int rp_table_init(rp_table *t, const char *base, const char *title, int ncols,
                   const char *const *head)
@@ -101,17 +109,31 @@ static void column_widths(const rp_table *t, int *w)
     }
 }
 
-/* One row of cells padded to their widths (cut cells end in "~"). */
-static void format_line(const rp_table *t, const char *const *cells, const int *w, char *line)
+/* The font size a line of the table's widths fits the page at, and the
+ * characters a line then holds. */
+static int table_font(const rp_table *t, const int *w, int *chars)
+{
+    int width = 0;
+    for (int c = 0; c < t->ncols; c++)
+        width += w[c] + 2;
+    int wide = width > TABLE_LINE_CHARS;
+    *chars = wide ? TABLE_MAX_CHARS : TABLE_LINE_CHARS;
+    return wide ? TABLE_SMALL_FONT_PT : TABLE_FONT_PT;
+}
+
+/* One row of cells padded to their widths, at most chars characters (cut
+ * cells end in "~"). */
+static void format_line(const rp_table *t, const char *const *cells, const int *w, int chars,
+                        char *line)
 {
     size_t used = 0;
     line[0] = '\0';
-    for (int c = 0; c < t->ncols && used + 4 < TABLE_LINE_CHARS; c++) {
+    for (int c = 0; c < t->ncols && (int)used + 4 < chars; c++) {
         const char *v = cells[c] ? cells[c] : "";
         int n = (int)strlen(v), cut = n > w[c];
-        int room = TABLE_LINE_CHARS - (int)used - 3;
+        int room = chars - (int)used - 3;
         int shown = (cut ? w[c] - 1 : n) < room ? (cut ? w[c] - 1 : n) : room;
-        used += (size_t)snprintf(line + used, TABLE_LINE_CHARS + 1 - used, "%.*s%s%*s  ",
+        used += (size_t)snprintf(line + used, (size_t)chars + 1 - used, "%.*s%s%*s  ",
                                  shown, v, cut ? "~" : "", w[c] - shown - cut, "");
     }
 }
@@ -124,11 +146,28 @@ static void put_line(FILE *f, int *tag, double y, const char *font, const char *
     fprintf(f, " at screen 0.04, %.3f left font '%s'\n", y, font);
 }
 
-/* BASE-<page>.gp: the title, the header and rows [first, first + TABLE_ROWS). */
+/* The header and rows [first, first + TABLE_ROWS) of a page, in a font
+ * that fits the table's width. */
+static void put_rows(FILE *f, int *tag, const rp_table *t, const int *w, int first)
+{
+    char line[TABLE_MAX_CHARS + 8], font[16];
+    int chars;
+    snprintf(font, sizeof font, "Mono,%d", table_font(t, w, &chars));
+    format_line(t, t->head, w, chars, line);
+    put_line(f, tag, 0.90, font, line);
+    for (int i = 0; i < TABLE_ROWS && first + i < t->nrows; i++) {
+        format_line(t, (const char *const *)&t->cell[(first + i) * t->ncols], w, chars, line);
+        put_line(f, tag, 0.87 - 0.022 * i, font, line);
+    }
+    if (t->nrows == 0)
+        put_line(f, tag, 0.87, font, "(none)");
+}
+
+/* BASE-<page>.gp: the title, the header and the page's rows. */
 static int write_page(rp_report *r, const rp_table *t, const int *w, int page, int pages,
                       sp_err *err)
 {
-    char base[256], name[300], line[TABLE_LINE_CHARS + 8], title[512];
+    char base[256], name[300], title[512];
     snprintf(base, sizeof base, "%s-%d", t->base, page + 1);
     snprintf(name, sizeof name, "%s.gp", base);
     FILE *f = rp_create(r, name, err);
@@ -143,15 +182,7 @@ static int write_page(rp_report *r, const rp_table *t, const int *w, int page, i
         snprintf(title + strlen(title), sizeof title - strlen(title), " — page %d of %d",
                  page + 1, pages);
     put_line(f, &tag, 0.95, "Sans,12", title);
-    format_line(t, t->head, w, line);
-    put_line(f, &tag, 0.90, "Mono,8", line);
-    int first = page * TABLE_ROWS;
-    for (int i = 0; i < TABLE_ROWS && first + i < t->nrows; i++) {
-        format_line(t, (const char *const *)&t->cell[(first + i) * t->ncols], w, line);
-        put_line(f, &tag, 0.87 - 0.022 * i, "Mono,8", line);
-    }
-    if (t->nrows == 0)
-        put_line(f, &tag, 0.87, "Mono,8", "(none)");
+    put_rows(f, &tag, t, w, page * TABLE_ROWS);
     fprintf(f, "plot -1 notitle\n");
     if (rp_finish(f, r, name, err))
         return -1;

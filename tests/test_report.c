@@ -12,6 +12,7 @@
 #include "../db/store.h"
 #include "../plots/report.h"
 #include "testutil.h"
+#include "util_db.h"
 
 static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv",
                                    .format = "csr", .backend = "serial"};
@@ -37,7 +38,8 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel
                        .flops = flops, .bytes = 6 * flops, .warmup = 1, .nsamples = 5,
                        .samples = s};
     if (strcmp(k->backend, "serial") && strcmp(k->backend, "openmp"))   /* GPU phases */
-        r.phases = (sp_phases){.convert_s = 1e-3, .h2d_s = 2e-3, .d2h_s = 0.5e-3};
+        r.phases = (sp_phases){.convert_s = 1e-3, .h2d_s = 2e-3, .d2h_s = 0.5e-3,
+                               .free_s = 0.25e-3};
     sp_err err = {{0}};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
 }
@@ -218,10 +220,16 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     cr_assert(strstr(g, "x * 21.5 ") && strstr(g, "host STREAM triad 21.5 GB/s") &&
               strstr(g, "x * 2900 ") && strstr(g, "'spmv_csr_omp'"), "%s", g);
     free(g);
-    /* the phase bars: each GPU kernel at its fastest blocksize, in ms */
+    /* the phase bars: each GPU kernel at its fastest blocksize, in ms, the
+     * release last; n = 5 and one round: no interval, no spread, no bars */
     char *t = read_out(out, "phases-1.dat");
-    cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_vector_cuda\t1.0\t2.0\t0.06\t0.5\n"), "%s", t);
-    cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_cusparse\t1.0\t2.0\t0.05\t0.5\n"), "%s", t);
+    cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_vector_cuda\t1.0\t2.0\t0.06\t0.5\t0.25\t"
+                        "NaN\tNaN\t1\tNaN\tNaN\n"), "%s", t);
+    cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_cusparse\t1.0\t2.0\t0.05\t0.5\t0.25\t"), "%s",
+              t);
+    free(t);
+    t = read_out(out, "phases-1.gp");
+    cr_assert(strstr(t, "using 6 title 'release (frees)'") && !strstr(t, "yerrorbars"), "%s", t);
     free(t);
 }
 
@@ -239,14 +247,158 @@ Test(report, summary_and_failure_tables, .timeout = 120)
                         "relative error 1e-3 above tolerance\n"), "%s", t);
     free(t);
     t = read_out(out, "summary-best.tsv");
-    /* laplace2d: cusparse at 5e-5 s is the fastest; serial 4e-3 s -> 80x */
+    /* laplace2d: cusparse at 5e-5 s is the fastest; serial 4e-3 s -> 80x;
+     * n = 5 gives no interval, and every number says so */
     cr_assert(strstr(t, "laplace2d_n100\tsmall\t49600\tspmv\tspmv_csr_cusparse\t\t"
-                        "0.05 ms\t40.000 GFLOPS\t80.00x\tspmv_csr_cusparse\t1.00x\n"),
+                        "0.05000 ms (no interval)\t40.00 GFLOPS (no interval)\t"
+                        "80.0x (no interval)\tspmv_csr_cusparse\t1.00x (no interval)\t"
+                        "spmv_csr_vector_cuda (no interval)\n"),
               "%s", t);
     free(t);
     t = read_out(out, "summary-geomean.tsv");
     /* omp's best is threads=4 on both matrices: 4e-3/1.4e-3 = 2.857 each */
-    cr_assert(strstr(t, "spmv_csr_omp\tspmv\t2\t2.86x\t2\t0.04x\t2\n"), "%s", t);
+    cr_assert(strstr(t, "spmv_csr_omp\tspmv\t2\t2.86x (no interval)\t2\t"
+                        "0.0357x (no interval)\t2\n"), "%s", t);
+    free(t);
+}
+
+/* One round of a run (flops 2e6, bytes 12e6): its samples and, for a GPU
+ * kernel, its phases. */
+static void put_round(sp_store *st, int64_t sweep, int64_t m, const sp_kernel *k, int round,
+                      const double *s, int n, sp_phases phases)
+{
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = k, .axes_json = "{}",
+                       .status = "ok", .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
+                       .warmup = 1, .nsamples = n, .samples = s, .phases = phases,
+                       .round = round};
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+}
+
+/* Runs with known intervals. n = 6 gives the interval [min, max] (ranks
+ * 1 and 6; db/stats.h). Matrix known_a: serial 4e-3 [3.8e-3, 4.2e-3],
+ * cuSPARSE 5e-5 [4.8e-5, 5.2e-5] ahead of vector_cuda 5.1e-5 [4.9e-5,
+ * 5.3e-5] within the noise (a tie), vector_cuda in 3 rounds of two samples
+ * (each round's median 5.1e-5: the rounds do not widen the interval) with
+ * phases that differ by round, and OpenMP with n = 5 (no interval).
+ * Matrix known_b: every time of known_a x2 (serial) and x4 (cuSPARSE),
+ * vector_cuda 3e-4 [2.9e-4, 3.1e-4] clearly behind (not a tie). */
+static void build_interval_db(const char *path)
+{
+    static const double ser[6] = {3.8e-3, 3.9e-3, 4.0e-3, 4.0e-3, 4.1e-3, 4.2e-3};
+    static const double cus[6] = {4.8e-5, 4.9e-5, 5.0e-5, 5.0e-5, 5.1e-5, 5.2e-5};
+    static const double vec[3][2] = {{4.9e-5, 5.3e-5}, {5.0e-5, 5.2e-5}, {5.1e-5, 5.1e-5}};
+    static const double vec_b[6] = {2.9e-4, 2.95e-4, 3.0e-4, 3.0e-4, 3.05e-4, 3.1e-4};
+    static const sp_phases ph[3] = {{1e-3, 2e-3, 0.5e-3, 0.25e-3},
+                                    {1.2e-3, 2.2e-3, 0.5e-3, 0.3e-3},
+                                    {0.9e-3, 1.9e-3, 0.5e-3, 0.2e-3}};
+    static const sp_phases none = {0, 0, 0, 0};
+    double ser_b[6], cus_b[6];
+    for (int i = 0; i < 6; i++)
+        ser_b[i] = 2 * ser[i], cus_b[i] = 4 * cus[i];
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    int64_t a = put_matrix(st, "gen:a", "known_a", 10000);
+    int64_t b = put_matrix(st, "gen:b", "known_b", 20000);
+    put_round(st, sw, a, &k_serial, 0, ser, 6, none);
+    put_round(st, sw, a, &k_cusparse, 0, cus, 6, ph[0]);
+    for (int r = 0; r < 3; r++)
+        put_round(st, sw, a, &k_vector, r, vec[r], 2, ph[r]);
+    put_run(st, sw, a, &k_omp, "{}", 1.4e-3, 2e6);
+    put_round(st, sw, b, &k_serial, 0, ser_b, 6, none);
+    put_round(st, sw, b, &k_cusparse, 0, cus_b, 6, ph[0]);
+    put_round(st, sw, b, &k_vector, 0, vec_b, 6, ph[0]);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+}
+
+/* The numbers of the line of text that starts with prefix (tab-separated,
+ * after it), NaN where the field is "NaN". */
+static int line_numbers(const char *text, const char *prefix, double *v, int max)
+{
+    const char *p = strstr(text, prefix);
+    cr_assert_not_null(p, "no line %s in:\n%s", prefix, text);
+    p += strlen(prefix);
+    int n = 0;
+    while (n < max && *p && *p != '\n') {
+        char *end;
+        v[n++] = strtod(p, &end);
+        cr_assert(end > p, "not a number at %.20s", p);
+        p = *end == '\t' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* The report's charts and tables carry the intervals of the database. */
+Test(report, intervals_on_every_chart_and_table, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "intervals.db");
+    tu_path(out, sizeof out, dir, "report");
+    build_interval_db(db);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    /* roofline: cuSPARSE on known_a at 2e6 / 5e-5 s = 40 GFLOPS, from
+     * 2e6 / 5.2e-5 to 2e6 / 4.8e-5; OpenMP's point without an interval */
+    double v[12];
+    char *t = read_out(out, "roofline.dat");
+    cr_assert_eq(line_numbers(t, "spmv_csr_cusparse\tgpu\t", v, 12), 4, "%s", t);
+    ud_close(v[0], 1.0 / 6, "intensity");
+    ud_close(v[1], 40, "rate");
+    ud_close(v[2], 2e6 / 5.2e-5 / 1e9, "rate_lo");
+    ud_close(v[3], 2e6 / 4.8e-5 / 1e9, "rate_hi");
+    cr_assert(strstr(t, "spmv_csr_omp\tcpu\t0.166666666666667\t1.42857142857143\tNaN\tNaN\n"),
+              "%s", t);
+    free(t);
+    t = read_out(out, "roofline.gp");
+    cr_assert(strstr(t, "using 3:4:($5 == $5 ? $5 : $4):($6 == $6 ? $6 : $4) with yerrorbars"),
+              "%s", t);
+    free(t);
+    assert_png(out, "roofline.png");
+    /* phases: the median round's (1, 2, 0.5, 0.25 ms), the kernel 0.051 ms
+     * [0.049, 0.053], 3 rounds whose phases sum to 3.75, 4.2 and 3.5 ms:
+     * end to end from 3.5 + 0.051 to 4.2 + 0.051 ms */
+    t = read_out(out, "phases-1.dat");
+    cr_assert_eq(line_numbers(t, "known_a / spmv_csr_vector_cuda\t", v, 12), 10, "%s", t);
+    const double want[10] = {1, 2, 0.051, 0.5, 0.25, 0.049, 0.053, 3, 3.551, 4.251};
+    for (int i = 0; i < 10; i++)
+        cr_assert(fabs(v[i] - want[i]) < 1e-12, "column %d: %.17g, want %g\n%s", i + 2, v[i],
+                  want[i], t);
+    cr_assert(strstr(t, "known_a / spmv_csr_cusparse\t1.0\t2.0\t0.05\t0.5\t0.25\t0.048\t0.052\t"
+                        "1\tNaN\tNaN\n"), "one round: no spread\n%s", t);
+    free(t);
+    t = read_out(out, "phases-1.gp");
+    cr_assert(strstr(t, "using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
+                        " with yerrorbars") &&
+              strstr(t, "using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
+                        " with yerrorbars"), "%s", t);
+    free(t);
+    assert_png(out, "phases-1.png");
+    /* the best kernel: every number with its interval; a tie on known_a */
+    t = read_out(out, "summary-best.tsv");
+    cr_assert(strstr(t, "known_a\tsmall\t10000\tspmv\tspmv_csr_cusparse\t\t"
+                        "0.05000 [0.04800, 0.05200] ms\t40.00 [38.46, 41.67] GFLOPS\t"
+                        "80.0x [73.1, 87.5]\tspmv_csr_cusparse\t1.00x [0.92, 1.08]\t"
+                        "tie with spmv_csr_vector_cuda\n"), "%s", t);
+    cr_assert(strstr(t, "known_b\tsmall\t20000\tspmv\tspmv_csr_cusparse\t\t"
+                        "0.2000 [0.1920, 0.2080] ms\t10.00 [9.62, 10.42] GFLOPS\t"
+                        "40.0x [36.5, 43.7]\tspmv_csr_cusparse\t1.00x [0.92, 1.08]\t"
+                        "beats spmv_csr_vector_cuda\n"), "%s", t);
+    free(t);
+    /* geomeans: cuSPARSE sqrt(80 x 40) = 56.6, between the geomeans of the
+     * ends sqrt(73.08 x 36.54) = 51.7 and sqrt(87.5 x 43.75) = 61.9;
+     * OpenMP has no interval */
+    t = read_out(out, "summary-geomean.tsv");
+    cr_assert(strstr(t, "spmv_csr_cusparse\tspmv\t2\t56.6x [51.7, 61.9]\t2\t1.00x [0.92, 1.08]\t"
+                        "2\n"), "%s", t);
+    cr_assert(strstr(t, "spmv_csr_omp\tspmv\t1\t2.86x (no interval)\t1\t"), "%s", t);
+    free(t);
+    t = read_out(out, "summary-best-1.gp");
+    cr_assert(strstr(t, "tie with spmv_csr_vector_cuda") && strstr(t, "[38.46, 41.67]"), "%s",
+              t);
     free(t);
 }
 
