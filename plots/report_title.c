@@ -16,7 +16,8 @@ enum { T_PATH, T_HASH, T_COMMIT, T_STARTED, T_FINISHED, T_STATUS, T_HOST, T_CPU,
        T_CPUS, T_GPU, T_DRIVER, T_RUNTIME, T_COMPILER, T_CFLAGS, T_OMP, T_REPS,
        T_WARMUP, T_CONFIG, T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_MATRICES,
        T_TRIAD, T_TRIAD_THREADS, T_DCOPY, T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM, T_SMS,
-       T_GPU_MEM, T_CRASHED, T_TIMEOUT, T_NCOLS };
+       T_GPU_MEM, T_CRASHED, T_TIMEOUT, T_CACHE, T_BATCH, T_MINSAMPLE, T_ROUNDS, T_SEED,
+       T_NOISY, T_RUNCACHE, T_NCOLS };
 
 /* A column's text, "-" when NULL. */
 static const char *col(sqlite3_stmt *s, int i)
@@ -42,7 +43,8 @@ static void title_label(FILE *f, int *tag, double y, const char *font, const cha
     fprintf(f, " at screen 0.06, %.3f left font ',%s'\n", y, font);
 }
 
-/* The provenance lines. */
+/* The provenance lines (a NULL harness setting, in a hand-made database, reads as
+ * its default). */
 static void title_provenance(FILE *f, int *tag, sqlite3_stmt *s, int64_t sweep_id)
 {
     char line[2048];
@@ -60,14 +62,17 @@ static void title_provenance(FILE *f, int *tag, sqlite3_stmt *s, int64_t sweep_i
         "config: %s   (XXH3 %s)",
         "os: %s   kernel: %s   %s socket(s), %s cores, %s GiB memory",
         "GPU: %s SMs, %s GiB   measured: host STREAM triad %s GB/s (%s threads), device "
-        "copy %s GB/s"};
+        "copy %s GB/s",
+        "harness: cache %s   batch %s   min sample %s   rounds %s (seed %s)   noisy above "
+        "+-%s   ok runs by cache: %s"};
     const int args[][8] = {
         {T_STATUS, T_STARTED, T_FINISHED}, {T_HOST, T_CPU, T_CPUS},
         {T_GPU, T_DRIVER, T_RUNTIME}, {T_COMMIT}, {T_COMPILER, T_CFLAGS},
         {T_OMP, T_REPS, T_WARMUP},
         {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_CRASHED, T_TIMEOUT, T_MATRICES},
         {T_PATH, T_HASH}, {T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM},
-        {T_SMS, T_GPU_MEM, T_TRIAD, T_TRIAD_THREADS, T_DCOPY}};
+        {T_SMS, T_GPU_MEM, T_TRIAD, T_TRIAD_THREADS, T_DCOPY},
+        {T_CACHE, T_BATCH, T_MINSAMPLE, T_ROUNDS, T_SEED, T_NOISY, T_RUNCACHE}};
     for (int i = 0; i < (int)(sizeof fmt / sizeof *fmt); i++) {
         const int *a = args[i];
         snprintf(line, sizeof line, fmt[i], col(s, a[0]), col(s, a[1]), col(s, a[2]),
@@ -128,7 +133,13 @@ int rp_title_page(rp_report *r, sp_err *err)
             " iif(mem_total_gib IS NULL, NULL, printf('%.1f', mem_total_gib)),"
             " gpu_sm_count, iif(gpu_mem_gib IS NULL, NULL, printf('%.1f', gpu_mem_gib)),"
             " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'crashed'),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'timeout')"
+            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'timeout'),"
+            " coalesce(cache, 'warm'), iif(coalesce(batch, 0) = 0, 'auto', batch),"
+            " iif(min_sample_s IS NULL, 'default', printf('%g ms', min_sample_s * 1e3)),"
+            " coalesce(rounds, 1), seed,"
+            " printf('%g %%', coalesce(noisy_threshold, 0.05) * 100),"
+            " (SELECT group_concat(c || ' ' || n, ', ') FROM (SELECT coalesce(cache, 'warm') AS c,"
+            "   COUNT(*) AS n FROM runs WHERE sweep_id = ?1 AND status = 'ok' GROUP BY c))"
             " FROM sweeps WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the provenance query");
     sqlite3_bind_int64(s, 1, r->sweep_id);

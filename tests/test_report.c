@@ -487,6 +487,8 @@ Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
     cr_assert(strstr(dat, "testhost") && strstr(dat, "Fake H100") &&
               strstr(dat, "0123456789abcdef") && strstr(dat, "report-test.ini"),
               "provenance missing from the title page:\n%s", dat);
+    cr_assert(strstr(dat, "harness: cache ") && strstr(dat, "ok runs by cache: warm "),
+              "the harness's settings missing from the title page:\n%s", dat);
     free(dat);
 }
 
