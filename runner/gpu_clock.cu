@@ -20,6 +20,24 @@ static int cuda_ok(cudaError_t e, const char *what, sp_err *err)
     return e == cudaSuccess ? 0 : sp_fail(err, "%s: %s", what, cudaGetErrorString(e));
 }
 
+/* One thread waits until the global timer has moved ns past its start. */
+__global__ void gpu_spin_kernel(unsigned long long ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    while (t - t0 < ns);
+}
+
+extern "C" int sp_gpu_spin(void *stream, double seconds, sp_err *err)
+{
+    if (!(seconds >= 0) || seconds > 10)
+        return sp_fail(err, "GPU spin: %g s outside 0..10", seconds);
+    gpu_spin_kernel<<<1, 1, 0, (cudaStream_t)stream>>>((unsigned long long)(seconds * 1e9));
+    return cuda_ok(cudaGetLastError(), "GPU spin: launch", err);
+}
+
 extern "C" int sp_gpu_clock_open(sp_gpu_clock **out, int flush_l2, sp_err *err)
 {
     *out = NULL;

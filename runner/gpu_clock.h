@@ -38,6 +38,11 @@ int sp_gpu_clock_device_sync(sp_gpu_clock *c, sp_err *err);
 /* Overwrite the L2 cache (a memset of the flush buffer on the stream, as
  * nvbench does) and wait: the next sample starts cold. */
 int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err);
+/* Enqueue on stream a kernel of known length: one thread spinning on the
+ * GPU's global timer (%globaltimer, nanoseconds) for `seconds`. The
+ * harness's own check (tests/gpu/test_gpu_harness.c): a spin measured
+ * as its length one launch a sample and batched. -1 with the reason. */
+int sp_gpu_spin(void *stream, double seconds, sp_err *err);
 /* The PCI bus id of the clock's device ("0000:3b:00.0"), the name NVML
  * knows it by whatever CUDA_VISIBLE_DEVICES says; -1 when unknown. */
 int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len);
