@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../runner/harness.h"
@@ -43,6 +44,14 @@ static double median_sample(sp_harness *h, spin_state *s, int batch, int n)
     return t[n / 2];
 }
 
+/* Under compute-sanitizer (run.sh sets SPSWEEP_GPU_TEST_QUICK) every
+ * launch is instrumented and slowed: the lower bounds still hold, the upper
+ * ones do not. */
+static int timed_exactly(void)
+{
+    return getenv("SPSWEEP_GPU_TEST_QUICK") == NULL;
+}
+
 Test(gpu_harness, a_spin_of_known_length_is_measured_as_that, .timeout = 60)
 {
     sp_harness h;
@@ -53,16 +62,19 @@ Test(gpu_harness, a_spin_of_known_length_is_measured_as_that, .timeout = 60)
     /* one launch a sample: 1 ms, plus at most the events' and a launch's
      * few microseconds */
     double one = median_sample(&h, &s, 1, 9);
-    cr_assert(one >= 0.999e-3 && one <= 1.03e-3, "1 ms spin measured %g s", one);
+    cr_assert(one >= 0.999e-3 && (one <= 1.03e-3 || !timed_exactly()),
+              "1 ms spin measured %g s", one);
     /* batched short spins: each 20 us, queued back to back; a batch's gaps
      * between kernels are a few us at most */
     s.seconds = 20e-6;
     double per = median_sample(&h, &s, 50, 9);
-    cr_assert(per >= 19.9e-6 && per <= 25e-6, "20 us spins batched by 50 measured %g s", per);
+    cr_assert(per >= 19.9e-6 && (per <= 25e-6 || !timed_exactly()),
+              "20 us spins batched by 50 measured %g s", per);
     /* the calibrated batch of a 20 us spin fills 0.5 ms */
     int batch = 0;
     cr_assert_eq(sp_harness_batch(&h, &s, 0.5e-3, &batch, &err), 0, "%s", err.msg);
-    cr_assert(batch >= 20 && batch <= 26, "batch %d for 20 us at 0.5 ms", batch);
+    cr_assert(batch >= 1 && batch <= 26 && (batch >= 20 || !timed_exactly()),
+              "batch %d for 20 us at 0.5 ms", batch);
     sp_harness_close(&h);
 }
 
