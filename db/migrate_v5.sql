@@ -17,11 +17,15 @@
 ALTER TABLE runs ADD COLUMN free_s REAL;
 ALTER TABLE runs ADD COLUMN joules_lo REAL;
 ALTER TABLE runs ADD COLUMN joules_hi REAL;
+ALTER TABLE runs ADD COLUMN kernel_info TEXT
+    CHECK (kernel_info IS NULL OR json_valid(kernel_info));
 
 ALTER TABLE run_rounds ADD COLUMN convert_s REAL;
 ALTER TABLE run_rounds ADD COLUMN h2d_s REAL;
 ALTER TABLE run_rounds ADD COLUMN d2h_s REAL;
 ALTER TABLE run_rounds ADD COLUMN free_s REAL;
+ALTER TABLE run_rounds ADD COLUMN kernel_info TEXT
+    CHECK (kernel_info IS NULL OR json_valid(kernel_info));
 
 UPDATE run_rounds SET
     convert_s = (SELECT convert_s FROM runs WHERE runs.id = run_rounds.run_id),

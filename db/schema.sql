@@ -22,7 +22,8 @@
 -- Version 5 (over 4): the harness times every phase, release too (free_s);
 -- each round keeps its phases and the run's are their median; the GPU
 -- energy is measured in windows (energy_windows) that give
--- joules_per_launch a 95 % interval (joules_lo, joules_hi).
+-- joules_per_launch a 95 % interval (joules_lo, joules_hi); a kernel may
+-- store facts about what it built (kernel_info, JSON).
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -155,7 +156,10 @@ CREATE TABLE IF NOT EXISTS runs (
     -- version 5 ------------------------------------------------------------
     free_s       REAL,                  -- the release phase (host and device frees)
     joules_lo    REAL,                  -- 95 % interval of the energy per launch
-    joules_hi    REAL                   -- (t interval over its windows; NULL for one)
+    joules_hi    REAL,                  -- (t interval over its windows; NULL for one)
+    kernel_info  TEXT CHECK (kernel_info IS NULL OR json_valid(kernel_info))
+                                        -- the kernel's facts about what it built
+                                        -- (sp_kernel.info: librsb's flags, tuning)
 );
 
 CREATE TABLE IF NOT EXISTS samples (
@@ -190,6 +194,7 @@ CREATE TABLE IF NOT EXISTS run_rounds (
     h2d_s       REAL,                   -- upload: device allocation + copies
     d2h_s       REAL,                   -- the result's device->host copy
     free_s      REAL,                   -- release
+    kernel_info TEXT CHECK (kernel_info IS NULL OR json_valid(kernel_info)),  -- this round's
     PRIMARY KEY (run_id, round)
 ) WITHOUT ROWID;
 

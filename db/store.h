@@ -145,6 +145,7 @@ typedef struct sp_run_record {
     const double *energy_j;             /* energy_windows of them */
     const int64_t *energy_launches;     /* launches in each window */
     const char *state_before, *state_after;     /* machine state JSON; NULL = none */
+    const char *kernel_info;    /* version 5: the kernel's JSON facts (sp_kernel.info) */
 } sp_run_record;
 
 /* Store one round of a run, its samples and their statistics, in one

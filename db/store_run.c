@@ -142,6 +142,10 @@ static int find_run(sp_store *st, const sp_run_record *r, int64_t *id, sp_err *e
            : store_fail(st, err, "looking up the run");
 }
 
+/* A kernel's JSON as stored: kept when valid, NULL otherwise (a kernel's
+ * malformed facts must not lose its run). */
+#define VALID_JSON(p) "CASE WHEN json_valid(" p ") THEN " p " END"
+
 /* Insert the runs row; *run_id receives its id. */
 static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err)
 {
@@ -153,9 +157,10 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
                       " backend, device, axes, status, error, rel_error, flops, bytes,"
                       " convert_s, h2d_s, d2h_s, warmup, repetitions, created_at,"
                       " stop_reason, rate_unit, need_host_bytes, need_device_bytes, batch,"
-                      " cache, free_s) VALUES"
+                      " cache, free_s, kernel_info) VALUES"
                       " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                      " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22, ?23, ?24, ?25,"
+                      " " VALID_JSON("?26") ")",
                       &s, "preparing the run insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
@@ -173,7 +178,7 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
              bind_int_or_null(s, 21, (int64_t)r->need.host_bytes, 0) |
              bind_int_or_null(s, 22, (int64_t)r->need.device_bytes, 0) |
              bind_int_or_null(s, 23, ok ? r->batch : 0, 0) | bind_text(s, 24, r->cache) |
-             bind_real(s, 25, r->phases.free_s);
+             bind_real(s, 25, r->phases.free_s) | bind_text(s, 26, r->kernel_info);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the run");
@@ -228,9 +233,9 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
     if (store_prepare(st,
                       "INSERT INTO run_rounds (run_id, round, status, error, batch, launches,"
                       " flags, energy_j, state_before, state_after, energy_launches,"
-                      " convert_s, h2d_s, d2h_s, free_s, created_at) VALUES"
+                      " convert_s, h2d_s, d2h_s, free_s, kernel_info, created_at) VALUES"
                       " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                      SQL_NOW ")",
+                      VALID_JSON("?16") ", " SQL_NOW ")",
                       &s, "preparing the round insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
@@ -242,7 +247,7 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
              bind_text(s, 9, r->state_before) | bind_text(s, 10, r->state_after) |
              bind_int_or_null(s, 11, elaunches, 0) | bind_real(s, 12, r->phases.convert_s) |
              bind_real(s, 13, r->phases.h2d_s) | bind_real(s, 14, r->phases.d2h_s) |
-             bind_real(s, 15, r->phases.free_s);
+             bind_real(s, 15, r->phases.free_s) | bind_text(s, 16, r->kernel_info);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the round");

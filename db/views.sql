@@ -53,6 +53,8 @@ DROP VIEW IF EXISTS run_stats;
 -- convert_s, h2d_s, d2h_s, free_s — the phases the harness timed (the
 --          median round's): prepare + analyse, upload, the result's
 --          download, release.
+-- kernel_info — the kernel's JSON facts about what it built (librsb's
+--          matrix flags and tuner's verdict), NULL when it says none.
 -- kernel_s, with_transfers_s, end_to_end_s — the three timing modes:
 --          the median sample; plus h2d_s + d2h_s; plus convert_s and
 --          free_s as well (NULL phases count as 0).
@@ -97,7 +99,7 @@ SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        r.joules_lo, r.joules_hi,
        r.flops / r.joules_hi / x.rate_scale AS rate_per_watt_lo,
        r.flops / r.joules_lo / x.rate_scale AS rate_per_watt_hi,
-       r.convert_s, r.h2d_s, r.d2h_s, r.free_s,
+       r.convert_s, r.h2d_s, r.d2h_s, r.free_s, r.kernel_info,
        r.median AS kernel_s,
        r.median + x.t_s AS with_transfers_s,
        r.median + x.t_s + x.c_s AS end_to_end_s

@@ -190,6 +190,12 @@ typedef struct sp_kernel {
      * untimed, before every warm-up launch and every sample; a kernel with a
      * reset is timed one launch per sample. NULL: launches repeat as they are. */
     int (*reset)(void *state, const sp_exec *ex, sp_err *err);
+    /* Optional: facts about what prepare, upload and analyse built that
+     * belong with the run, as one JSON object in json (at most len bytes,
+     * NUL-terminated): librsb's matrix flags and its tuner's verdict, a
+     * library's version. Called once after analyse, untimed; stored in
+     * runs.kernel_info. NULL: none. */
+    int (*info)(void *state, char *json, size_t len);
     /* Result into host memory out (op->output_bytes bytes), after the last
      * launch (the harness has waited for it). For a GPU kernel it is the
      * device->host copy, timed by the harness as d2h_s. */

@@ -20,7 +20,7 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *hi = 4096;
     else if (!strcmp(axis, "blocksize"))
         *hi = 1024;             /* CUDA's limit on threads per block */
-    else if (!strcmp(axis, "values") || !strcmp(axis, SP_AXIS_CACHE))
+    else if (!strcmp(axis, "values") || !strcmp(axis, "tune") || !strcmp(axis, SP_AXIS_CACHE))
         *lo = 0, *hi = 1;
     else if (!strcmp(axis, SP_AXIS_BATCH))
         *lo = 0, *hi = SP_BATCH_MAX;    /* 0: auto */

@@ -90,6 +90,9 @@ static void on_frame(sp_child_outcome *o, unsigned type, const unsigned char *p,
         o->machine.before[sizeof o->machine.before - 1] = 0;
         o->machine.after[sizeof o->machine.after - 1] = 0;
         o->have_machine = 1;
+    } else if (type == SP_MSG_INFO && len < sizeof o->info) {
+        memcpy(o->info, p, len);
+        o->info[len] = 0;
     } else if (type == SP_MSG_DONE && len >= sizeof o->result) {
         memcpy(&o->result, p, sizeof o->result);
         snprintf(o->message, sizeof o->message, "%.*s", (int)(len - sizeof o->result),

@@ -39,6 +39,7 @@ enum {
     SP_MSG_RUN = 5,         /* parent to worker: the next combination */
     SP_MSG_MACHINE = 6,     /* sp_wire_machine: the machine around the samples */
     SP_MSG_SAMPLE_FLAGS = 7, /* int32 SP_MACHINE_* bits, one per sample sent */
+    SP_MSG_INFO = 8,        /* text: the kernel's info, a JSON object (sp_kernel.info) */
 };
 #define SP_WIRE_MAX_PAYLOAD (64u << 20)
 
@@ -100,6 +101,7 @@ typedef struct sp_child_outcome {
     int nflags;
     int have_machine;           /* SP_MSG_MACHINE arrived */
     sp_wire_machine machine;
+    char info[1024];            /* SP_MSG_INFO: the kernel's JSON, "" when none */
     int timed_out;              /* killed after the timeout */
     int aborted;                /* killed because the sweep was told to stop */
     int protocol_error;         /* malformed frame */

@@ -35,6 +35,16 @@ static void stage(int fd, const char *what)
     sp_wire_send(fd, SP_MSG_STAGE, what, strlen(what));
 }
 
+/* The kernel's facts about what it built (sp_kernel.info), when it has
+ * any: a JSON object, or nothing when it cannot say. */
+static void send_info(int fd, const sp_kernel *k, void *state)
+{
+    char json[1024];
+    if (!k->info || k->info(state, json, sizeof json) || json[0] != '{')
+        return;
+    sp_wire_send(fd, SP_MSG_INFO, json, strnlen(json, sizeof json - 1));
+}
+
 /* The harness's steps (prepare, upload, analyse, result, release). */
 static void stage_hook(void *ctx, const char *step)
 {
@@ -164,6 +174,7 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     h->on_stage = stage_hook, h->stage_ctx = (void *)(intptr_t)fd;
     if (sp_harness_prepare(h, j->pb, j->params, state, ph, err))
         return SP_DONE_ERROR;
+    send_info(fd, k, *state);
     stage(fd, "warm-up");
     for (int w = 0; w < j->warmup; w++)
         if (sp_harness_launch(h, *state, err))

@@ -28,6 +28,7 @@ typedef struct combo_outcome {
     int32_t *sample_flags;      /* malloc'd (from the child), one per sample */
     int have_machine;
     sp_wire_machine machine;    /* the machine around the samples */
+    char info[1024];            /* the kernel's JSON facts, "" when none */
 } combo_outcome;
 
 static void op_state_free(op_state *os)
@@ -195,6 +196,7 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
         }
         out->have_machine = co.have_machine;
         out->machine = co.machine;
+        memcpy(out->info, co.info, sizeof out->info);
     }
     sp_child_outcome_free(&co);
 }
@@ -306,7 +308,7 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,
         .batch = out.batch,
         .cache = sp_param(&c->params, SP_AXIS_CACHE, rc->cfg->cold) ? "cold" : "warm",
-        .sample_flags = out.sample_flags,
+        .sample_flags = out.sample_flags, .kernel_info = out.info[0] ? out.info : NULL,
     };
     if (ok && out.have_machine) {
         r.flags = out.machine.flags, r.energy_windows = out.machine.energy_windows;

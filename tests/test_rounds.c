@@ -145,3 +145,23 @@ Test(rounds, harness_axes_are_stored_per_run, .timeout = 120)
     cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
     cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 5, "resume adds nothing");
 }
+
+/* A kernel's facts about what it built reach the database with its run
+ * and with each round (librsb: tuned or not, its threads and blocks). */
+Test(rounds, kernel_info_is_stored_with_each_round, .timeout = 120)
+{
+    char dir[256], cfg[300], db[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, sizeof cfg, dir, "k.ini");
+    tu_write_file(cfg, "[sweep]\nrepetitions = 3\nwarmup = 1\nrounds = 2\n"
+                       "[matrices]\nsource = gen:laplace2d?n=60\n"
+                       "[kernel spmv_librsb]\nthreads = 1\ntune = 0,1\n");
+    tu_path(db, sizeof db, dir, "k.db");
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_stats WHERE"
+                           " json_extract(kernel_info, '$.tuned') = json_extract(axes, '$.tune')"
+                           " AND json_extract(kernel_info, '$.threads') = 1"
+                           " AND json_extract(kernel_info, '$.leaves') >= 1"), 2);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_rounds WHERE"
+                           " json_valid(kernel_info)"), 4, "every round keeps its own");
+}

@@ -3,6 +3,7 @@
  * in the registry on the awkward matrices and on real ones. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,8 +178,11 @@ Test(spmv, cpu_kernels_on_awkward_matrices, .timeout = 300)
             if (!sp_kernels[k]->needs_gpu && !strcmp(sp_kernels[k]->operation, "spmv")) {
                 const sp_kernel *K = sp_kernels[k];
                 int refused = spmv_check_kernel_all(K, test_threads, 4, &c.A, c.name);
-                cr_assert(!refused || !strcmp(K->format, "ell") || !strcmp(K->format, "hll") ||
-                              !strcmp(K->format, "dia"),
+                /* padded formats may refuse a matrix; librsb's tuner refuses
+                 * more threads than CPUs (tests/test_spmv_cpu.c, librsb/) */
+                int oversubscribed = !strcmp(K->name, "spmv_librsb") && omp_get_num_procs() < 7;
+                cr_assert(!refused || oversubscribed || !strcmp(K->format, "ell") ||
+                              !strcmp(K->format, "hll") || !strcmp(K->format, "dia"),
                           "%s refused %s (only padded formats may)", K->name, c.name);
                 kernels += i == 0;
             }

@@ -2,7 +2,9 @@
  * test_spmv.c: splits, ELLPACK/HLL layouts and refusals, every hack size,
  * the `chunk` axis, librsb across fork. */
 #include <criterion/criterion.h>
+#include <omp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -344,5 +346,58 @@ Test(librsb, initialised_lazily_in_each_process, .timeout = 60)
     }
     sp_params two = {.n = 1, .name = {"threads"}, .value = {2}};
     cr_assert_leq(spmv_check_kernel(sp_kernel_find("spmv_librsb"), &two, &c.A), 1e-12);
+    spmv_case_free(&c);
+}
+
+/* librsb as its authors use it: tuned (tune = 1, the default) and untuned
+ * both give A x on every awkward matrix at every thread count the machine
+ * has; a tuned run with more threads than CPUs is refused by need and by
+ * prepare alike, with the reason; the run's facts say what was built. */
+Test(librsb, tuned_and_untuned_on_awkward_matrices, .timeout = 120)
+{
+    const sp_kernel *k = sp_kernel_find("spmv_librsb");
+    cr_assert_not_null(k);
+    cr_assert_not_null(k->info, "librsb reports what it built");
+    long cpus = omp_get_num_procs(), threads[2] = {1, cpus > 1 ? 2 : 1}, tunes[2] = {0, 1};
+    spmv_axis_override o[2] = {{"threads", threads, 2}, {"tune", tunes, 2}};
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        cr_assert_eq(spmv_check_kernel_with(k, o, 2, &c.A, c.name), 0, "%s refused", c.name);
+        spmv_case_free(&c);
+    }
+}
+
+Test(librsb, tuned_runs_state_their_threads_and_blocks, .timeout = 60)
+{
+    const sp_kernel *k = sp_kernel_find("spmv_librsb");
+    const sp_operation *op = sp_operation_find("spmv");
+    spmv_case c;
+    case_named("rows not a multiple of 32 (1001)", &c);
+    sp_problem pb;
+    sp_err err = {{0}};
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
+    long cpus = omp_get_num_procs();
+    sp_params over = {.n = 2, .name = {"threads", "tune"}, .value = {cpus + 1, 1}};
+    sp_need need;
+    void *state = NULL;
+    cr_assert_eq(k->need(&pb, &over, &need, &err), -1);
+    cr_assert(strstr(err.msg, "tuner") && strstr(err.msg, "tune = 0"), "%s", err.msg);
+    cr_assert_eq(k->prepare(&pb, &over, &state, &err), -1, "prepare agrees with need");
+    cr_assert_null(state);
+    over.value[1] = 2;
+    cr_assert_eq(k->need(&pb, &over, &need, &err), -1, "tune = 2 is no setting");
+    for (int tune = 0; tune < 2; tune++) {
+        sp_params p = {.n = 2, .name = {"threads", "tune"}, .value = {1, tune}};
+        char json[1024], want[64];
+        cr_assert_eq(k->prepare(&pb, &p, &state, &err), 0, "%s", err.msg);
+        cr_assert_eq(k->info(state, json, sizeof json), 0);
+        snprintf(want, sizeof want, "\"tuned\":%d,", tune);
+        cr_assert(json[0] == '{' && strstr(json, want) && strstr(json, "\"threads\":1,") &&
+                      strstr(json, "\"leaves\":") && strstr(json, "\"librsb\":\"1."),
+                  "%s", json);
+        k->release(state);
+    }
+    op->teardown(&pb);
     spmv_case_free(&c);
 }

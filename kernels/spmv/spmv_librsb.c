@@ -1,9 +1,15 @@
 /*
  * spmv_librsb.c — the outside baseline: librsb (M. Martone's Recursive
  * Sparse Blocks; Debian's librsb-dev) SpMV with its own OpenMP threads,
- * set through RSB_IO_WANT_EXECUTING_THREADS from the `threads` axis. The
- * RSB matrix is built from the CSR in prepare (the conversion phase),
- * with librsb's default flags and no autotuning (rsb_tune_spmv).
+ * set through RSB_IO_WANT_EXECUTING_THREADS from the `threads` axis and
+ * read back, so a count librsb did not take is an error, not a quiet
+ * one-thread baseline. The RSB matrix is built from the CSR in prepare
+ * (the conversion phase) and, with `tune = 1` (the default, as librsb's
+ * authors say to use it), re-blocked by librsb's autotuner for SpMV at the
+ * axis's thread count (rsb_tune_spmm with one right-hand side, its default
+ * rounds and time: counted as conversion too); `tune = 0` keeps the
+ * untuned matrix for comparison. The tuner's verdict, the matrix's flags
+ * and blocks are stored with the run (runs.kernel_info).
  *
  * librsb keeps process-wide state. rsb_lib_init runs lazily, in the first
  * prepare of each process: the pid that initialised it is recorded, so a
@@ -13,7 +19,9 @@
  * parent ran a parallel region with more than one thread hangs in its own
  * first parallel region — the runner must fork before any OpenMP work.)
  */
+#include <omp.h>
 #include <rsb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -26,6 +34,9 @@ typedef struct librsb_state {
     double *y;
     int32_t rows;
     rsb_int_t threads;
+    int tune;                   /* the `tune` axis */
+    int tuned;                  /* the tuner ran (not on a matrix without nonzeros) */
+    rsb_real_t tune_speedup;    /* the tuner's declared speedup; 0 untuned */
 } librsb_state;
 
 static pid_t rsb_ready_pid;     /* the process whose librsb is initialised; 0: none */
@@ -59,11 +70,41 @@ static int rsb_ready(sp_err *err)
     return 0;
 }
 
+/* Set librsb's thread count and read it back: librsb clamps a count it
+ * cannot run (OMP_THREAD_LIMIT, a build without OpenMP), and a baseline on
+ * fewer threads than its axis says would flatter every ratio against it. */
 static int librsb_threads(const librsb_state *s, sp_err *err)
 {
-    rsb_int_t t = s->threads;
+    rsb_int_t t = s->threads, got = 0;
     rsb_err_t e = rsb_lib_set_opt(RSB_IO_WANT_EXECUTING_THREADS, &t);
-    return e == RSB_ERR_NO_ERROR ? 0 : rsb_fail(err, e, "RSB_IO_WANT_EXECUTING_THREADS");
+    if (e != RSB_ERR_NO_ERROR)
+        return rsb_fail(err, e, "RSB_IO_WANT_EXECUTING_THREADS");
+    e = rsb_lib_get_opt(RSB_IO_WANT_EXECUTING_THREADS, &got);
+    if (e != RSB_ERR_NO_ERROR)
+        return rsb_fail(err, e, "reading RSB_IO_WANT_EXECUTING_THREADS");
+    if (got != s->threads)
+        return sp_fail(err, "spmv_librsb: threads = %d asked, librsb runs %d (OMP_THREAD_LIMIT?)",
+                       (int)s->threads, (int)got);
+    return 0;
+}
+
+/* librsb's autotuner for y = A x at the axis's thread count: it may
+ * re-block the matrix (rsb_tune_spmm replaces s->M in place). */
+static int librsb_tune(librsb_state *s, sp_err *err)
+{
+    const double one = 1.0, zero = 0.0;
+    rsb_int_t tn = s->threads;      /* > 0: tune the blocks for this count only */
+    rsb_real_t sf = 0;
+    rsb_err_t e = rsb_tune_spmm(&s->M, &sf, &tn, 0, 0, RSB_TRANSPOSITION_N, &one, NULL, 1,
+                                RSB_FLAG_WANT_COLUMN_MAJOR_ORDER, s->x, 0, &zero, s->y, 0);
+    if (e != RSB_ERR_NO_ERROR) {
+        char what[96];
+        snprintf(what, sizeof what, "rsb_tune_spmm (%d rows, %d threads)", (int)s->rows,
+                 (int)s->threads);
+        return rsb_fail(err, e, what);
+    }
+    s->tune_speedup = sf, s->tuned = 1;
+    return librsb_threads(s, err);  /* the tuner may have left another count */
 }
 
 static void librsb_release(void *state)
@@ -76,14 +117,33 @@ static void librsb_release(void *state)
     free(s);
 }
 
+/* The `tune` axis of p (default 1), refused where librsb's tuner would
+ * refuse it: it takes no more threads than the CPUs it may run on
+ * ("corrupt or inconsistent data" at 3 threads on 2 CPUs), so a tuned run
+ * oversubscribed is stated as impossible before anything is built. */
+static int tune_param(const sp_params *p, long *tune, sp_err *err)
+{
+    *tune = sp_param(p, "tune", 1);
+    long threads = sp_param(p, "threads", 1), cpus = omp_get_num_procs();
+    if (*tune != 0 && *tune != 1)
+        return sp_fail(err, "spmv_librsb: tune = %ld, not 0 or 1", *tune);
+    if (*tune && threads > cpus)
+        return sp_fail(err, "spmv_librsb: tune = 1 at threads = %ld: librsb's tuner takes at "
+                       "most the %ld CPUs it may run on (tune = 0 runs oversubscribed)",
+                       threads, cpus);
+    return 0;
+}
+
 /* librsb's copy of the matrix (at most COO with 32-bit indices: 16 bytes a
  * nonzero; its recursive blocks use 16-bit local indices where they can),
  * plus y. An upper estimate: librsb does not report its need beforehand. */
 static int librsb_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    (void)p;
+    long tune;
     if (!pb || !pb->A || !need)
         return sp_fail(err, "spmv_librsb: need without a problem");
+    if (tune_param(p, &tune, err))
+        return -1;
     need->host_bytes = (uint64_t)pb->A->nnz * 16 + ((uint64_t)pb->A->rows + 1) * 12;
     need->device_bytes = 0;
     return 0;
@@ -95,7 +155,9 @@ static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state
     *state = NULL;
     if (!pb || !pb->A || (!pb->x && pb->A->cols > 0))
         return sp_fail(err, "spmv_librsb: problem without a matrix or x");
-    if (sp_threads_param(p, "spmv_librsb", &threads, err) || rsb_ready(err))
+    long tune;
+    if (tune_param(p, &tune, err) || sp_threads_param(p, "spmv_librsb", &threads, err) ||
+        rsb_ready(err))
         return -1;
     const sp_csr *A = pb->A;
     librsb_state *s = calloc(1, sizeof *s);
@@ -105,7 +167,7 @@ static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state
         free(s);
         return sp_fail(err, "spmv_librsb: out of memory for y (%d rows)", A->rows);
     }
-    s->x = pb->x, s->rows = A->rows, s->threads = threads;
+    s->x = pb->x, s->rows = A->rows, s->threads = threads, s->tune = (int)tune;
     rsb_err_t e = RSB_ERR_NO_ERROR;
     if (!librsb_threads(s, err))
         s->M = rsb_mtx_alloc_from_csr_const(A->val, A->rowptr, A->colidx, A->nnz,
@@ -116,7 +178,32 @@ static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state
         return e != RSB_ERR_NO_ERROR ? rsb_fail(err, e, "rsb_mtx_alloc_from_csr_const") : -1;
     }
     *state = s;
-    return 0;
+    /* nothing to tune without nonzeros (the tuner calls such a matrix,
+     * or an empty x, corrupt data): the run says it was not tuned */
+    return s->tune && A->nnz > 0 && A->cols > 0 ? librsb_tune(s, err) : 0;
+}
+
+/* The run's facts: tuned or not and the tuner's verdict, the threads
+ * librsb runs, the matrix's flags, blocks and bytes, librsb's version. */
+static int librsb_info(void *state, char *json, size_t len)
+{
+    const librsb_state *s = state;
+    rsb_flags_t flags = 0;
+    rsb_blk_idx_t leaves = 0;
+    size_t bytes = 0;
+    rsb_int_t threads = 0;
+    if (!s || !s->M ||
+        rsb_mtx_get_info(s->M, RSB_MIF_MATRIX_FLAGS__TO__RSB_FLAGS_T, &flags) ||
+        rsb_mtx_get_info(s->M, RSB_MIF_LEAVES_COUNT__TO__RSB_BLK_INDEX_T, &leaves) ||
+        rsb_mtx_get_info(s->M, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &bytes) ||
+        rsb_lib_get_opt(RSB_IO_WANT_EXECUTING_THREADS, &threads))
+        return -1;
+    int n = snprintf(json, len,
+                     "{\"librsb\":\"%s\",\"tune\":%d,\"tuned\":%d,\"tune_speedup\":%.4g,"
+                     "\"threads\":%d,\"flags\":\"0x%x\",\"leaves\":%ld,\"bytes\":%zu}",
+                     RSB_LIBRSB_VER_STRING, s->tune, s->tuned, (double)s->tune_speedup, (int)threads,
+                     (unsigned)flags, (long)leaves, bytes);
+    return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
 static int librsb_launch(void *state, const sp_exec *ex, sp_err *err)
@@ -149,10 +236,12 @@ const sp_kernel sp_spmv_librsb = {
     .operation = "spmv",
     .format = "rsb",
     .backend = "librsb",
-    .summary = "librsb rsb_spmv (recursive sparse blocks), its own threads",
-    .naxes = 1,
-    .axes = {{"threads", "1..nproc:*2,nproc"}},
+    .summary = "librsb rsb_spmv (recursive sparse blocks), its own threads; tune = 1: "
+               "librsb's autotuner (rsb_tune_spmm) in prepare",
+    .naxes = 2,
+    .axes = {{"threads", "1..nproc:*2,nproc"}, {"tune", "1"}},
     .prepare = librsb_prepare,
+    .info = librsb_info,
     .launch = librsb_launch,
     .result = librsb_result,
     .release = librsb_release,
