@@ -116,17 +116,24 @@ Test(rounds, every_sample_stored_once_with_its_round_across_a_kill, .timeout = 1
 /* Cache and batch swept per kernel: each run stores the setting it was
  * measured with (cold: one launch a sample), its phases and the free
  * phase the harness took, and a resume finds every combination done. */
+/* A config of this text in a new folder (cfg and db its files), swept once. */
+static void sweep_text(const char *text, char *cfg, char *db, size_t len)
+{
+    char dir[256];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(cfg, len, dir, "c.ini");
+    tu_write_file(cfg, text);
+    tu_path(db, len, dir, "c.db");
+    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+}
+
 Test(rounds, harness_axes_are_stored_per_run, .timeout = 120)
 {
-    char dir[256], cfg[300], db[300];
-    tu_tempdir(dir, sizeof dir);
-    tu_path(cfg, sizeof cfg, dir, "h.ini");
-    tu_write_file(cfg, "[sweep]\nrepetitions = 3\nwarmup = 1\nmin_sample_time = 0.2ms\n"
-                       "[matrices]\nsource = gen:laplace2d?n=30\n"
-                       "[kernel spmv_csr_serial]\ncache = warm,cold\nbatch = auto,4\n"
-                       "[kernel spmv_dia_serial]\n");
-    tu_path(db, sizeof db, dir, "h.db");
-    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    char cfg[300], db[300];
+    sweep_text("[sweep]\nrepetitions = 3\nwarmup = 1\nmin_sample_time = 0.2ms\n"
+               "[matrices]\nsource = gen:laplace2d?n=30\n"
+               "[kernel spmv_csr_serial]\ncache = warm,cold\nbatch = auto,4\n"
+               "[kernel spmv_dia_serial]\n", cfg, db, sizeof cfg);
     cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'"), 5);
     cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE cache = 'cold' AND batch = 1"
                            " AND json_extract(axes, '$.cache') = 'cold'"), 2,
@@ -150,14 +157,10 @@ Test(rounds, harness_axes_are_stored_per_run, .timeout = 120)
  * and with each round (librsb: tuned or not, its threads and blocks). */
 Test(rounds, kernel_info_is_stored_with_each_round, .timeout = 120)
 {
-    char dir[256], cfg[300], db[300];
-    tu_tempdir(dir, sizeof dir);
-    tu_path(cfg, sizeof cfg, dir, "k.ini");
-    tu_write_file(cfg, "[sweep]\nrepetitions = 3\nwarmup = 1\nrounds = 2\n"
-                       "[matrices]\nsource = gen:laplace2d?n=60\n"
-                       "[kernel spmv_librsb]\nthreads = 1\ntune = 0,1\n");
-    tu_path(db, sizeof db, dir, "k.db");
-    cr_assert_eq(tu_sweep_cli(NULL, cfg, db), 0);
+    char cfg[300], db[300];
+    sweep_text("[sweep]\nrepetitions = 3\nwarmup = 1\nrounds = 2\n"
+               "[matrices]\nsource = gen:laplace2d?n=60\n"
+               "[kernel spmv_librsb]\nthreads = 1\ntune = 0,1\n", cfg, db, sizeof cfg);
     cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_stats WHERE"
                            " json_extract(kernel_info, '$.tuned') = json_extract(axes, '$.tune')"
                            " AND json_extract(kernel_info, '$.threads') = 1"
