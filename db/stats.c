@@ -105,21 +105,13 @@ double sp_t975(int df)
            (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
 }
 
-void sp_mean_ci95(const double *x, int n, double *mean, double *lo, double *hi)
+void sp_t_interval95(int n, double mean, double ss, double *lo, double *hi)
 {
-    *mean = *lo = *hi = NAN;
-    if (n < 1)
-        return;
-    double sum = 0, dev = 0;
-    for (int i = 0; i < n; i++)
-        sum += x[i];
-    *mean = sum / n;
+    *lo = *hi = NAN;
     if (n < 2)
         return;
-    for (int i = 0; i < n; i++)
-        dev += (x[i] - *mean) * (x[i] - *mean);
-    double half = sp_t975(n - 1) * sqrt(dev / (n - 1)) / sqrt(n);
-    *lo = *mean - half, *hi = *mean + half;
+    double half = sp_t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n);
+    *lo = mean - half, *hi = mean + half;
 }
 
 /* Mean, min, max, stddev of s[0..n). */

@@ -46,11 +46,11 @@ double sp_median_noise(const double *s, int n, double *scratch);
 /* Two-sided 97.5 % quantile of Student's t with df degrees of freedom. */
 double sp_t975(int df);
 
-/* The mean of x[0..n) and its 95 % Student-t interval, mean ± t(0.975,
- * n-1)·sd/sqrt(n) (sd with divisor n - 1): for a handful of independent
- * readings, such as the energy windows of a run. *lo = *hi = NaN when
- * n < 2; everything NaN when n < 1. */
-void sp_mean_ci95(const double *x, int n, double *mean, double *lo, double *hi);
+/* The 95 % Student-t interval of the mean of n independent readings,
+ * mean ± t(0.975, n-1)·sd/sqrt(n), sd = sqrt(ss / (n - 1)) from ss, the
+ * sum of their squared deviations from the mean (the store sums them in
+ * SQL over a run's energy windows). NaN ends when n < 2. */
+void sp_t_interval95(int n, double mean, double ss, double *lo, double *hi);
 /* Everything above of s[0..n), the samples of one run; round[i] is the
  * round sample i was taken in (NULL: all in one round). With
  * SP_STATS_MIN_ROUNDS or more rounds the interval is the union of the

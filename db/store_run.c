@@ -364,42 +364,27 @@ static int fold_machine(sp_store *st, int64_t id, sp_err *err)
     return store_step_done(st, s, "folding the rounds' machine state", err);
 }
 
-/* The energy windows' joules per launch of run id into *v (malloc'd). */
-static int load_windows(sp_store *st, int64_t id, double **v, int *n, sp_err *err)
-{
-    sqlite3_stmt *q;
-    *v = NULL, *n = 0;
-    if (store_prepare(st, "SELECT energy_j / launches FROM energy_windows WHERE run_id = ?1",
-                      &q, "reading the energy windows", err))
-        return -1;
-    sqlite3_bind_int64(q, 1, id);
-    int cap = 0, rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (*n == cap) {
-            double *g = realloc(*v, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *g);
-            if (!g) {
-                sqlite3_finalize(q);
-                return sp_fail(err, "%s: out of memory reading energy windows", st->path);
-            }
-            *v = g;
-        }
-        (*v)[(*n)++] = sqlite3_column_double(q, 0);
-    }
-    sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? 0 : store_fail(st, err, "reading the energy windows");
-}
-
 /* joules_lo / joules_hi: the t interval of the windows' joules per launch
- * (db/stats.c), NULL with fewer than two windows. */
+ * (db/stats.c) from their count, mean and squared deviations, summed here
+ * in SQL; NULL with fewer than two windows. */
 static int fold_energy(sp_store *st, int64_t id, sp_err *err)
 {
-    double *v, mean, lo, hi;
-    int n;
-    if (load_windows(st, id, &v, &n, err))
-        return -1;
-    sp_mean_ci95(v, n, &mean, &lo, &hi);
-    free(v);
     sqlite3_stmt *s;
+    if (store_prepare(st,
+                      "WITH w AS (SELECT energy_j / launches AS v FROM energy_windows"
+                      "   WHERE run_id = ?1), m AS (SELECT COUNT(*) AS n, AVG(v) AS a FROM w)"
+                      " SELECT n, a, (SELECT SUM((v - a) * (v - a)) FROM w) FROM m",
+                      &s, "summarising the energy windows", err))
+        return -1;
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) != SQLITE_ROW) {
+        sqlite3_finalize(s);
+        return store_fail(st, err, "summarising the energy windows");
+    }
+    int n = sqlite3_column_int(s, 0);
+    double lo = NAN, hi = NAN;
+    sp_t_interval95(n, sqlite3_column_double(s, 1), sqlite3_column_double(s, 2), &lo, &hi);
+    sqlite3_finalize(s);
     if (store_prepare(st, "UPDATE runs SET joules_lo = ?2, joules_hi = ?3 WHERE id = ?1", &s,
                       "preparing the energy interval", err))
         return -1;
