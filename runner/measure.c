@@ -187,8 +187,9 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     sp_run_machine m;
     sp_run_machine_begin(&m, h, (int)threads);
     if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err) ||
-        sp_run_machine_energy(&m, h, *state, batch, sp_median(b->v, b->n, b->scratch),
-                              j->energy_s, j->energy_windows, err))
+        (j->energy_s > 0 &&
+         sp_run_machine_energy(&m, h, *state, batch, sp_median(b->v, b->n, b->scratch),
+                               j->energy_s, j->energy_windows, err)))
         return SP_DONE_ERROR;
     sp_run_machine_end(&m, wm);
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
