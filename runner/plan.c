@@ -30,6 +30,12 @@ static int spec_count(const sp_kernel_spec *ks, long *count, sp_err *err)
     return 0;
 }
 
+static void push_param(sp_params *p, const char *name, long value)
+{
+    p->name[p->n] = name;
+    p->value[p->n++] = value;
+}
+
 /* Fill combination number idx (mixed radix over the axes) of one kernel. */
 static void spec_combo(const sp_kernel_spec *ks, long idx, sp_combo *c)
 {
@@ -42,18 +48,11 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, sp_combo *c)
         c->params.value[a] = ks->axes[a].v[idx % n];
         idx /= n;
     }
-    const sp_axis_values *h[2] = {&ks->batch, &ks->cache};
-    const char *names[2] = {SP_AXIS_BATCH, SP_AXIS_CACHE};
-    for (int i = 0; i < 2; i++) {
-        if (!h[i]->n)
-            continue;
-        /* cache before batch in params, as in the JSON */
-        int at = c->params.n + (i == 0 && ks->cache.n ? 1 : 0);
-        c->params.name[at] = names[i];
-        c->params.value[at] = h[i]->v[idx % h[i]->n];
-        idx /= h[i]->n;
-    }
-    c->params.n += (ks->cache.n > 0) + (ks->batch.n > 0);
+    long b = idx % harness_n(&ks->batch), ca = idx / harness_n(&ks->batch);
+    if (ks->cache.n)            /* after the kernel's axes: cache, then batch */
+        push_param(&c->params, SP_AXIS_CACHE, ks->cache.v[ca % ks->cache.n]);
+    if (ks->batch.n)
+        push_param(&c->params, SP_AXIS_BATCH, ks->batch.v[b]);
 }
 
 /* One parameter as JSON or text: harness axes by name (cold, auto). */
