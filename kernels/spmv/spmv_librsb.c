@@ -213,11 +213,9 @@ static int librsb_launch(void *state, const sp_exec *ex, sp_err *err)
     const double one = 1.0, zero = 0.0;
     if (!s)
         return sp_fail(err, "spmv_librsb: launch without a state");
-    rsb_int_t now = 0;                  /* another kernel may have changed it: */
-    if (rsb_lib_get_opt(RSB_IO_WANT_EXECUTING_THREADS, &now) != RSB_ERR_NO_ERROR ||
-        now != s->threads)              /* set it again only then (setting it is */
-        if (librsb_threads(s, err))     /* not free, and a launch is timed) */
-            return -1;
+    /* the thread count was set and read back in prepare, after the tuner;
+     * nothing runs between prepare and the launches of one combination, so
+     * the timed launch carries no librsb option call */
     rsb_err_t e = rsb_spmv(RSB_TRANSPOSITION_N, &one, s->M, s->x, 1, &zero, s->y, 1);
     return e == RSB_ERR_NO_ERROR ? 0 : rsb_fail(err, e, "rsb_spmv");
 }
