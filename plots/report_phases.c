@@ -87,19 +87,23 @@ static int page_has(const rp_table *t, int first, int last, int col)
  * at x = 0, 1, ... ($0, the data line). */
 static void write_error_bars(FILE *f, const char *dat, const rp_table *t, int first, int last)
 {
-    if (page_has(t, first, last, C_KERNEL_LO)) {
+    static const struct {
+        int col;            /* the column whose presence on the page draws it */
+        const char *plot;   /* gnuplot's using ... title ... */
+    } bars[] = {
+        {C_KERNEL_LO, " using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
+                      " with yerrorbars lc rgb 'black' pt 7 ps 0.5"
+                      " title 'kernel: 95 % interval of the median'"},
+        {C_SPREAD_LO, " using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
+                      " with yerrorbars lc rgb '#555555' pt 2 ps 0.8"
+                      " title 'end to end: fastest..slowest round'"},
+    };
+    for (size_t i = 0; i < sizeof bars / sizeof *bars; i++) {
+        if (!page_has(t, first, last, bars[i].col))
+            continue;
         fprintf(f, ", \\\n  ");
         rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
-                   " with yerrorbars lc rgb 'black' pt 7 ps 0.5"
-                   " title 'kernel: 95 %% interval of the median'");
-    }
-    if (page_has(t, first, last, C_SPREAD_LO)) {
-        fprintf(f, ", \\\n  ");
-        rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
-                   " with yerrorbars lc rgb '#555555' pt 2 ps 0.8"
-                   " title 'end to end: fastest..slowest round'");
+        fputs(bars[i].plot, f);
     }
 }
 
