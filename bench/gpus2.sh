@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # gpus2.sh — on a host with 2 GPUs (bench/RESULTS.md "Sweeps across the
-# GPUs of one host"): build with CUDA; bench/gpus2.ini with `--gpus 0` and
-# with `--gpus all` (GPU kernels in a worker per matrix, the default), each
-# from a cold matrix cache of its own, timed as whole commands, and a check
-# that both merged databases hold the same combinations, each once; then,
-# on one GPU and a subset (3 matrices x 23 combinations), isolate =
-# combination against isolate = matrix, and matrix with the GPU keeper off.
-# Output in $OUT (when set) or results/gpus2/.
+# GPUs of one host", issue 26): build with CUDA; bench/gpus2.ini (736 GPU
+# runs) with `--gpus 0`, `--gpus all` and `--gpus 0,1`, each from a cold
+# matrix cache of its own, timed as whole commands, each command's own
+# breakdown of where the time went (probe, each shard's runs and the time
+# outside them, merge); then `--gpus all` again with one shard killed
+# (kill -9) part-way, which the command starts again on its GPU. Checks
+# that every merged database holds the same combinations, each once, with
+# all their samples, the same plan hash as the one-GPU sweep, runs on as
+# many GPUs (by PCI bus id) as shards, and what `compare` says of each
+# against the one-GPU sweep. Output in $OUT (when set) or results/gpus2/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-results}/gpus2
@@ -17,74 +20,102 @@ if [ -d .gpu-deps ]; then
   export CPATH=$d/include LIBRARY_PATH=$d/lib LD_LIBRARY_PATH=$d/lib
 fi
 now() { date +%s.%N; }
-start=$(now)
-budget=${BUDGET_S:-228}                 # the whole script, seconds
-left() { awk "BEGIN { print int($budget - ($(now) - $start)) }"; }
 say() { echo "$*" | tee -a "$out/summary.txt"; }
+cfg=${CONFIG:-bench/gpus2.ini}
 
 t=$(now)
 [ -n "${SKIP_BUILD:-}" ] || make -j"${JOBS:-32}" CUDA=1 bin/spsweep >/tmp/gpus2-build.log 2>&1 ||
   { tail -40 /tmp/gpus2-build.log | tee -a "$out/summary.txt"; exit 1; }
-say "build: $(awk "BEGIN { print $(now) - $t }") s"
-nvidia-smi --query-gpu=index,name,persistence_mode,driver_version,memory.total --format=csv |
-  tee -a "$out/summary.txt"
+say "build: $(awk "BEGIN { print $(now) - $t }") s, commit $(git rev-parse --short HEAD 2>/dev/null)"
+nvidia-smi --query-gpu=index,name,pci.bus_id,persistence_mode,driver_version,memory.total \
+  --format=csv | tee -a "$out/summary.txt"
 say "CPUs: $(nproc)"
 
-rm -rf /tmp/gpus2 && mkdir -p /tmp/gpus2
-sweep() {   # sweep NAME GPUS TIMEOUT [ENV=VALUE...] -- [sweep options...]
-  local name=$1 gpus=$2 limit=$3 t0 t1 rc envs=()
+w=/tmp/gpus2
+rm -rf $w && mkdir -p $w
+sweep() {   # sweep NAME GPUS TIMEOUT [sweep options...]
+  local name=$1 gpus=$2 limit=$3 t0 t1 rc
   shift 3
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
-  shift
+  mkdir -p "$w/$name"
   t0=$(now)
-  env "${envs[@]}" timeout "$limit" bin/spsweep sweep bench/gpus2.ini --gpus "$gpus" \
-    --db "/tmp/gpus2/$name.db" --cache-dir "/tmp/gpus2/cache-$name" "$@" \
-    >"/tmp/gpus2/$name.log" 2>&1
+  timeout "$limit" bin/spsweep sweep "$cfg" --gpus "$gpus" --db "$w/$name/$name.db" \
+    --cache-dir "$w/cache-$name" "$@" >"$w/$name.log" 2>&1
   rc=$?
   t1=$(now)
-  say "$name: --gpus $gpus ${envs[*]} $*: exit $rc, wall $(awk "BEGIN { print $t1 - $t0 }") s"
-  { echo "== $name"; cat "/tmp/gpus2/$name.log"; for f in /tmp/gpus2/gpu-shards/shard-*.log; do
-      echo "== $f"; grep -v '^\[' "$f"; done; } >>"$out/sweeps.log"
-  mv /tmp/gpus2/gpu-shards "/tmp/gpus2/shards-$name"
-  cp "/tmp/gpus2/$name.db" "$out/" 2>/dev/null
+  say "$name: --gpus $gpus $*: exit $rc, wall $(awk "BEGIN { print $t1 - $t0 }") s"
+  grep -E '^(time:|GPU .*(killed|done|failed)|merged)' "$w/$name.log" | tee -a "$out/summary.txt"
+  { echo "== $name"; cat "$w/$name.log"; for f in "$w/$name"/gpu-shards/shard-*.log; do
+      echo "== $f"; grep -v '^ *\[' "$f" | tail -40; done; } >>"$out/sweeps.log"
 }
-# the one-GPU sweep leaves at least 60 s for the two-GPU one
-t1=$(left); t1=$((t1 - 60 < 130 ? t1 - 60 : 130))
-sweep one 0 "$t1" --
-t2=$(left); t2=$((t2 - 5 < 100 ? t2 - 5 : 100))
-sweep two all "$t2" --
-subset='matrix=laplace2d_n1[012]*'
-for m in combination matrix; do
-  t3=$(left); [ "$t3" -gt 8 ] || break
-  sweep "sub-$m" 0 $((t3 - 3)) -- --isolate "$m" --only "$subset"
-done
-t3=$(left)
-[ "$t3" -gt 8 ] && sweep sub-matrix-nokeeper 0 $((t3 - 3)) SPSWEEP_GPU_KEEPER=0 -- --isolate matrix --only "$subset"
-python3 - /tmp/gpus2/*.db <<'PY' | tee -a "$out/summary.txt"
-import sqlite3, sys
-q = """SELECT m.source, r.kernel, r.axes, count(*), sum(r.status = 'ok')
+sweep one 0 200
+sweep two all 150
+sweep pair 0,1 150
+# kill -9 shard 2 once it has stored some runs; the command starts it again
+( for i in $(seq 1 600); do
+    p=$(pgrep -f "shard 2/2 --db $w/kill/" | head -1)
+    if [ -n "$p" ] && [ -f "$w/kill/gpu-shards/shard-2.db" ] &&
+       [ "$(sqlite3 "$w/kill/gpu-shards/shard-2.db" 'SELECT count(*) FROM runs' 2>/dev/null)" \
+         -ge "${KILL_AT:-60}" ] 2>/dev/null; then
+      kill -9 "$p" && echo "killed shard 2/2 (pid $p) at $(sqlite3 "$w/kill/gpu-shards/shard-2.db" \
+        'SELECT count(*) FROM runs') stored runs" >>"$out/summary.txt"
+      break
+    fi
+    sleep 0.1
+  done ) &
+killer=$!
+sweep kill all 150
+wait $killer
+python3 - "$w" <<'PY' | tee -a "$out/summary.txt"
+import sqlite3, sys, os
+w = sys.argv[1]
+names = [n for n in ("one", "two", "pair", "kill") if os.path.exists(f"{w}/{n}/{n}.db")]
+q = """SELECT m.source, r.kernel, r.axes, count(*), sum(r.status = 'ok'),
+          sum((SELECT count(*) FROM samples s WHERE s.run_id = r.id) = r.repetitions)
        FROM runs r JOIN matrices m ON m.id = r.matrix_id GROUP BY 1, 2, 3"""
-rows = {}
-for p in sys.argv[1:]:
-    try:
-        db = sqlite3.connect(p)
-        rows[p] = db.execute(q).fetchall()
-        iso = db.execute("SELECT group_concat(DISTINCT isolate) FROM sweeps").fetchone()[0]
-    except sqlite3.Error as e:
-        print(p, "unreadable:", e)
-        continue
-    r = rows[p]
-    print(p.split('/')[-1], "isolate", iso, "combinations", len(r), "runs", sum(x[3] for x in r),
-          "ok", sum(x[4] for x in r), "each once", all(x[3] == 1 for x in r))
-one, two = (rows.get("/tmp/gpus2/%s.db" % n) for n in ("one", "two"))
-if one and two:
-    print("one vs two, same combinations:", {r[:3] for r in one} == {r[:3] for r in two})
-a, b = (rows.get("/tmp/gpus2/sub-%s.db" % n) for n in ("combination", "matrix"))
-if a and b:
-    print("subset combination vs matrix, same combinations:", {r[:3] for r in a} == {r[:3] for r in b})
+combos = {}
+for n in names:
+    db = sqlite3.connect(f"{w}/{n}/{n}.db")
+    r = db.execute(q).fetchall()
+    combos[n] = {x[:3] for x in r}
+    sw = db.execute("SELECT count(*), group_concat(DISTINCT plan_hash), group_concat(DISTINCT status) FROM sweeps").fetchone()
+    gpus = db.execute("SELECT gpu_bus, count(*) FROM run_stats GROUP BY 1").fetchall()
+    print(f"{n}: combinations {len(r)}, runs {sum(x[3] for x in r)}, ok {sum(x[4] for x in r)}, "
+          f"each once {all(x[3] == 1 for x in r)}, runs with all samples {sum(x[5] for x in r)}, "
+          f"sweeps {sw[0]} plan {sw[1]} status {sw[2]}, runs per GPU {gpus}")
+for n in names[1:]:
+    print(f"{n} vs one: same combinations {combos[n] == combos['one']}")
 PY
-for f in /tmp/gpus2/shards-*/shard-*.db; do
-  python3 -c "import sqlite3,sys; print(sys.argv[1], *sqlite3.connect(sys.argv[1]).execute(
-    'SELECT omp_binding, isolate FROM sweeps').fetchone())" "$f" >>"$out/summary.txt" 2>&1
+for n in two pair kill; do
+  [ -f $w/$n/$n.db ] || continue
+  bin/spsweep compare $w/one/one.db $w/$n/$n.db --csv >$w/cmp-$n.csv 2>/dev/null
+  python3 - $w/cmp-$n.csv $n <<'PY' | tee -a "$out/summary.txt"
+import csv, sys, math, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+v = collections.Counter(r.get("verdict", "?") for r in rows)
+rat = [float(r["ratio"]) for r in rows if r.get("ratio") not in (None, "", "nan")]
+g = math.exp(sum(math.log(x) for x in rat) / len(rat)) if rat else float("nan")
+print(f"compare one -> {sys.argv[2]}: {dict(v)}; geomean time ratio {g:.4f} over {len(rat)}")
+PY
 done
+head -1 $w/cmp-two.csv >>"$out/summary.txt" 2>/dev/null
+# per-run commit times: where the runs' time goes, one GPU against two
+python3 - "$w" <<'PY' | tee -a "$out/summary.txt"
+import sqlite3, sys, statistics as st, datetime as dt, glob
+w = sys.argv[1]
+def ts(s): return dt.datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+for n in ("one", "two"):
+    for p in sorted(glob.glob(f"{w}/{n}/gpu-shards/shard-*.db")):
+        rows = sqlite3.connect(p).execute(
+            "SELECT r.created_at, r.matrix_id, r.median * (r.repetitions + r.warmup) * coalesce(r.batch, 1),"
+            " coalesce(r.convert_s,0), coalesce(r.h2d_s,0), coalesce(r.d2h_s,0), coalesce(r.free_s,0)"
+            " FROM runs r ORDER BY r.created_at").fetchall()
+        t = [ts(r[0]) for r in rows]
+        same = [t[i] - t[i-1] for i in range(1, len(t)) if rows[i][1] == rows[i-1][1]]
+        change = [t[i] - t[i-1] for i in range(1, len(t)) if rows[i][1] != rows[i-1][1]]
+        timed = sum(r[2] or 0 for r in rows); ph = sum(sum(r[3:7]) for r in rows)
+        print(f"{n} {p.split('/')[-1]}: {len(rows)} runs over {t[-1]-t[0]:.1f} s; same matrix "
+              f"{sum(same):.1f} s (median {st.median(same)*1e3:.1f} ms/run), matrix changes "
+              f"{sum(change):.1f} s ({len(change)}, median {st.median(change)*1e3:.0f} ms); timed "
+              f"launches {timed:.1f} s, phases {ph:.1f} s")
+PY
 cat "$out/summary.txt"

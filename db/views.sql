@@ -100,6 +100,11 @@ SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        r.flops / r.joules_hi / x.rate_scale AS rate_per_watt_lo,
        r.flops / r.joules_lo / x.rate_scale AS rate_per_watt_hi,
        r.convert_s, r.h2d_s, r.d2h_s, r.free_s, r.kernel_info,
+       -- the GPU a GPU run ran on, by PCI bus id, as its first round's
+       -- machine state names it (a sweep over several GPUs, `--gpus`,
+       -- merges the shards' runs into one sweep; NULL on the CPU)
+       (SELECT json_extract(rr.state_before, '$.bus') FROM run_rounds rr
+        WHERE rr.run_id = r.id ORDER BY rr.round LIMIT 1) AS gpu_bus,
        r.median AS kernel_s,
        r.median + x.t_s AS with_transfers_s,
        r.median + x.t_s + x.c_s AS end_to_end_s

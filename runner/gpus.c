@@ -12,8 +12,20 @@
  *
  * Each child is an ordinary `spsweep sweep --shard i/N`, so it resumes
  * when run again, and the merge skips what the database already holds.
+ * A shard killed by a signal other than an interrupt (kill -9, a crash of
+ * the shard process itself, the kernel's OOM killer) is started again on
+ * its GPU, up to MAX_RESTARTS times: it resumes its own database, where
+ * every run is stored whole in one transaction, so the runs it stored are
+ * kept and the one it was in is run again from its start; nothing is
+ * stored twice (db/store_run.c refuses a second copy of a round).
  * `all` counts the devices with the forked probe (kernels/gpu_info.cu):
  * this process never creates a CUDA context.
+ *
+ * At the end it says where the time went: its own probe, each shard's
+ * wall time split as the shard's log line says (runner/sweep.c
+ * say_timing: machine record with the GPU probe and device-copy
+ * measurement, sweep record with the host bandwidth measurement, runs,
+ * closing) and the start of the shard processes, then the merge.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +34,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +44,7 @@
 #include "shards.h"
 
 #define MAX_GPUS 64
+#define MAX_RESTARTS 2          /* per shard, after a death by signal */
 
 typedef struct gpu_run {
     const char *config, *db, *gpus;
@@ -38,7 +52,23 @@ typedef struct gpu_run {
     int npass;
     int dev[MAX_GPUS], ndev;
     char dir[PATH_MAX];
+    double probe_s;             /* `all`: the forked probe; 0 for a list */
 } gpu_run;
+
+/* One shard process over its attempts. */
+typedef struct shard_proc {
+    pid_t pid;                  /* the running attempt; -1: none (ended) */
+    int attempts, code;         /* code: exit status of the last attempt */
+    double t0, wall_s;          /* first start; seconds until the last exit */
+    long log_at;                /* size of its log before this command */
+} shard_proc;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    interrupted = sig;
+}
 
 static int fail(const char *msg)
 {
@@ -89,8 +119,11 @@ static int parse_gpus(const char *s, gpu_run *g)
     if (!strcmp(s, "all")) {
         sp_gpu_info info;
         char reason[512];
+        double t0 = sp_seconds();
         /* sp_gpu_probe returns 1 when a device is usable, 0 with the reason */
-        if (sp_gpu_probe(&info, reason, sizeof reason) != 1)
+        int usable = sp_gpu_probe(&info, reason, sizeof reason);
+        g->probe_s = sp_seconds() - t0;
+        if (usable != 1)
             return fprintf(stderr, "spsweep sweep --gpus all: %s\n", reason) > 0;
         g->ndev = info.count < MAX_GPUS ? info.count : MAX_GPUS;
         for (int i = 0; i < g->ndev; i++)
@@ -141,7 +174,9 @@ static int visible_device(int d, char *buf, size_t len)
                    "%s\n", d, getenv("CUDA_VISIBLE_DEVICES")) > 0;
 }
 
-/* Start shard k+1 of ndev on GPU dev[k], output into its log; the pid. */
+/* Start shard k+1 of ndev on GPU dev[k], output appended to its log (its
+ * progress lines and its timing line, which the end of this command
+ * reads); the pid. */
 static pid_t start_shard(const gpu_run *g, int k)
 {
     char shard[32], db[PATH_MAX + 32], log[PATH_MAX + 32], dev[128];
@@ -161,9 +196,9 @@ static pid_t start_shard(const gpu_run *g, int k)
     pid_t pid = fork();
     if (pid != 0)
         return pid;
-    char *argv[8 + 128 + 1] = {"spsweep", "sweep", (char *)g->config, "--shard", shard,
-                                   "--db", db, "--quiet"};
-    int n = 8;
+    char *argv[7 + 128 + 1] = {"spsweep", "sweep", (char *)g->config, "--shard", shard,
+                                   "--db", db};
+    int n = 7;
     for (int i = 0; i < g->npass; i++)
         argv[n++] = g->pass[i];
     argv[n] = NULL;
@@ -178,20 +213,149 @@ static pid_t start_shard(const gpu_run *g, int k)
     _exit(127);
 }
 
-/* Wait for every shard; the worst exit status (1 beats 2 beats 0). */
-static int wait_all(const gpu_run *g, const pid_t *pid)
+static void shard_log(const gpu_run *g, int k, char *buf, size_t len)
 {
+    snprintf(buf, len, "%s/shard-%d.log", g->dir, k + 1);
+}
+
+/* The size of shard k's log now; 0 when it has none. */
+static long log_size(const gpu_run *g, int k)
+{
+    char log[PATH_MAX + 32];
+    struct stat sb;
+    shard_log(g, k, log, sizeof log);
+    return stat(log, &sb) == 0 ? (long)sb.st_size : 0;
+}
+
+/* Which shard a pid is; -1 for none. */
+static int shard_of(const gpu_run *g, const shard_proc *sp, pid_t pid)
+{
+    for (int k = 0; k < g->ndev; k++)
+        if (sp[k].pid == pid)
+            return k;
+    return -1;
+}
+
+/* Start shard k (again), counting the attempt. */
+static void launch(const gpu_run *g, shard_proc *sp, int k)
+{
+    sp[k].pid = start_shard(g, k);
+    sp[k].attempts++;
+    if (sp[k].pid < 0) {
+        sp[k].code = 1;
+        sp[k].wall_s = sp_seconds() - sp[k].t0;
+    }
+}
+
+/* Shard k's attempt ended with wait status st: start it again when a
+ * signal other than an interrupt killed it and restarts are left (and this
+ * command was not interrupted); else record its exit. */
+static void ended(const gpu_run *g, shard_proc *sp, int k, int st)
+{
+    sp[k].pid = -1;
+    sp[k].wall_s = sp_seconds() - sp[k].t0;
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        int again = !interrupted && sig != SIGINT && sig != SIGTERM && sig != SIGHUP &&
+                    sp[k].attempts <= MAX_RESTARTS;
+        printf("GPU %d: shard %d/%d killed by signal %d (%s)%s\n", g->dev[k], k + 1,
+               g->ndev, sig, strsignal(sig), again ? "; started again on the same GPU, "
+               "resuming from its database" : "");
+        fflush(stdout);
+        sp[k].code = 1;
+        if (again)
+            launch(g, sp, k);
+        return;
+    }
+    sp[k].code = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* Run every shard to its end; the worst exit status (1 beats 2 beats 0). */
+static int run_all(const gpu_run *g, shard_proc *sp)
+{
+    struct sigaction sa = {.sa_handler = on_interrupt}, old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    for (int k = 0; k < g->ndev; k++) {
+        sp[k] = (shard_proc){.pid = -1, .t0 = sp_seconds(), .log_at = log_size(g, k)};
+        launch(g, sp, k);
+    }
+    for (;;) {
+        int st = 0;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0 && errno == EINTR)
+            continue;           /* the shards get the interrupt too and stop */
+        if (pid < 0)
+            break;              /* no child left */
+        int k = shard_of(g, sp, pid);
+        if (k >= 0)
+            ended(g, sp, k, st);
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     int worst = 0;
     for (int k = 0; k < g->ndev; k++) {
-        int st = 0;
-        if (pid[k] < 0 || waitpid(pid[k], &st, 0) < 0)
-            st = 1 << 8;
-        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-        printf("GPU %d: shard %d/%d %s (exit %d)\n", g->dev[k], k + 1, g->ndev,
-               code == 0 ? "done" : code == 2 ? "done, some runs not ok" : "failed", code);
+        int code = sp[k].code;
+        printf("GPU %d: shard %d/%d %s (exit %d%s)\n", g->dev[k], k + 1, g->ndev,
+               code == 0 ? "done" : code == 2 ? "done, some runs not ok" : "failed", code,
+               sp[k].attempts > 1 ? ", after a restart" : "");
         worst = code == 0 ? worst : code == 2 && worst != 1 ? 2 : 1;
     }
     return worst;
+}
+
+/* The timing lines shard k's attempts of this command wrote to its log
+ * (runner/sweep.c say_timing), added up: t[0..3] = machine record, sweep
+ * record, runs, closing; 0 when there is at least one. An attempt killed
+ * before its end wrote none: its time is in no part. */
+static int shard_timing(const gpu_run *g, const shard_proc *sp, int k, double *t)
+{
+    char log[PATH_MAX + 32], line[512];
+    shard_log(g, k, log, sizeof log);
+    FILE *f = fopen(log, "r");
+    int found = -1;
+    if (!f)
+        return -1;
+    t[0] = t[1] = t[2] = t[3] = 0;
+    if (fseek(f, sp[k].log_at, SEEK_SET) == 0)
+        while (fgets(line, sizeof line, f)) {
+            double x[4];
+            if (sscanf(line, SP_SWEEP_TIMING_SCAN, &x[0], &x[1], &x[2], &x[3]) != 4)
+                continue;
+            for (int i = 0; i < 4; i++)
+                t[i] += x[i];
+            found = 0;
+        }
+    fclose(f);
+    return found;
+}
+
+/* Where the time went: the probe, each shard's wall time and its parts,
+ * the merge, and the whole command. A shard's start (fork, exec, plan,
+ * opening its database) is its wall time less the parts its log names. */
+static void say_breakdown(const gpu_run *g, const shard_proc *sp, double merge_s,
+                          double total_s)
+{
+    if (g->probe_s > 0)
+        printf("time: probe %.2f s (--gpus all), merge %.2f s, command %.2f s\n", g->probe_s,
+               merge_s, total_s);
+    else
+        printf("time: merge %.2f s, command %.2f s\n", merge_s, total_s);
+    for (int k = 0; k < g->ndev; k++) {
+        double t[4];
+        if (shard_timing(g, sp, k, t)) {
+            printf("time: GPU %d: shard %d/%d %.2f s (its log has no timing line)\n",
+                   g->dev[k], k + 1, g->ndev, sp[k].wall_s);
+            continue;
+        }
+        double rest = sp[k].wall_s - t[0] - t[1] - t[2] - t[3];
+        printf("time: GPU %d: shard %d/%d %.2f s = runs %.2f s + outside runs %.2f s "
+               "(machine record and GPU probe %.2f, sweep record and host bandwidth %.2f, "
+               "closing %.2f, other %.2f: process start, plan%s)\n", g->dev[k], k + 1,
+               g->ndev,
+               sp[k].wall_s, t[2], sp[k].wall_s - t[2], t[0], t[1], t[3], rest,
+               sp[k].attempts > 1 ? ", the killed attempts" : "");
+    }
 }
 
 /* Merge the shard databases that exist into db. */
@@ -221,6 +385,7 @@ int sp_cmd_sweep_gpus(int argc, char **argv)
     char *pass[128];
     char db[PATH_MAX];
     gpu_run g = {.pass = pass};
+    double t0 = sp_seconds();
     if (argc > (int)(sizeof pass / sizeof *pass))
         return fail("too many options");
     if (split_args(argc, argv, &g) || parse_gpus(g.gpus, &g) || final_db(&g, db, sizeof db))
@@ -231,10 +396,11 @@ int sp_cmd_sweep_gpus(int argc, char **argv)
     sp_err err;
     if (sp_mkdir_p(g.dir, &err))
         return fprintf(stderr, "spsweep sweep --gpus: %s\n", err.msg) > 0;
-    pid_t pid[MAX_GPUS];
-    for (int k = 0; k < g.ndev; k++)
-        pid[k] = start_shard(&g, k);
-    int worst = wait_all(&g, pid);
+    shard_proc sp[MAX_GPUS];
+    int worst = run_all(&g, sp);
+    double t_merge = sp_seconds();
     int merged = merge_shards(&g, db);
+    double t_end = sp_seconds();
+    say_breakdown(&g, sp, t_end - t_merge, t_end - t0);
     return merged ? 1 : worst;
 }

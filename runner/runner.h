@@ -173,6 +173,14 @@ typedef struct sp_sweep_result {
     sp_sweep_tally sweep;
 } sp_sweep_result;
 
+/* The line a sweep ends its log with (runner/sweep.c say_timing), read
+ * back by `sweep --gpus` (runner/gpus.c): seconds of machine record,
+ * sweep record, runs, closing. */
+#define SP_SWEEP_TIMING_FMT                                                              \
+    "timing: machine record %.3f s, sweep record %.3f s, runs %.3f s, closing %.3f s"
+#define SP_SWEEP_TIMING_SCAN                                                             \
+    "timing: machine record %lf s, sweep record %lf s, runs %lf s, closing %lf s"
+
 /* Run the whole sweep into cfg->database. Returns 0 when the sweep
  * completed (individual runs may have failed: see res->sweep), -1 when it
  * could not run at all, could not write its database or was interrupted. */

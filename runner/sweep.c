@@ -290,6 +290,19 @@ static int finish_sweep(run_ctx *rc, int rcode, sp_err *err)
     return 0;
 }
 
+/* Where this invocation's time went, outside and inside its runs, in one
+ * line that `sweep --gpus` reads back from each shard's log
+ * (SP_SWEEP_TIMING_FMT in runner.h): the machine record (provenance: the
+ * GPU probe with its device-copy measurement, the GPU keeper's start), the
+ * sweep record (the host bandwidth measurement, the resume check), the
+ * loop over the runs (loading each matrix included) and the closing
+ * (final status, tally, summary). */
+static void say_timing(const run_ctx *rc, const double *t)
+{
+    sp_sweep_say(rc, SP_SWEEP_TIMING_FMT "\n", t[1] - t[0], t[2] - t[1], t[3] - t[2],
+                 t[4] - t[3]);
+}
+
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err)
 {
@@ -310,8 +323,11 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     }
     if (sp_store_open(cfg->database, &rc.st, err))
         goto out;
+    double t[5];                /* the phases of this invocation (say_timing) */
+    t[0] = sp_seconds();
     sp_provenance_collect(&rc.prov);
     sp_gpu_keeper_start(&plan, rc.prov.have_gpu, &keeper);
+    t[1] = sp_seconds();
     if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
     res->sweep_id = rc.sweep_id;
@@ -319,10 +335,14 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    t[2] = sp_seconds();
     rcode = sweep_all(&rc, err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    t[3] = sp_seconds();
     rcode = finish_sweep(&rc, rcode, err);
+    t[4] = sp_seconds();
+    say_timing(&rc, t);
 out:
     sp_gpu_keeper_stop(&keeper);
     sp_store_close(rc.st);

@@ -151,3 +151,78 @@ Test(gpus, each_shard_runs_on_its_own_cpus)
     }
     cr_assert_str_neq(want[0], want[1]);
 }
+
+/* The runs of db with other than n samples, and the samples in all. */
+static void sample_counts(const char *dir, const char *db, int n, char **bad, char **total)
+{
+    int rc = us_sh(bad, "sqlite3 %s/%s 'SELECT run_id FROM samples GROUP BY run_id "
+                   "HAVING count(*) != %d'", dir, db, n);
+    cr_assert_eq(rc, 0, "%s", *bad);
+    rc = us_sh(total, "sqlite3 %s/%s 'SELECT count(*) FROM samples'", dir, db);
+    cr_assert_eq(rc, 0, "%s", *total);
+}
+
+/* A shard killed by a signal (kill -9 at its 2nd stored run of each
+ * attempt, through the resume tests' hook) is started again on its GPU
+ * and resumes: every combination stored once with all its samples, as in
+ * a single-process sweep, and the time breakdown names each shard. */
+Test(gpus, killed_shard_starts_again_and_resumes)
+{
+    char dir[256], cfg[512], *out;
+    tu_tempdir(dir, sizeof dir);
+    us_small_config(dir, "small.ini", cfg, sizeof cfg);
+    int rc = us_sh(&out, "SPSWEEP_TEST_KILL_AFTER=2 %s sweep %s --gpus 0,1 --db %s/k.db",
+                   tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "GPU 0: shard 1/2 killed by signal 9"), "%s", out);
+    cr_assert_not_null(strstr(out, "started again on the same GPU"), "%s", out);
+    cr_assert_not_null(strstr(out, "done (exit 0, after a restart)"), "%s", out);
+    cr_assert_not_null(strstr(out, "time: GPU 1: shard 2/2"), "%s", out);
+    cr_assert_not_null(strstr(out, "the killed attempts"), "%s", out);
+    free(out);
+    rc = us_sh(&out, "%s sweep %s --db %s/one.db --quiet", tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    free(out);
+    char k[600], one[600];
+    snprintf(k, sizeof k, "%s/k.db", dir);
+    snprintf(one, sizeof one, "%s/one.db", dir);
+    char *a = us_combos(k), *b = us_combos(one);
+    cr_assert_str_eq(a, b, "killed and restarted:\n%s\nsingle process:\n%s", a, b);
+    free(a);
+    free(b);
+    char *bad, *total;
+    sample_counts(dir, "k.db", 2, &bad, &total);
+    cr_assert_str_eq(bad, "", "runs without exactly 2 samples: %s", bad);
+    cr_assert_str_eq(total, "18\n");
+    free(bad);
+    free(total);
+}
+
+/* A shard that keeps dying is given up after its restarts (exit 1, the
+ * runs stored so far merged); the same command run again completes the
+ * sweep without storing anything twice. */
+Test(gpus, shard_given_up_after_its_restarts_resumes_when_run_again)
+{
+    char dir[256], cfg[512], *out;
+    tu_tempdir(dir, sizeof dir);
+    us_small_config(dir, "small.ini", cfg, sizeof cfg);
+    int rc = us_sh(&out, "SPSWEEP_TEST_KILL_AFTER=1 %s sweep %s --gpus 0 --db %s/g.db",
+                   tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert_not_null(strstr(out, "shard 1/1 failed (exit 1, after a restart)"), "%s", out);
+    cr_assert_not_null(strstr(out, "merged 1 shards"), "%s", out);
+    free(out);
+    rc = us_sh(&out, "sqlite3 %s/g.db 'SELECT count(*) FROM runs'", dir);
+    cr_assert_str_eq(out, "3\n", "three attempts, one run each: %s", out);
+    free(out);
+    rc = us_sh(&out, "%s sweep %s --gpus 0 --db %s/g.db", tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "6 runs, 3 already there"), "%s", out);
+    free(out);
+    char *bad, *total;
+    sample_counts(dir, "g.db", 2, &bad, &total);
+    cr_assert_str_eq(bad, "");
+    cr_assert_str_eq(total, "18\n");
+    free(bad);
+    free(total);
+}
