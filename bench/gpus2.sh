@@ -33,9 +33,11 @@ say "CPUs: $(nproc)"
 
 w=/tmp/gpus2
 rm -rf $w && mkdir -p $w
+steps=" ${STEPS:-one two pair kill} "     # which sweeps to run
 sweep() {   # sweep NAME GPUS TIMEOUT [sweep options...]
   local name=$1 gpus=$2 limit=$3 t0 t1 rc
   shift 3
+  [[ $steps == *" $name "* ]] || return 0
   mkdir -p "$w/$name"
   t0=$(now)
   timeout "$limit" bin/spsweep sweep "$cfg" --gpus "$gpus" --db "$w/$name/$name.db" \
@@ -51,13 +53,11 @@ sweep one 0 200
 sweep two all 150
 sweep pair 0,1 150
 # kill -9 shard 2 once it has stored some runs; the command starts it again
-( for i in $(seq 1 600); do
+[[ $steps == *" kill "* ]] && ( for i in $(seq 1 1200); do
     p=$(pgrep -f "shard 2/2 --db $w/kill/" | head -1)
-    if [ -n "$p" ] && [ -f "$w/kill/gpu-shards/shard-2.db" ] &&
-       [ "$(sqlite3 "$w/kill/gpu-shards/shard-2.db" 'SELECT count(*) FROM runs' 2>/dev/null)" \
-         -ge "${KILL_AT:-60}" ] 2>/dev/null; then
-      kill -9 "$p" && echo "killed shard 2/2 (pid $p) at $(sqlite3 "$w/kill/gpu-shards/shard-2.db" \
-        'SELECT count(*) FROM runs') stored runs" >>"$out/summary.txt"
+    n=$(grep -c '^\[' "$w/kill/gpu-shards/shard-2.log" 2>/dev/null)
+    if [ -n "$p" ] && [ "${n:-0}" -ge "${KILL_AT:-60}" ]; then
+      kill -9 "$p" && say "killed shard 2/2 (pid $p, kill -9) after its run $n"
       break
     fi
     sleep 0.1
@@ -82,11 +82,11 @@ for n in names:
     print(f"{n}: combinations {len(r)}, runs {sum(x[3] for x in r)}, ok {sum(x[4] for x in r)}, "
           f"each once {all(x[3] == 1 for x in r)}, runs with all samples {sum(x[5] for x in r)}, "
           f"sweeps {sw[0]} plan {sw[1]} status {sw[2]}, runs per GPU {gpus}")
-for n in names[1:]:
+for n in names[1:] if "one" in combos else []:
     print(f"{n} vs one: same combinations {combos[n] == combos['one']}")
 PY
 for n in two pair kill; do
-  [ -f $w/$n/$n.db ] || continue
+  [ -f $w/$n/$n.db ] && [ -f $w/one/one.db ] || continue
   bin/spsweep compare $w/one/one.db $w/$n/$n.db --csv >$w/cmp-$n.csv 2>/dev/null
   python3 - $w/cmp-$n.csv $n <<'PY' | tee -a "$out/summary.txt"
 import csv, sys, math, collections

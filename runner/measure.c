@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "harness.h"
 #include "isolate.h"
 #include "measure_machine.h"
@@ -32,6 +33,7 @@ typedef struct sample_buf {
 
 static void stage(int fd, const char *what)
 {
+    sp_profile_mark(what);
     sp_wire_send(fd, SP_MSG_STAGE, what, strlen(what));
 }
 
@@ -165,12 +167,15 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
 {
     const sp_kernel *k = j->kernel;
     int short_mem = device_short(j, err);
+    sp_profile_mark("device-memory");
     if (short_mem)
         return short_mem > 0 ? SP_DONE_SKIPPED : SP_DONE_ERROR;
     start_openmp_threads(j);
     long threads = sp_param(j->params, "threads", omp_get_max_threads());
+    sp_profile_mark("threads");
     if (sp_harness_open(h, k, j->cold, (int)threads, err))
         return sp_fail_prefix(err, "harness"), SP_DONE_ERROR;
+    sp_profile_mark("harness-open");
     h->on_stage = stage_hook, h->stage_ctx = (void *)(intptr_t)fd;
     if (sp_harness_prepare(h, j->pb, j->params, state, ph, err))
         return SP_DONE_ERROR;
@@ -186,17 +191,21 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     stage(fd, "repetitions");
     sp_run_machine m;
     sp_run_machine_begin(&m, h, (int)threads);
+    sp_profile_mark("machine-before");
     if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err) ||
         (j->energy_s > 0 &&
          sp_run_machine_energy(&m, h, *state, batch, sp_median(b->v, b->n, b->scratch),
                                j->energy_s, j->energy_windows, err)))
         return SP_DONE_ERROR;
+    sp_profile_mark("timed");
     sp_run_machine_end(&m, wm);
+    sp_profile_mark("machine-after");
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
     if (sp_harness_result(h, *state, j->out, ph, err))
         return SP_DONE_ERROR;
     stage(fd, "check");
     d->rel_error = j->op->error(j->pb, j->out, j->ref);
+    sp_profile_mark("checked");
     if (!(d->rel_error <= j->tolerance))
         return sp_fail(err, "relative error %.3g exceeds tolerance %.3g", d->rel_error,
                        j->tolerance), SP_DONE_FAILED;
@@ -236,7 +245,9 @@ int sp_measure(const sp_measure_job *j, int fd)
     memset(&h, 0, sizeof h);
     static sp_wire_machine wm;      /* 3 KiB: off the stack */
     memset(&wm, 0, sizeof wm);
+    sp_profile_mark("begin");
     d.status = measure(j, fd, &h, &state, &ph, &b, &d, &wm, &err);
+    sp_profile_mark("measured");
     if (d.status == SP_DONE_OK) {
         send_samples(fd, &b);
         sp_wire_send(fd, SP_MSG_MACHINE, &wm, sizeof wm);
@@ -245,8 +256,10 @@ int sp_measure(const sp_measure_job *j, int fd)
         sp_harness_release(&h, state, &ph);
     sp_wire_send(fd, SP_MSG_PHASES, &ph, sizeof ph);
     sp_harness_close(&h);
+    sp_profile_mark("closed");
     if (d.status == SP_DONE_OK && !context_sound(j, &err))
         d.status = SP_DONE_ERROR;       /* the samples sent are not kept */
+    sp_profile_mark("context-checked");
     size_t mlen = d.status == SP_DONE_OK ? 0 : strlen(err.msg);
     unsigned char msg[sizeof d + sizeof err.msg];
     memcpy(msg, &d, sizeof d);

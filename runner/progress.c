@@ -7,7 +7,11 @@
  * cost left: it adapts to the machine, and to matrices of different sizes.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "../kernels/kernel.h"
 #include "progress.h"
 
 /* "45s", "3m05s", "2h07m". */
@@ -66,4 +70,19 @@ void sp_progress_clear(sp_progress *p)
         return;
     fputs("\r\033[K", p->out);
     fflush(p->out);
+}
+
+/* SPSWEEP_PROFILE set (to anything but 0): one line on stderr per mark,
+ * "profile PID WHAT SECONDS" on the monotonic clock, so the marks of a
+ * worker and of the sweep process that feeds it line up
+ * (bench/profile_marks.py adds up the time between consecutive marks). */
+void sp_profile_mark(const char *what)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("SPSWEEP_PROFILE");
+        on = v && *v && strcmp(v, "0") != 0;
+    }
+    if (on)
+        fprintf(stderr, "profile %ld %s %.6f\n", (long)getpid(), what, sp_seconds());
 }

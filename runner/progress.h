@@ -19,5 +19,7 @@ void sp_progress_show(sp_progress *p, int k, const char *matrix, const char *ker
                       const char *axes);
 void sp_progress_done(sp_progress *p, double cost);
 void sp_progress_clear(sp_progress *p);
+/* A timestamped mark on stderr when SPSWEEP_PROFILE is set (progress.c). */
+void sp_profile_mark(const char *what);
 
 #endif

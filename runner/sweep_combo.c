@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "isolate.h"
 #include "memguard.h"
 #include "../db/stats.h"
@@ -320,7 +321,9 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     sp_progress_done(&rc->progress, cost);
     log_run(rc, M, c, &out, r.flops, r.rate_unit);
     int64_t run_id;
+    sp_profile_mark("reported");
     int rcode = sp_store_run(rc->st, &r, &run_id, err) < 0 ? -1 : 0;
+    sp_profile_mark("stored");
     free(out.samples);
     free(out.sample_flags);
     if (rc->kill_after > 0 && --rc->kill_after == 0)
