@@ -123,6 +123,9 @@ int sp_machine_json(const sp_machine_state *s, char *buf, size_t len);
  * energy windows that read it between samples: 0, or -1 without NVML, the
  * device or a counter. */
 int sp_machine_gpu_energy_mj(const char *bus, unsigned long long *mj);
+/* The clock event ("throttle") reasons of the GPU of bus alone, one NVML
+ * call (for a reading between samples); 0, or -1 when NVML cannot say. */
+int sp_machine_gpu_reasons(const char *bus, unsigned long long *bits);
 
 /* Test injection. The root that /proc and /sys are read under (NULL: "",
  * the real ones; $SPSWEEP_TEST_PROCFS_ROOT when never set). */

@@ -31,6 +31,11 @@ static struct {
     int ready;                   /* 1 initialised, -1 failed, 0 not tried */
     pid_t pid;                   /* the process that tried: a forked child tries again */
     char why[160];               /* the failure */
+    /* The last device looked up by PCI bus id: the lookup costs about as
+     * much as all the readings together (ms), and a run reads its GPU
+     * between every two samples. Dropped with the library. */
+    char bus[32];
+    void *bus_dev;
 } nv;
 
 /* dlsym as a function pointer; the first of two names found (NVML renamed
@@ -98,6 +103,8 @@ static const sp_nvml_api *nvml(void)
         return nv.ready > 0 ? api_in_use() : NULL;
     nv.pid = getpid();
     nv.ready = -1;
+    nv.bus[0] = 0;              /* a handle of the parent's is not this process's */
+    nv.bus_dev = NULL;
     if (!nv.injected && load_library())
         return NULL;
     const sp_nvml_api *a = api_in_use();
@@ -119,6 +126,8 @@ void sp_machine_close(void)
         dlclose(nv.dl);
     nv.dl = NULL;
     nv.ready = 0;
+    nv.bus[0] = 0;
+    nv.bus_dev = NULL;
     memset(&nv.lib, 0, sizeof nv.lib);
 }
 
@@ -157,12 +166,28 @@ static int asked(sp_machine_state *s, const char *what, int rc)
     return rc;
 }
 
+/* The handle of the GPU at PCI bus id bus, looked up once per process
+ * and bus; NVML's status. */
+static int by_bus(const sp_nvml_api *a, const char *bus, void **dev)
+{
+    if (nv.bus_dev && !strcmp(nv.bus, bus)) {
+        *dev = nv.bus_dev;
+        return 0;
+    }
+    int rc = a->by_bus ? a->by_bus(bus, dev) : -1;
+    if (rc == 0 && strlen(bus) < sizeof nv.bus) {
+        snprintf(nv.bus, sizeof nv.bus, "%s", bus);
+        nv.bus_dev = *dev;
+    }
+    return rc;
+}
+
 /* The device handle; 0, or -1 with the note. */
 static int device(const sp_nvml_api *a, sp_machine_state *s, int index, const char *bus,
                   void **dev)
 {
     char b[32];
-    int rc = bus ? (a->by_bus ? a->by_bus(bus, dev) : -1)
+    int rc = bus ? by_bus(a, bus, dev)
                  : (a->by_index ? a->by_index((unsigned)index, dev) : -1);
     if (rc && bus)
         note(s, "NVML has no GPU at PCI bus id %s: %s", bus, rc_text(rc, b, sizeof b));
@@ -207,7 +232,16 @@ int sp_machine_gpu_energy_mj(const char *bus, unsigned long long *mj)
 {
     const sp_nvml_api *a = nvml();
     void *dev = NULL;
-    if (!a || !bus || !a->by_bus || !a->energy || a->by_bus(bus, &dev))
+    if (!a || !bus || !a->energy || by_bus(a, bus, &dev))
         return -1;
     return a->energy(dev, mj) ? -1 : 0;
+}
+
+int sp_machine_gpu_reasons(const char *bus, unsigned long long *bits)
+{
+    const sp_nvml_api *a = nvml();
+    void *dev = NULL;
+    if (!a || !bus || !a->reasons || by_bus(a, bus, &dev))
+        return -1;
+    return a->reasons(dev, bits) ? -1 : 0;
 }

@@ -22,13 +22,10 @@ void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads)
 
 int32_t sp_run_machine_sample(sp_run_machine *m)
 {
-    if (!m->gpu)
+    unsigned long long reasons;
+    if (!m->gpu || sp_machine_gpu_reasons(m->bus, &reasons))
         return 0;
-    sp_machine_state now;
-    sp_machine_read_gpu_bus(&now, m->bus);
-    if (!now.has_reasons)
-        return 0;
-    return (now.reasons & ~SP_NVML_REASONS_BENIGN) ? (int32_t)SP_MACHINE_THROTTLED : 0;
+    return (reasons & ~SP_NVML_REASONS_BENIGN) ? (int32_t)SP_MACHINE_THROTTLED : 0;
 }
 
 /* The harness and the run as an energy probe (energy_window.h). */

@@ -329,7 +329,7 @@ Test(machine, missing_files_leave_everything_unknown)
 /* A fake NVML: one GPU (index 0, bus "0000:3b:00.0") whose answers the
  * test sets; an index or bus it does not have answers "not found". */
 static struct {
-    int init_rc, energy_rc, inits, shutdowns;
+    int init_rc, energy_rc, inits, shutdowns, bus_lookups, reads;
     unsigned long long energy, reasons;
 } fake;
 
@@ -350,6 +350,7 @@ static int f_by_index(unsigned i, void **dev)
 }
 static int f_by_bus(const char *bus, void **dev)
 {
+    fake.bus_lookups++;
     *dev = &fake;
     return strcmp(bus, "0000:3b:00.0") ? 6 : 0;
 }
@@ -374,6 +375,7 @@ static int f_power(void *dev, unsigned *mw)
 static int f_reasons(void *dev, unsigned long long *bits)
 {
     (void)dev;
+    fake.reads++;
     *bits = fake.reasons;
     return 0;
 }
@@ -564,5 +566,34 @@ Test(machine, json_is_valid_and_holds_the_known_fields)
     cr_assert_eq(sp_machine_json(&s, small, sizeof small), (int)strlen(json));
     cr_assert_eq(strlen(small), sizeof small - 1);
     cr_assert_eq(sp_machine_json(&s, NULL, 0), (int)strlen(json));
+    sp_machine_set_nvml(NULL);
+}
+
+/* The reading between two samples is one NVML call: the device is looked
+ * up by bus id once per process and bus (the lookup costs milliseconds),
+ * not once per sample; another bus is looked up anew, and a closed NVML
+ * forgets the handle. */
+Test(machine, reasons_between_samples_look_the_gpu_up_once)
+{
+    memset(&fake, 0, sizeof fake);
+    sp_machine_set_nvml(&fake_api);
+    unsigned long long bits = 0;
+    for (int i = 0; i < 20; i++) {
+        fake.reasons = i == 7 ? SP_NVML_REASON_SW_THERMAL : 0;
+        cr_assert_eq(sp_machine_gpu_reasons("0000:3b:00.0", &bits), 0);
+        cr_assert_eq(bits, fake.reasons, "sample %d", i);
+    }
+    cr_assert_eq(fake.reads, 20);
+    cr_assert_eq(fake.bus_lookups, 1, "looked up %d times", fake.bus_lookups);
+    cr_assert_eq(sp_machine_gpu_reasons("0000:af:00.0", &bits), -1, "no GPU there");
+    cr_assert_eq(fake.bus_lookups, 2);
+    unsigned long long mj;
+    cr_assert_eq(sp_machine_gpu_energy_mj("0000:3b:00.0", &mj), 0);
+    cr_assert_eq(fake.bus_lookups, 2, "the failed lookup replaced nothing");
+    sp_machine_set_nvml(&fake_api);        /* closes NVML: the handle is gone */
+    cr_assert_eq(sp_machine_gpu_reasons("0000:3b:00.0", &bits), 0);
+    cr_assert_eq(fake.bus_lookups, 3);
+    cr_assert_eq(sp_machine_gpu_reasons(NULL, &bits), -1);
+    sp_machine_close();
     sp_machine_set_nvml(NULL);
 }
