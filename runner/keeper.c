@@ -73,11 +73,11 @@ static int plan_needs_gpu(const sp_plan *plan)
     return 0;
 }
 
-void sp_gpu_keeper_start(const sp_plan *plan, int have_gpu, sp_gpu_keeper *k)
+void sp_gpu_keeper_fork(const sp_plan *plan, sp_gpu_keeper *k)
 {
     k->pid = -1, k->fd = -1, k->ready = 0;
     const char *env = getenv("SPSWEEP_GPU_KEEPER");
-    if (!have_gpu || !plan_needs_gpu(plan) || (env && !strcmp(env, "0")))
+    if (!plan_needs_gpu(plan) || (env && !strcmp(env, "0")))
         return;
     setenv("CUDA_MODULE_LOADING", "LAZY", 0);
     int sv[2];
@@ -95,16 +95,31 @@ void sp_gpu_keeper_start(const sp_plan *plan, int have_gpu, sp_gpu_keeper *k)
         return;
     }
     k->pid = pid, k->fd = sv[0];
-    struct pollfd p = {sv[0], POLLIN, 0};
+}
+
+void sp_gpu_keeper_await(sp_gpu_keeper *k, int have_gpu)
+{
+    if (k->pid <= 0)
+        return;
+    struct pollfd p = {k->fd, POLLIN, 0};
     char ok = 0;
-    while (poll(&p, 1, READY_TIMEOUT_MS) < 0 && errno == EINTR) {
+    while (have_gpu && poll(&p, 1, READY_TIMEOUT_MS) < 0 && errno == EINTR) {
     }
-    if ((p.revents & POLLIN) && read(sv[0], &ok, 1) == 1)
+    if (have_gpu && (p.revents & POLLIN) && read(k->fd, &ok, 1) == 1)
         k->ready = ok;
     if (!k->ready) {                    /* no context (in time): nothing to keep */
-        kill(pid, SIGKILL);
+        kill(k->pid, SIGKILL);
         sp_gpu_keeper_stop(k);
     }
+}
+
+void sp_gpu_keeper_start(const sp_plan *plan, int have_gpu, sp_gpu_keeper *k)
+{
+    k->pid = -1, k->fd = -1, k->ready = 0;
+    if (!have_gpu)
+        return;
+    sp_gpu_keeper_fork(plan, k);
+    sp_gpu_keeper_await(k, have_gpu);
 }
 
 void sp_gpu_keeper_stop(sp_gpu_keeper *k)

@@ -325,8 +325,9 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
         goto out;
     double t[5];                /* the phases of this invocation (say_timing) */
     t[0] = sp_seconds();
+    sp_gpu_keeper_fork(&plan, &keeper);
     sp_provenance_collect(&rc.prov);
-    sp_gpu_keeper_start(&plan, rc.prov.have_gpu, &keeper);
+    sp_gpu_keeper_await(&keeper, rc.prov.have_gpu);
     t[1] = sp_seconds();
     if (open_sweep(&rc, err) || drop_stored(&rc, err))
         goto out;
