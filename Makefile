@@ -50,6 +50,9 @@ endif
 # whether its files differ from it (untracked, not ignored files count: the
 # wildcards below compile them); "unknown" when the tree is no git checkout
 # of its own (a tarball, even one unpacked inside another repository).
+# `spsweep --version` names the build as `git describe --always --tags
+# --abbrev=12` does (the commit alone while there is no tag), with this
+# dirty rule's "-dirty"; outside a checkout, SP_VERSION (runner/runner.h).
 # $(BUILD)/version.c is rewritten only when that text changes, so an
 # unchanged tree rebuilds nothing.
 SRC_DIR     := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
@@ -58,8 +61,10 @@ GIT_COMMIT  := $(if $(filter $(realpath $(SRC_DIR)),$(realpath $(GIT_TOP))), \
                  $(shell git -C '$(SRC_DIR)' rev-parse --short=12 HEAD 2>/dev/null))
 GIT_DIRTY   := $(if $(strip $(GIT_COMMIT)), \
                  $(if $(shell git -C '$(SRC_DIR)' status --porcelain 2>/dev/null | head -c 1),1,0),-1)
+GIT_DESCRIBE := $(if $(strip $(GIT_COMMIT)), \
+                 $(shell git -C '$(SRC_DIR)' describe --always --tags --abbrev=12 2>/dev/null)$(if $(filter 1,$(strip $(GIT_DIRTY))),-dirty))
 VERSION_C   := $(BUILD)/version.c
-VERSION_TEXT := const char sp_build_commit[] = "$(or $(strip $(GIT_COMMIT)),unknown)"; const int sp_build_dirty = $(strip $(GIT_DIRTY));
+VERSION_TEXT := const char sp_build_commit[] = "$(or $(strip $(GIT_COMMIT)),unknown)"; const int sp_build_dirty = $(strip $(GIT_DIRTY)); const char sp_build_describe[] = "$(strip $(GIT_DESCRIBE))";
 ifneq ($(VERSION_TEXT),$(shell cat $(VERSION_C) 2>/dev/null))
   $(shell mkdir -p $(BUILD) && echo '$(VERSION_TEXT)' > $(VERSION_C))
 endif
