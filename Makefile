@@ -89,7 +89,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
-        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge
+        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -138,6 +138,11 @@ report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a cha
 
 list: $(BIN) ## list every registered kernel with its axes
 	$(BIN) list
+
+# docs/cli.md is the commands' own help (runner/cli.c prints it from the
+# option tables); tests/test_cli.c fails when it is stale.
+docs: $(BIN) ## write docs/cli.md from the commands' option tables
+	$(BIN) help --markdown > docs/cli.md
 
 test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
 	@$(MAKE) --no-print-directory unit-test $(BENCH_CU_OBJ)

@@ -26,8 +26,11 @@ const sp_cli_cmd sp_cli_list = {
     .summary = "the registered kernels, whether each can run here, and their axes",
     .about = "Lists every kernel: name, operation, format, backend, device (cpu or gpu), "
              "whether it can run here, and its axes with their default values. A FILTER "
-             "is a glob matched, ignoring case, against the name, operation, format, "
-             "backend and device; a kernel is listed when it matches every FILTER. A GPU "
+             "is a glob matched, ignoring case, against the device, operation, format, "
+             "backend or name (the first of them it matches on some kernel): filters of "
+             "one of these widen the list, filters of different ones narrow it, so "
+             "`list gpu transpose` lists the GPU transpositions and `list spmv_csr_serial "
+             "spmv_csr_omp` both kernels. A GPU "
              "kernel cannot run here when this build has no CUDA ('not built') or no "
              "usable GPU is found ('no GPU'); a closing line says why, and a sweep skips "
              "such kernels with that reason.",
@@ -37,31 +40,51 @@ const sp_cli_cmd sp_cli_list = {
              "2 a command line that cannot be parsed",
     .examples = "'spmv_*'\n"
                 "gpu transpose\n"
+                "spmv_csr_serial spmv_csr_omp\n"
                 "dia --long",
 };
 
-/* Does k match the glob f on any of its fields? */
-static int matches(const sp_kernel *k, const char *f)
+/* The fields a filter is matched against, in the order a filter's field
+ * is decided: the first one that it matches on some kernel. */
+enum { F_DEVICE, F_OPERATION, F_FORMAT, F_BACKEND, F_NAME, NFIELDS };
+
+static const char *field(const sp_kernel *k, int f)
 {
-    const char *fields[] = {k->name, k->operation, k->format, k->backend,
-                            k->needs_gpu ? "gpu" : "cpu"};
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        if (fields[i] && fnmatch(f, fields[i], FNM_CASEFOLD) == 0)
-            return 1;
-    return 0;
+    const char *v[NFIELDS] = {k->needs_gpu ? "gpu" : "cpu", k->operation, k->format,
+                              k->backend, k->name};
+    return v[f] ? v[f] : "";
 }
 
-static int wanted(const sp_kernel *k, char **filters, int n)
+/* The field filter f matches on some kernel; NFIELDS when none. */
+static int field_of(const char *f)
 {
-    for (int i = 0; i < n; i++)
-        if (!matches(k, filters[i]))
+    for (int i = 0; i < NFIELDS; i++)
+        for (int j = 0; sp_kernels[j]; j++)
+            if (fnmatch(f, field(sp_kernels[j], i), FNM_CASEFOLD) == 0)
+                return i;
+    return NFIELDS;
+}
+
+/* Filters of one field widen the list (any of them), filters of
+ * different fields narrow it (each field's). */
+static int wanted(const sp_kernel *k, char **filters, const int *fields, int n)
+{
+    for (int i = 0; i < NFIELDS; i++) {
+        int asked = 0, hit = 0;
+        for (int j = 0; j < n; j++)
+            if (fields[j] == i) {
+                asked = 1;
+                hit |= fnmatch(filters[j], field(k, i), FNM_CASEFOLD) == 0;
+            }
+        if (asked && !hit)
             return 0;
+    }
     return 1;
 }
 
-/* Why the kernels match nothing: the filter no kernel matches, with the
- * nearest name, operation or backend. */
-static void say_no_match(char **filters, int n)
+/* Say that filter f matches no kernel, with the nearest name, operation
+ * or backend. */
+static void say_no_match(const char *f)
 {
     const char *cand[256];
     int nc = 0;
@@ -70,20 +93,9 @@ static void say_no_match(char **filters, int n)
         cand[nc++] = sp_kernels[i]->operation;
         cand[nc++] = sp_kernels[i]->backend;
     }
-    for (int f = 0; f < n; f++) {
-        int any = 0;
-        for (int i = 0; sp_kernels[i] && !any; i++)
-            any = matches(sp_kernels[i], filters[f]);
-        if (any)
-            continue;
-        const char *near = sp_cli_nearest(filters[f], cand, nc);
-        fprintf(stderr, "spsweep list: no kernel matches '%s'%s%s%s; `spsweep list` "
-                "lists them all\n", filters[f], near ? " (did you mean " : "",
-                near ? near : "", near ? "?)" : "");
-        return;
-    }
-    fprintf(stderr, "spsweep list: no kernel matches all of the filters; `spsweep list` "
-            "lists them all\n");
+    const char *near = sp_cli_nearest(f, cand, nc);
+    fprintf(stderr, "spsweep list: no kernel matches '%s'%s%s%s; `spsweep list` lists them "
+            "all\n", f, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 }
 
 /* "yes", "no GPU" or "not built" for k; the probe asked once, when a
@@ -117,14 +129,24 @@ int sp_cmd_list(int argc, char **argv)
     }
     char **filters = argv + optind;
     int nfilters = argc - optind, wname = 6, listed = 0, probed = 0, gpu = 0;
+    int fields[64];
+    if (nfilters > 64) {
+        fprintf(stderr, "spsweep list: at most 64 filters\n");
+        return 1;
+    }
+    for (int i = 0; i < nfilters; i++)
+        if ((fields[i] = field_of(filters[i])) == NFIELDS) {
+            say_no_match(filters[i]);
+            return 1;
+        }
     int no_gpu = 0, not_built = 0, not_built_gpu = 0;
     char reason[512] = "";
     for (int i = 0; sp_kernels[i]; i++)
-        if (wanted(sp_kernels[i], filters, nfilters) && (int)strlen(sp_kernels[i]->name) > wname)
+        if (wanted(sp_kernels[i], filters, fields, nfilters) && (int)strlen(sp_kernels[i]->name) > wname)
             wname = (int)strlen(sp_kernels[i]->name);
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
-        if (!wanted(k, filters, nfilters))
+        if (!wanted(k, filters, fields, nfilters))
             continue;
         if (!listed++)
             printf("%-*s  %-9s  %-6s  %-8s  %-6s  %-9s  %s\n", wname, "kernel", "operation",
@@ -143,7 +165,8 @@ int sp_cmd_list(int argc, char **argv)
             printf("%*s  %s\n", wname, "", k->summary ? k->summary : "(no description)");
     }
     if (!listed) {
-        say_no_match(filters, nfilters);
+        fprintf(stderr, "spsweep list: no kernel matches all of the filters; `spsweep list` "
+                "lists them all\n");
         return 1;
     }
     if (no_gpu)

@@ -218,7 +218,7 @@ static const sp_cli_cmd cli_export = {
 
 static const sp_cli_opt help_opts[] = {
     {"markdown", NULL, OPT_MARKDOWN, "every command's help as one Markdown page, "
-     "docs/cli.md (`make docs/cli.md` writes it)"},
+     "docs/cli.md (`make docs` writes it)"},
     {NULL, NULL, 0, NULL},
 };
 
