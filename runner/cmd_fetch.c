@@ -3,12 +3,8 @@
  * selections (command line or config) resolved against the SuiteSparse
  * index, then brought into the cache by fetch/fetch.c.
  *
- *   spsweep fetch [Group/Name | Name]... [--select EXPR] [--limit N]
- *                 [--config FILE] [--list] [--jobs N] [--base-url URL]
- *                 [--cache-dir DIR] [--db PATH] [--refresh] [--all-files]
- *                 [--keep-archives] [--no-verify] [--no-convert]
- *                 [--max-size SIZE] [--retries N] [--retry-delay S]
- *                 [--stall-timeout S] [--quiet]
+ *   spsweep fetch [Group/Name | Name]... [options]
+ * (the options: fetch_opts below, which `spsweep fetch --help` prints)
  *
  * A name that cannot be resolved (not in the index, ambiguous, malformed)
  * is reported, with its config line when it came from one, and the others
