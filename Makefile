@@ -50,6 +50,9 @@ endif
 # whether its files differ from it (untracked, not ignored files count: the
 # wildcards below compile them); "unknown" when the tree is no git checkout
 # of its own (a tarball, even one unpacked inside another repository).
+# `spsweep --version` names the build as `git describe --always --tags
+# --abbrev=12` does (the commit alone while there is no tag), with this
+# dirty rule's "-dirty"; outside a checkout, SP_VERSION (runner/runner.h).
 # $(BUILD)/version.c is rewritten only when that text changes, so an
 # unchanged tree rebuilds nothing.
 SRC_DIR     := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
@@ -58,8 +61,10 @@ GIT_COMMIT  := $(if $(filter $(realpath $(SRC_DIR)),$(realpath $(GIT_TOP))), \
                  $(shell git -C '$(SRC_DIR)' rev-parse --short=12 HEAD 2>/dev/null))
 GIT_DIRTY   := $(if $(strip $(GIT_COMMIT)), \
                  $(if $(shell git -C '$(SRC_DIR)' status --porcelain 2>/dev/null | head -c 1),1,0),-1)
+GIT_DESCRIBE := $(if $(strip $(GIT_COMMIT)), \
+                 $(shell git -C '$(SRC_DIR)' describe --always --tags --abbrev=12 2>/dev/null)$(if $(filter 1,$(strip $(GIT_DIRTY))),-dirty))
 VERSION_C   := $(BUILD)/version.c
-VERSION_TEXT := const char sp_build_commit[] = "$(or $(strip $(GIT_COMMIT)),unknown)"; const int sp_build_dirty = $(strip $(GIT_DIRTY));
+VERSION_TEXT := const char sp_build_commit[] = "$(or $(strip $(GIT_COMMIT)),unknown)"; const int sp_build_dirty = $(strip $(GIT_DIRTY)); const char sp_build_describe[] = "$(strip $(GIT_DESCRIBE))";
 ifneq ($(VERSION_TEXT),$(shell cat $(VERSION_C) 2>/dev/null))
   $(shell mkdir -p $(BUILD) && echo '$(VERSION_TEXT)' > $(VERSION_C))
 endif
@@ -84,7 +89,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
 .PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
-        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge
+        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -133,6 +138,11 @@ report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a cha
 
 list: $(BIN) ## list every registered kernel with its axes
 	$(BIN) list
+
+# docs/cli.md is the commands' own help (runner/cli.c prints it from the
+# option tables); tests/test_cli.c fails when it is stale.
+docs: $(BIN) ## write docs/cli.md from the commands' option tables
+	$(BIN) help --markdown > docs/cli.md
 
 test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
 	@$(MAKE) --no-print-directory unit-test $(BENCH_CU_OBJ)

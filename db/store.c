@@ -315,3 +315,9 @@ struct sqlite3 *sp_store_db(sp_store *st)
     return st ? st->db : NULL;
 }
 
+/* The schema version this build writes (PRAGMA user_version). */
+int sp_store_schema_version(void)
+{
+    return SP_SCHEMA_VERSION;
+}
+

@@ -33,6 +33,9 @@ int sp_store_open_readonly(const char *path, sp_store **st, sp_err *err);
 void sp_store_close(sp_store *st);
 /* The raw handle, for tests and the report. */
 struct sqlite3 *sp_store_db(sp_store *st);
+/* The schema version this build writes into PRAGMA user_version (and
+ * reads, migrating older ones): `spsweep --version` says it. */
+int sp_store_schema_version(void);
 
 /* Provenance of one sweep. NULL strings are stored as NULL, and so are the
  * version-2 numbers at 0 (doubles also when negative or NaN): unknown.

@@ -5,7 +5,6 @@
  * downloads, temporary files, orphaned conversions) or everything.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +13,36 @@
 #include <unistd.h>
 
 #include "../fetch/fetch.h"
+#include "cli.h"
 #include "runner.h"
 
-static const char cache_usage[] =
-    "usage: spsweep cache list|verify|clean [--cache-dir DIR] [--all]\n"
-    "  list     every fetched matrix: size, fetch date, converted or not\n"
-    "  verify   re-hash every fetched matrix against its manifest (exit 1 on a mismatch)\n"
-    "  clean    remove partial downloads, temporary files, leftover archives and\n"
-    "           conversions without their matrix; --all removes the whole cache\n";
+enum { C_CACHE = 1, C_ALL };
+
+static const sp_cli_opt cache_opts[] = {
+    {"cache-dir", "DIR", C_CACHE, "cache root (default $SPSWEEP_CACHE, "
+     "$XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"},
+    {"all", NULL, C_ALL, "with clean: remove the whole cache, every matrix and the index "
+     "included"},
+    {NULL, NULL, 0, NULL},
+};
+
+const sp_cli_cmd sp_cli_cache = {
+    .name = "cache",
+    .synopsis = "list|verify|clean [options]",
+    .summary = "what the matrix cache holds; hash it again; remove leftovers",
+    .about = "list: every fetched matrix with its size, fetch date and whether its binary "
+             "CSR conversion is there.\n"
+             "verify: hash every fetched matrix again against its manifest.\n"
+             "clean: remove partial downloads, temporary files, leftover archives and "
+             "conversions whose matrix is gone; with --all, everything.",
+    .opts = cache_opts,
+    .exits = "0 done; "
+             "1 verify found a matrix whose bytes differ from its manifest; "
+             "2 no or an unknown action, or a command line that cannot be parsed",
+    .examples = "list\n"
+                "verify --cache-dir /scratch/spsweep\n"
+                "clean --all",
+};
 
 /* Size of the file at path, 0 when absent. */
 static int64_t file_size(const char *path)
@@ -171,21 +192,19 @@ static int cache_clean(const char *root, int all)
 
 int sp_cmd_cache(int argc, char **argv)
 {
-    static const struct option opts[] = {{"cache-dir", required_argument, NULL, 'c'},
-                                         {"all", no_argument, NULL, 'a'},
-                                         {NULL, 0, NULL, 0}};
     const char *dir = NULL;
     int all = 0, opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (opt == 'c')
+    sp_cli_parser p;
+    sp_cli_begin(&p, &sp_cli_cache);
+    while ((opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
+        if (opt == SP_CLI_HELP)
+            return 0;
+        if (opt == SP_CLI_BAD)
+            return SP_EXIT_USAGE;
+        if (opt == C_CACHE)
             dir = optarg;
-        else if (opt == 'a')
+        else if (opt == C_ALL)
             all = 1;
-        else {
-            fputs(cache_usage, stderr);
-            return 2;
-        }
     }
     const char *what = optind < argc ? argv[optind] : "";
     char root[1024];
@@ -195,8 +214,9 @@ int sp_cmd_cache(int argc, char **argv)
         return 2;
     }
     if (optind + 1 != argc || (all && strcmp(what, "clean"))) {
-        fputs(cache_usage, stderr);
-        return 2;
+        fprintf(stderr, "spsweep cache: expected one action, list, verify or clean (--all "
+                "only with clean); see `spsweep cache --help`\n");
+        return SP_EXIT_USAGE;
     }
     if (!strcmp(what, "list"))
         return cache_list(root);
@@ -204,6 +224,6 @@ int sp_cmd_cache(int argc, char **argv)
         return cache_verify(root);
     if (!strcmp(what, "clean"))
         return cache_clean(root, all);
-    fprintf(stderr, "spsweep cache: unknown action '%s'\n%s", what, cache_usage);
-    return 2;
+    fprintf(stderr, "spsweep cache: unknown action '%s'; see `spsweep cache --help`\n", what);
+    return SP_EXIT_USAGE;
 }

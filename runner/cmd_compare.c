@@ -5,10 +5,10 @@
  * shared with the report's change table), printed as a table like
  * nvbench_compare's or as CSV. Both databases are opened read-only.
  * Exit status: 0 when no combination is slower, SP_COMPARE_SLOWER (3)
- * when one is (for CI scripts), 1 on an error.
+ * when one is (for CI scripts), 1 on an error, 2 on a command line that
+ * cannot be parsed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,27 +16,44 @@
 
 #include "../db/compare.h"
 #include "../db/store.h"
+#include "cli.h"
 #include "runner.h"
 
 #define SP_COMPARE_SLOWER 3
 
-static const char compare_usage[] =
-    "usage: spsweep compare A.db B.db [options]\n"
-    "  each combination (matrix source, operation, kernel, axes) of a sweep of A (the\n"
-    "  base) against the same combination in a sweep of B: 'noisy' when either run is\n"
-    "  (run_stats.noisy: no interval, or a half-width above the threshold); else B is 'slower'\n"
-    "  or 'faster' only when a two-sided Mann-Whitney U test of the two runs' samples\n"
-    "  gives p < alpha, the medians differ by more than the minimum effect, and the\n"
-    "  gap exceeds both runs' half-width; otherwise 'same'\n"
-    "  --sweep-a ID      sweep of A (default: the latest with successful runs)\n"
-    "  --sweep-b ID      sweep of B (likewise)\n"
-    "  --min-effect PCT  smallest difference called, in % of A's median (default 2)\n"
-    "  --alpha P         the rank test's level (default 0.05)\n"
-    "  --max-noise PCT   half-width of a run's 95% interval, in % of its median, above\n"
-    "                    which a run is too noisy to judge (default: its sweep's\n"
-    "                    `noisy` setting, 5 unless the config said otherwise)\n"
-    "  --csv             one CSV row per combination instead of the table\n"
-    "exit status: 0 nothing slower, 3 something slower, 1 error\n";
+enum { O_SWEEP_A = 1, O_SWEEP_B, O_EFFECT, O_ALPHA, O_NOISE, O_CSV };
+
+static const sp_cli_opt compare_opts[] = {
+    {"sweep-a", "ID", O_SWEEP_A, "sweep of A (default: the latest with successful runs)"},
+    {"sweep-b", "ID", O_SWEEP_B, "sweep of B (likewise)"},
+    {"min-effect", "PCT", O_EFFECT, "smallest difference called, in % of A's median "
+     "(default 2)"},
+    {"alpha", "P", O_ALPHA, "the rank test's level (default 0.05)"},
+    {"max-noise", "PCT", O_NOISE, "half-width of a run's 95% interval, in % of its "
+     "median, above which a run is too noisy to judge (default: its sweep's `noisy` "
+     "setting, 5 unless the config said otherwise)"},
+    {"csv", NULL, O_CSV, "one CSV row per combination instead of the table"},
+    {NULL, NULL, 0, NULL},
+};
+
+const sp_cli_cmd sp_cli_compare = {
+    .name = "compare",
+    .synopsis = "A.db B.db [options]",
+    .summary = "each combination of one database against the same one in another: "
+               "faster, slower, same or noisy",
+    .about = "Each combination (matrix source, operation, kernel, axes) of a sweep of A "
+             "(the base) against the same combination in a sweep of B: 'noisy' when "
+             "either run is (run_stats.noisy: no interval, or a half-width above the "
+             "threshold); else B is 'slower' or 'faster' only when a two-sided "
+             "Mann-Whitney U test of the two runs' samples gives p < alpha, the medians "
+             "differ by more than the minimum effect, and the gap exceeds both runs' "
+             "half-width; otherwise 'same'. Both databases are opened read-only.",
+    .opts = compare_opts,
+    .exits = "0 nothing slower, 3 something slower, 1 an error (a bad value, a database "
+             "or sweep that cannot be read), 2 a command line that cannot be parsed",
+    .examples = "results/old.db results/results.db\n"
+                "base.db new.db --min-effect 5 --csv > changes.csv",
+};
 
 typedef struct compare_cli {
     const char *path[2];
@@ -76,24 +93,18 @@ static int parse_number(const char *opt, const char *v, double lo, double hi, in
     return 0;
 }
 
+/* 0 parsed, -1 --help printed, else the exit status of a bad command line. */
 static int parse_compare(int argc, char **argv, compare_cli *c)
 {
-    enum { O_SWEEP_A = 1, O_SWEEP_B, O_EFFECT, O_ALPHA, O_NOISE, O_CSV, O_HELP };
-    static const struct option opts[] = {
-        {"sweep-a", required_argument, NULL, O_SWEEP_A},
-        {"sweep-b", required_argument, NULL, O_SWEEP_B},
-        {"min-effect", required_argument, NULL, O_EFFECT},
-        {"alpha", required_argument, NULL, O_ALPHA},
-        {"max-noise", required_argument, NULL, O_NOISE},
-        {"csv", no_argument, NULL, O_CSV},
-        {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0}};
     memset(c, 0, sizeof *c);
     sp_cmp_opts_default(&c->opts);
     int opt, bad = 0;
-    optind = 1;
-    while (!bad && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    sp_cli_parser p;
+    sp_cli_begin(&p, &sp_cli_compare);
+    while (!bad && (opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
         switch (opt) {
+        case SP_CLI_HELP: return -1;
+        case SP_CLI_BAD: return SP_EXIT_USAGE;
         case O_SWEEP_A: bad = parse_sweep_id("sweep-a", optarg, &c->sweep[0]); break;
         case O_SWEEP_B: bad = parse_sweep_id("sweep-b", optarg, &c->sweep[1]); break;
         case O_EFFECT:
@@ -104,13 +115,11 @@ static int parse_compare(int argc, char **argv, compare_cli *c)
             bad = parse_number("max-noise", optarg, 0, 1000, 1, &c->opts.max_noise);
             break;
         case O_CSV: c->csv = 1; break;
-        case O_HELP: fputs(compare_usage, stdout); return -1;
-        default: fputs(compare_usage, stderr); return 1;
         }
     }
     if (!bad && argc - optind != 2) {
-        fprintf(stderr, "spsweep compare: expected two databases, A.db and B.db\n%s",
-                compare_usage);
+        fprintf(stderr, "spsweep compare: expected two databases, A.db and B.db; see "
+                "`spsweep compare --help`\n");
         return 1;
     }
     c->path[0] = bad ? NULL : argv[optind];
@@ -311,7 +320,7 @@ int sp_cmd_compare(int argc, char **argv)
     compare_cli c;
     int parsed = parse_compare(argc, argv, &c);
     if (parsed)
-        return parsed < 0 ? 0 : 1;
+        return parsed < 0 ? 0 : parsed;
     sp_err err;
     sp_cmp_set a = {0}, b = {0};
     sp_cmp_row *rows = NULL;

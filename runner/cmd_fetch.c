@@ -3,12 +3,8 @@
  * selections (command line or config) resolved against the SuiteSparse
  * index, then brought into the cache by fetch/fetch.c.
  *
- *   spsweep fetch [Group/Name | Name]... [--select EXPR] [--limit N]
- *                 [--config FILE] [--list] [--jobs N] [--base-url URL]
- *                 [--cache-dir DIR] [--db PATH] [--refresh] [--all-files]
- *                 [--keep-archives] [--no-verify] [--no-convert]
- *                 [--max-size SIZE] [--retries N] [--retry-delay S]
- *                 [--stall-timeout S] [--quiet]
+ *   spsweep fetch [Group/Name | Name]... [options]
+ * (the options: fetch_opts below, which `spsweep fetch --help` prints)
  *
  * A name that cannot be resolved (not in the index, ambiguous, malformed)
  * is reported, with its config line when it came from one, and the others
@@ -17,63 +13,75 @@
  * unpack, 2 a usage error or an unresolved name.
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../fetch/fetch.h"
+#include "cli.h"
 #include "runner.h"
-
-static const char fetch_usage[] =
-    "usage: spsweep fetch [NAME...] [options]\n"
-    "  NAME               Group/Name or Name (unique in the index), with or without\n"
-    "                     the suitesparse: prefix, e.g. HB/bcsstk13 Bai/olm1000\n"
-    "  --select EXPR      matrices of the index for which EXPR holds, e.g.\n"
-    "                     \"nnz >= 1e6 and nnz <= 1e7 and real and rows = cols\"\n"
-    "                     fields: group name rows cols nnz real binary nd posdef psym\n"
-    "                     nsym kind id; and or not, = != < <= > >=, like, between, in\n"
-    "  --limit N          at most N selected matrices (smallest nnz first)\n"
-    "  --config FILE      the suitesparse: sources, select and limit of a sweep config\n"
-    "  --list             print what would be fetched, with sizes; fetch nothing\n"
-    "  --jobs N           downloads at once (default 4)\n"
-    "  --base-url URL     collection mirror (default $SPSWEEP_SUITESPARSE_URL or\n"
-    "                     https://sparse.tamu.edu; file:// works)\n"
-    "  --cache-dir DIR    cache root (default $SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep\n"
-    "                     or ~/.cache/spsweep)\n"
-    "  --db PATH          record hashes in PATH's datasets table (default\n"
-    "                     results/results.db; --db '' records nothing)\n"
-    "  --refresh          download the index now (else when older than 30 days)\n"
-    "  --all-files        keep every file of the archive (rhs, coordinates, ...)\n"
-    "  --keep-archives    keep the .tar.gz after unpacking\n"
-    "  --no-verify        trust cached matrices without re-hashing them\n"
-    "  --no-convert       skip building the binary CSR cache\n"
-    "  --max-size SIZE    refuse archives expanding past SIZE (default 64G)\n"
-    "  --retries N, --retry-delay S, --stall-timeout S   download robustness\n"
-    "  --quiet            no progress lines; every failure still says why\n"
-    "exit status: 0 done, 1 some matrix failed to download or unpack, 2 a usage\n"
-    "error or a name not in the index (each reported; the others still listed or\n"
-    "fetched)\n";
 
 enum { F_SELECT = 1, F_LIMIT, F_CONFIG, F_LIST, F_JOBS, F_BASE, F_CACHE, F_DB, F_REFRESH,
        F_ALL, F_KEEP, F_NOVERIFY, F_NOCONVERT, F_MAXSIZE, F_RETRIES, F_DELAY, F_STALL,
-       F_QUIET, F_HELP };
+       F_QUIET };
 
-static const struct option fetch_opts[] = {
-    {"select", required_argument, NULL, F_SELECT}, {"limit", required_argument, NULL, F_LIMIT},
-    {"config", required_argument, NULL, F_CONFIG}, {"list", no_argument, NULL, F_LIST},
-    {"jobs", required_argument, NULL, F_JOBS},     {"base-url", required_argument, NULL, F_BASE},
-    {"cache-dir", required_argument, NULL, F_CACHE}, {"db", required_argument, NULL, F_DB},
-    {"refresh", no_argument, NULL, F_REFRESH},     {"all-files", no_argument, NULL, F_ALL},
-    {"keep-archives", no_argument, NULL, F_KEEP},  {"no-verify", no_argument, NULL, F_NOVERIFY},
-    {"no-convert", no_argument, NULL, F_NOCONVERT},
-    {"max-size", required_argument, NULL, F_MAXSIZE},
-    {"retries", required_argument, NULL, F_RETRIES},
-    {"retry-delay", required_argument, NULL, F_DELAY},
-    {"stall-timeout", required_argument, NULL, F_STALL},
-    {"quiet", no_argument, NULL, F_QUIET},         {"help", no_argument, NULL, F_HELP},
-    {NULL, 0, NULL, 0},
+static const sp_cli_opt fetch_opts[] = {
+    {"select", "EXPR", F_SELECT, "the matrices of the index for which EXPR holds, e.g. "
+     "\"nnz >= 1e6 and nnz <= 1e7 and real and rows = cols\"; fields: group name rows cols "
+     "nnz real binary nd posdef psym nsym kind id; and or not, = != < <= > >=, like, "
+     "between, in"},
+    {"limit", "N", F_LIMIT, "at most N selected matrices, smallest nnz first (default: "
+     "all)"},
+    {"config", "FILE", F_CONFIG, "the suitesparse: sources, select and limit of a sweep "
+     "config, added to any NAME given"},
+    {"list", NULL, F_LIST, "print what would be fetched, with sizes, and fetch nothing"},
+    {"jobs", "N", F_JOBS, "downloads at once, 1..64 (default 4)"},
+    {"base-url", "URL", F_BASE, "collection mirror (default $SPSWEEP_SUITESPARSE_URL, "
+     "else https://sparse.tamu.edu); file:// works"},
+    {"cache-dir", "DIR", F_CACHE, "cache root (default $SPSWEEP_CACHE, "
+     "$XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"},
+    {"db", "PATH", F_DB, "record the files' hashes in PATH's datasets table (default "
+     "results/results.db; --db '' records nothing)"},
+    {"refresh", NULL, F_REFRESH, "download the index now (by default when it is older "
+     "than 30 days)"},
+    {"all-files", NULL, F_ALL, "keep every file of the archive (right-hand sides, "
+     "coordinates, ...), not only the matrix"},
+    {"keep-archives", NULL, F_KEEP, "keep the .tar.gz after unpacking"},
+    {"no-verify", NULL, F_NOVERIFY, "trust cached matrices without hashing them again"},
+    {"no-convert", NULL, F_NOCONVERT, "do not build the binary CSR cache"},
+    {"max-size", "SIZE", F_MAXSIZE, "refuse archives that expand past SIZE, e.g. 500M "
+     "(default 64G)"},
+    {"retries", "N", F_RETRIES, "download attempts after the first, 0..100; 0: none "
+     "(default 4)"},
+    {"retry-delay", "S", F_DELAY, "seconds before the first retry, growing with each "
+     "(default 1)"},
+    {"stall-timeout", "S", F_STALL, "give a download up when it moves under 1 KiB in S "
+     "seconds (default 60)"},
+    {"quiet", NULL, F_QUIET, "no progress lines; every failure still says why"},
+    {NULL, NULL, 0, NULL},
+};
+
+const sp_cli_cmd sp_cli_fetch = {
+    .name = "fetch",
+    .synopsis = "[NAME...] [options]",
+    .summary = "bring SuiteSparse matrices into the cache",
+    .about = "Downloads SuiteSparse matrices, by NAME (Group/Name, or a Name unique in "
+             "the collection's index, with or without the suitesparse: prefix, e.g. "
+             "HB/bcsstk13 Bai/olm1000), by --select over the index, or as a config "
+             "names them, into the cache: unpacked, hashed against a manifest, converted "
+             "to the binary CSR cache. A sweep fetches what its config needs by itself; "
+             "this fetches ahead (on a login node, say). A name that cannot be resolved "
+             "is reported and the others are still listed or fetched "
+             "(docs/matrices.md).",
+    .opts = fetch_opts,
+    .exits = "0 everything listed or fetched; "
+             "1 some matrix failed to download or unpack (each one said); "
+             "2 a name not in the index, a bad option value, or a command line that "
+             "cannot be parsed",
+    .examples = "HB/bcsstk13 Bai/olm1000\n"
+                "--select 'nnz between 1e5 and 1e6 and real' --limit 20 --list\n"
+                "--config configs/spmv.ini",
 };
 
 typedef struct fetch_cli {
@@ -151,25 +159,24 @@ static int fetch_option(fetch_cli *c, int opt, const char *v)
                 "not '%s'\n", v);
         return -1;
     default:
-        fputs(fetch_usage, stderr);
         return -1;
     }
 }
 
+/* 0 parsed, 1 --help printed, -1 a bad command line or value (said). */
 static int parse_fetch_cli(int argc, char **argv, fetch_cli *c)
 {
     memset(c, 0, sizeof *c);
     c->o.retries = 0;           /* the download default */
     c->o.progress = -1;
     c->o.db_path = "results/results.db";
+    sp_cli_parser p;
     int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", fetch_opts, NULL)) != -1) {
-        if (opt == F_HELP) {
-            fputs(fetch_usage, stdout);
-            exit(0);
-        }
-        if (fetch_option(c, opt, optarg))
+    sp_cli_begin(&p, &sp_cli_fetch);
+    while ((opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
+        if (opt == SP_CLI_HELP)
+            return 1;
+        if (opt == SP_CLI_BAD || fetch_option(c, opt, optarg))
             return -1;
     }
     c->nnames = argc - optind;
@@ -326,7 +333,10 @@ int sp_cmd_fetch(int argc, char **argv)
     sp_config cfg = {0};
     char **owned = NULL;
     int rc = 2, missing = 0;
-    if (parse_fetch_cli(argc, argv, &c) || (c.config && merge_config(&c, &owned, &cfg)))
+    int parsed = parse_fetch_cli(argc, argv, &c);
+    if (parsed > 0)
+        return 0;
+    if (parsed || (c.config && merge_config(&c, &owned, &cfg)))
         goto out;
     if (c.nnames == 0 && !c.select && c.config) {
         /* a config of generated or local matrices: nothing to do, not an error
@@ -337,7 +347,7 @@ int sp_cmd_fetch(int argc, char **argv)
     }
     if (c.nnames == 0 && !c.select) {
         fprintf(stderr, "spsweep fetch: name matrices (HB/bcsstk13 ...), --select EXPR or "
-                "--config FILE\n%s", fetch_usage);
+                "--config FILE; see `spsweep fetch --help`\n");
         goto out;
     }
     sp_fetch_item *items = NULL;

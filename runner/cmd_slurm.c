@@ -7,7 +7,6 @@
  * fail, each task fetches what it lacks itself, under the fetch locks).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,17 +15,44 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "shards.h"
 
-static const char slurm_usage[] =
-    "usage: spsweep slurm CONFIG --shards N [options]\n"
-    "  --shards N          array tasks; task k runs --shard k+1/N into OUT/shard-(k+1).db\n"
-    "  --partition P       sbatch --partition (default: the cluster's)\n"
-    "  --time T            time limit per task, e.g. 2:00:00 (default: the partition's)\n"
-    "  --gpus-per-task G   GPUs per task (default none)\n"
-    "  --cache-dir DIR     matrix cache on a filesystem every node shares\n"
-    "  --out-dir DIR       scripts, shard databases and job logs (default results/shards)\n"
-    "  --no-submit         write the scripts only\n";
+enum { S_SHARDS = 1, S_PARTITION, S_TIME, S_GPUS, S_CACHE, S_OUT, S_NO_SUBMIT };
+
+static const sp_cli_opt slurm_opts[] = {
+    {"shards", "N", S_SHARDS, "array tasks, 1..100000 (required); task k runs --shard "
+     "k+1/N into OUT/shard-(k+1).db"},
+    {"partition", "P", S_PARTITION, "sbatch --partition (default: the cluster's)"},
+    {"time", "T", S_TIME, "time limit per task, e.g. 2:00:00 (default: the "
+     "partition's)"},
+    {"gpus-per-task", "G", S_GPUS, "GPUs per task (default none)"},
+    {"cache-dir", "DIR", S_CACHE, "matrix cache on a filesystem every node shares "
+     "(default: the config's, else the tasks' own default)"},
+    {"out-dir", "DIR", S_OUT, "scripts, shard databases and job logs (default "
+     "results/shards)"},
+    {"no-submit", NULL, S_NO_SUBMIT, "write the scripts only, and print the sbatch "
+     "commands that submit them"},
+    {NULL, NULL, 0, NULL},
+};
+
+const sp_cli_cmd sp_cli_slurm = {
+    .name = "slurm",
+    .synopsis = "CONFIG --shards N [options]",
+    .summary = "run a sweep as a Slurm job array, one shard per task",
+    .about = "Writes two scripts into the out dir, a fetch job (the config's SuiteSparse "
+             "matrices into the cache) and a job array whose task k runs `spsweep sweep "
+             "CONFIG --shard k+1/N`, and submits them with sbatch, the array after the "
+             "fetch job. `spsweep merge --shards DIR` then merges the shard databases and "
+             "says what to resubmit (docs/sweeps.md).",
+    .opts = slurm_opts,
+    .exits = "0 written (and submitted); "
+             "1 a bad option value, a config that cannot be read, scripts that cannot be "
+             "written, or sbatch failed; "
+             "2 a command line that cannot be parsed",
+    .examples = "configs/spmv.ini --shards 16 --partition gpu --gpus-per-task 1\n"
+                "configs/default.ini --shards 4 --no-submit",
+};
 
 typedef struct slurm_cli {
     sp_slurm_opts o;
@@ -47,29 +73,25 @@ static int count_arg(const char *v, int lo, int hi)
     return *v && !*end && x >= lo && x <= hi ? (int)x : -1;
 }
 
+/* 0 parsed, -1 --help printed, else the exit status of a bad command line. */
 static int parse(int argc, char **argv, slurm_cli *c)
 {
-    static const struct option opts[] = {
-        {"shards", required_argument, NULL, 'n'}, {"partition", required_argument, NULL, 'p'},
-        {"time", required_argument, NULL, 't'}, {"gpus-per-task", required_argument, NULL, 'g'},
-        {"cache-dir", required_argument, NULL, 'c'}, {"out-dir", required_argument, NULL, 'o'},
-        {"no-submit", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     int opt;
+    sp_cli_parser p;
     memset(c, 0, sizeof *c);
     c->o.out_dir = "results/shards";
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    sp_cli_begin(&p, &sp_cli_slurm);
+    while ((opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
         switch (opt) {
-        case 'n': c->o.shards = count_arg(optarg, 1, 100000); break;
-        case 'p': c->o.partition = optarg; break;
-        case 't': c->o.time_limit = optarg; break;
-        case 'g': c->o.gpus_per_task = count_arg(optarg, 0, 1024); break;
-        case 'c': c->o.cache_dir = optarg; break;
-        case 'o': c->o.out_dir = optarg; break;
-        case 's': c->no_submit = 1; break;
-        case 'h': fputs(slurm_usage, stdout); exit(0);
-        default: fputs(slurm_usage, stderr); return 1;
+        case SP_CLI_HELP: return -1;
+        case SP_CLI_BAD: return SP_EXIT_USAGE;
+        case S_SHARDS: c->o.shards = count_arg(optarg, 1, 100000); break;
+        case S_PARTITION: c->o.partition = optarg; break;
+        case S_TIME: c->o.time_limit = optarg; break;
+        case S_GPUS: c->o.gpus_per_task = count_arg(optarg, 0, 1024); break;
+        case S_CACHE: c->o.cache_dir = optarg; break;
+        case S_OUT: c->o.out_dir = optarg; break;
+        case S_NO_SUBMIT: c->no_submit = 1; break;
         }
     }
     if (argc - optind != 1)
@@ -168,8 +190,9 @@ int sp_cmd_slurm(int argc, char **argv)
 {
     slurm_cli c;
     char bin[PATH_MAX], cwd[PATH_MAX];
-    if (parse(argc, argv, &c))
-        return 1;
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc < 0 ? 0 : rc;
     if (access(c.o.config, R_OK) != 0)
         return fprintf(stderr, "spsweep slurm: cannot read %s: %s\n", c.o.config,
                        strerror(errno)) > 0;

@@ -1,21 +1,12 @@
 /*
- * main.c — the spsweep command line.
- *
- *   spsweep sweep CONFIG [--db PATH] [--repetitions N] [--warmup N]
- *                        [--axis NAME=VALUES]... [--cache-dir DIR] [--complex real|refuse]
- *   spsweep plan CONFIG [--axis ...] [--only ...] [--shard i/N]   = sweep --dry-run
- *   spsweep fetch NAME... | --select EXPR ...      SuiteSparse matrices into the cache
- *   spsweep cache list|verify|clean
- *   spsweep list                                  every registered kernel
- *   spsweep info SOURCE [--cache-dir DIR] [--complex real|refuse]
- *   spsweep report [--db PATH] [--out DIR] [--sweep ID]
- *   spsweep merge OUT.db IN.db... [--force]
- *   spsweep merge --shards DIR [--expect N] [--job JOBID] [OUT.db]
- *   spsweep slurm CONFIG --shards N [...]        (runner/cmd_slurm.c)
- *   spsweep sweep CONFIG --gpus all|LIST [...]   (runner/gpus.c)
- *   spsweep export --csv|--json [--db PATH] [--sweep ID] [--what NAME]
- *   spsweep compare A.db B.db [--sweep-a ID] [--sweep-b ID] [...]  (runner/cmd_compare.c)
- *   spsweep --version                            the commit it was built from
+ * main.c — the spsweep command line: the commands' dispatch, `--help` and
+ * `--version`, and the commands parsed here (sweep, plan, info, report,
+ * export, help), each by its option table below (runner/cli.h: the same
+ * table prints its --help and docs/cli.md). The other commands keep their
+ * tables beside their parsers: list (cmd_list.c), fetch (cmd_fetch.c),
+ * cache (cmd_cache.c), compare (cmd_compare.c), merge (cmd_merge.c),
+ * slurm (cmd_slurm.c); sweep --gpus runs in gpus.c once the sweep table
+ * has checked its options.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,113 +19,226 @@
 
 #include "../db/store.h"
 #include "../plots/report.h"
+#include "cli.h"
 #include "load_guard.h"
 #include "runner.h"
 #include "shards.h"
 
-static const char usage[] =
-    "usage: spsweep COMMAND [options]\n"
-    "\n"
-    "commands:\n"
-    "  sweep CONFIG   run every matrix x kernel x axis combination of CONFIG\n"
-    "                 --db PATH          results database (default: the config's, or\n"
-    "                                    results/results.db)\n"
-    "                 --repetitions N|auto  timed repetitions per combination (default 10;\n"
-    "                                    auto: until max_noise or max_time, at least 10)\n"
-    "                 --timeout S        seconds per combination before it is killed\n"
-    "                                    and stored as 'timeout' (default 600)\n"
-    "                 --warmup N         untimed runs first (default 2)\n"
-    "                 --rounds R         run the plan R times, each in a new shuffled order\n"
-    "                                    (default: the config's rounds); intervals then\n"
-    "                                    cover the drift between rounds\n"
-    "                 --isolate auto|matrix|combination   one process per combination, or\n"
-    "                                    per matrix keeping its CUDA context (default auto:\n"
-    "                                    matrix for GPU kernels, combination for CPU ones)\n"
-    "                 --axis NAME=VALUES override an axis in every kernel that has it,\n"
-    "                                    e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2\n"
-    "                 --cache-dir DIR    matrix cache (default $SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep\n"
-    "                                    or ~/.cache/spsweep); SuiteSparse matrices the\n"
-    "                                    config names are fetched into it first\n"
-    "                 --complex real|refuse   complex Matrix Market files: real part or error\n"
-    "                 --quiet            no progress lines\n"
-    "                 --new              a new sweep; by default a sweep of the same plan\n"
-    "                                    and binary in the database is resumed, skipping\n"
-    "                                    every combination it already holds\n"
-    "                 --shard i/N        run part i of N, balanced by nnz x repetitions;\n"
-    "                                    the N parts cover the plan once (see merge)\n"
-    "                 --only kernel=GLOB,matrix=GLOB   run a subset\n"
-    "                 --dry-run          print what would run and its size, run nothing\n"
-    "  plan CONFIG    the combinations a sweep would run (its options, e.g. --only,\n"
-    "                 --shard), with estimated seconds; runs nothing (= sweep --dry-run)\n"
-    "  fetch NAME...  bring SuiteSparse matrices into the cache (`spsweep fetch --help`):\n"
-    "                 HB/bcsstk13, --select EXPR --limit N, --config FILE, --list\n"
-    "  cache list|verify|clean   what the cache holds; re-hash it; remove leftovers\n"
-    "  list           list every registered kernel: operation, format, backend, axes\n"
-    "  info SOURCE    load a matrix (gen:..., file:..., path) and print its features\n"
-    "  report         charts from a results database\n"
-    "                 --db PATH (default results/results.db)  --out DIR (default\n"
-    "                 results/report)  --sweep ID (default: the latest sweep)\n"
-    "                 --base OLD.db [--base-sweep ID]  add a change table: each\n"
-    "                 combination faster, slower, same or noisy, as `compare` judges it\n"
-    "  export --csv|--json    a sweep's per-run statistics on stdout, rendered by SQLite\n"
-    "                 --db PATH (default results/results.db)  --sweep ID (default: the\n"
-    "                 latest)  --what run_stats|runs|samples|speedup|best_runs|run_modes|\n"
-    "                 failures|matrices|sweeps (default run_stats)\n"
-    "  compare A.db B.db   each combination of B against the same one in A: noisy (an\n"
-    "                 interval too wide), else slower or faster by a Mann-Whitney rank\n"
-    "                 test on the samples, a minimum effect and both runs' noise, else\n"
-    "                 same (`spsweep compare --help`);\n"
-    "                 --sweep-a ID --sweep-b ID (default: the latest of each)\n"
-    "                 --min-effect PCT (2) --alpha P (0.05) --max-noise PCT (the sweep's\n"
-    "                 noisy setting, 5) --csv;\n"
-    "                 exit status 3 when a combination is slower, 1 on an error\n"
-    "  merge OUT.db IN.db...   merge shard databases of one sweep (--shard) into\n"
-    "                 OUT.db; refuses sweeps of different configs or plans unless --force;\n"
-    "                 matrices deduplicated, runs already in OUT.db skipped\n"
-    "  merge --shards DIR [--expect N] [--job JOBID] [OUT.db]   check the shard\n"
-    "                 databases of `spsweep slurm`, merge the complete ones (default\n"
-    "                 results/results.db), print the sbatch command resubmitting the rest\n"
-    "  slurm CONFIG --shards N   write and submit a Slurm job array, one shard per task\n"
-    "                 (`spsweep slurm --help`)\n"
-    "  sweep CONFIG --gpus all|0,1,...   one shard per GPU in parallel, merged at the end\n"
-    "  help           this text\n"
-    "  --version      the commit spsweep was built from (-dirty: with changes)\n";
+#ifndef SP_OPT_FLAGS
+#define SP_OPT_FLAGS "unknown"
+#endif
 
+/* Option ids of the commands parsed here (sweep, plan, info, report,
+ * export, help); each command's table below names the ones it takes. */
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
        OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE,
-       OPT_ROUNDS };
+       OPT_ROUNDS, OPT_GPUS, OPT_MARKDOWN };
 
-static const struct option long_opts[] = {
-    {"db", required_argument, NULL, OPT_DB},
-    {"repetitions", required_argument, NULL, OPT_REPS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"rounds", required_argument, NULL, OPT_ROUNDS},
-    {"axis", required_argument, NULL, OPT_AXIS},
-    {"cache-dir", required_argument, NULL, OPT_CACHE},
-    {"complex", required_argument, NULL, OPT_COMPLEX},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {"out", required_argument, NULL, OPT_OUT},
-    {"sweep", required_argument, NULL, OPT_SWEEP},
-    {"base", required_argument, NULL, OPT_BASE},
-    {"base-sweep", required_argument, NULL, OPT_BASE_SWEEP},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"isolate", required_argument, NULL, OPT_ISOLATE},
-    {"new", no_argument, NULL, OPT_NEW},
-    {"shard", required_argument, NULL, OPT_SHARD},
-    {"only", required_argument, NULL, OPT_ONLY},
-    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"csv", no_argument, NULL, OPT_CSV},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"what", required_argument, NULL, OPT_WHAT},
-    {NULL, 0, NULL, 0},
+/* Options sweep and plan share, with the same meaning. */
+#define OPT_ROW_DB                                                                         \
+    {"db", "PATH", OPT_DB, "results database (default: the config's `database`, else "    \
+     "results/results.db)"}
+#define OPT_ROW_REPS                                                                       \
+    {"repetitions", "N|auto", OPT_REPS, "timed repetitions per combination (default: "     \
+     "the config's, 10); auto: until max_noise or max_time is reached, at least 10"}
+#define OPT_ROW_WARMUP                                                                     \
+    {"warmup", "N", OPT_WARMUP, "untimed runs before the timed ones (default: the "       \
+     "config's, 2)"}
+#define OPT_ROW_ROUNDS                                                                     \
+    {"rounds", "R", OPT_ROUNDS, "run the plan R times, each round in a new shuffled "     \
+     "order, so the intervals cover the drift between rounds (default: the config's, 1)"}
+#define OPT_ROW_TIMEOUT                                                                    \
+    {"timeout", "S", OPT_TIMEOUT, "seconds a combination may take before it is killed "    \
+     "and stored as 'timeout' (default: the config's, 600)"}
+#define OPT_ROW_ISOLATE                                                                    \
+    {"isolate", "auto|matrix|combination", OPT_ISOLATE, "one process per combination, "   \
+     "or one per matrix that keeps its CUDA context (default: the config's, auto: matrix " \
+     "for GPU kernels, combination for CPU ones)"}
+#define OPT_ROW_AXIS                                                                       \
+    {"axis", "NAME=VALUES", OPT_AXIS, "override an axis in every kernel that has it, "     \
+     "e.g. --axis threads=1,2,4 or --axis blocksize=32..1024:*2; repeatable"}
+#define OPT_ROW_ONLY                                                                       \
+    {"only", "kernel=GLOB,matrix=GLOB", OPT_ONLY, "only the combinations whose kernel "   \
+     "name, and whose matrix source or name, match (either part may be left out)"}
+#define OPT_ROW_SHARD                                                                      \
+    {"shard", "i/N", OPT_SHARD, "part i of N, balanced by estimated time; the N parts "   \
+     "cover the plan once (merge their databases with `spsweep merge`)"}
+#define OPT_ROW_CACHE                                                                      \
+    {"cache-dir", "DIR", OPT_CACHE, "matrix cache (default: the config's cache_dir, "     \
+     "$SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"}
+#define OPT_ROW_COMPLEX                                                                    \
+    {"complex", "real|refuse", OPT_COMPLEX, "complex Matrix Market files: keep the real " \
+     "part, with a warning (default), or refuse them"}
+
+static const sp_cli_opt sweep_opts[] = {
+    OPT_ROW_DB, OPT_ROW_REPS, OPT_ROW_WARMUP, OPT_ROW_ROUNDS, OPT_ROW_TIMEOUT,
+    OPT_ROW_ISOLATE, OPT_ROW_AXIS, OPT_ROW_ONLY, OPT_ROW_SHARD,
+    {"gpus", "all|LIST", OPT_GPUS, "one shard per GPU (all, or device numbers 0,1,...), "
+     "run in parallel with CUDA_VISIBLE_DEVICES set, merged into --db at the end; not "
+     "with --shard"},
+    {"cache-dir", "DIR", OPT_CACHE, "matrix cache (default: the config's cache_dir, "
+     "$SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep or ~/.cache/spsweep); the SuiteSparse "
+     "matrices the config names are fetched into it first"},
+    OPT_ROW_COMPLEX,
+    {"new", NULL, OPT_NEW, "start a new sweep; by default a sweep of the same plan and "
+     "binary in the database is resumed, skipping every combination it already holds"},
+    {"dry-run", NULL, OPT_DRY_RUN, "print the plan, as `spsweep plan` does, and run "
+     "nothing"},
+    {"quiet", NULL, OPT_QUIET, "no progress lines (failures are still said)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static const sp_cli_cmd cli_sweep = {
+    .name = "sweep",
+    .synopsis = "CONFIG [options]\nCONFIG --gpus all|LIST [options]",
+    .summary = "run every matrix x kernel x axis combination of a config into a database",
+    .about = "Runs every combination of CONFIG's matrices, kernels and axis values: each "
+             "one prepared, warmed up, timed for its repetitions and checked against a "
+             "serial double-precision reference, every sample stored in the SQLite "
+             "database, and a summary table printed at the end. An interrupted sweep is "
+             "resumed by the same command.",
+    .opts = sweep_opts,
+    .exits = "0 every run of the sweep succeeded; "
+             "1 the sweep could not run or was interrupted: a bad config or option value, "
+             "a database that cannot be written, a signal (what was stored is kept); "
+             "2 the sweep holds runs that failed their check, ended in an error, crashed "
+             "or timed out, or matrices that could not be loaded (counted over the whole "
+             "sweep, so resuming it exits the same); or a command line that cannot be "
+             "parsed",
+    .examples = "configs/default.ini\n"
+                "configs/spmv.ini --axis threads=1,2 --only kernel=spmv_csr_omp\n"
+                "configs/spmv.ini --gpus all --db results/gpu.db",
+};
+
+static const sp_cli_opt plan_opts[] = {
+    OPT_ROW_REPS, OPT_ROW_WARMUP, OPT_ROW_ROUNDS, OPT_ROW_TIMEOUT, OPT_ROW_ISOLATE,
+    OPT_ROW_AXIS, OPT_ROW_ONLY, OPT_ROW_SHARD, OPT_ROW_CACHE,
+    {"db", "PATH", OPT_DB, "accepted as sweep takes it; the plan reads and writes no "
+     "database"},
+    {NULL, NULL, 0, NULL},
+};
+
+static const sp_cli_cmd cli_plan = {
+    .name = "plan",
+    .synopsis = "CONFIG [options]",
+    .summary = "what a sweep of a config would run, with its estimated time; runs nothing",
+    .about = "Prints the runs a sweep of CONFIG would make with the same options (its "
+             "selection: --only, --shard, workloads an operation cannot take left out), "
+             "one per line under a header: matrix, kernel, axis values, the entries the "
+             "kernel's format stores and the run's estimated seconds. The closing lines "
+             "give the count and the estimated time, split into loading the matrices "
+             "(generating or reading them, features, reference), converting them to each "
+             "kernel's format, host<->device transfers, the timed repetitions, and each "
+             "run's process and storing; padded formats (ELL, HLL, SELL, DIA) cost by the "
+             "entries they store, so DIA on a matrix with many diagonals counts as what "
+             "it is. Nothing is loaded, run or written; `sweep --dry-run` prints the "
+             "same.",
+    .opts = plan_opts,
+    .exits = "0 the plan was printed; "
+             "1 a bad config or option value; "
+             "2 a command line that cannot be parsed",
+    .examples = "configs/default.ini\n"
+                "configs/spmv.ini --only kernel=spmv_dia_* --shard 1/4",
+};
+
+static const sp_cli_opt info_opts[] = {
+    {"cache-dir", "DIR", OPT_CACHE, "matrix cache for suitesparse: sources (default "
+     "$SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"},
+    OPT_ROW_COMPLEX,
+    {NULL, NULL, 0, NULL},
+};
+
+static const sp_cli_cmd cli_info = {
+    .name = "info",
+    .synopsis = "SOURCE [options]",
+    .summary = "load one matrix or key array and print its features",
+    .about = "Loads SOURCE as a sweep would (gen:KIND?key=value..., file:PATH, PATH, "
+             "suitesparse:GROUP/NAME from the cache, keys:DIST?n=...) and prints its "
+             "features: shape, nonzeros per row, bandwidth, symmetry, size class, "
+             "checksum (for keys: the distribution's statistics).",
+    .opts = info_opts,
+    .exits = "0 printed; "
+             "1 the source cannot be parsed or loaded, or would not fit in memory; "
+             "2 a command line that cannot be parsed",
+    .examples = "'gen:laplace2d?n=100'\n"
+                "suitesparse:HB/bcsstk13",
+};
+
+static const sp_cli_opt report_opts[] = {
+    {"db", "PATH", OPT_DB, "results database (default results/results.db)"},
+    {"out", "DIR", OPT_OUT, "where the charts and report.pdf go (default "
+     "results/report)"},
+    {"sweep", "ID", OPT_SWEEP, "the sweep to report (default: the latest)"},
+    {"base", "OLD.db", OPT_BASE, "add a change table: each combination faster, slower, "
+     "same or noisy against the same one in OLD.db, as `spsweep compare` judges it"},
+    {"base-sweep", "ID", OPT_BASE_SWEEP, "the sweep of OLD.db to compare with (default: "
+     "its latest)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static const sp_cli_cmd cli_report = {
+    .name = "report",
+    .synopsis = "[options]",
+    .summary = "charts (PNG and report.pdf) and tables from a results database",
+    .about = "Draws the charts and tables of one sweep of the database with gnuplot: one "
+             "PNG per chart and report.pdf with all of them (docs/report.md).",
+    .opts = report_opts,
+    .exits = "0 the report was written; "
+             "1 the database or sweep cannot be read, or a chart cannot be drawn; "
+             "2 a command line that cannot be parsed",
+    .examples = "--db results/results.db --out results/report\n"
+                "--db new.db --base old.db",
+};
+
+static const sp_cli_opt export_opts[] = {
+    {"csv", NULL, OPT_CSV, "CSV with a header line"},
+    {"json", NULL, OPT_JSON, "a JSON array of objects"},
+    {"db", "PATH", OPT_DB, "results database (default results/results.db)"},
+    {"sweep", "ID", OPT_SWEEP, "the sweep to export (default: the latest)"},
+    {"what", "NAME", OPT_WHAT, "the table or view: run_stats (default), runs, samples, "
+     "speedup, best_runs, run_modes, failures, matrices or sweeps"},
+    {NULL, NULL, 0, NULL},
+};
+
+static const sp_cli_cmd cli_export = {
+    .name = "export",
+    .synopsis = "--csv|--json [options]",
+    .summary = "a sweep's statistics (or another table) as CSV or JSON on stdout",
+    .about = "Writes one table or view of a sweep to stdout, rendered by SQLite; the "
+             "database is opened read-only (docs/database.md describes every view).",
+    .opts = export_opts,
+    .exits = "0 exported; "
+             "1 not exactly one of --csv and --json, or the database, sweep or table "
+             "cannot be read; "
+             "2 a command line that cannot be parsed",
+    .examples = "--csv > stats.csv\n"
+                "--json --what failures --sweep 3",
+};
+
+static const sp_cli_opt help_opts[] = {
+    {"markdown", NULL, OPT_MARKDOWN, "every command's help as one Markdown page, "
+     "docs/cli.md (`make docs` writes it)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static const sp_cli_cmd cli_help = {
+    .name = "help",
+    .synopsis = "[COMMAND]\n--markdown",
+    .summary = "the list of commands, or one command's help",
+    .about = "Without COMMAND, the list of commands (as spsweep --help); with one, its "
+             "help (as spsweep COMMAND --help).",
+    .opts = help_opts,
+    .exits = "0 printed; "
+             "2 an unknown command, or a command line that cannot be parsed",
+    .examples = "sweep\n"
+                "--markdown > docs/cli.md",
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup, *rounds;
     const char *timeout, *shard, *only, *isolate;
-    int fresh, dry_run, force, csv, json;
+    int fresh, dry_run, force, csv, json, gpus, markdown;
     const char *what;
     const char *axes[16];
     int naxes, quiet;
@@ -166,13 +270,18 @@ static int parse_sweep_id(const char *opt, const char *v, long *out)
     return 0;
 }
 
-static int parse_cli(int argc, char **argv, cli *c)
+/* Parse argv (argv[0] the command) by cmd's table into c: 0, or -1 when
+ * --help was printed (exit 0), or the exit status of a bad command line. */
+static int parse_cli(const sp_cli_cmd *cmd, int argc, char **argv, cli *c)
 {
     memset(c, 0, sizeof *c);
+    sp_cli_parser p;
     int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+    sp_cli_begin(&p, cmd);
+    while ((opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
         switch (opt) {
+        case SP_CLI_HELP: return -1;
+        case SP_CLI_BAD: return SP_EXIT_USAGE;
         case OPT_DB: c->db = optarg; break;
         case OPT_REPS: c->reps = optarg; break;
         case OPT_WARMUP: c->warmup = optarg; break;
@@ -200,14 +309,13 @@ static int parse_cli(int argc, char **argv, cli *c)
         case OPT_CSV: c->csv = 1; break;
         case OPT_JSON: c->json = 1; break;
         case OPT_WHAT: c->what = optarg; break;
+        case OPT_GPUS: c->gpus = 1; break;
+        case OPT_MARKDOWN: c->markdown = 1; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
             c->axes[c->naxes++] = optarg;
             break;
-        default:
-            fputs(usage, stderr);
-            return 1;
         }
     }
     c->nargs = argc - optind;
@@ -376,21 +484,6 @@ static int cmd_sweep(const cli *c)
     return sweep_exit_status(&res.sweep);
 }
 
-static int cmd_list(void)
-{
-    printf("%-24s %-10s %-7s %-9s %s\n", "kernel", "operation", "format", "backend", "axes");
-    for (int i = 0; sp_kernels[i]; i++) {
-        const sp_kernel *k = sp_kernels[i];
-        char axes[256] = "-";
-        for (int a = 0, n = 0; a < k->naxes; a++)
-            n += snprintf(axes + n, sizeof axes - (size_t)n, "%s%s=%s", a ? " " : "",
-                          k->axes[a].name, k->axes[a].defaults);
-        printf("%-24s %-10s %-7s %-9s %s%s\n", k->name, k->operation, k->format, k->backend,
-               axes, k->prepare ? "" : "  (not built: no CUDA)");
-    }
-    return 0;
-}
-
 /* The memory guard before info loads src (runner/load_guard.c): refuse,
  * naming both numbers, what would get this process OOM-killed. A key
  * workload's statistics sort a copy (2 x 4n bytes of scratch). */
@@ -471,30 +564,155 @@ static int cmd_export(const cli *c)
     return 0;
 }
 
-static int cmd_merge(const cli *c)
-{
-    sp_merge_result res;
-    sp_err err;
-    if (c->nargs < 2)
-        return die("merge expects OUT.db and at least one IN.db");
-    if (sp_store_merge(c->args[0], (const char *const *)c->args + 1, c->nargs - 1, c->force,
-                       &res, &err))
-        return die(err.msg);
-    printf("merged %d input%s into %s: %d runs, %d new matrices, %d new sweeps, %d matrix "
-           "failures; %d duplicate runs skipped\n", c->nargs - 1, c->nargs == 2 ? "" : "s",
-           c->args[0], res.runs, res.matrices, res.sweeps, res.matrix_failures,
-           res.duplicates);
-    return 0;
-}
-
-/* Is option opt (or opt=VALUE) on the command line? Commands with their
- * own parsers (slurm, merge --shards, sweep --gpus) are told apart by it. */
+/* Is option opt (or opt=VALUE) on the command line? sweep is told from
+ * sweep --gpus by it before its threads are pinned. */
 static int has_option(int argc, char **argv, const char *opt)
 {
     size_t n = strlen(opt);
     for (int i = 2; i < argc; i++)
         if (!strncmp(argv[i], opt, n) && (!argv[i][n] || argv[i][n] == '='))
             return 1;
+    return 0;
+}
+
+/* `spsweep --version`: the build's name (git describe at build time, or
+ * SP_VERSION outside a checkout), the commit sweeps record, the schema
+ * of the databases it writes, and what it was built with: CUDA, and the
+ * optional libraries told by whether their kernels are built. */
+static int print_version(void)
+{
+    char commit[64];
+    sp_build_version(commit, sizeof commit);
+    int rsb = 0, mkl = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        rsb |= sp_kernels[i]->prepare && !strcmp(sp_kernels[i]->backend, "librsb");
+        mkl |= sp_kernels[i]->prepare && strstr(sp_kernels[i]->backend, "mkl") != NULL;
+    }
+    printf("spsweep %s\n", sp_build_describe[0] ? sp_build_describe : SP_VERSION);
+    printf("commit: %s\n", commit);
+    printf("database schema: %d\n", sp_store_schema_version());
+#ifdef SP_HAVE_CUDA
+    const char *cuda = "yes";
+#else
+    const char *cuda = "no";
+#endif
+    int omp = _OPENMP;      /* the spec's date: 201511 is OpenMP 4.5 */
+    const char *omp_version = omp >= 202111 ? "5.2" : omp >= 202011 ? "5.1"
+                              : omp >= 201811 ? "5.0" : omp >= 201511 ? "4.5" : "< 4.5";
+    printf("build: CUDA %s, librsb %s, MKL %s, OpenMP %s, gcc %s, %s\n", cuda,
+           rsb ? "yes" : "no", mkl ? "yes" : "no", omp_version, __VERSION__, SP_OPT_FLAGS);
+    return 0;
+}
+
+/* The commands in the order `spsweep --help` lists them. */
+typedef struct command {
+    const sp_cli_cmd *cli;
+    int (*run)(int argc, char **argv);  /* argv[0] = the command's name */
+} command;
+
+/* sweep, plan, info, report, export: parsed here by their tables. */
+static int run_parsed(const sp_cli_cmd *cmd, int (*fn)(const cli *c), int argc, char **argv)
+{
+    cli c;
+    int rc = parse_cli(cmd, argc, argv, &c);
+    return rc ? (rc < 0 ? 0 : rc) : fn(&c);
+}
+
+static int run_sweep(int argc, char **argv)
+{
+    cli c;
+    int rc = parse_cli(&cli_sweep, argc, argv, &c);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    /* every option checked by the table above; gpus.c splits them anew */
+    if (c.gpus)
+        return sp_cmd_sweep_gpus(argc, argv);
+    return cmd_sweep(&c);
+}
+
+/* the same selection as the sweep would make (--only, --shard, workloads
+ * an operation cannot take), printed, nothing run */
+static int cmd_plan(const cli *c)
+{
+    cli p = *c;
+    p.dry_run = 1;
+    return cmd_sweep(&p);
+}
+
+static int run_plan(int argc, char **argv) { return run_parsed(&cli_plan, cmd_plan, argc, argv); }
+static int run_info(int argc, char **argv) { return run_parsed(&cli_info, cmd_info, argc, argv); }
+static int run_report(int argc, char **argv)
+{
+    return run_parsed(&cli_report, cmd_report, argc, argv);
+}
+static int run_export(int argc, char **argv)
+{
+    return run_parsed(&cli_export, cmd_export, argc, argv);
+}
+static int run_help(int argc, char **argv);
+
+static const command commands[] = {
+    {&cli_sweep, run_sweep},     {&cli_plan, run_plan},       {&sp_cli_list, sp_cmd_list},
+    {&cli_info, run_info},       {&sp_cli_fetch, sp_cmd_fetch}, {&sp_cli_cache, sp_cmd_cache},
+    {&cli_report, run_report},   {&cli_export, run_export},   {&sp_cli_compare, sp_cmd_compare},
+    {&sp_cli_merge, sp_cmd_merge}, {&sp_cli_slurm, sp_cmd_slurm}, {&cli_help, run_help},
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof *commands))
+
+static const command *find_command(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].cli->name, name))
+            return &commands[i];
+    return NULL;
+}
+
+/* Every command's table, NULL-terminated. */
+static void command_tables(const sp_cli_cmd **out)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        out[i] = commands[i].cli;
+    out[NCOMMANDS] = NULL;
+}
+
+/* One line for a command that is none of ours; SP_EXIT_USAGE. */
+static int unknown_command(const char *name)
+{
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].cli->name;
+    const char *near = sp_cli_nearest(name, names, NCOMMANDS);
+    fprintf(stderr, "spsweep: unknown %s '%s'%s%s%s; see `spsweep --help`\n",
+            name[0] == '-' ? "option" : "command", name, near ? " (did you mean " : "",
+            near ? near : "", near ? "?)" : "");
+    return SP_EXIT_USAGE;
+}
+
+static int run_help(int argc, char **argv)
+{
+    cli c;
+    const sp_cli_cmd *tables[NCOMMANDS + 1];
+    command_tables(tables);
+    int rc = parse_cli(&cli_help, argc, argv, &c);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (c.markdown && !c.nargs) {
+        sp_cli_markdown(tables, stdout);
+        return 0;
+    }
+    if (c.nargs > 1 || c.markdown) {
+        fprintf(stderr, "spsweep help: expected at most one COMMAND, or --markdown alone; "
+                        "see `spsweep help --help`\n");
+        return SP_EXIT_USAGE;
+    }
+    if (!c.nargs) {
+        sp_cli_overview(tables, stdout);
+        return 0;
+    }
+    const command *cmd = find_command(c.args[0]);
+    if (!cmd)
+        return unknown_command(c.args[0]);
+    sp_cli_help(cmd->cli, stdout);
     return 0;
 }
 
@@ -506,55 +724,25 @@ int main(int argc, char **argv)
      * the path of a full disk: the error said, the sweep marked failed,
      * what was stored kept. */
     signal(SIGXFSZ, SIG_IGN);
-    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-        !strcmp(argv[1], "-h")) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2;
+    const sp_cli_cmd *tables[NCOMMANDS + 1];
+    command_tables(tables);
+    if (argc < 2) {
+        sp_cli_overview(tables, stderr);
+        return SP_EXIT_USAGE;
     }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "--version")) {
-        char version[64];
-        sp_build_version(version, sizeof version);
-        printf("spsweep %s\n", version);
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+        sp_cli_overview(tables, stdout);
         return 0;
     }
+    if (!strcmp(name, "--version"))
+        return print_version();
+    const command *cmd = find_command(name);
+    if (!cmd)
+        return unknown_command(name);
     /* not --gpus: libgomp would bind this process to one CPU, and the
      * shards' CPU shares are cut from what it may use (runner/gpus.c) */
-    if (!strcmp(cmd, "sweep") && !has_option(argc, argv, "--gpus"))
+    if (cmd->run == run_sweep && !has_option(argc, argv, "--gpus"))
         pin_threads(argv);
-    cli c;
-    if (!strcmp(cmd, "fetch"))
-        return sp_cmd_fetch(argc - 1, argv + 1);
-    if (!strcmp(cmd, "cache"))
-        return sp_cmd_cache(argc - 1, argv + 1);
-    if (!strcmp(cmd, "slurm"))
-        return sp_cmd_slurm(argc - 1, argv + 1);
-    if (!strcmp(cmd, "compare"))
-        return sp_cmd_compare(argc - 1, argv + 1);
-    if (!strcmp(cmd, "merge") && has_option(argc, argv, "--shards"))
-        return sp_cmd_merge_shards(argc - 1, argv + 1);
-    if (!strcmp(cmd, "sweep") && has_option(argc, argv, "--gpus"))
-        return sp_cmd_sweep_gpus(argc - 1, argv + 1);
-    if (parse_cli(argc - 1, argv + 1, &c))
-        return 1;
-    if (!strcmp(cmd, "sweep"))
-        return cmd_sweep(&c);
-    if (!strcmp(cmd, "plan")) {
-        /* the same selection as the sweep would make (--only, --shard,
-         * workloads an operation cannot take), printed, nothing run */
-        c.dry_run = 1;
-        return cmd_sweep(&c);
-    }
-    if (!strcmp(cmd, "list"))
-        return cmd_list();
-    if (!strcmp(cmd, "info"))
-        return cmd_info(&c);
-    if (!strcmp(cmd, "report"))
-        return cmd_report(&c);
-    if (!strcmp(cmd, "merge"))
-        return cmd_merge(&c);
-    if (!strcmp(cmd, "export"))
-        return cmd_export(&c);
-    fprintf(stderr, "spsweep: unknown command '%s'\n\n%s", cmd, usage);
-    return 1;
+    return cmd->run(argc - 1, argv + 1);
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -70,9 +71,17 @@ static void large_plan(const sp_config *cfg, const sp_plan *plan, const sp_workl
     if (wl->n <= LARGE_PLAN_RUNS && wl->total_cost <= LARGE_PLAN_S)
         return;
     char took[32];
-    sp_duration_text(wl->total_cost, took, sizeof took);
+    int nloads = 0;
+    double load = 0;
+    sp_shape *sh = malloc((size_t)(cfg->nmatrices + 1) * sizeof *sh);
+    if (sh) {
+        sp_estimate_config_shapes(cfg, sh);
+        load = sp_estimate_loads(cfg, plan, wl, sh, &nloads);
+        free(sh);
+    }
+    sp_duration_text(wl->total_cost + load, took, sizeof took);
     warn(plan_out, "large plan: %d runs (of %d matrices x %d combinations), estimated %s "
-         "(runner/cost.c; matrix loads not counted): check the axis ranges, or run a part "
+         "(runner/cost.c, matrix loads included): check the axis ranges, or run a part "
          "with --only or --shard", wl->n, cfg->nmatrices, plan->ncombos, took);
 }
 

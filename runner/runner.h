@@ -201,14 +201,16 @@ typedef struct sp_prefetch_opts {
  * when the step itself cannot run (e.g. out of memory). */
 int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err);
 
-/* `spsweep fetch ...` and `spsweep cache ...` (runner/cmd_fetch.c, cmd_cache.c):
- * argv[0] is the command name; return the exit status. */
+/* `spsweep fetch ...`, `spsweep cache ...` and `spsweep list ...`
+ * (runner/cmd_fetch.c, cmd_cache.c, cmd_list.c): argv[0] is the command
+ * name; return the exit status. */
+int sp_cmd_list(int argc, char **argv);
 int sp_cmd_fetch(int argc, char **argv);
 int sp_cmd_cache(int argc, char **argv);
-/* `spsweep slurm ...`, `spsweep merge --shards ...`, `spsweep sweep --gpus ...`
- * (runner/cmd_slurm.c, cmd_merge_shards.c, gpus.c): same convention. */
+/* `spsweep slurm ...`, `spsweep merge ...` (both forms), `spsweep sweep
+ * --gpus ...` (runner/cmd_slurm.c, cmd_merge.c, gpus.c): same convention. */
 int sp_cmd_slurm(int argc, char **argv);
-int sp_cmd_merge_shards(int argc, char **argv);
+int sp_cmd_merge(int argc, char **argv);
 int sp_cmd_sweep_gpus(int argc, char **argv);
 /* `spsweep compare A.db B.db ...` (runner/cmd_compare.c): same convention;
  * 3 when a combination is slower in B. */
@@ -243,6 +245,11 @@ void sp_provenance_collect(sp_provenance *p);
  * unknown): $(BUILD)/version.c, written by the Makefile. */
 extern const char sp_build_commit[];
 extern const int sp_build_dirty;
+/* What `spsweep --version` calls this build: `git describe --always --tags
+ * --abbrev=12` of the source tree at build time, "-dirty" as above; ""
+ * outside a git checkout, where SP_VERSION names it instead. */
+extern const char sp_build_describe[];
+#define SP_VERSION "0.1.0"
 /* sp_build_commit, "-dirty" appended when sp_build_dirty is 1. */
 void sp_build_version(char *buf, size_t len);
 /* STREAM triad a = b + s·c with OpenMP on `threads` threads: GB/s (24

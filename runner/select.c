@@ -75,27 +75,26 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
     wl->w = malloc((cap ? cap : 1) * sizeof *wl->w);
     if (!wl->w)
         return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
-    double *nnz = malloc((size_t)(cfg->nmatrices + 1) * sizeof *nnz);
+    sp_shape *sh = malloc((size_t)(cfg->nmatrices + 1) * sizeof *sh);
     double *load_s = malloc((size_t)(cfg->nmatrices + 1) * sizeof *load_s);
-    if (!nnz || !load_s) {
-        free(nnz), free(load_s), sp_worklist_free(wl);
+    if (!sh || !load_s) {
+        free(sh), free(load_s), sp_worklist_free(wl);
         return sp_fail(err, "out of memory selecting from a plan of %zu runs", cap);
     }
-    sp_estimate_config_nnz(cfg, nnz);
-    int reps = cfg->repetitions + cfg->warmup;
+    sp_estimate_config_shapes(cfg, sh);
     for (int m = 0; m < cfg->nmatrices; m++) {
-        load_s[m] = sp_estimate_load_s(nnz[m]);
+        load_s[m] = sp_estimate_load_s(sh[m].nnz);
         for (int c = 0; c < plan->ncombos; c++) {
             const sp_combo *cb = &plan->combos[c];
-            if (wanted(o, &cfg->matrices[m], cb->kernel))
-                wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c,
-                                           sp_estimate_run_s(nnz[m], reps, cb->kernel,
-                                                             &cb->params),
-                                           0};
+            sp_run_cost rc;
+            if (!wanted(o, &cfg->matrices[m], cb->kernel))
+                continue;
+            sp_estimate_run(&sh[m], cfg, cb->kernel, &cb->params, &rc);
+            wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c, rc.total, 0};
         }
     }
     int rc = shards > 1 ? sp_shard_keep(wl, load_s, o->shard_index, shards, err) : 0;
-    free(nnz);
+    free(sh);
     free(load_s);
     if (rc) {
         sp_worklist_free(wl);

@@ -54,9 +54,37 @@ double sp_estimate_nnz(const sp_source *src);
 /* The same for every matrix of cfg, into nnz[cfg->nmatrices]; suitesparse
  * sources from the cached index when there is one. */
 void sp_estimate_config_nnz(const sp_config *cfg, double *nnz);
-/* Estimated seconds of one run of k with p on nnz nonzeros, reps timed +
- * warm-up repetitions; and of loading a matrix of nnz nonzeros. */
-double sp_estimate_run_s(double nnz, int reps, const sp_kernel *k, const sp_params *p);
+
+/* What is known of a matrix before it is loaded: its shape and, for the
+ * entries a padded format stores, its longest row and its diagonals. */
+typedef struct sp_shape {
+    double rows, cols, nnz;
+    double row_max;             /* entries of the longest row */
+    double ndiags;              /* distinct diagonals (col - row offsets) */
+    int known;                  /* 1: from the generator; 0: unknown, taken as scattered */
+} sp_shape;
+/* The shape of every matrix of cfg, into sh[cfg->nmatrices]. */
+void sp_estimate_config_shapes(const sp_config *cfg, sp_shape *sh);
+
+/* One run's estimated seconds, by part (runner/cost.c). */
+typedef struct sp_run_cost {
+    double stored;              /* entries the kernel's format stores */
+    double run;                 /* its process: start, check, store (a CUDA context) */
+    double convert;             /* the kernel's format built on the host */
+    double transfer;            /* host->device and device->host copies (GPU) */
+    double timed;               /* warm-up and timed repetitions */
+    double total;               /* their sum, at most the timeout + run */
+    int capped;                 /* 1: the sum exceeded the timeout */
+} sp_run_cost;
+/* The cost of one run of k with p on a matrix of shape sh under cfg's
+ * repetitions, warm-up, timeout and isolation. */
+void sp_estimate_run(const sp_shape *sh, const sp_config *cfg, const sp_kernel *k,
+                     const sp_params *p, sp_run_cost *c);
+/* Estimated seconds of loading a matrix of nnz nonzeros; and of every
+ * load the list makes (a matrix once per process and round, its GPU
+ * worker started with its first GPU pair), their count in *nloads. */
 double sp_estimate_load_s(double nnz);
+double sp_estimate_loads(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,
+                         const sp_shape *sh, int *nloads);
 
 #endif

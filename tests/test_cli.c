@@ -1,6 +1,9 @@
 /* test_cli.c — the spsweep binary as a user runs it: list, plan, info,
  * sweep (with a bad config and a good one, --isolate), report, and the
- * --sweep / --base-sweep options of export and report. */
+ * --sweep / --base-sweep options of export and report; every command's
+ * --help and its agreement with the parser and docs/cli.md, unknown
+ * options, --version, list's filters and GPU marks, plan's header and
+ * estimate. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,4 +244,275 @@ Test(cli, sweep_ids_must_be_sweeps_of_the_database, .timeout = 120)
     cr_assert(strstr(out, "\n2,"), "%s", out);
     cr_assert_null(strstr(out, "\n3,"), "%s", out);
     free(out);
+}
+
+/* ---- the command line explains itself (issue 21) ----------------------- */
+
+/* "bin/spsweep ARGS" with stderr discarded: what a command prints on
+ * stdout alone; the exit status. */
+static int spsweep_stdout(const char *args, char **out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s 2>/dev/null", args);
+    return tu_run_spsweep(cmd, out);
+}
+
+/* The commands `spsweep --help` lists ("  NAME   summary" under
+ * "commands:"), into names; their count. */
+static int command_names(char names[][32], int max)
+{
+    char *out;
+    cr_assert_eq(spsweep_stdout("--help", &out), 0, "%s", out);
+    const char *p = strstr(out, "\ncommands:\n");
+    cr_assert_not_null(p, "%s", out);
+    int n = 0;
+    for (p += 11; *p == ' ' && p[1] == ' ' && p[2] != ' ' && n < max; p = strchr(p, '\n') + 1) {
+        sscanf(p, "%31s", names[n++]);
+        while (p[strcspn(p, "\n") + 1] == ' ' && p[strcspn(p, "\n") + 3] == ' ')
+            p = strchr(p, '\n') + 1;        /* a summary's wrapped line */
+    }
+    free(out);
+    cr_assert_geq(n, 12, "spsweep --help lists %d commands", n);
+    return n;
+}
+
+/* Every command answers --help, -h and `help COMMAND` with the same text
+ * on stdout, exit 0: usage, options, exit statuses, examples. */
+Test(cli, every_command_has_its_own_help, .timeout = 60)
+{
+    char names[32][32], args[2048];
+    int n = command_names(names, 32);
+    for (int i = 0; i < n; i++) {
+        char *help, *other;
+        snprintf(args, sizeof args, "%s --help", names[i]);
+        cr_assert_eq(spsweep_stdout(args, &help), 0, "%s: %s", args, help);
+        char want[2048];
+        snprintf(want, sizeof want, "usage: spsweep %s", names[i]);
+        cr_assert(!strncmp(help, want, strlen(want)), "%s:\n%s", args, help);
+        cr_assert(strstr(help, "\noptions:\n") && strstr(help, "\nexit status: 0 ") &&
+                  strstr(help, "\nexamples:\n  spsweep ") && strstr(help, "-h, --help"),
+                  "%s:\n%s", args, help);
+        const char *forms[] = {"%s -h", "help %s"};
+        for (int f = 0; f < 2; f++) {
+            snprintf(args, sizeof args, forms[f], names[i]);
+            cr_assert_eq(spsweep_stdout(args, &other), 0, "%s: %s", args, other);
+            cr_assert_str_eq(other, help, "%s differs from %s --help", args, names[i]);
+            free(other);
+        }
+        free(help);
+    }
+}
+
+/* Every option a command's help names is one its parser takes: given
+ * before --help, it is accepted (a value "1" where it takes one) and the
+ * help follows, exit 0, where an unknown option would exit 2. */
+Test(cli, every_option_in_the_help_is_parsed, .timeout = 120)
+{
+    char names[32][32], args[2048];
+    int n = command_names(names, 32), options = 0;
+    for (int i = 0; i < n; i++) {
+        char *help;
+        snprintf(args, sizeof args, "%s --help", names[i]);
+        cr_assert_eq(spsweep_stdout(args, &help), 0, "%s", help);
+        const char *p = strstr(help, "\noptions:\n");
+        cr_assert_not_null(p);
+        for (p += 10; *p && *p != '\n'; p = strchr(p, '\n') + 1) {
+            if (strncmp(p, "  --", 4))
+                continue;                   /* a wrapped line, or -h */
+            char opt[64];
+            size_t len = strcspn(p + 2, " \n");
+            snprintf(opt, sizeof opt, "%.*s", (int)len, p + 2);
+            int valued = p[2 + len] == ' ' && p[3 + len] != ' ';
+            snprintf(args, sizeof args, "%s %s%s --help", names[i], opt, valued ? " 1" : "");
+            char *out;
+            int rc = tu_run_spsweep(args, &out);
+            cr_assert_eq(rc, 0, "%s: exit %d\n%s", args, rc, out);
+            cr_assert(strstr(out, "usage: spsweep "), "%s:\n%s", args, out);
+            free(out);
+            options++;
+        }
+        free(help);
+    }
+    cr_assert_geq(options, 60, "only %d options found in the helps", options);
+}
+
+/* An unknown option is one line on stderr naming it and the command's
+ * --help, exit 2, for every command; a near miss gets "did you mean". */
+Test(cli, unknown_option_is_one_line_and_exit_2, .timeout = 60)
+{
+    char names[32][32], args[2048], want[4096];
+    int n = command_names(names, 32);
+    for (int i = 0; i < n; i++) {
+        char *out;
+        snprintf(args, sizeof args, "%s --no-such-option", names[i]);
+        cr_assert_eq(tu_run_spsweep(args, &out), 2, "%s: %s", args, out);
+        snprintf(want, sizeof want, "spsweep %s: unknown option '--no-such-option'; see "
+                 "`spsweep %s --help`\n", names[i], names[i]);
+        cr_assert_str_eq(out, want, "%s", args);
+        free(out);
+    }
+    char *out;
+    cr_assert_eq(tu_run_spsweep("sweep configs/smoke.ini --repetiton 3", &out), 2, "%s", out);
+    cr_assert(strstr(out, "unknown option '--repetiton' (did you mean --repetitions?)"), "%s",
+              out);
+    free(out);
+    cr_assert_eq(tu_run_spsweep("plan configs/smoke.ini --axis", &out), 2, "%s", out);
+    cr_assert_str_eq(out, "spsweep plan: option '--axis' needs a value (NAME=VALUES); see "
+                          "`spsweep plan --help`\n");
+    free(out);
+    cr_assert_eq(tu_run_spsweep("swep configs/smoke.ini", &out), 2, "%s", out);
+    cr_assert_str_eq(out, "spsweep: unknown command 'swep' (did you mean sweep?); see "
+                          "`spsweep --help`\n");
+    free(out);
+    cr_assert_eq(tu_run_spsweep("", &out), 2, "%s", out);
+    cr_assert(strstr(out, "commands:"), "%s", out);
+    free(out);
+}
+
+/* --version: the build's name, the commit, the database schema this build
+ * writes, and the build's options. */
+Test(cli, version_names_the_build_and_the_schema)
+{
+    char *out, want[64];
+    cr_assert_eq(spsweep_stdout("--version", &out), 0, "%s", out);
+    cr_assert(!strncmp(out, "spsweep ", 8) && out[8] != '\n', "%s", out);
+    snprintf(want, sizeof want, "\ndatabase schema: %d\n", sp_store_schema_version());
+    cr_assert(strstr(out, want), "%s", out);
+    cr_assert(strstr(out, "\ncommit: "), "%s", out);
+    cr_assert(strstr(out, "\nbuild: CUDA yes, ") || strstr(out, "\nbuild: CUDA no, "), "%s",
+              out);
+    cr_assert(strstr(out, ", librsb ") && strstr(out, ", MKL "), "%s", out);
+    free(out);
+}
+
+/* docs/cli.md is the commands' help as generated: `make docs` after
+ * changing an option table. */
+Test(cli, docs_cli_md_matches_the_help)
+{
+    char *out;
+    cr_assert_eq(spsweep_stdout("help --markdown", &out), 0);
+    char *doc = tu_slurp("docs/cli.md", NULL);
+    cr_assert(!strcmp(doc, out), "docs/cli.md is stale: run `make docs`");
+    free(doc);
+    free(out);
+}
+
+/* The kernel-name column of every line of a `list` output but the header
+ * and the closing notes, each checked by want(line). */
+static int list_lines(const char *out, int (*want)(const char *line))
+{
+    int n = 0;
+    for (const char *p = strchr(out, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
+        if (*p != '#' && *p != ' ') {
+            cr_assert(want(p), "unexpected line: %.*s", (int)strcspn(p, "\n"), p);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Is s in the line that starts at l? */
+static int in_line(const char *l, const char *s)
+{
+    const char *at = strstr(l, s);
+    return at && at < l + strcspn(l, "\n");
+}
+
+static int is_spmv_kernel(const char *l) { return !strncmp(l, "spmv_", 5); }
+static int has_transpose(const char *l) { return in_line(l, " transpose "); }
+static int on_gpu(const char *l) { return in_line(l, " gpu "); }
+
+/* list FILTER...: globs on name, operation, format, backend or device,
+ * all of them to match; no match is exit 1 with a suggestion. */
+Test(cli, list_filters_by_glob)
+{
+    char *out;
+    cr_assert_eq(spsweep_stdout("list 'spmv_*'", &out), 0, "%s", out);
+    cr_assert(!strncmp(out, "kernel ", 7), "%s", out);
+    cr_assert_geq(list_lines(out, is_spmv_kernel), 20, "%s", out);
+    cr_assert(strstr(out, "\nspmv_csr_serial "), "%s", out);
+    free(out);
+    cr_assert_eq(spsweep_stdout("list TRANSPOSE", &out), 0, "%s", out);
+    cr_assert_geq(list_lines(out, has_transpose), 4, "%s", out);
+    free(out);
+    cr_assert_eq(spsweep_stdout("list gpu transpose", &out), 0, "%s", out);
+    int gpu_transposes = list_lines(out, on_gpu);
+    cr_assert_geq(gpu_transposes, 3, "%s", out);
+    cr_assert_null(strstr(out, "transpose_serial"), "%s", out);
+    cr_assert_null(strstr(out, "spmv_"), "%s", out);
+    free(out);
+    cr_assert_eq(tu_run_spsweep("list spvm", &out), 1, "%s", out);
+    cr_assert(strstr(out, "no kernel matches 'spvm' (did you mean spmv?)"), "%s", out);
+    free(out);
+}
+
+/* A GPU kernel is marked as unable to run where there is no GPU (or no
+ * CUDA in the build), with one line saying why; the probe that decides
+ * runs in a child, as list's own does. */
+Test(cli, list_marks_gpu_kernels_that_cannot_run_here, .timeout = 60)
+{
+    char *out, reason[512];
+    sp_gpu_info info;
+    int gpu = sp_gpu_probe(&info, reason, sizeof reason) == 1;
+    const sp_kernel *k = sp_kernel_find("spmv_csr_cusparse");
+    cr_assert_not_null(k);
+    cr_assert_eq(spsweep_stdout("list spmv_csr_cusparse spmv_csr_serial", &out), 0, "%s", out);
+    const char *line = strstr(out, "\nspmv_csr_cusparse ");
+    cr_assert_not_null(line, "%s", out);
+    const char *mark = !k->prepare ? " not built " : gpu ? " yes " : " no GPU ";
+    cr_assert(in_line(line + 1, mark), "want '%s':\n%s", mark, out);
+    cr_assert(strstr(strstr(out, "\nspmv_csr_serial "), " yes "), "%s", out);
+    if (!k->prepare)
+        cr_assert(strstr(out, "\n# not built: "), "%s", out);
+    else if (!gpu)
+        cr_assert(strstr(out, "\n# no GPU: 1 GPU kernel cannot run here: ") &&
+                  strstr(out, reason), "%s", out);
+    else
+        cr_assert_null(strstr(out, "\n# "), "%s", out);
+    free(out);
+}
+
+/* The estimated total of a plan's closing line. */
+static double plan_estimate(const char *out)
+{
+    const char *p = strstr(out, "\n# estimated ");
+    double s = -1;
+    cr_assert(p && sscanf(p, "\n# estimated %lf s", &s) == 1, "%s", out);
+    return s;
+}
+
+/* plan: a header naming the columns, and an estimate that counts loading
+ * and conversion, so a format that stores far more than nnz (DIA on a
+ * power-law graph: every diagonal) shows in it. */
+Test(cli, plan_has_a_header_and_counts_conversion, .timeout = 60)
+{
+    char dir[256], csr[300], dia[300], args[800];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(csr, sizeof csr, dir, "csr.ini");
+    tu_path(dia, sizeof dia, dir, "dia.ini");
+    const char *head = "[sweep]\nrepetitions = 5\n[matrices]\nsource = gen:rmat?scale=12&ef=8\n"
+                       "[kernel spmv_csr_serial]\n";
+    char text[512];
+    tu_write_file(csr, head);
+    snprintf(text, sizeof text, "%s[kernel spmv_dia_serial]\n", head);
+    tu_write_file(dia, text);
+    char *a, *b;
+    snprintf(args, sizeof args, "plan %s", csr);
+    cr_assert_eq(spsweep_stdout(args, &a), 0, "%s", a);
+    cr_assert(!strncmp(a, "matrix\tkernel\taxes\tstored_entries\tseconds\n", 41), "%s", a);
+    cr_assert(strstr(a, "loading matrices ") && strstr(a, "converting to the kernels' "
+              "formats 0 s") && strstr(a, "timed repetitions"), "%s", a);
+    snprintf(args, sizeof args, "plan %s", dia);
+    cr_assert_eq(spsweep_stdout(args, &b), 0, "%s", b);
+    cr_assert_null(strstr(b, "converting to the kernels' formats 0 s"), "%s", b);
+    double ta = plan_estimate(a), tb = plan_estimate(b);
+    /* 4096 rows, ~8000 of R-MAT's 8191 diagonals: ~250 entries stored per
+     * nonzero, converted and swept over in every repetition */
+    cr_assert_gt(tb, 20 * ta, "CSR alone %g s, with DIA %g s:\n%s", ta, tb, b);
+    double stored_csr = 0, stored_dia = 0;
+    cr_assert(sscanf(strstr(b, "\tspmv_csr_serial\t-\t") + 19, "%lf", &stored_csr) == 1, "%s", b);
+    cr_assert(sscanf(strstr(b, "\tspmv_dia_serial\t-\t") + 19, "%lf", &stored_dia) == 1, "%s", b);
+    cr_assert_gt(stored_dia, 100 * stored_csr, "%s", b);
+    free(a);
+    free(b);
 }

@@ -282,10 +282,11 @@ Test(sweep, git_commit_is_spsweeps_own_not_the_working_directorys, .timeout = 60
     sqlite3_close(db);
     cr_assert(strncmp(stored, other, 12) != 0, "stored the working directory's commit %s",
               stored);
-    snprintf(cmd, sizeof cmd, "%s --version", bin);
+    /* the line "commit: ..." (the first names the build as git describe does) */
+    snprintf(cmd, sizeof cmd, "%s --version | sed -n 's/^commit: //p'", bin);
     shell_line(cmd, version, sizeof version);
-    cr_assert(!strncmp(version, "spsweep ", 8), "--version printed '%s'", version);
-    const char *baked = version + 8;
+    cr_assert(version[0], "--version names no commit");
+    const char *baked = version;
     cr_assert(!strncmp(baked, own, strlen(own)), "built from %s, --version says %s", own,
               baked);
     cr_assert_str_eq(stored, baked);

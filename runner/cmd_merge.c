@@ -1,15 +1,17 @@
 /*
- * cmd_merge_shards.c — `spsweep merge --shards DIR [--expect N]
- * [--job JOBID] [--script PATH] [--cache-dir DIR] [--force] [OUT.db]`:
- * check every shard database DIR/shard-i.db of an N-shard sweep
- * (runner/shards.c), merge the complete ones into OUT.db (default
- * results/results.db; db/merge.c, so merging again changes nothing), and
- * print the `sbatch --array=...` command that resubmits exactly the array
- * tasks (shard i = task i-1) still missing or incomplete. With --job, the
- * tasks Slurm still has queued or running are reported as such and left
- * out of that command. Exit 0 when all N are complete, 2 when not.
+ * cmd_merge.c — `spsweep merge`, both forms:
+ *   merge OUT.db IN.db... [--force]: the shard databases of one sweep
+ *   (--shard) merged into OUT.db (db/merge.c);
+ *   merge --shards DIR [--expect N] [--job JOBID] [--script PATH]
+ *   [--cache-dir DIR] [--force] [OUT.db]: check every shard database
+ *   DIR/shard-i.db of an N-shard sweep (runner/shards.c), merge the
+ *   complete ones into OUT.db (default results/results.db; db/merge.c, so
+ *   merging again changes nothing), and print the `sbatch --array=...`
+ *   command that resubmits exactly the array tasks (shard i = task i-1)
+ *   still missing or incomplete. With --job, the tasks Slurm still has
+ *   queued or running are reported as such and left out of that command.
+ *   Exit 0 when all N are complete, 2 when not.
  */
-#include <getopt.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,11 +19,14 @@
 #include <string.h>
 
 #include "../db/store.h"
+#include "cli.h"
 #include "shards.h"
 
 typedef struct merge_cli {
     const char *dir, *job, *script, *cache_dir, *out;
     int expect, force;
+    int nargs;          /* without --shards: OUT.db IN.db... */
+    char **args;
 } merge_cli;
 
 static int fail(const char *msg)
@@ -30,31 +35,75 @@ static int fail(const char *msg)
     return 1;
 }
 
+enum { M_SHARDS = 1, M_EXPECT, M_JOB, M_SCRIPT, M_CACHE, M_FORCE };
+
+static const sp_cli_opt merge_opts[] = {
+    {"force", NULL, M_FORCE, "merge sweeps of different configs or plans too (refused "
+     "by default)"},
+    {"shards", "DIR", M_SHARDS, "the shard databases DIR/shard-i.db of `spsweep slurm` "
+     "or --shard: merge the complete ones into OUT.db (default results/results.db) and "
+     "print the sbatch command that resubmits the rest"},
+    {"expect", "N", M_EXPECT, "with --shards: the number of shards, 1..100000 (default: "
+     "what the shard databases say)"},
+    {"job", "JOBID", M_JOB, "with --shards: the Slurm job array, so tasks still queued or "
+     "running are not resubmitted"},
+    {"script", "PATH", M_SCRIPT, "with --shards: the array script to resubmit (default "
+     "DIR's)"},
+    {"cache-dir", "DIR", M_CACHE, "with --shards: the matrix cache the shards were planned "
+     "with (default: the one the array script gives its tasks)"},
+    {NULL, NULL, 0, NULL},
+};
+
+const sp_cli_cmd sp_cli_merge = {
+    .name = "merge",
+    .synopsis = "OUT.db IN.db... [--force]\n"
+                "--shards DIR [--expect N] [--job JOBID] [options] [OUT.db]",
+    .summary = "merge the shard databases of one sweep into one database",
+    .about = "The first form merges the databases IN.db... (shards of one sweep, made "
+             "with --shard or --gpus) into OUT.db: matrices deduplicated, runs already in "
+             "OUT.db skipped, so merging again changes nothing; sweeps of different "
+             "configs or plans are refused unless --force. The second checks every shard "
+             "database of an N-shard sweep in DIR, merges the complete ones, and prints "
+             "the sbatch command that resubmits exactly the array tasks still missing or "
+             "incomplete.",
+    .opts = merge_opts,
+    .exits = "0 merged (with --shards: every shard complete); 1 an error: databases that "
+             "cannot be read or merged, a bad option value; 2 with --shards: some shards "
+             "missing or incomplete (the complete ones are merged); or a command line "
+             "that cannot be parsed",
+    .examples = "results/results.db shard-1.db shard-2.db\n"
+                "--shards results/shards --expect 16 --job 123456",
+};
+
+/* 0 parsed, -1 --help printed, else the exit status of a bad command line. */
 static int parse(int argc, char **argv, merge_cli *c)
 {
-    static const struct option opts[] = {
-        {"shards", required_argument, NULL, 'd'}, {"expect", required_argument, NULL, 'n'},
-        {"job", required_argument, NULL, 'j'}, {"script", required_argument, NULL, 's'},
-        {"cache-dir", required_argument, NULL, 'c'}, {"force", no_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0}};
     int opt;
     char *end;
+    sp_cli_parser p;
     memset(c, 0, sizeof *c);
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    sp_cli_begin(&p, &sp_cli_merge);
+    while ((opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
         switch (opt) {
-        case 'd': c->dir = optarg; break;
-        case 'n': c->expect = (int)strtol(optarg, &end, 10);
-                  if (*end || c->expect < 1 || c->expect > 100000)
-                      return fail("--expect expects N in 1..100000");
-                  break;
-        case 'j': c->job = optarg; break;
-        case 's': c->script = optarg; break;
-        case 'c': c->cache_dir = optarg; break;
-        case 'f': c->force = 1; break;
-        default: return fail("usage: spsweep merge --shards DIR [--expect N] [--job JOBID] "
-                             "[--script PATH] [--cache-dir DIR] [--force] [OUT.db]");
+        case SP_CLI_HELP: return -1;
+        case SP_CLI_BAD: return SP_EXIT_USAGE;
+        case M_SHARDS: c->dir = optarg; break;
+        case M_EXPECT: c->expect = (int)strtol(optarg, &end, 10);
+                       if (*end || c->expect < 1 || c->expect > 100000)
+                           return fail("--expect expects N in 1..100000");
+                       break;
+        case M_JOB: c->job = optarg; break;
+        case M_SCRIPT: c->script = optarg; break;
+        case M_CACHE: c->cache_dir = optarg; break;
+        case M_FORCE: c->force = 1; break;
         }
+    }
+    c->nargs = argc - optind;
+    c->args = argv + optind;
+    if (!c->dir) {
+        if (c->expect || c->job || c->script || c->cache_dir)
+            return fail("--expect, --job, --script and --cache-dir go with --shards DIR");
+        return 0;
     }
     if (argc - optind > 1)
         return fail("--shards takes at most one OUT.db");
@@ -179,13 +228,32 @@ static int script_cache_dir(const merge_cli *c, char *out, size_t len)
     return sp_slurm_script_cache_dir(text, out, len);
 }
 
-int sp_cmd_merge_shards(int argc, char **argv)
+/* merge OUT.db IN.db...: one sweep's shard databases into OUT.db. */
+static int merge_files(const merge_cli *c)
+{
+    sp_merge_result res;
+    sp_err err;
+    if (c->nargs < 2)
+        return fail("expected OUT.db and at least one IN.db, or --shards DIR (see "
+                    "`spsweep merge --help`)");
+    if (sp_store_merge(c->args[0], (const char *const *)c->args + 1, c->nargs - 1, c->force,
+                       &res, &err))
+        return fail(err.msg);
+    printf("merged %d input%s into %s: %d runs, %d new matrices, %d new sweeps, %d matrix "
+           "failures; %d duplicate runs skipped\n", c->nargs - 1, c->nargs == 2 ? "" : "s",
+           c->args[0], res.runs, res.matrices, res.sweeps, res.matrix_failures,
+           res.duplicates);
+    return 0;
+}
+
+int sp_cmd_merge(int argc, char **argv)
 {
     merge_cli c;
-    if (parse(argc, argv, &c))
-        return 1;
+    int parsed = parse(argc, argv, &c);
+    if (parsed)
+        return parsed < 0 ? 0 : parsed;
     if (!c.dir)
-        return fail("expected --shards DIR");
+        return merge_files(&c);
     char cache[PATH_MAX];
     if (!c.cache_dir && script_cache_dir(&c, cache, sizeof cache))
         c.cache_dir = cache;

@@ -1,0 +1,266 @@
+/*
+ * cli.c — the option tables of cli.h put to work: getopt_long built from
+ * a command's table, the one-line errors of a command line that cannot be
+ * parsed (with "did you mean"), and the help of a command, of all
+ * commands, and docs/cli.md, all printed from the same tables.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define WIDTH 79        /* help lines end before column 80 */
+#define OPT_COL 24      /* where an option's meaning starts */
+#define VAL_BASE 256    /* getopt's val of table entry i: VAL_BASE + i */
+
+void sp_cli_begin(sp_cli_parser *p, const sp_cli_cmd *cmd)
+{
+    int n = 0;
+    p->cmd = cmd;
+    for (const sp_cli_opt *o = cmd->opts; o && o->name && n < SP_CLI_MAX_OPTS; o++, n++)
+        p->opts[n] = (struct option){o->name, o->value ? required_argument : no_argument,
+                                     NULL, VAL_BASE + n};
+    p->opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    p->opts[n] = (struct option){NULL, 0, NULL, 0};
+    optind = 0;         /* GNU: a full restart, permutation state included */
+    opterr = 0;
+}
+
+/* Case-insensitive edit distance of a and b (both short). */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            int best = diag + !same;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *sp_cli_nearest(const char *word, const char *const *cand, int n)
+{
+    const char *best = NULL;
+    int dbest = 3;                      /* two edits at most */
+    int len = (int)strlen(word);
+    for (int i = 0; i < n; i++) {
+        int d = distance(word, cand[i]);
+        if (d < dbest && d < len)       /* not "x" for "y" */
+            best = cand[i], dbest = d;
+    }
+    return best;
+}
+
+/* The one line for an option sp_cli_next cannot take. */
+static void bad_option(const sp_cli_parser *p, int c, int argc, char **argv)
+{
+    const sp_cli_cmd *cmd = p->cmd;
+    const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+    char name[128], why[512];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+    const struct option *known = optopt >= VAL_BASE ? &p->opts[optopt - VAL_BASE] : NULL;
+    if (c == ':' && known)
+        snprintf(why, sizeof why, "option '--%s' needs a value (%s)", known->name,
+                 cmd->opts[optopt - VAL_BASE].value);
+    else if (known)
+        snprintf(why, sizeof why, "option '--%s' takes no value", known->name);
+    else if (optopt > 0)
+        snprintf(why, sizeof why, "unknown option '-%c'", optopt);
+    else {
+        /* an unknown long option, or a prefix of several */
+        const char *word = !strncmp(name, "--", 2) ? name + 2 : name;
+        const char *names[SP_CLI_MAX_OPTS + 1] = {NULL};
+        char several[256] = "";
+        int n = 0, prefixed = 0;
+        for (const struct option *o = p->opts; o->name; o++) {
+            names[n++] = o->name;
+            if (*word && !strncmp(o->name, word, strlen(word)))
+                snprintf(several + strlen(several), sizeof several - strlen(several),
+                         "%s--%s", prefixed++ ? ", " : "", o->name);
+        }
+        const char *near = sp_cli_nearest(word, names, n);
+        if (prefixed > 1)
+            snprintf(why, sizeof why, "ambiguous option '%s' (%s)", name, several);
+        else if (near)
+            snprintf(why, sizeof why, "unknown option '%s' (did you mean --%s?)", name, near);
+        else
+            snprintf(why, sizeof why, "unknown option '%s'", name);
+    }
+    fprintf(stderr, "spsweep %s: %s; see `spsweep %s --help`\n", cmd->name, why, cmd->name);
+}
+
+int sp_cli_next(sp_cli_parser *p, int argc, char **argv)
+{
+    int c = getopt_long(argc, argv, ":h", p->opts, NULL);
+    if (c == -1)
+        return SP_CLI_END;
+    if (c == 'h') {
+        sp_cli_help(p->cmd, stdout);
+        return SP_CLI_HELP;
+    }
+    if (c >= VAL_BASE)
+        return p->cmd->opts[c - VAL_BASE].id;
+    bad_option(p, c, argc, argv);
+    return SP_CLI_BAD;
+}
+
+/* Print text from column *col, wrapped at WIDTH: words that do not fit
+ * start a new line at column indent; '\n' in text breaks the line. */
+static void wrap(FILE *out, const char *text, int indent, int *col)
+{
+    for (const char *s = text; *s;) {
+        if (*s == '\n') {
+            fputc('\n', out);
+            *col = 0;
+            s++;
+            continue;
+        }
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        int len = (int)strcspn(s, " \n");
+        if (*col > indent && *col + 1 + len > WIDTH) {
+            fputc('\n', out);
+            *col = 0;
+        }
+        if (*col < indent) {
+            fprintf(out, "%*s", indent - *col, "");
+            *col = indent;
+        } else if (*col > indent) {
+            fputc(' ', out);
+            (*col)++;
+        }
+        fprintf(out, "%.*s", len, s);
+        *col += len;
+        s += len;
+    }
+}
+
+/* A paragraph at indent, ended by a newline. */
+static void paragraph(FILE *out, const char *text, int indent)
+{
+    int col = 0;
+    wrap(out, text, indent, &col);
+    if (col)
+        fputc('\n', out);
+}
+
+void sp_cli_help(const sp_cli_cmd *cmd, FILE *out)
+{
+    const char *s = cmd->synopsis;
+    for (int first = 1; first || *s; first = 0) {
+        size_t len = strcspn(s, "\n");
+        fprintf(out, "%s spsweep %s%s%.*s\n", first ? "usage:" : "      ", cmd->name,
+                len ? " " : "", (int)len, s);
+        s += len + (s[len] == '\n');
+    }
+    fputc('\n', out);
+    paragraph(out, cmd->about, 0);
+    fputs("\noptions:\n", out);
+    for (const sp_cli_opt *o = cmd->opts; o && o->name; o++) {
+        int col = fprintf(out, "  --%s%s%s", o->name, o->value ? " " : "",
+                          o->value ? o->value : "");
+        if (col > OPT_COL - 2) {
+            fputc('\n', out);
+            col = 0;
+        }
+        wrap(out, o->help, OPT_COL, &col);
+        fputc('\n', out);
+    }
+    int col = fprintf(out, "  -h, --help");
+    wrap(out, "this text", OPT_COL, &col);
+    fputs("\n\n", out);
+    col = fprintf(out, "exit status:");
+    wrap(out, cmd->exits, 2, &col);
+    fputc('\n', out);
+    if (cmd->examples && *cmd->examples) {
+        fputs("\nexamples:\n", out);
+        for (s = cmd->examples; *s;) {
+            size_t len = strcspn(s, "\n");
+            fprintf(out, "  spsweep %s %.*s\n", cmd->name, (int)len, s);
+            s += len + (s[len] == '\n');
+        }
+    }
+}
+
+static const char overview_head[] =
+    "usage: spsweep COMMAND [options] [operands]\n"
+    "       spsweep COMMAND --help    one command's options, exit statuses and examples\n"
+    "       spsweep help [COMMAND]    the same; without COMMAND, this text\n"
+    "       spsweep --version         version, database schema and build options\n";
+
+static const char exit_rule[] =
+    "exit status: 0 success; 1 an error, said on stderr; 2 a command line that cannot be "
+    "parsed (an unknown command or option, an option without its value), said in one line "
+    "on stderr. Some commands give more statuses, or another meaning to 2 (sweep: runs "
+    "that failed; merge --shards: shards missing; fetch: names not in the index): see "
+    "their --help.";
+
+void sp_cli_overview(const sp_cli_cmd *const *cmds, FILE *out)
+{
+    fputs(overview_head, out);
+    fputs("\ncommands:\n", out);
+    for (int i = 0; cmds[i]; i++) {
+        int col = fprintf(out, "  %-9s", cmds[i]->name);
+        wrap(out, cmds[i]->summary, 12, &col);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    paragraph(out, exit_rule, 0);
+    fputs("The whole command line in one page: docs/cli.md.\n", out);
+}
+
+void sp_cli_markdown(const sp_cli_cmd *const *cmds, FILE *out)
+{
+    fputs("# The spsweep command line\n\n"
+          "<!-- Generated by `bin/spsweep help --markdown` (`make docs`) from the "
+          "option tables in runner/ that the parser and `--help` use; a test checks that "
+          "this file matches. Edit those tables, not this file. -->\n\n"
+          "```text\n", out);
+    fputs(overview_head, out);
+    fputs("```\n\n"
+          "Options are long options, `--name VALUE` or `--name=VALUE`, anywhere after the "
+          "command, and may be shortened to any prefix that names one option. Every "
+          "command takes `--help` (or `-h`) and prints the part of this page that is "
+          "its own.\n\n"
+          "## Exit status\n\n"
+          "| status | meaning |\n| --- | --- |\n"
+          "| 0 | success |\n"
+          "| 1 | an error: a bad config or option value, a file or database that cannot be "
+          "read or written, an interrupted sweep; said on stderr |\n"
+          "| 2 | a command line that cannot be parsed: an unknown command or option, an "
+          "option without its value; one line on stderr names it and "
+          "`spsweep COMMAND --help` |\n\n"
+          "Some commands add statuses or give 2 a second meaning, listed in their "
+          "sections: `sweep` 2 when the sweep holds runs that failed (counted over the "
+          "whole sweep, so a resumed sweep exits as the first run did); `compare` 3 when a "
+          "combination is slower; `merge --shards` 2 while shards are missing; `fetch` 2 "
+          "for a name not in the index; `list` 1 when no kernel matches.\n\n"
+          "## Commands\n\n| command | what it does |\n| --- | --- |\n", out);
+    for (int i = 0; cmds[i]; i++)
+        fprintf(out, "| [`%s`](#spsweep-%s) | %s |\n", cmds[i]->name, cmds[i]->name,
+                cmds[i]->summary);
+    for (int i = 0; cmds[i]; i++) {
+        fprintf(out, "\n## spsweep %s\n\n```text\n", cmds[i]->name);
+        sp_cli_help(cmds[i], out);
+        fputs("```\n", out);
+    }
+}
