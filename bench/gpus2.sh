@@ -33,7 +33,7 @@ say "CPUs: $(nproc)"
 
 w=/tmp/gpus2
 rm -rf $w && mkdir -p $w
-steps=" ${STEPS:-one two pair kill} "     # which sweeps to run
+steps=" ${STEPS:-one all pair kill} "     # which sweeps to run
 sweep() {   # sweep NAME GPUS TIMEOUT [sweep options...]
   local name=$1 gpus=$2 limit=$3 t0 t1 rc
   shift 3
@@ -50,7 +50,7 @@ sweep() {   # sweep NAME GPUS TIMEOUT [sweep options...]
       echo "== $f"; grep -v '^ *\[' "$f" | tail -40; done; } >>"$out/sweeps.log"
 }
 sweep one 0 200
-sweep two all 150
+sweep all all 150
 sweep pair 0,1 150
 # kill -9 shard 2 once it has stored some runs; the command starts it again
 [[ $steps == *" kill "* ]] && ( for i in $(seq 1 1200); do
@@ -68,7 +68,7 @@ wait $killer
 python3 - "$w" <<'PY' | tee -a "$out/summary.txt"
 import sqlite3, sys, os
 w = sys.argv[1]
-names = [n for n in ("one", "two", "pair", "kill") if os.path.exists(f"{w}/{n}/{n}.db")]
+names = [n for n in ("one", "all", "pair", "kill") if os.path.exists(f"{w}/{n}/{n}.db")]
 q = """SELECT m.source, r.kernel, r.axes, count(*), sum(r.status = 'ok'),
           sum((SELECT count(*) FROM samples s WHERE s.run_id = r.id) = r.repetitions)
        FROM runs r JOIN matrices m ON m.id = r.matrix_id GROUP BY 1, 2, 3"""
@@ -85,7 +85,7 @@ for n in names:
 for n in names[1:] if "one" in combos else []:
     print(f"{n} vs one: same combinations {combos[n] == combos['one']}")
 PY
-for n in two pair kill; do
+for n in all pair kill; do
   [ -f $w/$n/$n.db ] && [ -f $w/one/one.db ] || continue
   bin/spsweep compare $w/one/one.db $w/$n/$n.db --csv >$w/cmp-$n.csv 2>/dev/null
   python3 - $w/cmp-$n.csv $n <<'PY' | tee -a "$out/summary.txt"
@@ -97,13 +97,12 @@ g = math.exp(sum(math.log(x) for x in rat) / len(rat)) if rat else float("nan")
 print(f"compare one -> {sys.argv[2]}: {dict(v)}; geomean time ratio {g:.4f} over {len(rat)}")
 PY
 done
-head -1 $w/cmp-two.csv >>"$out/summary.txt" 2>/dev/null
 # per-run commit times: where the runs' time goes, one GPU against two
 python3 - "$w" <<'PY' | tee -a "$out/summary.txt"
 import sqlite3, sys, statistics as st, datetime as dt, glob
 w = sys.argv[1]
 def ts(s): return dt.datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
-for n in ("one", "two"):
+for n in ("one", "pair", "all"):
     for p in sorted(glob.glob(f"{w}/{n}/gpu-shards/shard-*.db")):
         rows = sqlite3.connect(p).execute(
             "SELECT r.created_at, r.matrix_id, r.median * (r.repetitions + r.warmup) * coalesce(r.batch, 1),"
