@@ -145,6 +145,10 @@ int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind);
 typedef struct sp_need {
     uint64_t host_bytes;
     uint64_t device_bytes;
+    /* Padded formats (ELL, HLL, SELL, DIA): the entries the layout stores,
+     * padding included, which the runner holds against the sweep's
+     * max_fill before any conversion; 0: not a padded layout. */
+    uint64_t stored;
 } sp_need;
 
 /* What the harness hands a kernel's launch (runner/harness.c). */

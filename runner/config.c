@@ -117,6 +117,7 @@ static int prescan_section(parse_ctx *c, const char *raw, const char *path, int 
     memset(&ks[c->cfg->nkernels], 0, sizeof *ks);
     ks[c->cfg->nkernels].kernel = k;
     ks[c->cfg->nkernels].line = line;
+    ks[c->cfg->nkernels].max_fill = -1;
     c->cfg->nkernels++;
     return 0;
 }
@@ -294,6 +295,8 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
         return cfg->energy_s = 0, 0;
     if (!strcmp(name, "energy"))
         return parse_duration(name, v, &cfg->energy_s, err);
+    if (!strcmp(name, "max_fill"))
+        return sp_parse_max_fill(v, &cfg->max_fill, err);
     if (!strcmp(name, "energy_windows"))
         return parse_int_value(name, v, 1, SP_ENERGY_WINDOWS_MAX, &cfg->energy_windows, err);
     if (!strcmp(name, "noisy")) {
@@ -361,7 +364,7 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
                    "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
-                   "max_time, isolate)", name);
+                   "max_time, isolate, max_fill)", name);
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at
@@ -430,6 +433,19 @@ static int matrices_key(sp_config *cfg, const char *name, const char *v, int lin
     return keep_source_line(cfg, line, err);
 }
 
+/* `max_fill = 10` (times the CSR's entries) or `none` (0). */
+int sp_parse_max_fill(const char *v, double *out, sp_err *err)
+{
+    char *end;
+    double f = strtod(v, &end);
+    if (!strcmp(v, "none"))
+        return *out = 0, 0;
+    if (!*v || *end || !(f >= 1) || !isfinite(f))
+        return sp_fail(err, "'max_fill' is how many times the CSR's entries a padded layout "
+                       "(ELL, HLL, SELL, DIA) may store, a number >= 1, or none; not '%s'", v);
+    return *out = f, 0;
+}
+
 /* `cache = warm,cold` or `batch = auto,1` in a kernel's section. */
 static int kernel_harness_key(sp_kernel_spec *ks, const char *name, const char *v, sp_err *err)
 {
@@ -445,6 +461,11 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
     const sp_kernel *k = ks->kernel;
     if (sp_is_harness_axis(name))
         return kernel_harness_key(ks, name, v, err);
+    if (!strcmp(name, "max_fill")) {
+        if (ks->max_fill >= 0)
+            return sp_fail(err, "'max_fill' of kernel '%s' given twice", k->name);
+        return sp_parse_max_fill(v, &ks->max_fill, err);
+    }
     for (int a = 0; a < k->naxes; a++) {
         if (strcmp(k->axes[a].name, name))
             continue;
@@ -458,8 +479,8 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
     for (int a = 0; a < k->naxes; a++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                  a ? ", " : "", k->axes[a].name);
-    return sp_fail(err, "kernel '%s' has no axis '%s' (its axes: %s%scache, batch)", k->name,
-                   name, known, k->naxes ? ", " : "");
+    return sp_fail(err, "kernel '%s' has no axis '%s' (its axes: %s%scache, batch; "
+                   "its setting: max_fill)", k->name, name, known, k->naxes ? ", " : "");
 }
 
 /* libinih handler: returns 0 to reject the key at the current line. */
@@ -514,6 +535,7 @@ static void config_defaults(sp_config *cfg)
     cfg->repetitions = 10;
     cfg->warmup = 2;
     cfg->energy_windows = 3;
+    cfg->max_fill = SP_MAX_FILL_DEFAULT;
     cfg->rounds = 1;
     cfg->seed = 1;
     cfg->noisy_threshold = 0.05;

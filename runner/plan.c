@@ -41,6 +41,7 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, sp_combo *c)
 {
     const sp_kernel *k = ks->kernel;
     c->kernel = k;
+    c->max_fill = ks->max_fill;     /* -1: [sweep]'s, set by the caller */
     c->params.n = k->naxes;
     for (int a = k->naxes - 1; a >= 0; a--) {
         int n = ks->axes[a].n;
@@ -83,8 +84,11 @@ int sp_plan_expand(const sp_config *cfg, sp_plan *plan, sp_err *err)
     for (int i = 0; i < cfg->nkernels; i++) {
         long n = 0;
         spec_count(&cfg->kernels[i], &n, err);
-        for (long j = 0; j < n; j++)
-            spec_combo(&cfg->kernels[i], j, &plan->combos[plan->ncombos++]);
+        for (long j = 0; j < n; j++) {
+            sp_combo *c = &plan->combos[plan->ncombos++];
+            spec_combo(&cfg->kernels[i], j, c);
+            c->max_fill = c->max_fill < 0 ? cfg->max_fill : c->max_fill;
+        }
     }
     return 0;
 }

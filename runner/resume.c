@@ -48,6 +48,9 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
         char axes[256];
         sp_params_json(&plan->combos[i].params, axes, sizeof axes);
         fprintf(f, "combo %s %s\n", plan->combos[i].kernel->name, axes);
+        /* only where it is not the default: other plans keep their hash */
+        if (plan->combos[i].max_fill != SP_MAX_FILL_DEFAULT)
+            fprintf(f, "max_fill %.17g\n", plan->combos[i].max_fill);
     }
 }
 

@@ -55,6 +55,7 @@ typedef struct sp_kernel_spec {
     /* The harness axes the section sweeps (`cache = warm,cold`: 0 warm,
      * 1 cold; `batch = auto,1`: 0 auto); n = 0: [sweep]'s setting. */
     sp_axis_values cache, batch;
+    double max_fill;            /* `max_fill` in the section; -1: [sweep]'s, 0: none */
 } sp_kernel_spec;
 
 /* What the dataset manager needs from a config ([fetch], select/limit). */
@@ -72,6 +73,10 @@ typedef enum { SP_ISOLATE_AUTO, SP_ISOLATE_MATRIX, SP_ISOLATE_COMBINATION } sp_i
 /* "auto", "matrix", "combination"; parse: 0, or -1 for another word. */
 const char *sp_isolate_name(sp_isolate_mode m);
 int sp_isolate_parse(const char *text, sp_isolate_mode *m);
+
+#define SP_MAX_FILL_DEFAULT 10.0
+/* `max_fill = F` (>= 1) or `none` (0), for [sweep] and kernel sections. */
+int sp_parse_max_fill(const char *v, double *out, sp_err *err);
 
 typedef struct sp_config {
     char *path;                 /* as given */
@@ -96,6 +101,8 @@ typedef struct sp_config {
     double noisy_threshold;     /* [sweep] noisy: half-width / median marking a run noisy */
     double energy_s;            /* [sweep] energy: GPU energy window after the samples; 0 off */
     int energy_windows;         /* [sweep] energy_windows: windows a round (default 3) */
+    double max_fill;            /* [sweep] max_fill: a padded layout may store at most this
+                                 * many times the CSR's entries; 0 = none (default 10) */
     int nmatrices;
     sp_source *matrices;
     int *source_line;           /* config line of matrices[m], m < nsource_lines */
@@ -135,6 +142,7 @@ int sp_config_override_axis(sp_config *cfg, const char *name, const char *values
 typedef struct sp_combo {
     const sp_kernel *kernel;
     sp_params params;
+    double max_fill;            /* its kernel section's, else [sweep]'s; 0 = none */
 } sp_combo;
 
 typedef struct sp_plan {

@@ -202,6 +202,24 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
     sp_child_outcome_free(&co);
 }
 
+/* Does the padded layout the kernel would build store more than max_fill
+ * times the matrix's entries (sp_need.stored)? 1 with the reason: the
+ * combination is skipped before any conversion, so a sweep over real
+ * graphs does not spend minutes building layouts that cannot win (a DIA
+ * of a power-law graph has tens of thousands of diagonals). */
+static int over_fill(const sp_matrix *M, const sp_combo *c, const sp_need *need, char *msg,
+                     size_t len)
+{
+    double nnz = M->A.nnz > 0 ? (double)M->A.nnz : 1;
+    if (!(c->max_fill > 0) || !need->stored || (double)need->stored <= c->max_fill * nnz)
+        return 0;
+    snprintf(msg, len, "its %s layout would store %llu entries, %.1fx the matrix's %lld, "
+             "above max_fill = %g (set max_fill = none to run it)", c->kernel->format,
+             (unsigned long long)need->stored, (double)need->stored / nnz,
+             (long long)M->A.nnz, c->max_fill);
+    return 1;
+}
+
 /* Decide and (when it can) run one combination. */
 static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_outcome *out)
 {
@@ -221,7 +239,8 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
         out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
     else if (kernel_need(k, os, c, &out->need, &e))
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
-    else if (!sp_host_mem_short(out->need.host_bytes, out->msg, sizeof out->msg))
+    else if (!over_fill(M, c, &out->need, out->msg, sizeof out->msg) &&
+             !sp_host_mem_short(out->need.host_bytes, out->msg, sizeof out->msg))
         isolate(rc, os, c, out);
 }
 

@@ -235,7 +235,7 @@ double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A
     cr_assert(ref && y);
     cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
     void *state = NULL;
-    sp_need need = {0, 0};
+    sp_need need = {0};
     if (k->need && k->need(&pb, p, &need, &err)) {      /* refused: prepare agrees */
         cr_assert_neq(err.msg[0], 0, "%s: need refused without a reason", k->name);
         cr_assert_eq(k->prepare(&pb, p, &state, &err), -1,

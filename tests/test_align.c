@@ -112,7 +112,7 @@ Test(align, every_colmajor_cpu_kernel_prepares_aligned_layouts, .timeout = 120)
             cr_assert_not_null(K, "%s", claimers[k]);
             for (int h = 1; h < NHACKS; h++) {
                 sp_params p = {.n = 2, .name = {"threads", "hack"}, .value = {2, hacks[h]}};
-                sp_need need = {0, 0};
+                sp_need need = {0};
                 if (K->need(&pb, &p, &need, &err) || need.host_bytes > SPMV_TEST_FREE_BYTES)
                     continue;   /* refused or skipped by the runner: nothing runs */
                 void *state = NULL;

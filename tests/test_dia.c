@@ -100,7 +100,7 @@ Test(dia, plan_and_need_match_the_built_layout, .timeout = 120)
                      err.msg);
         sp_problem pb;
         cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
-        sp_need n = {0, 0}, g = {0, 0};
+        sp_need n = {0}, g = {0};
         cr_assert_eq(cpu->need(&pb, NULL, &n, &err), 0, "%s: %s", c.name, err.msg);
         cr_assert_eq(gpu->need(&pb, NULL, &g, &err), 0, "%s: %s", c.name, err.msg);
         uint64_t base = bytes + sp_dia_work_bytes(&c.A) + ((uint64_t)c.A.rows + 1) * 8;
@@ -173,7 +173,7 @@ Test(dia, unstructured_matrices_are_skipped_for_their_size, .timeout = 60)
         cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
         for (int k = 0; k < 3; k++) {
             const sp_kernel *K = sp_kernel_find(names[k]);
-            sp_need need = {0, 0};
+            sp_need need = {0};
             cr_assert_eq(K->need(&pb, NULL, &need, &err), 0, "%s %s: %s", names[k], specs[s],
                          err.msg);
             /* at least rows diagonals, of rows values each */

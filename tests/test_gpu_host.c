@@ -93,7 +93,7 @@ Test(sell, ell_of_a_dense_row_is_refused)
     sp_problem pb;
     sp_err err = {{0}};
     cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
-    sp_need need = {0, 0};
+    sp_need need = {0};
     cr_assert_eq(ell->need(&pb, NULL, &need, &err), -1);
     cr_assert_not_null(strstr(err.msg, "ELL"), "%s", err.msg);
     cr_assert_not_null(strstr(err.msg, "refused"), "%s", err.msg);
@@ -179,7 +179,7 @@ Test(gpu_host, every_gpu_kernel_states_its_memory)
         sp_problem pb;
         cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
         cr_assert_not_null(k->need, "%s has no need", k->name);
-        sp_need need = {0, 0};
+        sp_need need = {0};
         cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s: %s", k->name, err.msg);
         cr_assert_geq(need.device_bytes, (uint64_t)op->output_bytes(&pb), "%s: %llu bytes",
                       k->name, (unsigned long long)need.device_bytes);
@@ -306,7 +306,7 @@ Test(gpu_host, sell_sigma_plan_matches_the_layout)
                     cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0);
                     sp_params p = {.n = 2, .name = {"hack", "sigma"},
                                    .value = {hacks[h], sigmas[s]}};
-                    sp_need need = {0, 0};
+                    sp_need need = {0};
                     const sp_kernel *k = sp_kernel_find("spmv_sell_cuda");
                     cr_assert_eq(k->need(&pb, &p, &need, &err), 0, "%s", err.msg);
                     cr_assert_geq(need.host_bytes, (uint64_t)S.stored * 12);
@@ -342,7 +342,7 @@ Test(gpu_host, spmv_prepare_is_host_only)
             if (!k->needs_gpu || strcmp(k->operation, "spmv") || !k->prepare)
                 continue;
             cr_assert(k->upload && k->release, "%s: no upload or release", k->name);
-            sp_need need = {0, 0};
+            sp_need need = {0};
             int refused = k->need && k->need(&pb, NULL, &need, &err);
             if (need.host_bytes > SPMV_TEST_FREE_BYTES)
                 continue;               /* the runner would skip it */

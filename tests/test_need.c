@@ -14,7 +14,7 @@ static sp_need need_of(const sp_kernel *k, int32_t rows, int32_t cols, int32_t n
     sp_csr A = {.rows = rows, .cols = cols, .nnz = nnz};
     sp_problem pb = {.A = &A};
     sp_params p = {0};
-    sp_need need = {1, 1};
+    sp_need need = {1, 1, 0};
     sp_err err;
     cr_assert_not_null(k->need, "%s has no need function", k->name);
     cr_assert_eq(k->need(&pb, &p, &need, &err), 0, "%s", err.msg);

@@ -172,7 +172,7 @@ Test(hll, ell_refuses_a_layout_past_32_bit_offsets)
     for (int n = 0; n < 2; n++) {
         const sp_kernel *k = sp_kernel_find(names[n]);
         cr_assert_not_null(k);
-        sp_need need = {0, 0};
+        sp_need need = {0};
         cr_assert_eq(k->need(&pb, NULL, &need, &err), -1);
         cr_assert_not_null(strstr(err.msg, "ELLPACK refused"), "%s", err.msg);
         cr_assert_not_null(strstr(err.msg, "longest row 200000"), "%s", err.msg);
@@ -304,7 +304,7 @@ Test(spmv_cpu, every_cpu_kernel_states_its_need)
         if (K->needs_gpu || strcmp(K->operation, "spmv") || !strcmp(K->name, "spmv_csr_serial") ||
             !strcmp(K->name, "spmv_csr_omp"))
             continue;                       /* those two belong to another branch */
-        sp_need need = {0, 0};
+        sp_need need = {0};
         cr_assert_not_null(K->need, "%s has no need", K->name);
         cr_assert_eq(K->need(&pb, NULL, &need, &err), 0, "%s: %s", K->name, err.msg);
         cr_assert_geq(need.host_bytes, (uint64_t)c.A.rows * 8, "%s: y not counted", K->name);

@@ -68,7 +68,7 @@ static int over_budget(const sp_kernel *k, const sp_csr *A)
     int n = 0;
     for (int t = 0; t < 5; t++) {
         sp_params p = {.n = 1, .name = {"threads"}, .value = {test_threads[t]}};
-        sp_need need = {0, 0};
+        sp_need need = {0};
         sp_err err;
         n += k->need && !k->need(&pb, &p, &need, &err) && need.host_bytes > SPMV_TEST_FREE_BYTES;
     }

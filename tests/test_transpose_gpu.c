@@ -37,7 +37,7 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
      * buffer estimated at 16 bytes a nonzero + 16 MiB */
     static const sp_csr A = {.rows = 1000, .cols = 3000, .nnz = 100000};
     sp_problem pb = {.A = (sp_csr *)&A};
-    sp_need need = {0, 0};
+    sp_need need = {0};
     sp_err err;
     const sp_kernel *carry = sp_kernel_find("transpose_cub_carry");
     cr_assert_eq(carry->need(&pb, NULL, &need, &err), 0, "%s", err.msg);
@@ -313,7 +313,7 @@ Test(transpose_gpu, need_of_every_kernel)
         if (!k->needs_gpu || !strcmp(k->operation, "spmv") ||
             !strcmp(k->name, "transpose_cuda_wintrans"))   /* refuses: wintrans_refusals */
             continue;
-        sp_need need = {0, 0};
+        sp_need need = {0};
         cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s: %s", k->name, err.msg);
         cr_assert_gt(need.device_bytes, 0, "%s", k->name);
         cr_assert_eq(need.device_bytes % (2u << 20), 0, "%s: whole pages", k->name);
@@ -782,7 +782,7 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
                                     {.rows = 0, .cols = 0, .nnz = 0}};
     for (int s = 0; s < 3; s++) {
         sp_problem pb = {.A = (sp_csr *)&shapes[s]};
-        sp_need need = {0, 0};
+        sp_need need = {0};
         sp_err err;
         uint64_t cub = sp_trans_gpu_bytes_cub(&shapes[s]);
         cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s", err.msg);

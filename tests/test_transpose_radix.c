@@ -89,7 +89,7 @@ Test(transpose_radix, registered_with_its_axis_and_need)
     for (int s = 0; s < 4; s++) {
         const sp_csr *A = &shapes[s];
         sp_problem pb = {.A = (sp_csr *)A};
-        sp_need need = {0, 0};
+        sp_need need = {0};
         sp_err err;
         cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s", err.msg);
         sp_radix_plan pl;
@@ -131,7 +131,7 @@ Test(transpose_radix, axis_values_outside_their_range_are_refused)
     sp_problem pb = {.A = (sp_csr *)&A};
     static const long bad[] = {0, -3, SP_RADIX_DIGIT_MAX + 1, 64};
     for (int i = 0; i < 4; i++) {
-        sp_need need = {0, 0};
+        sp_need need = {0};
         sp_err err;
         sp_params p = {.n = 1, .name = {"digit_bits"}, .value = {bad[i]}};
         cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
@@ -142,7 +142,7 @@ Test(transpose_radix, axis_values_outside_their_range_are_refused)
     }
     static const long bad_small[] = {0, -1, SP_TRANS_SMALL_NNZ + 1};
     for (int i = 0; i < 3; i++) {
-        sp_need need = {0, 0};
+        sp_need need = {0};
         sp_err err;
         sp_params p = {.n = 1, .name = {"small_nnz"}, .value = {bad_small[i]}};
         cr_assert_eq(k->need(&pb, &p, &need, &err), -1);

@@ -63,6 +63,7 @@ static int dia_cpu_need(const sp_problem *pb, const sp_params *p, sp_need *need,
     need->host_bytes = bytes + sp_dia_work_bytes(pb->A) +
                        ((uint64_t)pb->A->rows + 1) * sizeof(double) + sizeof(sp_spmv_dia);
     need->device_bytes = 0;
+    need->stored = (uint64_t)stored;
     return 0;
 }
 
@@ -155,6 +156,7 @@ int sp_need_gpu_dia(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
         return sp_fail_prefix(err, "spmv_dia_cuda");
     const sp_csr *A = pb->A;
     need->host_bytes = bytes + sp_dia_work_bytes(A) + 4096;
+    need->stored = (uint64_t)stored;
     need->device_bytes = sp_gpu_array_bytes((uint64_t)stored, 8) +
                          sp_gpu_array_bytes((uint64_t)nd, 4) +
                          sp_gpu_array_bytes((uint64_t)A->cols, 8) +

@@ -211,6 +211,7 @@ static int need_sell(const sp_problem *pb, int32_t hack, int colmajor, sp_need *
     need->host_bytes = bytes;
     need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
                          device_array(slices, 4) + vectors(pb->A);
+    need->stored = (uint64_t)stored;
     return 0;
 }
 
@@ -431,5 +432,6 @@ int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *ne
                        (sigma > 1 ? rows * 4 + (uint64_t)A->nnz * 12 : 0);
     need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
                          device_array(slices, 4) + device_array(rows, 4) + vectors(A);
+    need->stored = (uint64_t)stored;
     return 0;
 }

@@ -51,6 +51,7 @@ static int hll_need(const hll_kind *kd, const sp_problem *pb, const sp_params *p
         return sp_fail_prefix(err, "%s", kd->name);
     need->host_bytes = bytes + ((uint64_t)pb->A->rows + 1) * sizeof(double);
     need->device_bytes = 0;
+    need->stored = (uint64_t)stored;
     return 0;
 }
 

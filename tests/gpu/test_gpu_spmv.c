@@ -261,7 +261,7 @@ static double batched_error(const sp_kernel *k, const sp_problem *pb, const doub
 {
     const sp_operation *op = sp_operation_find("spmv");
     sp_params p = {0};
-    sp_need need = {0, 0};
+    sp_need need = {0};
     sp_err err = {{0}};
     cr_assert(!k->need || k->need(pb, &p, &need, &err) == 0, "%s need: %s", k->name, err.msg);
     cr_assert(need.device_bytes <= SPMV_TEST_FREE_BYTES, "%s: needs %llu bytes", k->name,
