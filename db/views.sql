@@ -16,7 +16,7 @@
 
 DROP VIEW IF EXISTS geomean_speedup;
 DROP VIEW IF EXISTS roofline;
-DROP VIEW IF EXISTS kernel_best_runs;
+DROP VIEW IF EXISTS series_best_runs;
 DROP VIEW IF EXISTS failures;
 DROP VIEW IF EXISTS run_modes;
 DROP VIEW IF EXISTS run_failures;
@@ -267,29 +267,40 @@ UNION ALL
 SELECT sweep_id, 'matrix', source, NULL, NULL, status, reason
 FROM matrix_failures;
 
--- Each kernel's best run (smallest median; ties: the earlier run) per
--- sweep, matrix and operation: what a chart draws for a kernel. With the
--- matrix's nnz, rows and nnz per row; the kernel's family (format/backend,
--- "csr/openmp": the kernels a chart with more than a handful folds into one
--- series, drawn at the family's best); ratio, its median over the smallest
--- median of any kernel on that matrix and operation (1 for the fastest:
--- the performance ratio of a Dolan-More profile); and its speedups over the
--- baselines (speedup view) with their intervals. An interval end that is
--- not positive (a time interval reaching below 0) bounds nothing: NULL
--- there, in rate_lo, rate_hi and the speedups' ends.
-CREATE VIEW kernel_best_runs AS
+-- The best run (smallest median; ties: the earlier run) of each series per
+-- sweep, matrix and operation: what a chart draws for it. A series is a
+-- kernel (level 'kernel', series = the kernel's name) or a family of
+-- kernels (level 'family', series = format/backend, "csr/openmp": what a
+-- chart with more than a handful of kernels draws, each family at the best
+-- of its kernels; kernel says which). With the matrix's nnz, rows and nnz
+-- per row; ratio, the run's median over the smallest median of any kernel
+-- on that matrix and operation (1 for the fastest: the performance ratio of
+-- a Dolan-More profile); and its speedups over the baselines (speedup
+-- view) with their intervals. An interval end that is not positive (a time
+-- interval reaching below 0) bounds nothing: NULL there, in rate_lo,
+-- rate_hi and the speedups' ends.
+CREATE VIEW series_best_runs AS
 WITH placed AS (
-    SELECT r.*,
-           ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, r.kernel
-                              ORDER BY r.median, r.run_id) AS kplace,
+    SELECT r.*, r.format || '/' || r.backend AS family,
            MIN(r.median) OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation)
                AS best_median
     FROM run_stats r
+),
+levels AS (
+    SELECT 'kernel' AS level, kernel AS series, * FROM placed
+    UNION ALL
+    SELECT 'family', family, * FROM placed
+),
+ranked AS (
+    SELECT l.*, ROW_NUMBER() OVER (PARTITION BY l.sweep_id, l.matrix_id, l.operation,
+                                                l.level, l.series
+                                   ORDER BY l.median, l.run_id) AS place
+    FROM levels l
 )
-SELECT p.run_id, p.sweep_id, p.matrix_id, p.matrix, m.nnz, m.rows,
-       1.0 * m.nnz / max(m.rows, 1) AS nnz_per_row, p.operation, p.kernel, p.format,
-       p.backend, p.format || '/' || p.backend AS family, p.device, p.axes, p.cache,
-       p.n, p.median, p.ci_lo, p.ci_hi, p.noisy, p.rate,
+SELECT p.level, p.series, p.run_id, p.sweep_id, p.matrix_id, p.matrix, m.nnz, m.rows,
+       1.0 * m.nnz / max(m.rows, 1) AS nnz_per_row, p.operation, p.kernel, p.family,
+       p.format, p.backend, p.device, p.axes, p.cache, p.n, p.median, p.ci_lo, p.ci_hi,
+       p.noisy, p.rate,
        CASE WHEN p.rate_lo > 0 THEN p.rate_lo END AS rate_lo,
        CASE WHEN p.rate_hi > 0 THEN p.rate_hi END AS rate_hi,
        p.rate_unit, p.flops, p.bytes, p.gbps, p.median / p.best_median AS ratio,
@@ -299,13 +310,13 @@ SELECT p.run_id, p.sweep_id, p.matrix_id, p.matrix, m.nnz, m.rows,
        s.vendor_kernel, s.vendor_speedup,
        CASE WHEN s.vendor_speedup_lo > 0 THEN s.vendor_speedup_lo END AS vendor_speedup_lo,
        CASE WHEN s.vendor_speedup_hi > 0 THEN s.vendor_speedup_hi END AS vendor_speedup_hi
-FROM placed p
+FROM ranked p
 JOIN matrices m ON m.id = p.matrix_id
 JOIN speedup s ON s.run_id = p.run_id
-WHERE p.kplace = 1;
+WHERE p.place = 1;
 
--- The roofline of the operations rated in GFLOPS: each kernel's best run
--- per matrix (kernel_best_runs) with its arithmetic intensity (flops per
+-- The roofline of the operations rated in GFLOPS: each series' best run
+-- per matrix (series_best_runs, both levels) with its arithmetic intensity (flops per
 -- byte of the operation's byte model), the bandwidth it reached (gbps) and
 -- the measured roof of its device: roof_gbs, the host STREAM triad (at the
 -- sweep's host_triad_threads) for 'cpu', the device-to-device copy for
@@ -332,12 +343,12 @@ SELECT k.*, k.flops / k.bytes AS intensity, k.bytes / 1048576.0 AS working_set_m
                                ELSE s.host_triad_gbs END) > 0
             THEN k.gbps > CASE k.device WHEN 'gpu' THEN s.device_copy_gbs
                                         ELSE s.host_triad_gbs END END AS above_roof
-FROM kernel_best_runs k
+FROM series_best_runs k
 JOIN sweeps s ON s.id = k.sweep_id
 WHERE k.rate_unit = 'GFLOPS' AND k.bytes > 0 AND k.flops > 0;
 
--- The headline: per sweep, operation and kernel (at its best axis values on
--- each matrix, kernel_best_runs), the geomean over matrices of its speedup
+-- The headline: per sweep, operation and series (a kernel or a family, at
+-- its best run on each matrix: series_best_runs), the geomean over matrices of its speedup
 -- over the 'serial' baseline (speedup_matrices: the matrices that have the
 -- baseline; the kernel's other matrices are left out) and over the 'vendor'
 -- one (vendor_matrices), each with a bound [_lo, _hi]: the geomeans of
@@ -346,8 +357,8 @@ WHERE k.rate_unit = 'GFLOPS' AND k.bytes > 0 AND k.flops > 0;
 -- each matrix's speedup lies in its own interval: conservative, not a
 -- confidence interval of the geomean.
 CREATE VIEW geomean_speedup AS
-SELECT sweep_id, operation, kernel, MAX(family) AS family, MAX(device) AS device,
-       COUNT(*) AS matrices, MAX(baseline_kernel) AS baseline_kernel,
+SELECT sweep_id, operation, level, series, MAX(family) AS family,
+       MAX(device) AS device, COUNT(*) AS matrices, MAX(baseline_kernel) AS baseline_kernel,
        exp(avg(ln(speedup))) AS speedup,
        CASE WHEN COUNT(speedup) > 0 AND COUNT(speedup_lo) = COUNT(speedup)
                  AND COUNT(speedup_hi) = COUNT(speedup)
@@ -367,5 +378,5 @@ SELECT sweep_id, operation, kernel, MAX(family) AS family, MAX(device) AS device
                  AND COUNT(vendor_speedup_hi) = COUNT(vendor_speedup)
             THEN exp(avg(ln(vendor_speedup_hi))) END AS vendor_speedup_hi,
        COUNT(vendor_speedup) AS vendor_matrices
-FROM kernel_best_runs
-GROUP BY sweep_id, operation, kernel;
+FROM series_best_runs
+GROUP BY sweep_id, operation, level, series;
