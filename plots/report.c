@@ -32,8 +32,8 @@ static const struct terminal {
 } terminals[] = {
     {".png", 1, 2, 7.0, 4.3, 9},
     {".pdf", 0, 2, 7.0, 4.3, 9},
-    {"-1col.png", 1, 1, 3.5, 3.2, 8},
-    {"-1col.pdf", 0, 1, 3.5, 3.2, 8},
+    {"-1col.png", 1, 1, 3.5, 3.5, 8},
+    {"-1col.pdf", 0, 1, 3.5, 3.5, 8},
 };
 static const struct terminal page_png = {".png", 1, 0, 11.0, 7.0, 10};
 static const struct terminal page_pdf = {"", 0, 0, 11.0, 7.0, 10};

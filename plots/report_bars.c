@@ -22,6 +22,7 @@
 #include "report_impl.h"
 
 #define BAR_GROUPS 10
+#define TIC_CHARS_1COL 12
 #define TIC_CHARS 18            /* a matrix name on a tic, cut to this */
 
 /* What one chart family draws. */
@@ -245,20 +246,25 @@ static void write_data(FILE *f, const bar_chart *c, int first, int last, double 
     }
 }
 
-/* The matrices' names (cut) as tics, and "geomean" last. */
+/* The matrices' names (cut shorter one column wide) as tics, and
+ * "geomean" last. */
 static void write_xtics(FILE *f, const bar_chart *c, int first, int last)
 {
     char name[64];
-    fprintf(f, "set xtics (");
-    for (int g = first; g < last; g++) {
-        rp_short_name(name, sizeof name, c->g[g].matrix, TIC_CHARS);
-        fprintf(f, "%s", g > first ? ", " : "");
-        rp_gp_name(f, name, RP_GP_TIC);
-        fprintf(f, " %d", g - first);
+    for (int size = 0; size < 2; size++) {
+        fprintf(f, size ? "} else {\n  set xtics (" : "if (exists('sp_col') && sp_col == 1) {\n"
+                                                      "  set xtics (");
+        for (int g = first; g < last; g++) {
+            rp_short_name(name, sizeof name, c->g[g].matrix, size ? TIC_CHARS : TIC_CHARS_1COL);
+            fprintf(f, "%s", g > first ? ", " : "");
+            rp_gp_name(f, name, RP_GP_TIC);
+            fprintf(f, " %d", g - first);
+        }
+        if (c->geomean)
+            fprintf(f, ", 'geomean' %d", last - first);
+        fprintf(f, ")\n");
     }
-    if (c->geomean)
-        fprintf(f, ", 'geomean' %d", last - first);
-    fprintf(f, ")\nset xrange [-0.6:%g]\n", last - first + c->geomean - 0.4);
+    fprintf(f, "}\nset xrange [-0.6:%g]\n", last - first + c->geomean - 0.4);
     if (c->geomean)
         fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 lc rgb 'grey50'\n",
                 last - first - 0.5, last - first - 0.5);
@@ -271,7 +277,7 @@ static void write_script(FILE *f, const bar_chart *c, const bar_kind *k, const c
     rp_chart_head(f, c->s->op, title);
     char label[512], note[512];
     if (k->role)
-        snprintf(label, sizeof label, "speedup over %s (median times)", c->baseline);
+        snprintf(label, sizeof label, "speedup (median times)");
     else
         snprintf(label, sizeof label, "%s (median; bars: 95 %% CI)", c->s->unit);
     fprintf(f, "set ylabel ");
@@ -283,7 +289,7 @@ static void write_script(FILE *f, const bar_chart *c, const bar_kind *k, const c
     fputc('\n', f);
     rp_gp_label(f, "x", k->role ? "matrices by nnz; geomean: all matrices, error bar: its bound"
                                 : "matrices by nnz", note);
-    fprintf(f, "set lmargin 10\nset rmargin 3\nset style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+    fprintf(f, "set lmargin 9\nset rmargin 3\nset style data histograms\nset style histogram errorbars gap 1 lw 1\n"
                "set style fill solid 0.9 border -1\nset boxwidth 0.9 relative\nset bars 0.3\n"
                "set grid ytics lc rgb '#dddddd'\nset xtics nomirror rotate by 45 right\n");
     rp_key_below(f);

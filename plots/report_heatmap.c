@@ -22,9 +22,9 @@
 
 /* The kernel's axes with two values or more, parallel axis first. */
 static const char AXES_SQL[] =
-    "SELECT j.key, COUNT(DISTINCT j.value) AS n FROM run_stats r, json_each(r.axes) j"
+    "SELECT j.key, COUNT(DISTINCT j.value) AS nvalues FROM run_stats r, json_each(r.axes) j"
     " WHERE r.sweep_id = ?1 AND r.operation = ?2 AND r.kernel = ?3 GROUP BY j.key"
-    " HAVING n > 1 ORDER BY j.key IN ('threads', 'blocksize') DESC, n DESC, j.key";
+    " HAVING nvalues > 1 ORDER BY j.key IN ('threads', 'blocksize') DESC, nvalues DESC, j.key";
 
 /* The cells: per pair of values, the geomean over matrices of the best
  * median of the kernel on the matrix over the cell's best median there. */

@@ -99,8 +99,8 @@ void rp_log_tics(FILE *f, const char *axis, double lo, double hi, int si);
 /* "set xlabel" (axis "x", "y", ...) with label and a note under it, each
  * wrapped to the characters a line holds one column wide and two columns
  * wide (the script chooses by sp_col). */
-#define RP_LINE_1COL 56
-#define RP_LINE_2COL 105
+#define RP_LINE_1COL 50
+#define RP_LINE_2COL 95
 void rp_gp_label(FILE *f, const char *axis, const char *label, const char *note);
 /* ... wrapped to other widths (a plot narrowed by long tic labels). */
 void rp_gp_label_width(FILE *f, const char *axis, const char *label, const char *note,

@@ -19,7 +19,7 @@
 #include "../db/stats.h"
 #include "report_impl.h"
 
-#define PHASE_BARS 24
+#define PHASE_BARS 8
 
 /* The run's phases in ms, then the kernel's interval, the rounds with
  * phases and the end-to-end spread over them ('NaN': none, no bar). A
@@ -59,17 +59,23 @@ static void bar_label(char *buf, size_t len, char **c)
 
 /* The bars' labels as explicit tics, escaped by rp_gp_name (as data
  * through xtic() they were cut at a double quote). */
-static void write_xtics(FILE *f, const rp_table *t, int first, int last)
+static void write_xtics(FILE *f, const rp_table *t, int first, int last, const char *op)
 {
-    char label[700];
+    char kernel[64], matrix[64];
+    size_t skip = strlen(op);
     fprintf(f, "set xtics (");
-    for (int i = first; i < last; i++) {
-        bar_label(label, sizeof label, &t->cell[i * t->ncols]);
+    for (int i = first; i < last; i++) {    /* two lines: the kernel, the matrix */
+        char **c = &t->cell[i * t->ncols];
+        const char *k = !strncmp(c[2], op, skip) && c[2][skip] == '_' ? c[2] + skip + 1 : c[2];
+        rp_short_name(kernel, sizeof kernel, k, 18);
+        rp_short_name(matrix, sizeof matrix, c[0], 16);
         fprintf(f, "%s", i > first ? ", " : "");
-        rp_gp_name(f, label, RP_GP_TIC);
+        rp_gp_name(f, kernel, RP_GP_TIC);
+        fprintf(f, " . \"\\n\" . ");
+        rp_gp_name(f, matrix, RP_GP_TIC);
         fprintf(f, " %d", i - first);
     }
-    fprintf(f, ")\n");
+    fprintf(f, ")\nif (exists('sp_col') && sp_col == 1) {\n  set xtics rotate by 90 right\n}\n");
 }
 
 /* Does any row of [first, last) have a value (not NaN) in column col? */
@@ -95,10 +101,10 @@ static void write_error_bars(FILE *f, const char *dat, const rp_table *t, int fi
     } bars[] = {
         {C_KERNEL_LO, " using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
                       " with yerrorbars lc rgb 'black' pt 7 ps 0.5"
-                      " title 'kernel: 95 % CI'"},
+                      " title 'kernel 95 % CI'"},
         {C_SPREAD_LO, " using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
                       " with yerrorbars lc rgb '#555555' pt 2 ps 0.8"
-                      " title 'end to end: fastest..slowest round'"},
+                      " title 'rounds: fastest..slowest'"},
     };
     for (size_t i = 0; i < sizeof bars / sizeof *bars; i++) {
         if (!page_has(t, first, last, bars[i].col))
@@ -120,8 +126,9 @@ static void write_script(FILE *f, const char *op, const char *dat, const rp_tabl
         snprintf(title + strlen(title), sizeof title - strlen(title), " (%d of %d)", page + 1,
                  pages);
     rp_chart_head(f, op, title);
-    rp_gp_label(f, "x", "matrix / kernel (each at its best axis values)",
-                "phases of the median round; error bars: kernel 95 % CI, end to end: rounds");
+    rp_gp_label(f, "x", "kernel (at its best axis values) and matrix",
+                "the median round's phases: conversion (prepare), upload (allocation and "
+                "host to device), kernel (median), download (device to host), release");
     fprintf(f, "set lmargin 10\nset rmargin 3\nset ylabel 'milliseconds per run'\n"
                "set style data histograms\nset style histogram rowstacked\n"
                "set style fill solid 0.9 border -1\nset boxwidth 0.75 relative\n"
@@ -129,11 +136,10 @@ static void write_script(FILE *f, const char *op, const char *dat, const rp_tabl
                "set xtics nomirror rotate by 45 right\nset yrange [0:*]\n");
     rp_key_below(f);
     rp_palette(f);
-    write_xtics(f, t, first, last);
+    write_xtics(f, t, first, last, op);
     fprintf(f, "plot ");
-    static const char *const titles[] = {"host conversion", "allocation + host->device",
-                                         "kernel (median)", "device->host",
-                                         "release (frees)"};
+    static const char *const titles[] = {"conversion", "upload", "kernel", "download",
+                                         "release"};
     for (int c = 0; c < 5; c++) {
         fprintf(f, "%s", c ? ", \\\n  " : "");
         rp_gp_name(f, dat, RP_GP_STRING);

@@ -124,12 +124,21 @@ static void write_labels(FILE *f, const rp_series *s, const rp_table *t, const f
             first = strcmp(cell(t, k, P_ID), cell(t, row, P_ID)) != 0;
         matrices += first;
     }
-    double (*boxes)[4] = malloc((size_t)(t->nrows + 1) * sizeof *boxes);
+    double (*boxes)[4] = malloc((size_t)(2 * t->nrows + 1) * sizeof *boxes);
     if (!boxes)
         return;
     for (int size = 0; size < 2; size++) {
         fprintf(f, size ? "} else {\n" : "if (exists('sp_col') && sp_col == 1) {\n");
         int n = 0, tag = 10;
+        for (int row = 0; row < t->nrows; row++) {     /* the points: no label over them */
+            if (rp_series_index(s, cell(t, row, P_SERIES)) < 0)
+                continue;
+            double fx = log(num(t, row, P_X) / fr->xlo) / log(fr->xhi / fr->xlo);
+            double fy = log(num(t, row, P_Y) / fr->ylo) / log(fr->yhi / fr->ylo);
+            boxes[n][0] = fx - line_h[size] / 6, boxes[n][1] = fx + line_h[size] / 6;
+            boxes[n][2] = fy - line_h[size] / 3, boxes[n][3] = fy + line_h[size] / 3;
+            n++;
+        }
         for (int row = 0; row < t->nrows; row++) {
             if (rp_series_index(s, cell(t, row, P_SERIES)) < 0)
                 continue;
@@ -211,8 +220,16 @@ static void write_script(FILE *f, const rp_series *s, const rp_table *t, const c
         fr.yhi = fmax(fr.yhi, roof * fr.xhi), fr.ylo = fmin(fr.ylo, roof * fr.xlo);
     fr.ylo /= 2, fr.yhi *= 2;
     rp_chart_head(f, s->op, title);
-    char note[400], roofname[200];
+    char note[600], roofname[200];
     roof_note(note, sizeof note, s, t);
+    if (roof > 0) {
+        const char *threads = cell(t, 0, P_THREADS);
+        snprintf(roofname, sizeof roofname, "roof (dashed): %s%s%s%s, %.3g GB/s; ",
+                 cell(t, 0, P_ROOF_NAME), *threads ? ", " : "", threads,
+                 *threads ? " threads" : "", roof);
+        memmove(note + strlen(roofname), note, strlen(note) + 1);
+        memcpy(note, roofname, strlen(roofname));
+    }
     fprintf(f, "set logscale xy\nset xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", fr.xlo,
             fr.xhi, fr.ylo, fr.yhi);
     rp_log_tics(f, "x", fr.xlo, fr.xhi, 0);
@@ -240,13 +257,8 @@ static void write_script(FILE *f, const rp_series *s, const rp_table *t, const c
             fprintf(f, " index %d using 1:($5 > 0 ? $2 : NaN) with points pt 6 ps 2 "
                        "lc rgb 'black' notitle", blocks[i]);
         }
-    if (roof > 0) {
-        const char *threads = cell(t, 0, P_THREADS);
-        snprintf(roofname, sizeof roofname, "%s%s%s%s: %.3g GB/s", cell(t, 0, P_ROOF_NAME),
-                 *threads ? ", " : "", threads, *threads ? " threads" : "", roof);
-        fprintf(f, ", \\\n  x * %.9g with lines dt 2 lw 2 lc rgb 'grey30' title ", roof);
-        rp_gp_name(f, roofname, RP_GP_STRING);
-    }
+    if (roof > 0)
+        fprintf(f, ", \\\n  x * %.9g with lines dt 2 lw 2 lc rgb 'grey30' notitle", roof);
     fprintf(f, "\n");
 }
 

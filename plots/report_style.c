@@ -117,7 +117,7 @@ void rp_log_tics(FILE *f, const char *axis, double lo, double hi, int si)
             else if (si && v >= 1e3)
                 snprintf(label, sizeof label, "%gk", v / 1e3);
             else
-                snprintf(label, sizeof label, "%.4g", v);
+                snprintf(label, sizeof label, "%.6g", v);
             fprintf(f, "%s'%s' %.9g", n++ ? ", " : "", label, v);
         }
     fprintf(f, ")\n");
