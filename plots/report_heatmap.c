@@ -27,14 +27,16 @@ static const char AXES_SQL[] =
     " HAVING nvalues > 1 ORDER BY j.key IN ('threads', 'blocksize') DESC, nvalues DESC, j.key";
 
 /* The cells: per pair of values, the geomean over matrices of the best
- * median of the kernel on the matrix over the cell's best median there. */
+ * median of the kernel on the matrix (of its runs with both axes) over the
+ * cell's best median there. */
 static const char CELLS_SQL[] =
-    "WITH k AS (SELECT matrix_id, json_extract(axes, '$.\"' || ?4 || '\"') AS a,"
-    "   json_extract(axes, '$.\"' || ?5 || '\"') AS b, median,"
-    "   MIN(median) OVER (PARTITION BY matrix_id) AS best FROM run_stats"
-    "   WHERE sweep_id = ?1 AND operation = ?2 AND kernel = ?3),"
-    " cell AS (SELECT a, b, matrix_id, MIN(best) / MIN(median) AS rel FROM k"
-    "   WHERE a IS NOT NULL AND b IS NOT NULL GROUP BY a, b, matrix_id)"
+    "WITH k AS (SELECT * FROM (SELECT matrix_id,"
+    "   json_extract(axes, '$.\"' || ?4 || '\"') AS a,"
+    "   json_extract(axes, '$.\"' || ?5 || '\"') AS b, median FROM run_stats"
+    "   WHERE sweep_id = ?1 AND operation = ?2 AND kernel = ?3)"
+    "   WHERE a IS NOT NULL AND b IS NOT NULL),"
+    " cell AS (SELECT a, b, matrix_id, (SELECT MIN(median) FROM k AS o"
+    "   WHERE o.matrix_id = k.matrix_id) / MIN(median) AS rel FROM k GROUP BY a, b, matrix_id)"
     " SELECT a, b, exp(avg(ln(rel))), COUNT(*) FROM cell GROUP BY a, b";
 
 /* Distinct values (as text, in numeric order when numbers) of one axis. */

@@ -224,7 +224,7 @@ static void write_script(FILE *f, const rp_series *s, const rp_table *t, const c
     roof_note(note, sizeof note, s, t);
     if (roof > 0) {
         const char *threads = cell(t, 0, P_THREADS);
-        snprintf(roofname, sizeof roofname, "roof (dashed): %s%s%s%s, %.3g GB/s; ",
+        snprintf(roofname, sizeof roofname, "roof (dashed): %s%s%s%s, %.4g GB/s; ",
                  cell(t, 0, P_ROOF_NAME), *threads ? ", " : "", threads,
                  *threads ? " threads" : "", roof);
         memmove(note + strlen(roofname), note, strlen(note) + 1);
