@@ -134,8 +134,12 @@ static void write_heatmap(FILE *d, FILE *g, const rp_series *s, const char *kern
     rp_gp_name(g, dat, RP_GP_STRING);
     fprintf(g, " using 1:2:3 with image notitle, \\\n  ");
     rp_gp_name(g, dat, RP_GP_STRING);
-    fprintf(g, " using 1:2:($3 == $3 ? sprintf('%%.2f', $3) : '') with labels "
-               "tc rgb 'black' notitle\n");
+    /* white text on the darker half of the palette */
+    double least = 1;
+    for (int i = 0; i < nc; i++)
+        least = fmin(least, c[i].rel);
+    fprintf(g, " using 1:2:($3 == $3 ? sprintf('%%.2f', $3) : ''):($3 < %.6g ? 0xffffff : 0)"
+               " with labels tc rgb variable notitle\n", (least + 1) / 2);
 }
 
 /* One kernel's heatmap, when it has two axes of several values. */
