@@ -90,9 +90,6 @@ void rp_key_below(FILE *f);
 /* A name cut to at most max bytes for a tic or a point label: the head and
  * the tail kept, ".." between ("denserow_rows2..._seed1"). */
 void rp_short_name(char *dst, size_t len, const char *name, size_t max);
-/* A label of one or two lines (second NULL or "": one), as a gnuplot
- * string expression: 'first' . "\n" . 'second'. */
-void rp_gp_lines(FILE *f, const char *first, const char *second);
 /* Explicit tics for a log axis ("x", "y") over [lo, hi]: 1, 2, 5 a
  * decade, denser over a narrow range; si: 1k, 2M, ... */
 void rp_log_tics(FILE *f, const char *axis, double lo, double hi, int si);

@@ -71,15 +71,6 @@ const char *rp_op_title(const char *op)
     return op;
 }
 
-void rp_gp_lines(FILE *f, const char *first, const char *second)
-{
-    rp_gp_name(f, first, RP_GP_STRING);
-    if (second && *second) {
-        fprintf(f, " . \"\\n\" . ");
-        rp_gp_name(f, second, RP_GP_STRING);
-    }
-}
-
 /* Tic values v with v / 10^k in one of the mantissa sets, sparse to
  * dense: the first set that puts three tics or more in [lo, hi]. */
 void rp_log_tics(FILE *f, const char *axis, double lo, double hi, int si)
