@@ -14,11 +14,15 @@
 -- counts as G). For GFLOPS that is exactly flops / seconds / 1e9.
 -- gbps = bytes / seconds / 1e9 (the operation's byte model).
 
+DROP VIEW IF EXISTS geomean_speedup;
+DROP VIEW IF EXISTS roofline;
+DROP VIEW IF EXISTS series_best_runs;
 DROP VIEW IF EXISTS failures;
 DROP VIEW IF EXISTS run_modes;
 DROP VIEW IF EXISTS run_failures;
 DROP VIEW IF EXISTS best_runs;
 DROP VIEW IF EXISTS speedup;
+DROP VIEW IF EXISTS baselines;
 DROP VIEW IF EXISTS run_stats;
 
 -- One row per 'ok' run: statistics of its samples and the rates they give.
@@ -128,31 +132,63 @@ SELECT run_id, sweep_id, matrix_id, matrix, kernel, operation, axes, device,
        'end_to_end', end_to_end_s, flops / end_to_end_s / rate_scale, rate_unit
 FROM run_stats;
 
--- Every ok run against two baselines in the same sweep, on the same matrix
--- and operation (the fastest by median; ties: the earlier run):
---   baseline  a kernel whose backend is 'serial' (spmv_csr_serial for spmv);
---   vendor    a vendor library's kernel (backend 'cusparse', 'librsb', 'cub').
+-- The baselines of each sweep and operation: one kernel per role, the same
+-- on every matrix (a ratio "vs serial" whose kernel changed from matrix to
+-- matrix would compare unlike things without saying so):
+--   'serial'  of the kernels whose backend is 'serial', the one with ok runs
+--             on the most matrices; ties: the CSR kernel (the format every
+--             matrix is read in: spmv_csr_serial), then the first name;
+--   'vendor'  likewise of the vendor libraries' kernels (backend 'cusparse',
+--             'librsb', 'cub', 'mkl'): spmv_csr_cusparse in a GPU sweep.
+-- matrices: the operation's matrices it ran on; missing: those it did not
+-- (no ratio against that role there: NULL in speedup).
+CREATE VIEW baselines AS
+WITH candidates AS (
+    SELECT sweep_id, operation, kernel, MAX(format) AS format,
+           CASE WHEN MAX(backend) = 'serial' THEN 'serial' ELSE 'vendor' END AS role,
+           COUNT(DISTINCT matrix_id) AS matrices
+    FROM run_stats
+    WHERE backend IN ('serial', 'cusparse', 'librsb', 'cub', 'mkl')
+    GROUP BY sweep_id, operation, kernel
+),
+ranked AS (
+    SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.sweep_id, c.operation, c.role
+                                   ORDER BY c.matrices DESC, c.format = 'csr' DESC,
+                                            c.kernel) AS place
+    FROM candidates c
+),
+op_matrices AS (
+    SELECT sweep_id, operation, COUNT(DISTINCT matrix_id) AS n
+    FROM run_stats GROUP BY sweep_id, operation
+)
+SELECT r.sweep_id, r.operation, r.role, r.kernel, r.matrices, o.n - r.matrices AS missing
+FROM ranked r
+JOIN op_matrices o ON o.sweep_id = r.sweep_id AND o.operation = r.operation
+WHERE r.place = 1;
+
+-- Every ok run against the two baselines of its sweep and operation
+-- (baselines: one kernel per role), on the same matrix, each at its best
+-- axis values there (the fastest run by median; ties: the earlier run):
+--   baseline  the 'serial' baseline (spmv_csr_serial for spmv);
+--   vendor    the 'vendor' baseline (a vendor library's kernel).
 -- speedup = baseline median / this run's median, with its interval
 -- [speedup_lo, speedup_hi] = [baseline ci_lo / ci_hi, baseline ci_hi /
 -- ci_lo] (both intervals at their unfavourable ends: conservative);
 -- speedup_same = 1 when the two intervals overlap (a difference within
 -- the noise, not a speedup). vendor_* likewise. A baseline's columns are
--- NULL where the sweep has no such run (or no interval).
+-- NULL where the sweep has no such run on the matrix (or no interval).
 CREATE VIEW speedup AS
-WITH baseline AS (
-    SELECT sweep_id, matrix_id, operation, kernel, median, ci_lo, ci_hi,
-           ROW_NUMBER() OVER (PARTITION BY sweep_id, matrix_id, operation
-                              ORDER BY median, run_id) AS place
-    FROM run_stats
-    WHERE backend = 'serial'
+WITH base AS (
+    SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
+           r.ci_hi,
+           ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, b.role
+                              ORDER BY r.median, r.run_id) AS place
+    FROM run_stats r
+    JOIN baselines b
+      ON b.sweep_id = r.sweep_id AND b.operation = r.operation AND b.kernel = r.kernel
 ),
-vendor AS (
-    SELECT sweep_id, matrix_id, operation, kernel, median, ci_lo, ci_hi,
-           ROW_NUMBER() OVER (PARTITION BY sweep_id, matrix_id, operation
-                              ORDER BY median, run_id) AS place
-    FROM run_stats
-    WHERE backend IN ('cusparse', 'librsb', 'cub', 'mkl')
-)
+baseline AS (SELECT * FROM base WHERE role = 'serial'),
+vendor AS (SELECT * FROM base WHERE role = 'vendor')
 SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
        r.axes, r.median, r.ci_lo, r.ci_hi, r.noisy,
        b.kernel AS baseline_kernel,
@@ -235,3 +271,117 @@ FROM run_failures
 UNION ALL
 SELECT sweep_id, 'matrix', source, NULL, NULL, status, reason
 FROM matrix_failures;
+
+-- The best run (smallest median; ties: the earlier run) of each series per
+-- sweep, matrix and operation: what a chart draws for it. A series is a
+-- kernel (level 'kernel', series = the kernel's name) or a family of
+-- kernels (level 'family', series = format/backend, "csr/openmp": what a
+-- chart with more than a handful of kernels draws, each family at the best
+-- of its kernels; kernel says which). With the matrix's nnz, rows and nnz
+-- per row; ratio, the run's median over the smallest median of any kernel
+-- on that matrix and operation (1 for the fastest: the performance ratio of
+-- a Dolan-More profile); and its speedups over the baselines (speedup
+-- view) with their intervals. An interval end that is not positive (a time
+-- interval reaching below 0) bounds nothing: NULL there, in rate_lo,
+-- rate_hi and the speedups' ends.
+CREATE VIEW series_best_runs AS
+WITH placed AS (
+    SELECT r.*, r.format || '/' || r.backend AS family,
+           MIN(r.median) OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation)
+               AS best_median
+    FROM run_stats r
+),
+levels AS (
+    SELECT 'kernel' AS level, kernel AS series, * FROM placed
+    UNION ALL
+    SELECT 'family', family, * FROM placed
+),
+ranked AS (
+    SELECT l.*, ROW_NUMBER() OVER (PARTITION BY l.sweep_id, l.matrix_id, l.operation,
+                                                l.level, l.series
+                                   ORDER BY l.median, l.run_id) AS place
+    FROM levels l
+)
+SELECT p.level, p.series, p.run_id, p.sweep_id, p.matrix_id, p.matrix, m.nnz, m.rows,
+       1.0 * m.nnz / max(m.rows, 1) AS nnz_per_row, p.operation, p.kernel, p.family,
+       p.format, p.backend, p.device, p.axes, p.cache, p.n, p.median, p.ci_lo, p.ci_hi,
+       p.noisy, p.rate,
+       CASE WHEN p.rate_lo > 0 THEN p.rate_lo END AS rate_lo,
+       CASE WHEN p.rate_hi > 0 THEN p.rate_hi END AS rate_hi,
+       p.rate_unit, p.flops, p.bytes, p.gbps, p.median / p.best_median AS ratio,
+       s.baseline_kernel, s.speedup,
+       CASE WHEN s.speedup_lo > 0 THEN s.speedup_lo END AS speedup_lo,
+       CASE WHEN s.speedup_hi > 0 THEN s.speedup_hi END AS speedup_hi,
+       s.vendor_kernel, s.vendor_speedup,
+       CASE WHEN s.vendor_speedup_lo > 0 THEN s.vendor_speedup_lo END AS vendor_speedup_lo,
+       CASE WHEN s.vendor_speedup_hi > 0 THEN s.vendor_speedup_hi END AS vendor_speedup_hi
+FROM ranked p
+JOIN matrices m ON m.id = p.matrix_id
+JOIN speedup s ON s.run_id = p.run_id
+WHERE p.place = 1;
+
+-- The roofline of the operations rated in GFLOPS: each series' best run
+-- per matrix (series_best_runs, both levels) with its arithmetic intensity (flops per
+-- byte of the operation's byte model), the bandwidth it reached (gbps) and
+-- the measured roof of its device: roof_gbs, the host STREAM triad (at the
+-- sweep's host_triad_threads) for 'cpu', the device-to-device copy for
+-- 'gpu' (NULL where not measured); roof_gflops = intensity x roof_gbs.
+-- The byte model counts the fewest bytes one launch must move, so a run
+-- above its roof (above_roof = 1, roof_ratio = gbps / roof_gbs > 1) did not
+-- move them all from memory at the roof's rate: its working set
+-- (working_set_mib, the byte model's bytes) was served in part from
+-- caches between warm launches (cache 'warm'), or it reads faster than the
+-- roof's benchmark, which writes a third (triad) or half (copy) of what it
+-- moves. Neither means a wrong byte model: the roof is memory's, and no
+-- cache roof is measured yet.
+CREATE VIEW roofline AS
+SELECT k.*, k.flops / k.bytes AS intensity, k.bytes / 1048576.0 AS working_set_mib,
+       CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END AS roof_gbs,
+       CASE k.device WHEN 'gpu' THEN 'device copy' ELSE 'host STREAM triad' END AS roof_name,
+       CASE k.device WHEN 'gpu' THEN NULL ELSE s.host_triad_threads END AS roof_threads,
+       k.flops / k.bytes *
+           CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END
+           AS roof_gflops,
+       k.gbps / CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END
+           AS roof_ratio,
+       CASE WHEN (CASE k.device WHEN 'gpu' THEN s.device_copy_gbs
+                               ELSE s.host_triad_gbs END) > 0
+            THEN k.gbps > CASE k.device WHEN 'gpu' THEN s.device_copy_gbs
+                                        ELSE s.host_triad_gbs END END AS above_roof
+FROM series_best_runs k
+JOIN sweeps s ON s.id = k.sweep_id
+WHERE k.rate_unit = 'GFLOPS' AND k.bytes > 0 AND k.flops > 0;
+
+-- The headline: per sweep, operation and series (a kernel or a family, at
+-- its best run on each matrix: series_best_runs), the geomean over matrices of its speedup
+-- over the 'serial' baseline (speedup_matrices: the matrices that have the
+-- baseline; the kernel's other matrices are left out) and over the 'vendor'
+-- one (vendor_matrices), each with a bound [_lo, _hi]: the geomeans of
+-- the intervals' lower and upper ends, when every one of those matrices has
+-- a bounded interval (else NULL). The bound is where the geomean lies when
+-- each matrix's speedup lies in its own interval: conservative, not a
+-- confidence interval of the geomean.
+CREATE VIEW geomean_speedup AS
+SELECT sweep_id, operation, level, series, MAX(family) AS family,
+       MAX(device) AS device, COUNT(*) AS matrices, MAX(baseline_kernel) AS baseline_kernel,
+       exp(avg(ln(speedup))) AS speedup,
+       CASE WHEN COUNT(speedup) > 0 AND COUNT(speedup_lo) = COUNT(speedup)
+                 AND COUNT(speedup_hi) = COUNT(speedup)
+            THEN exp(avg(ln(speedup_lo))) END AS speedup_lo,
+       CASE WHEN COUNT(speedup) > 0 AND COUNT(speedup_lo) = COUNT(speedup)
+                 AND COUNT(speedup_hi) = COUNT(speedup)
+            THEN exp(avg(ln(speedup_hi))) END AS speedup_hi,
+       COUNT(speedup) AS speedup_matrices,
+       MAX(vendor_kernel) AS vendor_kernel,
+       exp(avg(ln(vendor_speedup))) AS vendor_speedup,
+       CASE WHEN COUNT(vendor_speedup) > 0
+                 AND COUNT(vendor_speedup_lo) = COUNT(vendor_speedup)
+                 AND COUNT(vendor_speedup_hi) = COUNT(vendor_speedup)
+            THEN exp(avg(ln(vendor_speedup_lo))) END AS vendor_speedup_lo,
+       CASE WHEN COUNT(vendor_speedup) > 0
+                 AND COUNT(vendor_speedup_lo) = COUNT(vendor_speedup)
+                 AND COUNT(vendor_speedup_hi) = COUNT(vendor_speedup)
+            THEN exp(avg(ln(vendor_speedup_hi))) END AS vendor_speedup_hi,
+       COUNT(vendor_speedup) AS vendor_matrices
+FROM series_best_runs
+GROUP BY sweep_id, operation, level, series;

@@ -5,6 +5,7 @@
  * report.gp, run gnuplot, check that every promised file was written.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,10 +14,30 @@
 #include "report_impl.h"
 
 #define REPORT_SCRIPT "report.gp"
-/* Terminals: PNGs for the web, a landscape letter-sized PDF. Data strings
- * (kernel names with '_') must not be read as enhanced-text markup. */
-#define PNG_TERMINAL "set terminal pngcairo size 1200,700 noenhanced font 'Sans,11'\n"
-#define PDF_TERMINAL "set terminal pdfcairo size 11in,7in noenhanced font 'Sans,10'\n"
+/* The sizes charts are drawn at, fonts in points at the printed size.
+ * Cairo draws a font of F points at F x fontscale x 4/3 points (pdfcairo)
+ * or pixels (pngcairo): fontscale 0.75 gives F points in a PDF, and
+ * 0.75 x PNG_DPI / 72 the pixels of F points in a PNG printed at PNG_DPI.
+ * (pdfcairo's default, 0.5, printed a 10-point font at 5 points.) A figure
+ * is drawn two columns wide (7 in, 9-point text) and one column wide
+ * (3.5 in, 8 points); a page of report.pdf (and a text page's PNG) is
+ * letter landscape, 10 points. Data strings (kernel names with '_') must
+ * not be read as enhanced-text markup. */
+#define PNG_DPI 150
+static const struct terminal {
+    const char *suffix;         /* of the file name after BASE ("" for report.pdf) */
+    int png, col;               /* PNG or PDF; the sp_col the scripts see */
+    double width_in, height_in;
+    int font_pt;
+} terminals[] = {
+    {".png", 1, 2, 7.0, 4.3, 9},
+    {".pdf", 0, 2, 7.0, 4.3, 9},
+    {"-1col.png", 1, 1, 3.5, 3.5, 8},
+    {"-1col.pdf", 0, 1, 3.5, 3.5, 8},
+};
+static const struct terminal page_png = {".png", 1, 0, 11.0, 7.0, 10};
+static const struct terminal page_pdf = {"", 0, 0, 11.0, 7.0, 10};
+#define NTERMINALS (int)(sizeof terminals / sizeof *terminals)
 
 /* Open the database read-only, with this build's views (db/store_readonly.c)
  * and the report's interval formats (report_format.c). */
@@ -71,7 +92,8 @@ static void note_skipped(const rp_report *r)
 }
 
 /* With many charts, a table of contents right after the title page:
- * each chart's name and its page in report.pdf (also contents.tsv). */
+ * each chart's name and its page in report.pdf (also contents.tsv). The
+ * PNG named is the two-column one (a figure's -1col and .pdf are beside it). */
 static int contents_pages(rp_report *r, sp_err *err)
 {
     static const char *const head[] = {"page", "chart (PNG file name)"};
@@ -102,6 +124,9 @@ static int contents_pages(rp_report *r, sp_err *err)
     memcpy(moved, r->charts + n, (size_t)m * sizeof *moved);
     memmove(r->charts + m, r->charts, (size_t)n * sizeof *moved);
     memcpy(r->charts, moved, (size_t)m * sizeof *moved);
+    memmove(r->figure + m, r->figure, (size_t)n * sizeof *r->figure);
+    for (int i = 0; i < m; i++)
+        r->figure[i] = 0;
     return 0;
 }
 
@@ -115,16 +140,32 @@ static void chart_command(FILE *f, const char *command, const char *base, const 
     fputc('\n', f);
 }
 
-/* report.gp: every chart into its PNG, then the title page and every
- * chart as pages of report.pdf. */
+/* "set terminal ..." for one size. */
+static void set_terminal(FILE *f, const struct terminal *t)
+{
+    double scale = t->png ? 0.75 * PNG_DPI / 72 : 0.75;
+    fprintf(f, "sp_col = %d\n", t->col);
+    if (t->png)
+        fprintf(f, "set terminal pngcairo size %d,%d", (int)(t->width_in * PNG_DPI + 0.5),
+                (int)(t->height_in * PNG_DPI + 0.5));
+    else
+        fprintf(f, "set terminal pdfcairo size %gin,%gin", t->width_in, t->height_in);
+    fprintf(f, " noenhanced font 'Sans,%d' fontscale %.6g linewidth %g\n", t->font_pt, scale,
+            t->png ? 1.5 : 1.0);
+}
+
+/* report.gp: every figure in each of its sizes, every text page into its
+ * PNG, then the title page and every chart as pages of report.pdf. */
 static int write_main_script(rp_report *r, sp_err *err)
 {
-    char png[400];
-    for (int i = 0; i < r->ncharts; i++) {      /* what gnuplot will write */
-        snprintf(png, sizeof png, "%s.png", r->charts[i]);
-        if (rp_manifest_add(r, png, err))
-            return -1;
-    }
+    char name[400];
+    for (int i = 0; i < r->ncharts; i++)       /* what gnuplot will write */
+        for (int t = 0; t < (r->figure[i] ? NTERMINALS : 1); t++) {
+            snprintf(name, sizeof name, "%s%s", r->charts[i],
+                     r->figure[i] ? terminals[t].suffix : page_png.suffix);
+            if (rp_manifest_add(r, name, err))
+                return -1;
+        }
     if (rp_manifest_add(r, "report.pdf", err) || rp_manifest_add(r, "gnuplot.log", err))
         return -1;
     FILE *f = rp_create(r, REPORT_SCRIPT, err);
@@ -132,13 +173,19 @@ static int write_main_script(rp_report *r, sp_err *err)
         return -1;
     fprintf(f, "# written by spsweep report for sweep %lld; run in this directory\n",
             (long long)r->sweep_id);
-    fprintf(f, PNG_TERMINAL);
-    for (int i = 0; i < r->ncharts; i++) {
-        chart_command(f, "set output", r->charts[i], ".png");
-        chart_command(f, "load", r->charts[i], ".gp");
-        fprintf(f, "set output\n");
+    for (int t = 0; t <= NTERMINALS; t++) {
+        set_terminal(f, t < NTERMINALS ? &terminals[t] : &page_png);
+        for (int i = 0; i < r->ncharts; i++) {
+            if (r->figure[i] != (t < NTERMINALS))
+                continue;
+            chart_command(f, "set output", r->charts[i],
+                          t < NTERMINALS ? terminals[t].suffix : page_png.suffix);
+            chart_command(f, "load", r->charts[i], ".gp");
+            fprintf(f, "set output\n");
+        }
     }
-    fprintf(f, PDF_TERMINAL "set output 'report.pdf'\nload 'title.gp'\n");
+    set_terminal(f, &page_pdf);
+    fprintf(f, "set output 'report.pdf'\nload 'title.gp'\n");
     for (int i = 0; i < r->ncharts; i++)
         chart_command(f, "load", r->charts[i], ".gp");
     fprintf(f, "set output\n");
@@ -150,16 +197,66 @@ static int check_outputs(const rp_report *r, sp_err *err)
 {
     char path[4096];
     struct stat sb;
-    for (int i = 0; i <= r->ncharts; i++) {
-        if (i < r->ncharts)
-            snprintf(path, sizeof path, "%s/%s.png", r->out_dir, r->charts[i]);
-        else
-            snprintf(path, sizeof path, "%s/report.pdf", r->out_dir);
-        if (stat(path, &sb) != 0 || sb.st_size == 0)
-            return sp_fail(err, "%s: gnuplot wrote nothing (see %s/gnuplot.log)", path,
-                           r->out_dir);
-    }
+    for (int i = 0; i <= r->ncharts; i++)
+        for (int t = 0; t < (i < r->ncharts && r->figure[i] ? NTERMINALS : 1); t++) {
+            if (i < r->ncharts)
+                snprintf(path, sizeof path, "%s/%s%s", r->out_dir, r->charts[i],
+                         r->figure[i] ? terminals[t].suffix : page_png.suffix);
+            else
+                snprintf(path, sizeof path, "%s/report.pdf", r->out_dir);
+            if (stat(path, &sb) != 0 || sb.st_size == 0)
+                return sp_fail(err, "%s: gnuplot wrote nothing (see %s/gnuplot.log)", path,
+                               r->out_dir);
+        }
     return 0;
+}
+
+/* The operations of the sweep with ok runs: spmv, transpose and sort
+ * first, then the others by name (at most max). */
+static int list_operations(rp_report *r, char ops[][64], int max, int *n, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db,
+            "SELECT DISTINCT operation FROM run_stats WHERE sweep_id = ?1 ORDER BY"
+            " CASE operation WHEN 'spmv' THEN 0 WHEN 'transpose' THEN 1 WHEN 'sort' THEN 2"
+            " ELSE 3 END, operation", -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the operation list");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    int step;
+    *n = 0;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW && *n < max)
+        snprintf(ops[(*n)++], 64, "%s", (const char *)sqlite3_column_text(s, 0));
+    int rc = step == SQLITE_ROW || step == SQLITE_DONE ? 0
+                                                       : rp_db_fail(r, err, "listing operations");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Each operation's charts, never two operations on one axis: first the
+ * main ones of every operation (the headline geomean, speedup and rate per
+ * matrix, rate against the matrix size, the profile, the rooflines, the
+ * GPU phases), then the appendix (per-matrix lines of small sweeps, the
+ * tuning heatmaps, every run as a table). */
+static int operation_charts(rp_report *r, sp_err *err)
+{
+    char ops[16][64];
+    int nops = 0;
+    if (list_operations(r, ops, 16, &nops, err))
+        return -1;
+    rp_series *s = calloc((size_t)(nops ? nops : 1), sizeof *s);
+    if (!s)
+        return sp_fail(err, "report: out of memory");
+    int rc = 0;
+    for (int i = 0; i < nops && rc == 0; i++)
+        rc = rp_series_pick(r, ops[i], &s[i], err) || rp_geomean_chart(r, &s[i], err) ||
+             rp_speedup_bars(r, &s[i], err) || rp_rate_bars(r, &s[i], err) ||
+             rp_scatter_charts(r, &s[i], err) || rp_profile_chart(r, &s[i], err) ||
+             rp_roofline_charts(r, &s[i], err) || rp_phase_charts(r, ops[i], err);
+    for (int i = 0; i < nops && rc == 0; i++)
+        rc = rp_rate_charts(r, &s[i], err) || rp_heatmaps(r, &s[i], err) ||
+             rp_all_runs_table(r, ops[i], err);
+    free(s);
+    return rc ? -1 : 0;
 }
 
 /* All the steps, in order; the first failure stops the report. */
@@ -172,9 +269,7 @@ static int report_build(rp_report *r, sp_err *err)
     int ok = r->ok_runs > 0;
     note_skipped(r);
     if ((ok && rp_summary_tables(r, err)) || rp_compare_table(r, err) ||
-        (ok && (rp_speedup_chart(r, err) || rp_roofline_chart(r, err) ||
-                rp_rate_charts(r, err) || rp_phase_charts(r, err))) ||
-        rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
+        (ok && operation_charts(r, err)) || rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
         write_main_script(r, err))
         return -1;
     if (rp_run_gnuplot(r, REPORT_SCRIPT, err) || check_outputs(r, err))
@@ -207,6 +302,7 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
     for (int i = 0; i < r.ncharts; i++)
         free(r.charts[i]);
     free(r.charts);
+    free(r.figure);
     for (int i = 0; i < r.nfiles; i++)
         free(r.files[i]);
     free(r.files);

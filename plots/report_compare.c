@@ -109,7 +109,9 @@ int rp_compare_table(rp_report *r, sp_err *err)
         rc = sp_cmp_pair(&old, &cur, &o, &rows, &n, err);
     rp_table t;
     char title[600];
+    static const int shown[] = {1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 0};   /* not the noise */
     rp_table_init(&t, "compare", "Change", NCOLS, head);
+    t.shown = shown;
     for (int i = 0; rc == 0 && i < n; i++)
         rc = add_row(&t, &rows[i], err);
     if (rc == 0) {

@@ -2,10 +2,16 @@
  * report_impl.h — what the files of plots/ share: the report being built
  * and small helpers. Not part of the public interface (see report.h).
  *
- * Every chart is a base name ("gflops-laplace-cpu") with three files in
+ * Every chart is a base name ("spmv-rate-by-matrix-1") with its files in
  * out_dir: BASE.dat (tab-separated data), BASE.gp (the gnuplot commands
- * that draw it, starting with `reset`) and BASE.png; report.gp draws each
- * chart once into its PNG and once more as a page of report.pdf.
+ * that draw it, starting with `reset`, independent of the terminal), and
+ * what report.gp draws from them: a figure chart in the paper's sizes,
+ * BASE.png and BASE.pdf two columns wide (7 in), BASE-1col.png and
+ * BASE-1col.pdf one column wide (3.5 in); a text page (a table) BASE.png
+ * at the size of a report page; each once more as a page of report.pdf.
+ * Fonts are in points at the size printed (report.c). A chart's script
+ * may read the gnuplot variable sp_col: 1 one column, 2 two columns, 0 a
+ * page of report.pdf.
  */
 #ifndef SP_REPORT_IMPL_H
 #define SP_REPORT_IMPL_H
@@ -27,6 +33,7 @@ typedef struct rp_report {
     int64_t base_sweep_id;      /* its sweep (0 = latest with ok runs) */
     int ncharts, cap;
     char **charts;              /* base names, in page order */
+    int *figure;                /* per chart: 1 figure (paper sizes), 0 text page */
     int nfiles, files_cap;
     char **files;               /* every file written into out_dir (the manifest) */
     int owns_dir;               /* the previous report's files are removed */
@@ -36,8 +43,11 @@ typedef struct rp_report {
 #define AXES_TEXT(col)                                                                  \
     "replace(replace(replace(replace(" col ", '{', ''), '}', ''), '\"', ''), ':', '=')"
 
-/* Record a chart for the PNG pass and the PDF (copies base). */
+/* Record a figure chart (drawn in the paper's sizes) / a text page (a
+ * table page, drawn at the report page's size) for the PNG pass and the
+ * PDF (copies base). */
 int rp_add_chart(rp_report *r, const char *base, sp_err *err);
+int rp_add_page(rp_report *r, const char *base, sp_err *err);
 /* 1 when base is already a chart of this report. */
 int rp_has_chart(const rp_report *r, const char *base);
 
@@ -67,16 +77,46 @@ typedef enum {
 void rp_gp_name(FILE *f, const char *s, rp_gp_where where);
 /* Axis values as text: {"hack":32,"x":1} -> "hack=32 x=1"; "" for {}. */
 void rp_axes_text(char *dst, size_t len, const char *json);
-/* Distinct colours for up to 24 series (gnuplot's default cycles 8). */
+/* The charts' look (report_style.c). At most RP_SERIES series on a chart:
+ * line types 1..RP_SERIES are a colour-blind-safe palette (Okabe-Ito)
+ * with a point type each, so that a grey print tells them apart too. */
+#define RP_SERIES 8
 void rp_palette(FILE *f);
+/* "reset", the tab separator, "# operation: OP" (a chart draws one
+ * operation; NULL: none, a table or the title page) and the title. */
+void rp_chart_head(FILE *f, const char *op, const char *title);
+/* The key below the plot, outside the data, in rows that fit the width. */
+void rp_key_below(FILE *f);
+/* A name cut to at most max bytes for a tic or a point label: the head and
+ * the tail kept, ".." between ("denserow_rows2..._seed1"). */
+void rp_short_name(char *dst, size_t len, const char *name, size_t max);
+/* Explicit tics for a log axis ("x", "y") over [lo, hi]: 1, 2, 5 a
+ * decade, denser over a narrow range; si: 1k, 2M, ... */
+void rp_log_tics(FILE *f, const char *axis, double lo, double hi, int si);
+/* "set xlabel" (axis "x", "y", ...) with label and a note under it, each
+ * wrapped to the characters a line holds one column wide and two columns
+ * wide (the script chooses by sp_col). */
+#define RP_LINE_1COL 50
+#define RP_LINE_2COL 95
+void rp_gp_label(FILE *f, const char *axis, const char *label, const char *note);
+/* ... wrapped to other widths (a plot narrowed by long tic labels). */
+void rp_gp_label_width(FILE *f, const char *axis, const char *label, const char *note,
+                       int width_1col, int width_2col);
+/* The operation's name in a title: "SpMV", "transposition", ... */
+const char *rp_op_title(const char *op);
 /* Copy of a column's text ("" for NULL); NULL only when out of memory. */
 char *rp_column_dup(sqlite3_stmt *s, int col);
 
-/* A table (report_table.c): BASE.tsv plus text pages BASE-1, BASE-2, ... */
+/* A table (report_table.c): BASE.tsv plus text pages BASE-1, BASE-2, ...
+ * (only the columns shown, when set: a 0-terminated list of 1-based column
+ * numbers), and on request BASE.csv, BASE.md and BASE.tex (booktabs). */
+enum { RP_TABLE_PAGES = 1, RP_TABLE_CSV = 2, RP_TABLE_MD = 4, RP_TABLE_TEX = 8 };
 typedef struct rp_table {
     const char *base, *title;
     int ncols;
     const char *const *head;
+    const int *shown;           /* columns on the pages (NULL: all) */
+    int formats;                /* RP_TABLE_* beside the .tsv (rp_table_init: pages) */
     int nrows, cap;
     char **cell;                /* nrows x ncols, row-major */
 } rp_table;
@@ -93,21 +133,55 @@ int rp_table_pages(int nrows);
  * r->db: a number with its interval as table text (report_format.c). */
 int rp_register_formats(rp_report *r, sp_err *err);
 
+/* The series of one operation's charts (report_series.c): its kernels at
+ * their best axis values when it has RP_SERIES or fewer, else its kernel
+ * families (format/backend) at their best kernels, at most RP_SERIES of
+ * them, the best first (series_best_runs: the mean over the operation's
+ * matrices of 1 / ratio, 0 where the series did not run). */
+typedef struct rp_series {
+    const char *op;             /* the operation */
+    char file[64];              /* ... as the start of its charts' file names */
+    const char *level;          /* "kernel" or "family" (series_best_runs.level) */
+    int n;                      /* series drawn */
+    char name[RP_SERIES][128];
+    int total;                  /* series of that level the operation has */
+    int kernels;                /* kernels of the operation */
+    int matrices;               /* matrices with an ok run of it */
+    char unit[32];              /* its rate unit */
+} rp_series;
+int rp_series_pick(rp_report *r, const char *op, rp_series *s, sp_err *err);
+/* The index of name among the series drawn, -1 if not drawn. */
+int rp_series_index(const rp_series *s, const char *name);
+/* "drawn: the 8 best of 12 families; the rest in OP-all-runs.tsv" for a
+ * note, "" when every series is drawn. */
+void rp_series_note(char *buf, size_t len, const rp_series *s);
+
+/* One operation's charts: rate and speedup bars per matrix
+ * (report_bars.c), the geomean speedup with its tables (report_geomean.c),
+ * rate against nnz and nnz per row, the performance profile
+ * (report_scatter.c), the rooflines (report_roofline.c), the GPU phases
+ * (report_phases.c), per-matrix rate against the parallel axis in small
+ * sweeps (report_rate.c), heatmaps of two tuning axes and every run as a
+ * table (report_heatmap.c). */
+int rp_rate_bars(rp_report *r, const rp_series *s, sp_err *err);
+int rp_speedup_bars(rp_report *r, const rp_series *s, sp_err *err);
+int rp_geomean_chart(rp_report *r, const rp_series *s, sp_err *err);
+int rp_scatter_charts(rp_report *r, const rp_series *s, sp_err *err);
+int rp_profile_chart(rp_report *r, const rp_series *s, sp_err *err);
+int rp_roofline_charts(rp_report *r, const rp_series *s, sp_err *err);
+int rp_phase_charts(rp_report *r, const char *op, sp_err *err);
+int rp_rate_charts(rp_report *r, const rp_series *s, sp_err *err);
+int rp_heatmaps(rp_report *r, const rp_series *s, sp_err *err);
+int rp_all_runs_table(rp_report *r, const char *op, sp_err *err);
+
 /* Summary, failure and comparison tables (report_summary.c, report_compare.c). */
 int rp_summary_tables(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
 /* Open r->base_db read-only and resolve r->base_sweep_id (no base: 0). */
 int rp_open_base(rp_report *r, sp_err *err);
-/* Stacked phase bars of the GPU runs (report_phases.c). */
-int rp_phase_charts(rp_report *r, sp_err *err);
-/* GFLOPS against arithmetic intensity with the measured roofs (report_roofline.c). */
-int rp_roofline_chart(rp_report *r, sp_err *err);
-
-/* The charts (report_rate.c, report_speedup.c), the title page
- * (report_title.c, writes title.gp) and the gnuplot run (report_gnuplot.c). */
-int rp_rate_charts(rp_report *r, sp_err *err);
-int rp_speedup_chart(rp_report *r, sp_err *err);
+/* The title page (report_title.c, writes title.gp) and the gnuplot run
+ * (report_gnuplot.c). */
 int rp_title_page(rp_report *r, sp_err *err);
 int rp_run_gnuplot(const rp_report *r, const char *script, sp_err *err);
 

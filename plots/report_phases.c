@@ -1,6 +1,7 @@
 /*
- * report_phases.c — phases-N.png: what a GPU run costs beyond its kernel.
- * For each matrix, operation and GPU kernel (at its fastest axis values),
+ * report_phases.c — OP-gpu-phases-N: what a GPU run costs beyond its
+ * kernel, one operation a chart. For each matrix and GPU kernel of the
+ * operation (at its fastest axis values),
  * one stacked bar: host conversion, allocation + host->device copy, the
  * kernel (median), device->host copy, release, in milliseconds (the
  * phases are the median round's, as the harness timed them). Two error
@@ -18,7 +19,7 @@
 #include "../db/stats.h"
 #include "report_impl.h"
 
-#define PHASE_BARS 24
+#define PHASE_BARS 8
 
 /* The run's phases in ms, then the kernel's interval, the rounds with
  * phases and the end-to-end spread over them ('NaN': none, no bar). A
@@ -28,7 +29,8 @@
 static const char PHASES_SQL[] =
     "WITH best AS (SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY matrix_id,"
     "   operation, kernel ORDER BY median, run_id) AS place"
-    "   FROM run_stats WHERE sweep_id = ?1 AND device = 'gpu') WHERE place = 1),"
+    "   FROM run_stats WHERE sweep_id = ?1 AND device = 'gpu' AND operation = ?3)"
+    "   WHERE place = 1),"
     " spread AS (SELECT run_id, COUNT(*) AS n, MIN(phases_s) AS lo, MAX(phases_s) AS hi"
     "   FROM (SELECT run_id, coalesce(convert_s, 0) + coalesce(h2d_s, 0)"
     "     + coalesce(d2h_s, 0) + coalesce(free_s, 0) AS phases_s FROM run_rounds"
@@ -47,27 +49,33 @@ static const char PHASES_SQL[] =
  * first three). */
 enum { C_CONVERT = 3, C_KERNEL_LO = 8, C_SPREAD_LO = 11, PHASE_COLS = 13 };
 
-/* A bar's label: "matrix / kernel", the operation after the matrix
- * unless spmv. */
+/* A bar's label: "matrix / kernel", the matrix's name cut. */
 static void bar_label(char *buf, size_t len, char **c)
 {
-    const char *op = strcmp(c[1], "spmv") ? c[1] : "";
-    snprintf(buf, len, "%s%s%s / %s", c[0], *op ? " " : "", op, c[2]);
+    char m[64];
+    rp_short_name(m, sizeof m, c[0], 22);
+    snprintf(buf, len, "%s / %s", m, c[2]);
 }
 
 /* The bars' labels as explicit tics, escaped by rp_gp_name (as data
  * through xtic() they were cut at a double quote). */
-static void write_xtics(FILE *f, const rp_table *t, int first, int last)
+static void write_xtics(FILE *f, const rp_table *t, int first, int last, const char *op)
 {
-    char label[700];
+    char kernel[64], matrix[64];
+    size_t skip = strlen(op);
     fprintf(f, "set xtics (");
-    for (int i = first; i < last; i++) {
-        bar_label(label, sizeof label, &t->cell[i * t->ncols]);
+    for (int i = first; i < last; i++) {    /* two lines: the kernel, the matrix */
+        char **c = &t->cell[i * t->ncols];
+        const char *k = !strncmp(c[2], op, skip) && c[2][skip] == '_' ? c[2] + skip + 1 : c[2];
+        rp_short_name(kernel, sizeof kernel, k, 18);
+        rp_short_name(matrix, sizeof matrix, c[0], 16);
         fprintf(f, "%s", i > first ? ", " : "");
-        rp_gp_name(f, label, RP_GP_TIC);
+        rp_gp_name(f, kernel, RP_GP_TIC);
+        fprintf(f, " . \"\\n\" . ");
+        rp_gp_name(f, matrix, RP_GP_TIC);
         fprintf(f, " %d", i - first);
     }
-    fprintf(f, ")\n");
+    fprintf(f, ")\nif (exists('sp_col') && sp_col == 1) {\n  set xtics rotate by 90 right\n}\n");
 }
 
 /* Does any row of [first, last) have a value (not NaN) in column col? */
@@ -93,10 +101,10 @@ static void write_error_bars(FILE *f, const char *dat, const rp_table *t, int fi
     } bars[] = {
         {C_KERNEL_LO, " using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
                       " with yerrorbars lc rgb 'black' pt 7 ps 0.5"
-                      " title 'kernel: 95 % interval of the median'"},
+                      " title 'kernel 95 % CI'"},
         {C_SPREAD_LO, " using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
                       " with yerrorbars lc rgb '#555555' pt 2 ps 0.8"
-                      " title 'end to end: fastest..slowest round'"},
+                      " title 'rounds: fastest..slowest'"},
     };
     for (size_t i = 0; i < sizeof bars / sizeof *bars; i++) {
         if (!page_has(t, first, last, bars[i].col))
@@ -109,39 +117,45 @@ static void write_error_bars(FILE *f, const char *dat, const rp_table *t, int fi
 
 /* The gnuplot commands of one page drawing the rows [first, last) of t,
  * in BASE.dat. */
-static void write_script(FILE *f, const char *dat, const rp_table *t, int first, int last,
-                         int page, int pages)
+static void write_script(FILE *f, const char *op, const char *dat, const rp_table *t,
+                         int first, int last, int page, int pages)
 {
-    fprintf(f, "reset\nset datafile separator tab\n");
-    fprintf(f, "set title 'GPU runs: where the time goes (each kernel at its best axis "
-               "values; phases of the median round)'\n");
+    char title[200];
+    snprintf(title, sizeof title, "%s on the GPU: where the time goes", rp_op_title(op));
     if (pages > 1)
-        fprintf(f, "set label 1 'page %d of %d' at graph 1, graph 1.03 right\n", page + 1,
-                pages);
-    fprintf(f, "set ylabel 'milliseconds per run'\n"
+        snprintf(title + strlen(title), sizeof title - strlen(title), " (%d of %d)", page + 1,
+                 pages);
+    rp_chart_head(f, op, title);
+    rp_gp_label(f, "x", "kernel (at its best axis values) and matrix",
+                "the median round's phases: conversion (prepare), upload (allocation and "
+                "host to device), kernel (median), download (device to host), release");
+    fprintf(f, "set lmargin 10\nset rmargin 3\nset ylabel 'milliseconds per run'\n"
                "set style data histograms\nset style histogram rowstacked\n"
-               "set style fill solid 0.85 border -1\nset boxwidth 0.75 relative\n"
-               "set grid ytics lc rgb '#dddddd'\nset key below horizontal\n"
-               "set xtics nomirror rotate by 35 right font ',8'\nset yrange [0:*]\n");
-    write_xtics(f, t, first, last);
+               "set style fill solid 0.9 border -1\nset boxwidth 0.75 relative\n"
+               "set grid ytics lc rgb '#dddddd'\n"
+               "set xtics nomirror rotate by 45 right\nset yrange [0:*]\n");
+    rp_key_below(f);
+    rp_palette(f);
+    write_xtics(f, t, first, last, op);
     fprintf(f, "plot ");
-    static const char *const titles[] = {"host conversion", "allocation + host->device",
-                                         "kernel (median)", "device->host",
-                                         "release (frees)"};
+    static const char *const titles[] = {"conversion", "upload", "kernel", "download",
+                                         "release"};
     for (int c = 0; c < 5; c++) {
         fprintf(f, "%s", c ? ", \\\n  " : "");
         rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " using %d title '%s'", c + 2, titles[c]);
+        fprintf(f, " using %d lt %d title '%s'", c + 2, c + 1, titles[c]);
     }
     write_error_bars(f, dat, t, first, last);
     fprintf(f, "\n");
 }
 
 /* BASE.dat: a row's label and its columns from C_CONVERT on. */
-static void write_data(FILE *f, const rp_table *t, int first, int last)
+static void write_data(FILE *f, const char *op, const rp_table *t, int first, int last)
 {
     char label[700];
-    fprintf(f, "# bar\tconvert_ms\th2d_ms\tkernel_ms\td2h_ms\tfree_ms\tkernel_lo_ms"
+    fprintf(f, "# operation: ");
+    rp_gp_name(f, op, RP_GP_DATA);
+    fprintf(f, "\n# bar\tconvert_ms\th2d_ms\tkernel_ms\td2h_ms\tfree_ms\tkernel_lo_ms"
                "\tkernel_hi_ms\trounds\tend_to_end_min_ms\tend_to_end_max_ms"
                " (NaN: no interval, or fewer than %d rounds)\n", SP_STATS_MIN_ROUNDS);
     for (int i = first; i < last; i++) {
@@ -155,10 +169,12 @@ static void write_data(FILE *f, const rp_table *t, int first, int last)
 }
 
 /* One page: BASE.dat and BASE.gp for rows [first, first + n) of t. */
-static int write_page(rp_report *r, const rp_table *t, int page, int pages, sp_err *err)
+static int write_page(rp_report *r, const char *op, const rp_table *t, int page, int pages,
+                      sp_err *err)
 {
-    char base[64], dat[80], gp[80];
-    snprintf(base, sizeof base, "phases-%d", page + 1);
+    char base[160], dat[180], gp[180], file[64];
+    rp_sanitize(file, sizeof file, op);
+    snprintf(base, sizeof base, "%s-gpu-phases-%d", file, page + 1);
     snprintf(dat, sizeof dat, "%s.dat", base);
     snprintf(gp, sizeof gp, "%s.gp", base);
     int first = page * PHASE_BARS;
@@ -166,14 +182,14 @@ static int write_page(rp_report *r, const rp_table *t, int page, int pages, sp_e
     FILE *f = rp_create(r, dat, err);
     if (!f)
         return -1;
-    write_data(f, t, first, last);
+    write_data(f, op, t, first, last);
     if (rp_finish(f, r, dat, err) || !(f = rp_create(r, gp, err)))
         return -1;
-    write_script(f, dat, t, first, last, page, pages);
+    write_script(f, op, dat, t, first, last, page, pages);
     return rp_finish(f, r, gp, err) || rp_add_chart(r, base, err) ? -1 : 0;
 }
 
-int rp_phase_charts(rp_report *r, sp_err *err)
+int rp_phase_charts(rp_report *r, const char *op, sp_err *err)
 {
     static const char *const head[] = {
         "matrix",       "operation",    "kernel", "convert_ms",       "h2d_ms",
@@ -184,13 +200,14 @@ int rp_phase_charts(rp_report *r, sp_err *err)
         return rp_db_fail(r, err, "preparing the phase query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
     sqlite3_bind_int(s, 2, SP_STATS_MIN_ROUNDS);
+    sqlite3_bind_text(s, 3, op, -1, SQLITE_STATIC);
     rp_table t;
     rp_table_init(&t, "phases", "GPU phases", PHASE_COLS, head);
     int rc = rp_table_query(&t, s, r, err);
     sqlite3_finalize(s);
     int pages = (t.nrows + PHASE_BARS - 1) / PHASE_BARS;
     for (int p = 0; rc == 0 && p < pages; p++)
-        rc = write_page(r, &t, p, pages, err);
+        rc = write_page(r, op, &t, p, pages, err);
     rp_table_free(&t);
     return rc;
 }

@@ -1,11 +1,15 @@
 /*
- * report_rate.c — per matrix and operation, the rate of every kernel
- * against its parallelism axis: threads for CPU kernels, blocksize for GPU
- * kernels. One line per kernel (and per value of its other axes); a kernel
- * without that axis (the serial baseline, cuSPARSE) is drawn as a dashed
- * horizontal line. Points are the median; error bars span the 95 %
- * interval of the median (db/stats.c), or the slowest and the fastest
- * sample for a run with too few samples for one.
+ * report_rate.c — the appendix of a small sweep (RATE_MATRICES matrices
+ * or fewer): per matrix and operation, each kernel's rate against its
+ * parallelism axis, OP-rate-vs-threads-MATRIX for CPU kernels and
+ * OP-rate-vs-blocksize-MATRIX for GPU kernels. One line per kernel, at
+ * each value of the axis the best of its other axes (hack, chunk, ...:
+ * the heatmaps and OP-all-runs.tsv have them all), the RP_SERIES kernels
+ * of the best rates on the matrix; a kernel without the axis (the serial
+ * baseline, cuSPARSE) is a dashed level over a light band of its
+ * interval. Points are the median; error bars the 95 % interval of the
+ * median (db/stats.c); a run without one has none, an end that bounds
+ * nothing (a time interval reaching below 0) runs to the plot's edge.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,11 +17,13 @@
 
 #include "report_impl.h"
 
+#define RATE_MATRICES 8
+
 /* How a chart of one device is drawn. */
 typedef struct rate_axis {
     const char *device;         /* runs.device */
     const char *path;           /* JSON path of the x axis */
-    const char *name;           /* axis name in labels */
+    const char *name;           /* axis name in labels and file names */
     const char *xlabel;
     int log2x;
 } rate_axis;
@@ -27,41 +33,36 @@ static const rate_axis rate_axes[2] = {
     {"gpu", "$.blocksize", "blocksize", "threads per block (blocksize)", 1},
 };
 
-/* One run on the chart. */
+/* One point: a kernel at one value of the axis (the best of its other
+ * axes there). lo, hi: the rate at its interval's ends, NaN without one. */
 typedef struct rate_point {
-    char *series;               /* kernel + other axis values: the line's label */
+    char *kernel;
     int has_x;
-    /* lo, hi: the median's 95 % interval (the slowest and the fastest sample
-     * when a run has too few samples for one) */
-    double x, flops, bytes, median, min, max;
+    double x, rate, lo, hi;
 } rate_point;
 
 typedef struct rate_chart {
     int n, cap;
     rate_point *p;
-    int use_bytes;              /* no flop model: plot GB/s */
-    char unit[32];              /* the operation's rate unit ("GFLOPS", "Gnnz/s") */
-    double scale;               /* ... and its scale (1e9 for G) */
+    char unit[32];              /* the operation's rate unit */
     double lo, hi;              /* the plotted x range */
+    double top;                 /* the plotted y range's top */
     int no_axis;                /* no run has the axis: x means nothing */
+    int kernels, drawn;         /* kernels on the matrix; drawn */
+    char keep[RP_SERIES][128];  /* the kernels drawn */
 } rate_chart;
 
 static void rate_chart_free(rate_chart *c)
 {
     for (int i = 0; i < c->n; i++)
-        free(c->p[i].series);
+        free(c->p[i].kernel);
     free(c->p);
     memset(c, 0, sizeof *c);
 }
 
-/* The series label of a row: kernel name plus its other axis values. */
-static char *series_label(sqlite3_stmt *s)
+static double num(sqlite3_stmt *s, int col)
 {
-    const char *kernel = (const char *)sqlite3_column_text(s, 0);
-    char rest[256], label[512];
-    rp_axes_text(rest, sizeof rest, (const char *)sqlite3_column_text(s, 1));
-    snprintf(label, sizeof label, "%s%s%s", kernel ? kernel : "?", rest[0] ? " " : "", rest);
-    return strdup(label);
+    return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
 }
 
 /* Append the current row to the chart. */
@@ -76,35 +77,35 @@ static int rate_add_row(rate_chart *c, sqlite3_stmt *s, sp_err *err)
         c->cap = cap;
     }
     rate_point *p = &c->p[c->n];
-    if (!(p->series = series_label(s)))
+    if (!(p->kernel = rp_column_dup(s, 0)))
         return sp_fail(err, "report: out of memory");
-    p->has_x = sqlite3_column_type(s, 2) != SQLITE_NULL;
-    p->x = sqlite3_column_double(s, 2);
-    p->flops = sqlite3_column_double(s, 3);
-    p->bytes = sqlite3_column_double(s, 4);
-    p->median = sqlite3_column_double(s, 5);
-    p->min = sqlite3_column_double(s, 6);
-    p->max = sqlite3_column_double(s, 7);
+    p->has_x = sqlite3_column_type(s, 1) != SQLITE_NULL;
+    p->x = sqlite3_column_double(s, 1);
+    p->rate = sqlite3_column_double(s, 2);
+    p->lo = num(s, 3);
+    p->hi = num(s, 4);
     if (c->n == 0) {
-        const unsigned char *u = sqlite3_column_text(s, 8);
+        const unsigned char *u = sqlite3_column_text(s, 5);
         snprintf(c->unit, sizeof c->unit, "%s", u ? (const char *)u : "GFLOPS");
-        c->scale = sqlite3_column_double(s, 9) > 0 ? sqlite3_column_double(s, 9) : 1e9;
     }
     c->n++;
     return 0;
 }
 
-/* Load the runs of one matrix, operation and device, grouped by series. */
+/* The runs of one matrix, operation and device: per kernel and value of
+ * the axis the best run (smallest median), by kernel and axis value. */
 static int rate_load(rp_report *r, int64_t matrix_id, const char *op, const rate_axis *ax,
                      rate_chart *c, sp_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
-            "SELECT kernel, json_remove(axes, ?4), json_extract(axes, ?4), flops, bytes,"
-            " median, coalesce(ci_lo, min), coalesce(ci_hi, max), rate_unit, rate_scale"
-            " FROM run_stats"
-            " WHERE sweep_id = ?1 AND matrix_id = ?2 AND operation = ?3 AND device = ?5"
-            " ORDER BY kernel, json_remove(axes, ?4), json_extract(axes, ?4), run_id",
+            "SELECT kernel, x, rate, CASE WHEN rate_lo > 0 THEN rate_lo END,"
+            " CASE WHEN rate_hi > 0 THEN rate_hi END, rate_unit FROM"
+            " (SELECT *, json_extract(axes, ?4) AS x, ROW_NUMBER() OVER (PARTITION BY kernel,"
+            "   json_extract(axes, ?4) ORDER BY median, run_id) AS place FROM run_stats"
+            "  WHERE sweep_id = ?1 AND matrix_id = ?2 AND operation = ?3 AND device = ?5"
+            "  AND rate > 0)"
+            " WHERE place = 1 ORDER BY kernel, x",
             -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the rate query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
@@ -121,20 +122,62 @@ static int rate_load(rp_report *r, int64_t matrix_id, const char *op, const rate
     return rc;
 }
 
-/* Choose the metric and the plotted x range (the extent of the axis values,
- * padded) once every point is loaded. */
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* The kernels drawn: the RP_SERIES of the best rates on the matrix. */
+static void rate_pick(rate_chart *c)
+{
+    double best[256];
+    char *names[256];
+    int n = 0;
+    for (int i = 0; i < c->n; i++) {
+        int k = 0;
+        while (k < n && strcmp(names[k], c->p[i].kernel))
+            k++;
+        if (k == n && n < 256)
+            names[n] = c->p[i].kernel, best[n++] = 0;
+        if (k < n)
+            best[k] = fmax(best[k], c->p[i].rate);
+    }
+    c->kernels = n;
+    for (c->drawn = 0; c->drawn < RP_SERIES && c->drawn < n; c->drawn++) {
+        int top = -1;
+        for (int k = 0; k < n; k++)
+            if (best[k] >= 0 && (top < 0 || best[k] > best[top]))
+                top = k;
+        snprintf(c->keep[c->drawn], sizeof c->keep[0], "%s", names[top]);
+        best[top] = -1;
+    }
+    /* in name order, so that a kernel keeps its colour from matrix to matrix */
+    qsort(c->keep, (size_t)c->drawn, sizeof c->keep[0], compare_names);
+}
+
+static int drawn_index(const rate_chart *c, const char *kernel)
+{
+    for (int i = 0; i < c->drawn; i++)
+        if (!strcmp(c->keep[i], kernel))
+            return i;
+    return -1;
+}
+
+/* The plotted x range (the extent of the axis values, padded) and y top. */
 static void rate_summarise(rate_chart *c, const rate_axis *ax)
 {
     double xmin = INFINITY, xmax = -INFINITY;
-    c->use_bytes = 1;
+    c->top = 0;
     for (int i = 0; i < c->n; i++) {
-        if (c->p[i].flops > 0)
-            c->use_bytes = 0;
+        if (drawn_index(c, c->p[i].kernel) < 0)
+            continue;
+        c->top = fmax(c->top, fmax(c->p[i].rate, isnan(c->p[i].hi) ? 0 : c->p[i].hi));
         if (c->p[i].has_x) {
             xmin = fmin(xmin, c->p[i].x);
             xmax = fmax(xmax, c->p[i].x);
         }
     }
+    c->top = c->top > 0 ? c->top * 1.1 : 1;
     c->no_axis = xmin > xmax;
     if (c->no_axis)
         xmin = xmax = 1;
@@ -148,30 +191,39 @@ static void rate_summarise(rate_chart *c, const rate_axis *ax)
     }
 }
 
-/* One data line: x, rate from the median, from the two ends of its 95 %
- * interval (the slowest and fastest sample without one), then the times. */
+/* One data line: x, the rate and its interval's ends (the rate itself
+ * without an interval, the plot's edge for an end that bounds nothing). */
 static void rate_write_point(FILE *f, const rate_chart *c, const rate_point *p, double x)
 {
-    double work = c->use_bytes ? p->bytes : p->flops;
-    double scale = c->use_bytes ? 1e9 : c->scale;
-    fprintf(f, "%.17g\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g\n", x, work / p->median / scale,
-            work / p->max / scale, work / p->min / scale, p->median, p->min, p->max);
+    double lo = p->lo, hi = p->hi;
+    if (isnan(lo) && isnan(hi))
+        lo = hi = p->rate;
+    fprintf(f, "%.17g\t%.9g\t%.9g\t%.9g\n", x, p->rate, isnan(lo) ? 0 : lo,
+            isnan(hi) ? c->top : hi);
 }
 
-/* Write the data: one block (separated by two blank lines) per series.
- * A series without the axis becomes two points spanning the x range. */
-static void rate_write_data(FILE *f, const rate_chart *c)
+/* Write the data: one block (separated by two blank lines) per kernel
+ * drawn, in the order of c->keep. A kernel without the axis becomes two
+ * points spanning the x range. */
+static void rate_write_data(FILE *f, const rate_chart *c, const char *op)
 {
-    fprintf(f, "# x\trate_median\trate_ci_low\trate_ci_high\tmedian_s\tci_lo_s\tci_hi_s\n");
-    for (int i = 0; i < c->n; i++) {
-        const rate_point *p = &c->p[i];
-        if (i > 0 && strcmp(p->series, c->p[i - 1].series) != 0)
-            fprintf(f, "\n\n");
-        if (p->has_x) {
-            rate_write_point(f, c, p, p->x);
-        } else {
-            rate_write_point(f, c, p, c->lo);
-            rate_write_point(f, c, p, c->hi);
+    fprintf(f, "# operation: ");
+    rp_gp_name(f, op, RP_GP_DATA);
+    fprintf(f, "\n# x\trate_median\trate_ci_low\trate_ci_high (no interval: the median)\n");
+    for (int k = 0; k < c->drawn; k++) {
+        fprintf(f, "\n\n# ");
+        rp_gp_name(f, c->keep[k], RP_GP_DATA);
+        fputc('\n', f);
+        for (int i = 0; i < c->n; i++) {
+            const rate_point *p = &c->p[i];
+            if (strcmp(p->kernel, c->keep[k]))
+                continue;
+            if (p->has_x) {
+                rate_write_point(f, c, p, p->x);
+            } else {
+                rate_write_point(f, c, p, c->lo);
+                rate_write_point(f, c, p, c->hi);
+            }
         }
     }
 }
@@ -189,7 +241,7 @@ static void rate_write_xaxis(FILE *f, const rate_chart *c, const rate_axis *ax)
     double tics[64];
     int nt = 0;
     for (int i = 0; i < c->n && nt <= 16; i++) {
-        int seen = !c->p[i].has_x;
+        int seen = !c->p[i].has_x || drawn_index(c, c->p[i].kernel) < 0;
         for (int j = 0; j < nt && !seen; j++)
             seen = tics[j] == c->p[i].x;
         if (!seen)
@@ -204,80 +256,72 @@ static void rate_write_xaxis(FILE *f, const rate_chart *c, const rate_axis *ax)
 }
 
 /* One clause of the plot command: a line with error bars over the 95 %
- * interval, or for a series without the axis a dashed level over a light
+ * interval, or for a kernel without the axis a dashed level over a light
  * band of it. */
-static void rate_write_clause(FILE *f, const rate_point *p, const rate_axis *ax,
-                              const char *dat, int block, int color)
+static void rate_write_clause(FILE *f, const rate_chart *c, int k, const rate_axis *ax,
+                              const char *dat)
 {
-    if (p->has_x) {
+    int has_x = 0;
+    for (int i = 0; i < c->n; i++)
+        has_x |= !strcmp(c->p[i].kernel, c->keep[k]) && c->p[i].has_x;
+    if (has_x) {
         rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " index %d using 1:2:3:4 with yerrorlines lc %d lw 2 pt 7 ps 1.2 title ",
-                block, color);
-        rp_gp_name(f, p->series, RP_GP_STRING);
+        fprintf(f, " index %d using 1:2:3:4 with yerrorlines lt %d lw 2 title ", k, k + 1);
+        rp_gp_name(f, c->keep[k], RP_GP_STRING);
         return;
     }
-    char label[600];
-    snprintf(label, sizeof label, "%s (no %s axis)", p->series, ax->name);
+    char label[300];
+    snprintf(label, sizeof label, "%s (no %s axis)", c->keep[k], ax->name);
     rp_gp_name(f, dat, RP_GP_STRING);
-    fprintf(f, " index %d using 1:3:4 with filledcurves lc %d fs transparent solid 0.15 "
-               "noborder notitle, \\\n  ", block, color);
+    fprintf(f, " index %d using 1:3:4 with filledcurves lt %d fs transparent solid 0.15 "
+               "noborder notitle, \\\n  ", k, k + 1);
     rp_gp_name(f, dat, RP_GP_STRING);
-    fprintf(f, " index %d using 1:2 with lines lc %d dt 2 lw 2 title ", block, color);
+    fprintf(f, " index %d using 1:2 with lines lt %d dt 2 lw 2 title ", k, k + 1);
     rp_gp_name(f, label, RP_GP_STRING);
-}
-
-/* The plot command: one clause per series, each in its own colour. */
-static void rate_write_plot(FILE *f, const rate_chart *c, const rate_axis *ax,
-                            const char *dat)
-{
-    fprintf(f, "plot");
-    int block = 0;
-    for (int i = 0; i < c->n; i++) {
-        if (i > 0 && strcmp(c->p[i].series, c->p[i - 1].series) == 0)
-            continue;
-        fprintf(f, "%s \\\n  ", block ? "," : "");
-        rate_write_clause(f, &c->p[i], ax, dat, block, block + 1);
-        block++;
-    }
-    fprintf(f, "\n");
 }
 
 /* The chart's gnuplot commands. */
 static void rate_write_script(FILE *f, const rate_chart *c, const rate_axis *ax,
                               const char *matrix, const char *op, const char *dat)
 {
-    char title[800];
-    snprintf(title, sizeof title, "%s: %s on the %s (point: median; bars: its 95 %% interval, "
-             "else fastest..slowest sample)", matrix, op,
+    char title[400], name[64], note[300] = "", file[64];
+    rp_sanitize(file, sizeof file, op);
+    rp_short_name(name, sizeof name, matrix, 40);
+    snprintf(title, sizeof title, "%s on %s, %s", rp_op_title(op), name,
              strcmp(ax->device, "gpu") == 0 ? "GPU" : "CPU");
-    fprintf(f, "reset\nset datafile separator tab\nset title ");
-    rp_gp_name(f, title, RP_GP_STRING);
-    fprintf(f, "\nset xlabel ");
-    rp_gp_name(f, ax->xlabel, RP_GP_STRING);
+    rp_chart_head(f, op, title);
+    if (c->kernels > c->drawn)
+        snprintf(note, sizeof note, "the %d best of %d kernels; all in the heatmaps and "
+                 "%s-all-runs.tsv", c->drawn, c->kernels, file);
+    rp_gp_label(f, "x", ax->xlabel, note);
     char ylabel[80];
-    snprintf(ylabel, sizeof ylabel, "%s (from the median time)", c->use_bytes ? "GB/s" : c->unit);
-    fprintf(f, "\nset ylabel ");
+    snprintf(ylabel, sizeof ylabel, "%s (median; bars: 95 %% CI)", c->unit);
+    fprintf(f, "set ylabel ");
     rp_gp_name(f, ylabel, RP_GP_STRING);
     fprintf(f, "\n");
     rp_palette(f);
-    fprintf(f, "set yrange [0:*]\nset grid ytics lc rgb '#dddddd'\n"
-               "set key below horizontal\nset bars small\n");
+    fprintf(f, "set yrange [0:%.9g]\nset grid ytics lc rgb '#dddddd'\nset bars small\n",
+            c->top);
+    rp_key_below(f);
     rate_write_xaxis(f, c, ax);
-    rate_write_plot(f, c, ax, dat);
+    fprintf(f, "plot");
+    for (int k = 0; k < c->drawn; k++) {
+        fprintf(f, "%s \\\n  ", k ? "," : "");
+        rate_write_clause(f, c, k, ax, dat);
+    }
+    fprintf(f, "\n");
 }
 
 /* Build the chart base name, unique within the report. */
 static void rate_base(const rp_report *r, char *base, size_t len, const char *matrix,
-                      int64_t matrix_id, const char *op, const char *device)
+                      int64_t matrix_id, const char *op, const rate_axis *ax)
 {
     char m[256], o[64];
     rp_sanitize(m, sizeof m, matrix);
     rp_sanitize(o, sizeof o, op);
-    int spmv = strcmp(op, "spmv") == 0;
-    snprintf(base, len, "gflops-%s%s%s-%s", m, spmv ? "" : "-", spmv ? "" : o, device);
+    snprintf(base, len, "%s-rate-vs-%s-%s", o, ax->name, m);
     if (rp_has_chart(r, base))
-        snprintf(base, len, "gflops-%s-%lld%s%s-%s", m, (long long)matrix_id,
-                 spmv ? "" : "-", spmv ? "" : o, device);
+        snprintf(base, len, "%s-rate-vs-%s-%s-%lld", o, ax->name, m, (long long)matrix_id);
 }
 
 /* Write BASE.dat and BASE.gp of one chart. */
@@ -291,7 +335,7 @@ static int rate_write_files(rp_report *r, const char *base, const rate_chart *c,
     FILE *f = rp_create(r, dat, err);
     if (!f)
         return -1;
-    rate_write_data(f, c);
+    rate_write_data(f, c, op);
     if (rp_finish(f, r, dat, err))
         return -1;
     if (!(f = rp_create(r, gp, err)))
@@ -309,8 +353,9 @@ static int rate_chart_one(rp_report *r, int64_t matrix_id, const char *matrix,
     int rc = rate_load(r, matrix_id, op, ax, &c, err);
     if (rc == 0 && c.n > 0) {
         char base[400];
+        rate_pick(&c);
         rate_summarise(&c, ax);
-        rate_base(r, base, sizeof base, matrix, matrix_id, op, ax->device);
+        rate_base(r, base, sizeof base, matrix, matrix_id, op, ax);
         rc = rate_write_files(r, base, &c, ax, matrix, op, err);
         if (rc == 0)
             rc = rp_add_chart(r, base, err);
@@ -319,25 +364,28 @@ static int rate_chart_one(rp_report *r, int64_t matrix_id, const char *matrix,
     return rc;
 }
 
-/* Both device charts of every matrix and operation of the sweep. */
-int rp_rate_charts(rp_report *r, sp_err *err)
+/* Both device charts of every matrix of the operation, in a small sweep. */
+int rp_rate_charts(rp_report *r, const rp_series *se, sp_err *err)
 {
+    if (se->matrices > RATE_MATRICES)
+        return 0;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
-            "SELECT DISTINCT matrix_id, matrix, operation FROM run_stats"
-            " WHERE sweep_id = ?1 ORDER BY matrix_id, operation", -1, &s, NULL) != SQLITE_OK)
+            "SELECT DISTINCT r.matrix_id, r.matrix, m.nnz FROM run_stats r JOIN matrices m"
+            " ON m.id = r.matrix_id WHERE r.sweep_id = ?1 AND r.operation = ?2"
+            " ORDER BY m.nnz, r.matrix_id", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the matrix list");
     sqlite3_bind_int64(s, 1, r->sweep_id);
+    sqlite3_bind_text(s, 2, se->op, -1, SQLITE_STATIC);
     int rc = 0, step;
     while (rc == 0 && (step = sqlite3_step(s)) == SQLITE_ROW) {
-        char *matrix = rp_column_dup(s, 1), *op = rp_column_dup(s, 2);
-        if (!matrix || !op)
+        char *matrix = rp_column_dup(s, 1);
+        if (!matrix)
             rc = sp_fail(err, "report: out of memory");
         for (int d = 0; d < 2 && rc == 0; d++)
-            rc = rate_chart_one(r, sqlite3_column_int64(s, 0), matrix, op, &rate_axes[d],
+            rc = rate_chart_one(r, sqlite3_column_int64(s, 0), matrix, se->op, &rate_axes[d],
                                 err);
         free(matrix);
-        free(op);
     }
     if (rc == 0 && step != SQLITE_DONE)
         rc = rp_db_fail(r, err, "reading the matrix list");

@@ -1,11 +1,13 @@
 /*
- * report_summary.c — the summary tables (best kernel and axis values per
- * matrix, its time, rate and speedups each with its 95 % interval, and
- * whether it beats or ties the runner-up; geomean speedup of each kernel
- * over the serial and the vendor baseline, with a bound) and the failure
+ * report_summary.c — the summary table of each operation (best kernel and
+ * axis values per matrix, its time, rate and speedups over the fixed
+ * baselines each with its 95 % interval, and whether it beats or ties the
+ * runner-up; the geomeans are a chart, report_geomean.c) and the failure
  * table (every run and matrix the sweep could not measure, with the
  * reason: nothing is dropped silently).
  */
+#include <string.h>
+
 #include "report_impl.h"
 
 /* The winner against the runner-up (the best run of any other kernel):
@@ -17,89 +19,111 @@
     " WHEN tie = 0 THEN 'beats ' || runner_up_kernel"                                 \
     " ELSE runner_up_kernel || ' (no interval)' END"
 
-/* Every number with its 95 % interval (rp_measure, rp_ratio: report_format.c). */
+/* One operation's best run per matrix, every number with its 95 %
+ * interval (rp_measure, rp_ratio: report_format.c; the rate's unit is in
+ * the header, the operation's); the speedups over the operation's fixed
+ * baselines (db/views.sql baselines, named in the header). */
 static const char BEST_SQL[] =
-    "SELECT matrix, size_class, nnz, operation, kernel, " AXES_TEXT("axes") ","
-    " rp_measure(median * 1e3, ci_lo * 1e3, ci_hi * 1e3, 'ms'),"
-    " rp_measure(rate, rate_lo, rate_hi, rate_unit),"
-    " rp_ratio(speedup, speedup_lo, speedup_hi), coalesce(vendor_kernel, '-'),"
+    "SELECT matrix, size_class, nnz, kernel, " AXES_TEXT("axes") ","
+    " rp_measure(median * 1e3, ci_lo * 1e3, ci_hi * 1e3, ''),"
+    " rp_measure(rate, rate_lo, rate_hi, ''),"
+    " rp_ratio(speedup, speedup_lo, speedup_hi),"
     " rp_ratio(vendor_speedup, vendor_speedup_lo, vendor_speedup_hi), " RUNNER_UP
-    " FROM best_runs WHERE sweep_id = ?1 ORDER BY operation, nnz, matrix";
+    " FROM best_runs WHERE sweep_id = ?1 AND operation = ?2 ORDER BY nnz, matrix";
 
-/* The geomean of a speedup column x over the matrices, between the
- * geomeans of its lower and its upper ends. That is a conservative bound,
- * not a confidence interval of the geomean: it is where the geomean lies
- * when every matrix's speedup lies in its own interval; it claims no
- * coverage of its own, and is usually wider than an interval of the
- * geomean would be (the matrices' errors do not all fall the same way).
- * Only when every one of those matrices has an interval: the ends of a
- * subset bound nothing ("(no interval)" then). */
-#define GEOMEAN(x, lo, hi)                                                            \
-    "rp_ratio(exp(avg(ln(" x "))),"                                                   \
-    " CASE WHEN COUNT(" lo ") = COUNT(" x ") AND COUNT(" hi ") = COUNT(" x ")"       \
-    "  THEN exp(avg(ln(" lo "))) END,"                                                \
-    " CASE WHEN COUNT(" lo ") = COUNT(" x ") AND COUNT(" hi ") = COUNT(" x ")"       \
-    "  THEN exp(avg(ln(" hi "))) END)"
-
-/* Per kernel: its best axis values on each matrix (the smallest median,
- * which is the largest speedup over either baseline, with that run's
- * interval), then the geomean over matrices of the speedup over each
- * baseline (matrices with one). */
-static const char GEOMEAN_SQL[] =
-    "WITH placed AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY matrix_id, operation, kernel"
-    "   ORDER BY median, run_id) AS place FROM speedup WHERE sweep_id = ?1),"
-    " best AS (SELECT kernel, operation, speedup AS s, speedup_lo AS s_lo,"
-    "   speedup_hi AS s_hi, vendor_speedup AS v, vendor_speedup_lo AS v_lo,"
-    "   vendor_speedup_hi AS v_hi FROM placed WHERE place = 1)"
-    " SELECT kernel, operation, COUNT(*), " GEOMEAN("s", "s_lo", "s_hi") ", COUNT(s),"
-    " " GEOMEAN("v", "v_lo", "v_hi") ", COUNT(v)"
-    " FROM best GROUP BY kernel, operation"
-    " ORDER BY operation, exp(avg(ln(s))) DESC, kernel";
+/* The baseline of a role ("(none)" without one) and the rate unit of an
+ * operation, for the headers. */
+static const char HEAD_SQL[] =
+    "SELECT coalesce((SELECT kernel FROM baselines WHERE sweep_id = ?1 AND operation = ?2"
+    "  AND role = 'serial'), 'serial (none)'),"
+    " coalesce((SELECT kernel FROM baselines WHERE sweep_id = ?1 AND operation = ?2"
+    "  AND role = 'vendor'), 'vendor (none)'),"
+    " (SELECT MAX(rate_unit) FROM run_stats WHERE sweep_id = ?1 AND operation = ?2)";
 
 static const char FAILURES_SQL[] =
     "SELECT status, what, matrix, coalesce(kernel, '-'), coalesce(" AXES_TEXT("axes") ", '-'),"
     " coalesce(reason, '-') FROM failures WHERE sweep_id = ?1"
     " ORDER BY status, matrix, kernel, axes";
 
-/* Run sql (bound to the sweep) into a table emitted as pages. */
-static int emit_query(rp_report *r, const char *sql, const char *base, const char *title,
-                      int ncols, const char *const *head, sp_err *err)
+/* Run sql (bound to the sweep, and to op when given) into t, emitted. */
+static int emit_query(rp_report *r, const char *sql, const char *op, rp_table *t, sp_err *err)
 {
     sqlite3_stmt *s;
-    rp_table t;
     if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return rp_db_fail(r, err, title);
+        return rp_db_fail(r, err, t->title);
     sqlite3_bind_int64(s, 1, r->sweep_id);
-    rp_table_init(&t, base, title, ncols, head);
-    int rc = rp_table_query(&t, s, r, err) || rp_table_emit(r, &t, err) ? -1 : 0;
+    if (op)
+        sqlite3_bind_text(s, 2, op, -1, SQLITE_STATIC);
+    int rc = rp_table_query(t, s, r, err) || rp_table_emit(r, t, err) ? -1 : 0;
     sqlite3_finalize(s);
-    rp_table_free(&t);
+    rp_table_free(t);
     return rc;
+}
+
+/* OP-best-per-matrix: .tsv, .csv, .md, .tex with every column, pages with
+ * the columns a reader scans (the page holds 150 characters). */
+static int best_table(rp_report *r, const char *op, sp_err *err)
+{
+    static const int shown[] = {1, 4, 5, 7, 8, 10, 0};
+    char serial[160], vendor[160], unit[64], h_serial[200], h_vendor[200], h_rate[100];
+    char base[128], title[256];
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, HEAD_SQL, -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the baseline names");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    sqlite3_bind_text(s, 2, op, -1, SQLITE_STATIC);
+    if (sqlite3_step(s) != SQLITE_ROW) {
+        sqlite3_finalize(s);
+        return rp_db_fail(r, err, "reading the baseline names");
+    }
+    snprintf(serial, sizeof serial, "%s", (const char *)sqlite3_column_text(s, 0));
+    snprintf(vendor, sizeof vendor, "%s", (const char *)sqlite3_column_text(s, 1));
+    snprintf(unit, sizeof unit, "%s", (const char *)sqlite3_column_text(s, 2));
+    sqlite3_finalize(s);
+    snprintf(h_serial, sizeof h_serial, "vs %s [95 %% CI]", serial);
+    snprintf(h_vendor, sizeof h_vendor, "vs %s [95 %% CI]", vendor);
+    snprintf(h_rate, sizeof h_rate, "%s [95 %% CI]", unit);
+    const char *head[] = {"matrix", "size", "nnz", "best kernel", "axes",
+                          "median ms [95 % CI]", h_rate, h_serial, h_vendor, "runner-up"};
+    rp_sanitize(base, sizeof base, op);
+    snprintf(base + strlen(base), sizeof base - strlen(base), "-best-per-matrix");
+    snprintf(title, sizeof title, "%s: best kernel and axis values per matrix, by nnz",
+             rp_op_title(op));
+    rp_table t;
+    rp_table_init(&t, base, title, 10, head);
+    t.shown = shown;
+    t.formats |= RP_TABLE_CSV | RP_TABLE_MD | RP_TABLE_TEX;
+    return emit_query(r, BEST_SQL, op, &t, err);
 }
 
 int rp_summary_tables(rp_report *r, sp_err *err)
 {
-    static const char *const best_head[] = {
-        "matrix", "size", "nnz", "operation", "best kernel", "axes", "median [95 % interval]",
-        "rate [95 % interval]", "vs serial", "vendor baseline", "vs vendor", "runner-up"};
-    static const char *const geo_head[] = {
-        "kernel", "operation", "matrices", "geomean vs serial [bound]", "(matrices)",
-        "geomean vs vendor [bound]", "(matrices)"};
-    return emit_query(r, BEST_SQL, "summary-best", "Best kernel and axis values per matrix",
-                      12, best_head, err) ||
-                   emit_query(r, GEOMEAN_SQL, "summary-geomean",
-                              "Geomean speedup of each kernel (best axis values per matrix; "
-                              "bounds: geomeans of the intervals' ends)",
-                              7, geo_head, err)
-               ? -1
-               : 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT DISTINCT operation FROM run_stats WHERE"
+                                  " sweep_id = ?1 ORDER BY CASE operation WHEN 'spmv' THEN 0"
+                                  " WHEN 'transpose' THEN 1 WHEN 'sort' THEN 2 ELSE 3 END,"
+                                  " operation", -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the operation list");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    char ops[16][64];
+    int n = 0, step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW && n < 16)
+        snprintf(ops[n++], sizeof ops[0], "%s", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    if (step != SQLITE_DONE && step != SQLITE_ROW)
+        return rp_db_fail(r, err, "listing operations");
+    for (int i = 0; i < n; i++)
+        if (best_table(r, ops[i], err))
+            return -1;
+    return 0;
 }
 
 int rp_failure_table(rp_report *r, sp_err *err)
 {
     static const char *const head[] = {"status", "what", "matrix", "kernel", "axes",
                                        "reason"};
-    return emit_query(r, FAILURES_SQL, "failures",
-                      "Runs and matrices without a measurement (failed, crashed, timeout, "
-                      "skipped, error)", 6, head, err);
+    rp_table t;
+    rp_table_init(&t, "failures", "Runs and matrices without a measurement (failed, crashed, "
+                  "timeout, skipped, error)", 6, head);
+    return emit_query(r, FAILURES_SQL, NULL, &t, err);
 }

@@ -1,9 +1,10 @@
 /*
  * report_table.c — tables in the report: the rows of a query written as
- * BASE.tsv (for scripts) and drawn as monospaced text pages BASE-1, BASE-2,
- * ... (PNG and PDF pages, TABLE_ROWS rows each), so a table of hundreds of
- * rows paginates instead of running off the page (and a wide one gets a
- * smaller font instead of being cut).
+ * BASE.tsv (for scripts), on request as BASE.csv, BASE.md (Markdown) and
+ * BASE.tex (a LaTeX booktabs tabular, for a paper), and drawn as
+ * monospaced text pages BASE-1, BASE-2, ... (PNG and PDF pages of the
+ * report's page size, TABLE_ROWS rows each, the columns asked for), so a
+ * table of hundreds of rows paginates instead of running off the page.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,13 @@
 #include "report_impl.h"
 
 #define TABLE_ROWS 38           /* rows per page */
-#define TABLE_CELL_CHARS 48     /* longer cells are cut with "~" on pages */
-/* The rows' monospaced font: 8 pt, 190 characters on a 1200-pixel PNG
- * (6 pixels each); a wider table (numbers with their intervals) gets 6 pt,
- * 5 pixels a character: 228. (7 pt is hinted to 6 pixels too, no gain;
- * the PDF, at half the font scale, has room for either.) */
+#define TABLE_CELL_CHARS 32     /* longer cells are cut with "~" on pages */
+/* The rows' monospaced font: 8 points printed (the smallest the report
+ * uses), 0.6 em a character: 150 characters across the 11-inch page
+ * (report.c), less its margins. A wider table is cut at the right: the
+ * pages show the columns a reader scans, the files have them all. */
 #define TABLE_FONT_PT 8
-#define TABLE_LINE_CHARS 190
-#define TABLE_SMALL_FONT_PT 6
-#define TABLE_MAX_CHARS 228
+#define TABLE_LINE_CHARS 150
 
 int rp_table_init(rp_table *t, const char *base, const char *title, int ncols,
                   const char *const *head)
@@ -29,6 +28,7 @@ int rp_table_init(rp_table *t, const char *base, const char *title, int ncols,
     t->title = title;
     t->ncols = ncols;
     t->head = head;
+    t->formats = RP_TABLE_PAGES;
     return 0;
 }
 
@@ -96,45 +96,51 @@ static int write_tsv(rp_report *r, const rp_table *t, sp_err *err)
     return rp_finish(f, r, name, err);
 }
 
-/* Display width of each column: the longest cell, at most TABLE_CELL_CHARS. */
+/* The number of columns on the pages and the i-th of them (0-based). */
+static int shown_count(const rp_table *t)
+{
+    int n = 0;
+    if (!t->shown)
+        return t->ncols;
+    while (t->shown[n])
+        n++;
+    return n;
+}
+
+static int shown_col(const rp_table *t, int i)
+{
+    return t->shown ? t->shown[i] - 1 : i;
+}
+
+/* Display width of each shown column: the longest cell, at most
+ * TABLE_CELL_CHARS. */
 static void column_widths(const rp_table *t, int *w)
 {
-    for (int c = 0; c < t->ncols; c++) {
-        w[c] = (int)strlen(t->head[c]);
+    for (int i = 0; i < shown_count(t); i++) {
+        int c = shown_col(t, i);
+        w[i] = (int)strlen(t->head[c]);
         for (int row = 0; row < t->nrows; row++) {
             int n = (int)strlen(t->cell[row * t->ncols + c]);
-            w[c] = n > w[c] ? n : w[c];
+            w[i] = n > w[i] ? n : w[i];
         }
-        w[c] = w[c] > TABLE_CELL_CHARS ? TABLE_CELL_CHARS : w[c];
+        w[i] = w[i] > TABLE_CELL_CHARS ? TABLE_CELL_CHARS : w[i];
     }
 }
 
-/* The font size a line of the table's widths fits the page at, and the
- * characters a line then holds. */
-static int table_font(const rp_table *t, const int *w, int *chars)
-{
-    int width = 0;
-    for (int c = 0; c < t->ncols; c++)
-        width += w[c] + 2;
-    int wide = width > TABLE_LINE_CHARS;
-    *chars = wide ? TABLE_MAX_CHARS : TABLE_LINE_CHARS;
-    return wide ? TABLE_SMALL_FONT_PT : TABLE_FONT_PT;
-}
-
-/* One row of cells padded to their widths, at most chars characters (cut
- * cells end in "~"). */
-static void format_line(const rp_table *t, const char *const *cells, const int *w, int chars,
-                        char *line)
+/* One row of shown cells padded to their widths, at most TABLE_LINE_CHARS
+ * characters (cut cells end in "~"). */
+static void format_line(const rp_table *t, const char *const *cells, const int *w, char *line)
 {
     size_t used = 0;
+    int chars = TABLE_LINE_CHARS;
     line[0] = '\0';
-    for (int c = 0; c < t->ncols && (int)used + 4 < chars; c++) {
-        const char *v = cells[c] ? cells[c] : "";
-        int n = (int)strlen(v), cut = n > w[c];
+    for (int i = 0; i < shown_count(t) && (int)used + 4 < chars; i++) {
+        const char *v = cells[shown_col(t, i)] ? cells[shown_col(t, i)] : "";
+        int n = (int)strlen(v), cut = n > w[i];
         int room = chars - (int)used - 3;
-        int shown = (cut ? w[c] - 1 : n) < room ? (cut ? w[c] - 1 : n) : room;
+        int shown = (cut ? w[i] - 1 : n) < room ? (cut ? w[i] - 1 : n) : room;
         used += (size_t)snprintf(line + used, (size_t)chars + 1 - used, "%.*s%s%*s  ",
-                                 shown, v, cut ? "~" : "", w[c] - shown - cut, "");
+                                 shown, v, cut ? "~" : "", w[i] - shown - cut, "");
     }
 }
 
@@ -146,17 +152,15 @@ static void put_line(FILE *f, int *tag, double y, const char *font, const char *
     fprintf(f, " at screen 0.04, %.3f left font '%s'\n", y, font);
 }
 
-/* The header and rows [first, first + TABLE_ROWS) of a page, in a font
- * that fits the table's width. */
+/* The header and rows [first, first + TABLE_ROWS) of a page. */
 static void put_rows(FILE *f, int *tag, const rp_table *t, const int *w, int first)
 {
-    char line[TABLE_MAX_CHARS + 8], font[16];
-    int chars;
-    snprintf(font, sizeof font, "Mono,%d", table_font(t, w, &chars));
-    format_line(t, t->head, w, chars, line);
+    char line[TABLE_LINE_CHARS + 8], font[16];
+    snprintf(font, sizeof font, "Mono,%d", TABLE_FONT_PT);
+    format_line(t, t->head, w, line);
     put_line(f, tag, 0.90, font, line);
     for (int i = 0; i < TABLE_ROWS && first + i < t->nrows; i++) {
-        format_line(t, (const char *const *)&t->cell[(first + i) * t->ncols], w, chars, line);
+        format_line(t, (const char *const *)&t->cell[(first + i) * t->ncols], w, line);
         put_line(f, tag, 0.87 - 0.022 * i, font, line);
     }
     if (t->nrows == 0)
@@ -181,12 +185,12 @@ static int write_page(rp_report *r, const rp_table *t, const int *w, int page, i
     if (pages > 1)
         snprintf(title + strlen(title), sizeof title - strlen(title), " — page %d of %d",
                  page + 1, pages);
-    put_line(f, &tag, 0.95, "Sans,12", title);
+    put_line(f, &tag, 0.95, "Sans,11", title);
     put_rows(f, &tag, t, w, page * TABLE_ROWS);
     fprintf(f, "plot -1 notitle\n");
     if (rp_finish(f, r, name, err))
         return -1;
-    return rp_add_chart(r, base, err);
+    return rp_add_page(r, base, err);
 }
 
 int rp_table_pages(int nrows)
@@ -194,14 +198,126 @@ int rp_table_pages(int nrows)
     return nrows ? (nrows + TABLE_ROWS - 1) / TABLE_ROWS : 1;
 }
 
-/* The TSV and every page of t, pages added to the report in order. */
+/* Write the cells of every row (and the header first) through put, a
+ * cell at a time, into BASE.suffix. */
+static int write_rows(rp_report *r, const rp_table *t, const char *suffix,
+                      void (*put)(FILE *, const rp_table *, int row, int col), sp_err *err)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s%s", t->base, suffix);
+    FILE *f = rp_create(r, name, err);
+    if (!f)
+        return -1;
+    for (int row = -1; row < t->nrows; row++)
+        for (int c = 0; c < t->ncols; c++)
+            put(f, t, row, c);
+    return rp_finish(f, r, name, err);
+}
+
+static const char *cell_text(const rp_table *t, int row, int c)
+{
+    return row < 0 ? t->head[c] : t->cell[row * t->ncols + c];
+}
+
+/* CSV (RFC 4180): a cell with a comma, a quote or a line break quoted. */
+static void put_csv(FILE *f, const rp_table *t, int row, int c)
+{
+    const char *v = cell_text(t, row, c);
+    int quote = strpbrk(v, ",\"\r\n") != NULL;
+    if (quote)
+        fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"')
+            fputc('"', f);
+        fputc(*v, f);
+    }
+    if (quote)
+        fputc('"', f);
+    fputs(c + 1 < t->ncols ? "," : "\r\n", f);
+}
+
+/* Markdown: '|' escaped, line breaks as spaces; the rule after the header. */
+static void put_md(FILE *f, const rp_table *t, int row, int c)
+{
+    fputs(c ? " | " : "| ", f);
+    for (const char *v = cell_text(t, row, c); *v; v++) {
+        if (*v == '|')
+            fputc('\\', f);
+        fputc(*v == '\n' || *v == '\r' || *v == '\t' ? ' ' : *v, f);
+    }
+    if (c + 1 < t->ncols)
+        return;
+    fputs(" |\n", f);
+    if (row < 0) {
+        for (int k = 0; k < t->ncols; k++)
+            fputs(k ? " --- |" : "| --- |", f);
+        fputc('\n', f);
+    }
+}
+
+/* A column all of whose cells are numbers (or "-"): aligned right in LaTeX. */
+static int numeric_column(const rp_table *t, int c)
+{
+    for (int row = 0; row < t->nrows; row++) {
+        const char *v = t->cell[row * t->ncols + c];
+        char *end;
+        if (strcmp(v, "-") && (strtod(v, &end), end == v || *end))
+            return 0;
+    }
+    return t->nrows > 0;
+}
+
+/* LaTeX: TeX's special characters escaped; booktabs rules. */
+static void put_tex(FILE *f, const rp_table *t, int row, int c)
+{
+    static const struct {
+        char c;
+        const char *tex;
+    } special[] = {{'\\', "\\textbackslash{}"}, {'&', "\\&"},  {'%', "\\%"},
+                   {'$', "\\$"},                {'#', "\\#"},  {'_', "\\_"},
+                   {'{', "\\{"},                {'}', "\\}"},  {'~', "\\textasciitilde{}"},
+                   {'^', "\\textasciicircum{}"}};
+    if (row < 0 && c == 0) {
+        fprintf(f, "%% %s: written by spsweep report (needs \\usepackage{booktabs})\n"
+                   "\\begin{tabular}{", t->title);
+        for (int k = 0; k < t->ncols; k++)
+            fputc(numeric_column(t, k) ? 'r' : 'l', f);
+        fprintf(f, "}\n\\toprule\n");
+    }
+    for (const char *v = cell_text(t, row, c); *v; v++) {
+        size_t i = 0;
+        while (i < sizeof special / sizeof *special && special[i].c != *v)
+            i++;
+        if (i < sizeof special / sizeof *special)
+            fputs(special[i].tex, f);
+        else
+            fputc(*v == '\n' || *v == '\r' || *v == '\t' ? ' ' : *v, f);
+    }
+    if (c + 1 < t->ncols) {
+        fputs(" & ", f);
+        return;
+    }
+    fputs(" \\\\\n", f);
+    if (row < 0)
+        fputs("\\midrule\n", f);
+    if (row == t->nrows - 1)
+        fputs("\\bottomrule\n\\end{tabular}\n", f);
+}
+
+/* The TSV, the formats asked for and every page of t, pages added to the
+ * report in order. */
 int rp_table_emit(rp_report *r, const rp_table *t, sp_err *err)
 {
     int w[16];
     if (t->ncols > 16)
         return sp_fail(err, "report: table %s has more than 16 columns", t->base);
-    if (write_tsv(r, t, err))
+    if (write_tsv(r, t, err) ||
+        ((t->formats & RP_TABLE_CSV) && write_rows(r, t, ".csv", put_csv, err)) ||
+        ((t->formats & RP_TABLE_MD) && write_rows(r, t, ".md", put_md, err)) ||
+        ((t->formats & RP_TABLE_TEX) && write_rows(r, t, ".tex", put_tex, err)))
         return -1;
+    if (!(t->formats & RP_TABLE_PAGES))
+        return 0;
     column_widths(t, w);
     int pages = rp_table_pages(t->nrows);
     for (int p = 0; p < pages; p++)

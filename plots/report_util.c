@@ -8,21 +8,34 @@
 
 #include "report_impl.h"
 
-/* Record a chart (a copy of base) in page order. */
-int rp_add_chart(rp_report *r, const char *base, sp_err *err)
+/* Record a chart or page (a copy of base) in page order. */
+static int add_chart(rp_report *r, const char *base, int figure, sp_err *err)
 {
     if (r->ncharts == r->cap) {
         int cap = r->cap ? 2 * r->cap : 16;
         char **grown = realloc(r->charts, (size_t)cap * sizeof *grown);
-        if (!grown)
+        int *kinds = grown ? realloc(r->figure, (size_t)cap * sizeof *kinds) : NULL;
+        if (grown)
+            r->charts = grown;
+        if (!kinds)
             return sp_fail(err, "report: out of memory for %d charts", cap);
-        r->charts = grown;
+        r->figure = kinds;
         r->cap = cap;
     }
     if (!(r->charts[r->ncharts] = strdup(base)))
         return sp_fail(err, "report: out of memory");
-    r->ncharts++;
+    r->figure[r->ncharts++] = figure;
     return 0;
+}
+
+int rp_add_chart(rp_report *r, const char *base, sp_err *err)
+{
+    return add_chart(r, base, 1, err);
+}
+
+int rp_add_page(rp_report *r, const char *base, sp_err *err)
+{
+    return add_chart(r, base, 0, err);
 }
 
 /* 1 when base names a chart already recorded. */
@@ -139,20 +152,4 @@ char *rp_column_dup(sqlite3_stmt *s, int col)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
     return strdup(t ? (const char *)t : "");
-}
-
-/* Colours for up to 24 kernels on one chart: the tab20 set and four more,
- * so that no two series of a chart share a colour (gnuplot's default
- * cycles through 8). */
-void rp_palette(FILE *f)
-{
-    static const char *const colours[] = {
-        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-        "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
-        "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5", "#393b79",
-        "#637939", "#8c6d31", "#843c39"};
-    int n = (int)(sizeof colours / sizeof *colours);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "set linetype %d lc rgb '%s' lw 1.5\n", i + 1, colours[i]);
-    fprintf(f, "set linetype cycle %d\n", n);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "../db/store.h"
 #include "../plots/report.h"
@@ -176,6 +177,13 @@ static int count_files(const char *dir, const char *part, const char *suffix)
     return n;
 }
 
+/* The charts of dir: its PNGs, less the one-column variants (a page of
+ * report.pdf each). */
+static int count_charts(const char *dir)
+{
+    return count_files(dir, "", ".png") - count_files(dir, "", "-1col.png");
+}
+
 /* The text of out/name (NUL-terminated). */
 static char *read_out(const char *out, const char *name)
 {
@@ -194,42 +202,69 @@ Test(report, full_report_writes_charts_and_pdf, .timeout = 120)
     build_db(db, 1);
     sp_err err = {{0}};
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
-    static const char *const charts[] = {
-        "speedup-small-1.png", "vendor-small-1.png", "gflops-laplace2d_n100-cpu.png",
-        "gflops-laplace2d_n100-gpu.png",
-        "gflops-HB_bcsstk13-cpu.png", "gflops-HB_bcsstk13-gpu.png", "summary-best-1.png",
-        "summary-geomean-1.png", "failures-1.png", "phases-1.png", "roofline.png",
-        "contents-1.png"};
-    int ncharts = (int)(sizeof charts / sizeof *charts);
-    for (int i = 0; i < ncharts; i++)
-        assert_png(out, charts[i]);
-    cr_assert_eq(count_files(out, "", ".png"), ncharts, "unexpected extra charts");
+    /* figures (paper sizes: .png, .pdf, -1col.png, -1col.pdf) and text pages */
+    static const char *const figures[] = {
+        "spmv-geomean-vs-spmv_csr_serial-1", "spmv-geomean-vs-spmv_csr_cusparse-1",
+        "spmv-speedup-vs-spmv_csr_serial-1", "spmv-speedup-vs-spmv_csr_cusparse-1",
+        "spmv-rate-by-matrix-1", "spmv-roofline-cpu", "spmv-roofline-gpu",
+        "spmv-gpu-phases-1", "spmv-rate-vs-threads-laplace2d_n100",
+        "spmv-rate-vs-blocksize-laplace2d_n100", "spmv-rate-vs-threads-HB_bcsstk13",
+        "spmv-rate-vs-blocksize-HB_bcsstk13"};
+    static const char *const pages[] = {"spmv-best-per-matrix-1", "failures-1", "contents-1"};
+    int nfig = (int)(sizeof figures / sizeof *figures), npages = 3;
+    char name[300];
+    for (int i = 0; i < nfig; i++) {
+        static const char *const suffix[] = {".png", "-1col.png", ".pdf", "-1col.pdf"};
+        for (int k = 0; k < 4; k++) {
+            snprintf(name, sizeof name, "%s%s", figures[i], suffix[k]);
+            cr_assert(file_exists(out, name), "%s missing", name);
+            if (k < 2)
+                assert_png(out, name);
+        }
+    }
+    for (int i = 0; i < npages; i++) {
+        snprintf(name, sizeof name, "%s.png", pages[i]);
+        assert_png(out, name);
+        snprintf(name, sizeof name, "%s-1col.png", pages[i]);
+        cr_assert_not(file_exists(out, name), "a text page has no paper sizes");
+    }
+    cr_assert_eq(count_charts(out), nfig + npages, "unexpected extra charts");
     char pdf[1100];
     tu_path(pdf, sizeof pdf, out, "report.pdf");
-    int pages = pdf_pages(pdf);
-    cr_assert_eq(pages, ncharts + 1, "report.pdf has %d pages, want the title + %d", pages,
-                 ncharts);
-    /* contents: 11 charts after the title (page 1) and one contents page */
+    int np = pdf_pages(pdf);
+    cr_assert_eq(np, nfig + npages + 1, "report.pdf has %d pages, want the title + %d", np,
+                 nfig + npages);
+    /* contents: the charts after the title (page 1) and one contents page */
     char *c = read_out(out, "contents.tsv");
-    cr_assert(!strncmp(c, "page\tchart (PNG file name)\n3\tsummary-best-1.png\n", 46), "%s", c);
-    cr_assert(strstr(c, "\n13\tfailures-1.png\n"), "the last chart on page 13: %s", c);
-    cr_assert(!strstr(c, "\n14\t"), "%s", c);
+    cr_assert(!strncmp(c, "page\tchart (PNG file name)\n3\tspmv-best-per-matrix-1.png\n", 52),
+              "%s", c);
+    snprintf(name, sizeof name, "\n%d\tfailures-1.png\n", nfig + npages + 1);
+    cr_assert(strstr(c, name), "the last chart on page %d: %s", nfig + npages + 1, c);
     free(c);
-    /* the roofline: points by kernel, both measured roofs */
-    char *g = read_out(out, "roofline.gp");
-    cr_assert(strstr(g, "x * 21.5 ") && strstr(g, "host STREAM triad 21.5 GB/s") &&
-              strstr(g, "x * 2900 ") && strstr(g, "'spmv_csr_omp'"), "%s", g);
+    /* the rooflines: a device each, under its own measured roof */
+    char *g = read_out(out, "spmv-roofline-cpu.gp");
+    cr_assert(strstr(g, "x * 21.5 ") && strstr(g, "host STREAM triad, 4 threads, 21.5 GB/s") &&
+              !strstr(g, "x * 2900 ") && strstr(g, "'spmv_csr_omp'") &&
+              !strstr(g, "spmv_csr_cusparse"), "%s", g);
+    free(g);
+    g = read_out(out, "spmv-roofline-gpu.gp");
+    cr_assert(strstr(g, "x * 2900 ") && strstr(g, "device copy, 2900 GB/s") &&
+              !strstr(g, "x * 21.5 ") && strstr(g, "'spmv_csr_cusparse'") &&
+              !strstr(g, "spmv_csr_omp"), "%s", g);
+    /* each matrix labelled, at each size */
+    cr_assert(strstr(g, "'laplace2d_n100' at graph") && strstr(g, "'HB/bcsstk13' at graph"), "%s",
+              g);
     free(g);
     /* the phase bars: each GPU kernel at its fastest blocksize, in ms, the
      * release last; n = 5 and one round: no interval, no spread, no bars */
-    char *t = read_out(out, "phases-1.dat");
+    char *t = read_out(out, "spmv-gpu-phases-1.dat");
     cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_vector_cuda\t1.0\t2.0\t0.06\t0.5\t0.25\t"
                         "NaN\tNaN\t1\tNaN\tNaN\n"), "%s", t);
     cr_assert(strstr(t, "laplace2d_n100 / spmv_csr_cusparse\t1.0\t2.0\t0.05\t0.5\t0.25\t"), "%s",
               t);
     free(t);
-    t = read_out(out, "phases-1.gp");
-    cr_assert(strstr(t, "using 6 title 'release (frees)'") && !strstr(t, "yerrorbars"), "%s", t);
+    t = read_out(out, "spmv-gpu-phases-1.gp");
+    cr_assert(strstr(t, "using 6 lt 5 title 'release'") && !strstr(t, "yerrorbars"), "%s", t);
     free(t);
 }
 
@@ -246,19 +281,43 @@ Test(report, summary_and_failure_tables, .timeout = 120)
     cr_assert(strstr(t, "failed\trun\tlaplace2d_n100\tspmv_csr_omp\tthreads=8\t"
                         "relative error 1e-3 above tolerance\n"), "%s", t);
     free(t);
-    t = read_out(out, "summary-best.tsv");
+    t = read_out(out, "spmv-best-per-matrix.tsv");
     /* laplace2d: cusparse at 5e-5 s is the fastest; serial 4e-3 s -> 80x;
-     * n = 5 gives no interval, and every number says so */
-    cr_assert(strstr(t, "laplace2d_n100\tsmall\t49600\tspmv\tspmv_csr_cusparse\t\t"
-                        "0.05000 ms (no interval)\t40.00 GFLOPS (no interval)\t"
-                        "80.0x (no interval)\tspmv_csr_cusparse\t1.00x (no interval)\t"
+     * n = 5 gives no interval, and every number says so; the baselines
+     * and the unit are named in the header */
+    const char *head = "matrix\tsize\tnnz\tbest kernel\taxes\tmedian ms [95 % CI]\t"
+                       "GFLOPS [95 % CI]\tvs spmv_csr_serial [95 % CI]\t"
+                       "vs spmv_csr_cusparse [95 % CI]\trunner-up\n";
+    cr_assert(!strncmp(t, head, strlen(head)), "%s", t);
+    cr_assert(strstr(t, "laplace2d_n100\tsmall\t49600\tspmv_csr_cusparse\t\t"
+                        "0.05000 (no interval)\t40.00 (no interval)\t"
+                        "80.0x (no interval)\t1.00x (no interval)\t"
                         "spmv_csr_vector_cuda (no interval)\n"),
               "%s", t);
     free(t);
-    t = read_out(out, "summary-geomean.tsv");
+    /* the headline: a chart and tables beside it */
+    t = read_out(out, "spmv-geomean-speedup.tsv");
     /* omp's best is threads=4 on both matrices: 4e-3/1.4e-3 = 2.857 each */
-    cr_assert(strstr(t, "spmv_csr_omp\tspmv\t2\t2.86x (no interval)\t2\t"
+    cr_assert(strstr(t, "spmv_csr_omp\tcsr/openmp\tcpu\t2\t2.86x (no interval)\t2\t"
                         "0.0357x (no interval)\t2\n"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-geomean-speedup.md");
+    cr_assert(strstr(t, "| kernel | family | device | matrices | vs spmv_csr_serial [bound] |") &&
+              strstr(t, "\n| --- | --- |") &&
+              strstr(t, "\n| spmv_csr_omp | csr/openmp | cpu | 2 | 2.86x (no interval) | 2 |"),
+              "%s", t);
+    free(t);
+    t = read_out(out, "spmv-geomean-speedup.tex");
+    cr_assert(strstr(t, "\\begin{tabular}{lllrlrlr}\n\\toprule\n") &&
+              strstr(t, "\nspmv\\_csr\\_omp & csr/openmp & cpu & 2 & 2.86x (no interval) & 2 & ") &&
+              strstr(t, "\\bottomrule\n\\end{tabular}\n"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-geomean-speedup.csv");
+    cr_assert(strstr(t, "spmv_csr_omp,csr/openmp,cpu,2,2.86x (no interval),2,"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-geomean-vs-spmv_csr_serial-1.dat");
+    cr_assert(strstr(t, "\t2.85714286\t2.85714286\t2.85714286\t1\t2.85714286\t2\tspmv_csr_omp\n"),
+              "the geomean bar, from 1, no bound: %s", t);
     free(t);
 }
 
@@ -342,26 +401,27 @@ Test(report, intervals_on_every_chart_and_table, .timeout = 120)
     sp_err err = {{0}};
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
     /* roofline: cuSPARSE on known_a at 2e6 / 5e-5 s = 40 GFLOPS, from
-     * 2e6 / 5.2e-5 to 2e6 / 4.8e-5; OpenMP's point without an interval */
+     * 2e6 / 5.2e-5 to 2e6 / 4.8e-5 (12e6 bytes: 11.44 MiB, 240 GB/s, under
+     * the GPU's 2900); OpenMP's point without an interval (its bar: none) */
     double v[12];
-    char *t = read_out(out, "roofline.dat");
-    cr_assert_eq(line_numbers(t, "spmv_csr_cusparse\tgpu\t", v, 12), 4, "%s", t);
-    ud_close(v[0], 1.0 / 6, "intensity");
-    ud_close(v[1], 40, "rate");
-    ud_close(v[2], 2e6 / 5.2e-5 / 1e9, "rate_lo");
-    ud_close(v[3], 2e6 / 4.8e-5 / 1e9, "rate_hi");
-    cr_assert(strstr(t, "spmv_csr_omp\tcpu\t0.166666666666667\t1.42857142857143\tNaN\tNaN\n"),
-              "%s", t);
+    char *t = read_out(out, "spmv-roofline-gpu.dat");
+    cr_assert_eq(line_numbers(t, "\n0.166666667\t40\t", v, 4), 4, "%s", t);
+    cr_assert(fabs(v[0] - 2e6 / 5.2e-5 / 1e9) < 1e-6 && fabs(v[1] - 2e6 / 4.8e-5 / 1e9) < 1e-6,
+              "rate_lo %.9g, rate_hi %.9g", v[0], v[1]);
+    cr_assert(v[2] == 0 && fabs(v[3] - 11.44) < 1e-9, "not above the roof; 11.44 MiB");
     free(t);
-    t = read_out(out, "roofline.gp");
-    cr_assert(strstr(t, "using 3:4:($5 == $5 ? $5 : $4):($6 == $6 ? $6 : $4) with yerrorbars"),
-              "%s", t);
+    t = read_out(out, "spmv-roofline-cpu.dat");
+    cr_assert(strstr(t, "\n0.166666667\t1.42857143\t1.42857143\t1.42857143\t0\t11.44\t"
+                        "known_a\n"), "%s", t);
     free(t);
-    assert_png(out, "roofline.png");
+    t = read_out(out, "spmv-roofline-gpu.gp");
+    cr_assert(strstr(t, "using 1:2:3:4 with yerrorbars"), "%s", t);
+    free(t);
+    assert_png(out, "spmv-roofline-gpu.png");
     /* phases: the median round's (1, 2, 0.5, 0.25 ms), the kernel 0.051 ms
      * [0.049, 0.053], 3 rounds whose phases sum to 3.75, 4.2 and 3.5 ms:
      * end to end from 3.5 + 0.051 to 4.2 + 0.051 ms */
-    t = read_out(out, "phases-1.dat");
+    t = read_out(out, "spmv-gpu-phases-1.dat");
     cr_assert_eq(line_numbers(t, "known_a / spmv_csr_vector_cuda\t", v, 12), 10, "%s", t);
     const double want[10] = {1, 2, 0.051, 0.5, 0.25, 0.049, 0.053, 3, 3.551, 4.251};
     for (int i = 0; i < 10; i++)
@@ -370,33 +430,38 @@ Test(report, intervals_on_every_chart_and_table, .timeout = 120)
     cr_assert(strstr(t, "known_a / spmv_csr_cusparse\t1.0\t2.0\t0.05\t0.5\t0.25\t0.048\t0.052\t"
                         "1\tNaN\tNaN\n"), "one round: no spread\n%s", t);
     free(t);
-    t = read_out(out, "phases-1.gp");
+    t = read_out(out, "spmv-gpu-phases-1.gp");
     cr_assert(strstr(t, "using ($0-0.18):($7 == $7 ? $2+$3+$4 : NaN):($2+$3+$7):($2+$3+$8)"
                         " with yerrorbars") &&
               strstr(t, "using ($0+0.18):($10 == $10 ? $2+$3+$4+$5+$6 : NaN):10:11"
                         " with yerrorbars"), "%s", t);
     free(t);
-    assert_png(out, "phases-1.png");
+    assert_png(out, "spmv-gpu-phases-1.png");
     /* the best kernel: every number with its interval; a tie on known_a */
-    t = read_out(out, "summary-best.tsv");
-    cr_assert(strstr(t, "known_a\tsmall\t10000\tspmv\tspmv_csr_cusparse\t\t"
-                        "0.05000 [0.04800, 0.05200] ms\t40.00 [38.46, 41.67] GFLOPS\t"
-                        "80.0x [73.1, 87.5]\tspmv_csr_cusparse\t1.00x [0.92, 1.08]\t"
+    t = read_out(out, "spmv-best-per-matrix.tsv");
+    cr_assert(strstr(t, "known_a\tsmall\t10000\tspmv_csr_cusparse\t\t"
+                        "0.05000 [0.04800, 0.05200]\t40.00 [38.46, 41.67]\t"
+                        "80.0x [73.1, 87.5]\t1.00x [0.92, 1.08]\t"
                         "tie with spmv_csr_vector_cuda\n"), "%s", t);
-    cr_assert(strstr(t, "known_b\tsmall\t20000\tspmv\tspmv_csr_cusparse\t\t"
-                        "0.2000 [0.1920, 0.2080] ms\t10.00 [9.62, 10.42] GFLOPS\t"
-                        "40.0x [36.5, 43.7]\tspmv_csr_cusparse\t1.00x [0.92, 1.08]\t"
+    cr_assert(strstr(t, "known_b\tsmall\t20000\tspmv_csr_cusparse\t\t"
+                        "0.2000 [0.1920, 0.2080]\t10.00 [9.62, 10.42]\t"
+                        "40.0x [36.5, 43.7]\t1.00x [0.92, 1.08]\t"
                         "beats spmv_csr_vector_cuda\n"), "%s", t);
     free(t);
     /* geomeans: cuSPARSE sqrt(80 x 40) = 56.6, between the geomeans of the
      * ends sqrt(73.08 x 36.54) = 51.7 and sqrt(87.5 x 43.75) = 61.9;
      * OpenMP has no interval */
-    t = read_out(out, "summary-geomean.tsv");
-    cr_assert(strstr(t, "spmv_csr_cusparse\tspmv\t2\t56.6x [51.7, 61.9]\t2\t1.00x [0.92, 1.08]\t"
-                        "2\n"), "%s", t);
-    cr_assert(strstr(t, "spmv_csr_omp\tspmv\t1\t2.86x (no interval)\t1\t"), "%s", t);
+    t = read_out(out, "spmv-geomean-speedup.tsv");
+    cr_assert(strstr(t, "spmv_csr_cusparse\tcsr/cusparse\tgpu\t2\t56.6x [51.7, 61.9]\t2\t"
+                        "1.00x [0.92, 1.08]\t2\n"), "%s", t);
+    cr_assert(strstr(t, "spmv_csr_omp\tcsr/openmp\tcpu\t1\t2.86x (no interval)\t1\t"), "%s", t);
     free(t);
-    t = read_out(out, "summary-best-1.gp");
+    /* ... drawn: the bar from 1 to 56.6, its bound as the error bar */
+    t = read_out(out, "spmv-geomean-vs-spmv_csr_serial-1.dat");
+    cr_assert(strstr(t, "\n2\t56.5685425\t51.6731879\t61.8718434\t1\t56.5685425\t2\t"
+                        "spmv_csr_cusparse\n"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-best-per-matrix-1.gp");
     cr_assert(strstr(t, "tie with spmv_csr_vector_cuda") && strstr(t, "[38.46, 41.67]"), "%s",
               t);
     free(t);
@@ -464,15 +529,20 @@ Test(report, data_files_hold_medians_and_file_names_are_safe, .timeout = 120)
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
     /* threads=4 on laplace: 2e6 flops / 1.4e-3 s median = 1.42857 GFLOP/s */
     char path[1100];
-    tu_path(path, sizeof path, out, "gflops-laplace2d_n100-cpu.dat");
+    tu_path(path, sizeof path, out, "spmv-rate-vs-threads-laplace2d_n100.dat");
     size_t n;
     char *dat = tu_slurp(path, &n);
     cr_assert(strstr(dat, "4\t1.42857143\t"), "median rate missing:\n%s", dat);
     free(dat);
-    tu_path(path, sizeof path, out, "speedup-small-1.dat");
+    tu_path(path, sizeof path, out, "spmv-speedup-vs-spmv_csr_serial-1.dat");
     dat = tu_slurp(path, &n);
-    cr_assert(strstr(dat, "spmv_csr_omp") && !strstr(dat, "spmv_csr_serial"), "%s", dat);
-    cr_assert(strstr(dat, "\t80\t"), "cuSPARSE speedup 4e-3/5e-5 = 80 missing:\n%s", dat);
+    cr_assert(strstr(dat, "spmv_csr_omp") && strstr(dat, "\t80\t"),
+              "cuSPARSE speedup 4e-3/5e-5 = 80 missing:\n%s", dat);
+    free(dat);
+    tu_path(path, sizeof path, out, "spmv-speedup-vs-spmv_csr_serial-1.gp");
+    dat = tu_slurp(path, &n);
+    cr_assert(strstr(dat, "title 'spmv_csr_omp'") && !strstr(dat, "title 'spmv_csr_serial'"),
+              "the baseline is no bar of its own chart: %s", dat);
     free(dat);
     DIR *d = opendir(out);
     cr_assert_not_null(d);
@@ -501,11 +571,14 @@ Test(report, cpu_only_database_makes_no_gpu_chart, .timeout = 120)
     build_db(db, 0);
     sp_err err = {{0}};
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
-    assert_png(out, "gflops-laplace2d_n100-cpu.png");
-    assert_png(out, "speedup-small-1.png");
-    cr_assert_not(file_exists(out, "vendor-small-1.png"), "no vendor kernel, no vendor chart");
-    cr_assert_eq(count_files(out, "-gpu", ".png"), 0, "a GPU chart without GPU runs");
-    cr_assert_eq(count_files(out, "-cpu", ".png"), 2);
+    assert_png(out, "spmv-rate-vs-threads-laplace2d_n100.png");
+    assert_png(out, "spmv-speedup-vs-spmv_csr_serial-1.png");
+    assert_png(out, "spmv-roofline-cpu.png");
+    cr_assert_eq(count_files(out, "spmv-speedup-vs-", ".png"), 2,
+                 "no vendor kernel, no vendor chart (two sizes of the serial one)");
+    cr_assert_eq(count_files(out, "-gpu", ".png") + count_files(out, "blocksize", ".png"), 0,
+                 "a GPU chart without GPU runs");
+    cr_assert_eq(count_files(out, "rate-vs-threads", ".png"), 4, "two matrices, two sizes");
     char pdf[1100];
     tu_path(pdf, sizeof pdf, out, "report.pdf");
     cr_assert_geq(pdf_pages(pdf), 4);
@@ -528,12 +601,12 @@ Test(report, picks_latest_sweep_or_the_one_asked_for, .timeout = 120)
     put_failed(st, third, m2);
     sp_store_close(st);
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
-    cr_assert(file_exists(out, "gflops-second_matrix-cpu.png"));
-    cr_assert(!file_exists(out, "gflops-first_matrix-cpu.png"));
+    cr_assert(file_exists(out, "spmv-rate-vs-threads-second_matrix.png"));
+    cr_assert(!file_exists(out, "spmv-rate-vs-threads-first_matrix.png"));
     tu_path(out, sizeof out, dir, "out1");
     cr_assert_eq(sp_report_sweep(db, first, out, &err), 0, "%s", err.msg);
-    cr_assert(file_exists(out, "gflops-first_matrix-cpu.png"));
-    cr_assert(!file_exists(out, "gflops-second_matrix-cpu.png"));
+    cr_assert(file_exists(out, "spmv-rate-vs-threads-first_matrix.png"));
+    cr_assert(!file_exists(out, "spmv-rate-vs-threads-second_matrix.png"));
     tu_path(path, sizeof path, out, "report.gp");
     size_t n;
     char *gp = tu_slurp(path, &n);
@@ -545,7 +618,7 @@ Test(report, picks_latest_sweep_or_the_one_asked_for, .timeout = 120)
     tu_path(out, sizeof out, dir, "out3");
     cr_assert_eq(sp_report_sweep(db, third, out, &err), 0, "%s", err.msg);
     cr_assert(file_exists(out, "failures-1.png"));
-    cr_assert_eq(count_files(out, "gflops-", ".png"), 0);
+    cr_assert_eq(count_files(out, "rate-vs-", ".png"), 0);
 }
 
 Test(report, missing_database_named_in_error)
@@ -666,22 +739,23 @@ Test(report, gnuplot_special_characters_in_names, .timeout = 120)
     cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
     sp_store_close(st);
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
-    static const char *const charts[] = {"speedup-small-1.png", "vendor-small-1.png",
-                                         "summary-best-1.png", "failures-1.png",
-                                         "phases-1.png", "roofline.png"};
-    for (int i = 0; i < 6; i++)
+    static const char *const charts[] = {
+        "spmv-speedup-vs-spmv_csr_serial-1.png", "spmv-speedup-vs-spmv_csr_cusparse-1.png",
+        "spmv-best-per-matrix-1.png", "failures-1.png", "spmv-gpu-phases-1.png",
+        "spmv-roofline-gpu.png", "spmv-roofline-cpu-1col.png", "spmv-rate-by-matrix-1.png"};
+    for (int i = 0; i < 8; i++)
         assert_png(out, charts[i]);
-    cr_assert_eq(count_files(out, "gflops-", ".png"), 2, "the CPU and the GPU rate chart");
+    cr_assert_eq(count_files(out, "rate-vs-", ".png"), 4, "the CPU and the GPU rate chart");
     DIR *d = opendir(out);
     struct dirent *e;
     while ((e = readdir(d)))
-        if (strstr(e->d_name, "gflops-") && strstr(e->d_name, ".png"))
+        if (strstr(e->d_name, ".png"))
             assert_png(out, e->d_name);
     closedir(d);
     assert_data_files_plain(out);
-    char *g = read_out(out, "speedup-small-1.gp");
-    cr_assert(strstr(g, "'\"100%% of ''it''\" \\ a_b & c@d %%s%%d next col' 0"),
-              "the tic label, '%%' doubled: %s", g);
+    /* the name cut for a tic (its head and tail), '%' doubled */
+    char *g = read_out(out, "spmv-speedup-vs-spmv_csr_serial-1.gp");
+    cr_assert(strstr(g, "'\"100%% of ''i..t col' 0"), "the tic label, '%%' doubled: %s", g);
     free(g);
 }
 
@@ -736,7 +810,9 @@ Test(report, second_report_into_the_same_folder_replaces_the_first, .timeout = 1
     put_cpu_runs(st, sw, put_matrix(st, "gen:one", "only_matrix", 5000), 1.0);
     sp_store_close(st);
     cr_assert_eq(sp_report(big, out, &err), 0, "%s", err.msg);
-    cr_assert(file_exists(out, "gflops-HB_bcsstk13-gpu.png"));
+    cr_assert(file_exists(out, "spmv-rate-vs-blocksize-HB_bcsstk13.png") &&
+              file_exists(out, "spmv-geomean-speedup.tex") &&
+              file_exists(out, "spmv-geomean-vs-spmv_csr_cusparse-1-1col.pdf"));
     tu_path(path, sizeof path, out, "notes.txt");
     tu_write_file(path, "mine\n");
     tu_path(path, sizeof path, out, "gflops-mine.png");
@@ -753,7 +829,9 @@ Test(report, second_report_into_the_same_folder_replaces_the_first, .timeout = 1
     free(want);
     char pdf[1100];
     tu_path(pdf, sizeof pdf, out, "report.pdf");
-    cr_assert_eq(pdf_pages(pdf), count_files(out, "", ".png"), "title + charts, not gflops-mine");
+    cr_assert_eq(pdf_pages(pdf), count_charts(out), "title + charts, not gflops-mine");
+    cr_assert_not(file_exists(out, "spmv-geomean-vs-spmv_csr_cusparse-1-1col.pdf"),
+                  "no GPU kernel, no vendor chart: gone");
     /* an edited list reaches neither another folder nor a database */
     tu_path(path, sizeof path, dir, "outside.png");
     tu_write_file(path, "x");
@@ -849,7 +927,10 @@ Test(report, long_tables_paginate, .timeout = 120)
     free(t);
 }
 
-Test(report, speedup_bars_by_size_class_and_paginated, .timeout = 120)
+/* Bars per matrix by nnz, BAR_GROUPS (10) matrices a page, whatever their
+ * size class; the geomean over all of them on every page. A sweep of
+ * more than 8 matrices has no per-matrix line charts. */
+Test(report, bars_by_nnz_paginated, .timeout = 120)
 {
     char dir[512], db[1024], out[1024];
     tu_tempdir(dir, sizeof dir);
@@ -873,14 +954,18 @@ Test(report, speedup_bars_by_size_class_and_paginated, .timeout = 120)
     cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
     sp_store_close(st);
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
-    static const char *const pages[] = {"speedup-small-1.png", "speedup-small-2.png",
-                                        "speedup-medium-1.png", "speedup-medium-2.png"};
-    for (int i = 0; i < 4; i++)
+    static const char *const pages[] = {
+        "spmv-speedup-vs-spmv_csr_serial-1.png", "spmv-speedup-vs-spmv_csr_serial-4.png",
+        "spmv-rate-by-matrix-1.png", "spmv-rate-by-matrix-4-1col.png", "spmv-rate-vs-nnz.png",
+        "spmv-rate-vs-nnz-per-row-1col.png"};
+    for (int i = 0; i < 6; i++)
         assert_png(out, pages[i]);
-    cr_assert_eq(count_files(out, "speedup-", ".png"), 4);
-    char *t = read_out(out, "speedup-medium-2.gp");
-    cr_assert(strstr(t, "medium matrices") && strstr(t, "page 2 of 2") &&
-              strstr(t, "'uniform_39'") && !strstr(t, "'uniform_19'"), "%s", t);
+    cr_assert_eq(count_files(out, "", "-1col.png"), 12,
+                 "figures: 4 + 4 bars, the geomean, 2 scatters, the roofline");
+    cr_assert_eq(count_files(out, "rate-vs-threads", ".png"), 0);
+    char *t = read_out(out, "spmv-speedup-vs-spmv_csr_serial-4.gp");
+    cr_assert(strstr(t, "(4 of 4)") && strstr(t, "'uniform_39'") && strstr(t, "'uniform_30'") &&
+              !strstr(t, "'uniform_29'") && strstr(t, "'geomean' 10"), "%s", t);
     free(t);
 }
 
@@ -914,8 +999,8 @@ Test(report, from_a_real_sweep, .timeout = 240)
     cr_assert_eq(tu_run_spsweep(args, &o), 0, "%s", o);
     free(o);
     /* every chart: a real PNG; the PDF: the title + one page each */
-    int pngs = count_files(out, "", ".png");
-    cr_assert_geq(pngs, 7, "summary x2, compare, speedup, rate, failures, contents...");
+    int pngs = count_charts(out);
+    cr_assert_geq(pngs, 7, "summary, compare, speedup, rate, failures, contents...");
     DIR *d = opendir(out);
     struct dirent *e;
     while ((e = readdir(d)))
@@ -956,12 +1041,364 @@ Test(report, gpu_only_database, .timeout = 120)
     sqlite3_close(h);
     sp_err err = {{0}};
     cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
-    cr_assert_eq(count_files(out, "-cpu", ".png"), 0, "a CPU chart without CPU runs");
-    assert_png(out, "gflops-laplace2d_n100-gpu.png");
-    assert_png(out, "vendor-small-1.png");
-    assert_png(out, "phases-1.png");
-    cr_assert_not(file_exists(out, "speedup-small-1.png"), "no serial run, no serial chart");
+    cr_assert_eq(count_files(out, "-cpu", ".png") + count_files(out, "threads", ".png"), 0,
+                 "a CPU chart without CPU runs");
+    assert_png(out, "spmv-rate-vs-blocksize-laplace2d_n100.png");
+    assert_png(out, "spmv-speedup-vs-spmv_csr_cusparse-1.png");
+    assert_png(out, "spmv-gpu-phases-1.png");
+    cr_assert_not(file_exists(out, "spmv-speedup-vs-spmv_csr_serial-1.png"),
+                  "no serial run, no serial chart");
     char pdf[1100];
     tu_path(pdf, sizeof pdf, out, "report.pdf");
-    cr_assert_eq(pdf_pages(pdf), count_files(out, "", ".png") + 1);
+    cr_assert_eq(pdf_pages(pdf), count_charts(out) + 1);
+}
+
+/* The text sizes of a PDF that cairo wrote (the scale of each text
+ * matrix "a 0 0 d x y Tm" in its deflated content streams), their least
+ * and greatest, and whether a font file is embedded. */
+static void pdf_text_sizes(const char *path, double *lo, double *hi, int *embedded)
+{
+    size_t n;
+    char *buf = tu_slurp(path, &n);
+    *lo = INFINITY, *hi = 0;
+    *embedded = memmem(buf, n, "/FontFile2", 10) != NULL || memmem(buf, n, "/FontFile3", 10);
+    for (char *p = memmem(buf, n, "stream", 6); p;
+         p = memmem(p + 6, n - (size_t)(p + 6 - buf), "stream", 6)) {
+        if (p > buf && p[-1] == 'd')    /* "endstream" */
+            continue;
+        char *start = p + 6;
+        start += *start == '\r';
+        start += *start == '\n';
+        char *end = memmem(start, n - (size_t)(start - buf), "endstream", 9);
+        if (!end)
+            break;
+        size_t cap = 1 << 20;
+        unsigned char *out = malloc(cap);
+        z_stream z = {.next_in = (unsigned char *)start, .avail_in = (uInt)(end - start),
+                      .next_out = out, .avail_out = (uInt)cap - 1};
+        if (inflateInit(&z) == Z_OK) {
+            int rc = inflate(&z, Z_FINISH);
+            if (rc == Z_STREAM_END || rc == Z_BUF_ERROR) {
+                out[z.total_out] = '\0';
+                for (char *t = strstr((char *)out, " Tm"); t; t = strstr(t + 3, " Tm")) {
+                    char *line = t;     /* back to the start of "a 0 0 d x y" */
+                    for (int fields = 0; line > (char *)out && fields < 6; line--)
+                        if (line[-1] == ' ' || line[-1] == '\n')
+                            fields += line[-1] == ' ' || line[-1] == '\n';
+                    double a, b, c, d;
+                    if (sscanf(line, "%lf %lf %lf %lf", &a, &b, &c, &d) == 4 && b == 0 &&
+                        c == 0 && fabs(a) > 0.5) {
+                        *lo = fmin(*lo, fabs(a));
+                        *hi = fmax(*hi, fabs(a));
+                    }
+                }
+            }
+            inflateEnd(&z);
+        }
+        free(out);
+        p = end;
+    }
+    free(buf);
+}
+
+/* The figures are drawn at a paper's sizes, fonts in points at the size
+ * printed: 9 points two columns wide (7 in), 8 one column wide (3.5 in),
+ * report.pdf's pages letter landscape with no text under 8 points (the
+ * old pdfcairo default scale 0.5 printed 5 points), fonts embedded. */
+Test(report, fonts_in_points_at_the_printed_size, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024], path[1200];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "results.db");
+    tu_path(out, sizeof out, dir, "report");
+    build_db(db, 1);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    char *g = read_out(out, "report.gp");
+    int terminals = 0;
+    for (char *line = strstr(g, "set terminal"); line; line = strstr(line + 1, "set terminal")) {
+        int pt = 0;
+        char *font = strstr(line, "font 'Sans,");
+        cr_assert(font && sscanf(font, "font 'Sans,%d'", &pt) == 1 && pt >= 8, "%.120s", line);
+        int pdf = !strncmp(line, "set terminal pdfcairo", 21);
+        cr_assert(strstr(line, pdf ? "fontscale 0.75 " : "fontscale 1.5625 ") &&
+                  strstr(line, "noenhanced"), "%.160s", line);
+        terminals++;
+    }
+    cr_assert_eq(terminals, 6, "two sizes of figures in PNG and PDF, text pages, report.pdf");
+    cr_assert(strstr(g, "pdfcairo size 7in,4.3in noenhanced font 'Sans,9'") &&
+              strstr(g, "pdfcairo size 3.5in,3.5in noenhanced font 'Sans,8'") &&
+              strstr(g, "pngcairo size 1050,645 noenhanced font 'Sans,9'"), "%s", g);
+    free(g);
+    /* no script asks for a smaller font */
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 3, ".gp"))
+            continue;
+        char *t = read_out(out, e->d_name);
+        for (char *f = strstr(t, "font '"); f; f = strstr(f + 1, "font '")) {
+            char *comma = strchr(f, ',');
+            cr_assert(comma && atoi(comma + 1) >= 8, "%s: %.40s", e->d_name, f);
+        }
+        free(t);
+    }
+    closedir(d);
+    static const struct {
+        const char *name;
+        double least, most;
+        const char *box;
+    } pdfs[] = {{"spmv-roofline-cpu.pdf", 9, 9, "/MediaBox [ 0 0 504 309"},
+                {"spmv-roofline-cpu-1col.pdf", 8, 8, "/MediaBox [ 0 0 252 252 ]"},
+                {"spmv-best-per-matrix-1.png", 0, 0, NULL},
+                {"report.pdf", 8, 20, "/MediaBox [ 0 0 792 504 ]"}};
+    for (size_t i = 0; i < sizeof pdfs / sizeof *pdfs; i++) {
+        if (!pdfs[i].box) {
+            cr_assert(!file_exists(out, "spmv-best-per-matrix-1.pdf"), "a text page: no PDF");
+            continue;
+        }
+        double lo, hi;
+        int embedded;
+        tu_path(path, sizeof path, out, pdfs[i].name);
+        pdf_text_sizes(path, &lo, &hi, &embedded);
+        cr_assert(lo == pdfs[i].least && hi == pdfs[i].most && embedded,
+                  "%s: text of %g to %g points (want %g to %g), fonts embedded: %d",
+                  pdfs[i].name, lo, hi, pdfs[i].least, pdfs[i].most, embedded);
+        size_t n;
+        char *t = tu_slurp(path, &n);
+        cr_assert(memmem(t, n, pdfs[i].box, strlen(pdfs[i].box)), "%s: not %s", pdfs[i].name,
+                  pdfs[i].box);
+        free(t);
+    }
+}
+
+/* The series of a chart's plot command: its key entries. */
+static int plot_series(const char *gp)
+{
+    const char *plot = strstr(gp, "\nplot");
+    cr_assert_not_null(plot, "no plot command: %s", gp);
+    int n = 0;
+    for (const char *p = strstr(plot, " title '"); p; p = strstr(p + 1, " title '"))
+        n++;
+    return n;
+}
+
+/* Every chart of dir that is a figure (it has a one-column variant):
+ * at most 8 series, one operation. */
+static void assert_figures(const char *out, int *figures)
+{
+    DIR *d = opendir(out);
+    struct dirent *e;
+    *figures = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 10 || strcmp(e->d_name + len - 9, "-1col.png"))
+            continue;
+        char gp[300];
+        snprintf(gp, sizeof gp, "%.*s.gp", (int)(len - 9), e->d_name);
+        char *t = read_out(out, gp);
+        cr_assert_leq(plot_series(t), 8, "%s: %d series", gp, plot_series(t));
+        char *op = strstr(t, "\n# operation: ");
+        cr_assert(op && !strstr(op + 1, "\n# operation: "), "%s: one operation", gp);
+        free(t);
+        (*figures)++;
+    }
+    closedir(d);
+}
+
+/* A sweep of 12 kernels in 12 families (format/backend): every chart
+ * draws the 8 best families and says where the rest are; the kernel with
+ * two tuning axes gets its heatmap. */
+Test(report, at_most_eight_series_a_chart, .timeout = 180)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "many.db");
+    tu_path(out, sizeof out, dir, "report");
+    static char names[12][32], formats[12][16];
+    sp_kernel k[12];
+    for (int i = 0; i < 12; i++) {
+        snprintf(names[i], sizeof names[i], "spmv_k%02d", i);
+        snprintf(formats[i], sizeof formats[i], "f%02d", i);
+        k[i] = (sp_kernel){.name = names[i], .operation = "spmv", .format = formats[i],
+                           .backend = i ? "openmp" : "serial"};
+    }
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    for (int m = 0; m < 5; m++) {
+        char source[32], name[32];
+        snprintf(source, sizeof source, "gen:m%d", m);
+        snprintf(name, sizeof name, "matrix_%d", m);
+        int64_t id = put_matrix(st, source, name, 10000 * (m + 1));
+        for (int i = 0; i < 12; i++)
+            put_run(st, sw, id, &k[i], "{}", 1e-3 / (1 + i) * (1 + 0.1 * m), 2e6);
+        for (int t = 1; t <= 2; t++)
+            for (int h = 8; h <= 32; h *= 2) {
+                char axes[64];
+                snprintf(axes, sizeof axes, "{\"threads\":%d,\"hack\":%d}", t, h);
+                put_run(st, sw, id, &k[11], axes, 2e-4 / t * h / 8, 2e6);
+            }
+    }
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    int figures;
+    assert_figures(out, &figures);
+    cr_assert_geq(figures, 7, "geomean, speedup, rate, 2 scatters, profile, roofline, heatmap");
+    char *t = read_out(out, "spmv-rate-by-matrix-1.gp");
+    cr_assert_eq(plot_series(t), 8, "%s", t);
+    cr_assert(strstr(t, "'f11/openmp'") && !strstr(t, "'f02/openmp'") &&
+              strstr(t, "the 8 best of 12 kernel families; all in spmv-all-runs.tsv"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-all-runs.tsv");
+    cr_assert(strstr(t, "\tspmv_k02\tf02/openmp\tcpu\t") &&
+              strstr(t, "\tspmv_k11\tf11/openmp\tcpu\tthreads=2,hack=32\t"), "%s", t);
+    free(t);
+    /* the heatmap: at threads = 2, hack = 8 the best everywhere (1); hack
+     * 32 at one thread 8x slower (0.125) */
+    t = read_out(out, "spmv-heatmap-spmv_k11-threads-x-hack.dat");
+    cr_assert(strstr(t, "1\t0\t1\t5\t2\t8\n") && strstr(t, "0\t2\t0.125\t5\t1\t32\n"), "%s", t);
+    free(t);
+    assert_png(out, "spmv-heatmap-spmv_k11-threads-x-hack-1col.png");
+    assert_png(out, "spmv-performance-profile.png");
+}
+
+/* SpMV and transposition never share a chart: each figure states its one
+ * operation and draws only its kernels, under its own baseline. */
+Test(report, one_operation_a_chart, .timeout = 120)
+{
+    static const sp_kernel t_serial = {.name = "transpose_serial", .operation = "transpose",
+                                       .format = "csc", .backend = "serial"};
+    static const sp_kernel t_scan = {.name = "transpose_scantrans", .operation = "transpose",
+                                     .format = "csc", .backend = "openmp"};
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "two.db");
+    tu_path(out, sizeof out, dir, "report");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    for (int m = 0; m < 2; m++) {
+        char source[32], name[32];
+        snprintf(source, sizeof source, "gen:m%d", m);
+        snprintf(name, sizeof name, "matrix_%d", m);
+        int64_t id = put_matrix(st, source, name, 10000 * (m + 1));
+        put_cpu_runs(st, sw, id, 1.0 + m);
+        put_run(st, sw, id, &t_serial, "{}", 2e-3, 1e4);
+        put_run(st, sw, id, &t_scan, "{\"threads\":2}", 1e-3, 1e4);
+    }
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    int figures;
+    assert_figures(out, &figures);
+    char *t = read_out(out, "spmv-speedup-vs-spmv_csr_serial-1.dat");
+    cr_assert(strstr(t, "# operation: spmv\n") && strstr(t, "spmv_csr_omp") &&
+              !strstr(t, "transpose"), "%s", t);
+    free(t);
+    t = read_out(out, "transpose-speedup-vs-transpose_serial-1.dat");
+    cr_assert(strstr(t, "# operation: transpose\n") && strstr(t, "\ttranspose_scantrans\t") &&
+              !strstr(t, "spmv") && strstr(t, "\tmatrix_1\t2\t"), "%s", t);
+    free(t);
+    t = read_out(out, "transpose-rate-by-matrix-1.gp");
+    cr_assert(strstr(t, "set title 'Transposition rate per matrix'") && strstr(t, "Gnnz/s"), "%s",
+              t);
+    free(t);
+    cr_assert(!file_exists(out, "transpose-roofline-cpu.png"), "no roofline without flops");
+    assert_png(out, "transpose-best-per-matrix-1.png");
+    assert_png(out, "transpose-rate-vs-threads-matrix_0.png");
+}
+
+/* "vs serial" is one kernel on a chart: the serial kernel of the most
+ * matrices, named in the title and the file name; a matrix without it is
+ * left out and counted, not compared with another serial kernel. */
+Test(report, speedup_baseline_fixed_and_named, .timeout = 120)
+{
+    static const sp_kernel k_ell = {.name = "spmv_ell_serial", .operation = "spmv",
+                                    .format = "ell", .backend = "serial"};
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "base.db");
+    tu_path(out, sizeof out, dir, "report");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    int64_t m[3];
+    for (int i = 0; i < 3; i++) {
+        char source[32], name[32];
+        snprintf(source, sizeof source, "gen:m%d", i);
+        snprintf(name, sizeof name, "matrix_%d", i);
+        m[i] = put_matrix(st, source, name, 10000 * (i + 1));
+        put_run(st, sw, m[i], &k_omp, "{\"threads\":2}", 1e-3, 2e6);
+        if (i < 2)
+            put_run(st, sw, m[i], &k_serial, "{}", 4e-3, 2e6);
+    }
+    put_run(st, sw, m[2], &k_ell, "{}", 2e-3, 2e6);   /* the only serial kernel there */
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    cr_assert_eq(ud_real(sp_store_db(st), "SELECT missing FROM baselines WHERE role = 'serial'"
+                         " AND kernel = 'spmv_csr_serial' AND sweep_id = ?1", sw), 1);
+    cr_assert(isnan(ud_real(sp_store_db(st), "SELECT speedup FROM speedup WHERE kernel ="
+                            " 'spmv_csr_omp' AND matrix = 'matrix_2' AND sweep_id = ?1", sw)),
+              "no ratio against another serial kernel");
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    char *t = read_out(out, "spmv-speedup-vs-spmv_csr_serial-1.gp");
+    cr_assert(strstr(t, "set title 'SpMV speedup over spmv_csr_serial'") &&
+              strstr(t, "1 matrix without spmv_csr_serial left out") &&
+              !strstr(t, "'matrix_2'") && strstr(t, "'matrix_1'"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-speedup-vs-spmv_csr_serial-1.dat");
+    cr_assert(strstr(t, "\tmatrix_0\t4\t") && !strstr(t, "matrix_2") &&
+              strstr(t, "\tgeomean\t4\t4\t4\t"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-geomean-vs-spmv_csr_serial-1.gp");
+    cr_assert(strstr(t, "'spmv_csr_omp (2)'") && strstr(t, "1 matrix without spmv_csr_serial") &&
+              strstr(t, "over spmv_csr_serial"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-best-per-matrix.tsv");
+    cr_assert(strstr(t, "\tvs spmv_csr_serial [95 % CI]\t") &&
+              strstr(t, "matrix_2\tsmall\t30000\tspmv_csr_omp\tthreads=2\t1.000 (no interval)\t"
+                        "2.000 (no interval)\t-\t"), "%s", t);
+    free(t);
+}
+
+/* A run above its device's measured roof is circled, and the chart says
+ * how many, by how much and why (db/views.sql roofline). */
+Test(report, roofline_says_why_a_point_is_above_the_roof, .timeout = 120)
+{
+    char dir[512], db[1024], out[1024];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "roof.db");
+    tu_path(out, sizeof out, dir, "report");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    int64_t sw = put_sweep(st);
+    int64_t a = put_matrix(st, "gen:a", "in_cache", 10000);
+    int64_t b = put_matrix(st, "gen:b", "from_memory", 20000);
+    /* 12e6 bytes in 1e-4 s: 120 GB/s, 5.58x the 21.5 GB/s triad */
+    put_run(st, sw, a, &k_omp, "{\"threads\":4}", 1e-4, 2e6);
+    put_run(st, sw, b, &k_omp, "{\"threads\":4}", 2e-3, 2e6);      /* 6 GB/s */
+    put_run(st, sw, a, &k_serial, "{}", 4e-3, 2e6);
+    put_run(st, sw, b, &k_serial, "{}", 4e-3, 2e6);
+    cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+    ud_close(ud_real(sp_store_db(st), "SELECT roof_ratio FROM roofline WHERE above_roof = 1"
+                     " AND level = 'kernel' AND sweep_id = ?1", sw), 120 / 21.5, "roof ratio");
+    sp_store_close(st);
+    cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+    char *t = read_out(out, "spmv-roofline-cpu.dat");
+    cr_assert(strstr(t, "\t20\t20\t20\t1\t11.44\tin_cache\n") &&
+              strstr(t, "\t1\t1\t1\t0\t11.44\tfrom_memory\n"), "%s", t);
+    free(t);
+    t = read_out(out, "spmv-roofline-cpu.gp");
+    cr_assert(strstr(t, "1 above the roof (circled, up to 5.58x;") &&
+              strstr(t, "warm launches re-read caches") &&
+              strstr(t, "using 1:($5 > 0 ? $2 : NaN) with points pt 6") &&
+              strstr(t, "'in_cache' at graph") && strstr(t, "'from_memory' at graph"), "%s", t);
+    free(t);
 }
