@@ -109,9 +109,9 @@ Test(stats, student_t_quantile)
 
 /* Three rounds of ten whose medians drift (1.00, 1.05, 0.97): the pooled
  * order interval [0.9894, 1.0395] (ranks 10 and 21 of 30) misses the drift;
- * the round medians' t interval is
- *   m = mean(meds); h = t.ppf(.975, 2) * np.std(meds, ddof=1) / sqrt(3)
- *   -> [0.9062714363020701, 1.1070618970312631]
+ * the round medians' t interval, on their logarithms, is
+ *   l = log(meds); m = mean(l); h = t.ppf(.975, 2) * np.std(l, ddof=1) / sqrt(3)
+ *   -> exp([m - h, m + h]) = [0.911014263851211, 1.1111742758185092]
  * and the reported interval is the union of the two. */
 Test(stats, rounds_widen_the_interval_by_their_drift)
 {
@@ -130,8 +130,8 @@ Test(stats, rounds_widen_the_interval_by_their_drift)
     cr_assert_eq(sp_stats_compute(s, round, 30, &three), 0);
     cr_assert_eq(three.rounds, 3);
     cr_assert_str_eq(three.ci_method, SP_CI_ROUNDS);
-    cr_assert(REL(three.ci_lo, 0.9062714363020701, 1e-6) &&
-                  REL(three.ci_hi, 1.1070618970312631, 1e-6),
+    cr_assert(REL(three.ci_lo, 0.911014263851211, 1e-9) &&
+                  REL(three.ci_hi, 1.1111742758185092, 1e-9),
               "[%.17g, %.17g]", three.ci_lo, three.ci_hi);
     cr_assert_float_eq(three.median, one.median, 0, "the median is the pooled one");
     /* two rounds are not enough to widen it */
@@ -181,4 +181,25 @@ Test(stats, mean_interval_matches_scipy)
     cr_assert(isnan(lo) && isnan(hi), "one reading: no interval");
     t_interval_of(two, 0, &lo, &hi);
     cr_assert(isnan(lo) && isnan(hi));
+}
+
+/* Three rounds that disagree by a factor of 15 (medians ~1, 3, 0.2): on a
+ * linear scale their t interval would start at -2.18 s; on the logarithms
+ * it is [0.0286, 24.86], positive, and contains every round's median. */
+Test(stats, round_interval_never_goes_below_zero)
+{
+    double s[30];
+    int32_t round[30];
+    static const double med[3] = {1.0, 3.0, 0.2};
+    for (int i = 0; i < 30; i++)
+        s[i] = med[i / 10] * (1 + 0.001 * (i % 10)), round[i] = i / 10;
+    sp_stats st;
+    cr_assert_eq(sp_stats_compute(s, round, 30, &st), 0);
+    cr_assert_str_eq(st.ci_method, SP_CI_ROUNDS);
+    cr_assert_gt(st.ci_lo, 0, "[%.17g, %.17g]", st.ci_lo, st.ci_hi);
+    cr_assert(st.ci_lo < 0.2 && st.ci_hi > 3.0, "[%.17g, %.17g]", st.ci_lo, st.ci_hi);
+    /* each round's median is its value x 1.0045 (samples x 1.000..1.009) */
+    cr_assert(REL(st.ci_lo, 0.028617167605274038 * 1.0045, 1e-9) &&
+                  REL(st.ci_hi, 24.85845806651069 * 1.0045, 1e-9),
+              "[%.17g, %.17g]", st.ci_lo, st.ci_hi);
 }
