@@ -52,7 +52,9 @@ static int value_index(axis_values *a, const char *v)
             return i;
     if (a->n == 64)
         return -1;
-    snprintf(a->v[a->n], sizeof a->v[0], "%s", v);
+    size_t len = strnlen(v, sizeof a->v[0] - 1);    /* longer values are cut */
+    memcpy(a->v[a->n], v, len);
+    a->v[a->n][len] = 0;
     return a->n++;
 }
 
