@@ -88,7 +88,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # machine): compiled by `make test` too, so every .cu builds in CI
 BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
-.PHONY: all help deps ensure-deps sweep fetch test unit-test gpu-test asan report bench bench-fetch \
+.PHONY: all help deps ensure-deps sweep fetch test unit-test python-test gpu-test asan report bench bench-fetch \
         bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
@@ -146,11 +146,17 @@ docs: $(BIN) ## write docs/cli.md from the commands' option tables
 
 test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
 	@$(MAKE) --no-print-directory unit-test $(BENCH_CU_OBJ)
+	@$(MAKE) --no-print-directory python-test
 	@$(MAKE) --no-print-directory $(GPU_BIN)
 	$(GPU_BIN)
 
 unit-test: $(UNIT_BIN) $(BIN)
 	$(UNIT_BIN) --jobs 2
+
+# python/spsweep_results.py's own tests: standard library only (the pandas
+# ones skip where pandas is not installed); they make databases with $(BIN).
+python-test: $(BIN) ## the Python loader's tests (tests/python, python3 -m unittest)
+	python3 -m unittest discover -s tests/python
 
 gpu-test: ## on a GPU machine: build, run the GPU tests, compute-sanitizer, a GPU sweep
 	@bash tests/gpu/run.sh

@@ -193,12 +193,30 @@ int sp_store_count_covered(const char *path, int64_t sweep_id, const sp_pair_key
 int sp_store_check_sweep(struct sqlite3 *db, const char *schema, const char *path,
                          const char *option, int64_t id, sp_err *err);
 
+/* What sp_store_export writes (0 and 1 as the int `json` it once took). */
+enum {
+    SP_EXPORT_CSV = 0,      /* RFC 4180 with a header row */
+    SP_EXPORT_JSON = 1,     /* one array of objects; axes, kernel_info as objects */
+    SP_EXPORT_MARKDOWN = 2, /* a GitHub-flavoured Markdown table */
+    SP_EXPORT_GBENCH = 3,   /* Google Benchmark's JSON (run_stats only) */
+};
+
 /* Write one view or table (`what`: run_stats by default, runs, samples,
  * speedup, best_runs, run_modes, failures, matrices, sweeps) of sweep
- * (0: the latest; another id must be a sweep of the database) to out as
- * CSV or as one JSON array (db/export.c). */
-int sp_store_export(const char *path, const char *what, int64_t sweep, int json, FILE *out,
+ * (0: the latest; another id must be a sweep of the database) to out in
+ * format SP_EXPORT_* (db/export.c). SP_EXPORT_GBENCH takes run_stats only
+ * and chooses the time unit itself (sp_store_export_gbench). */
+int sp_store_export(const char *path, const char *what, int64_t sweep, int format, FILE *out,
                     sp_err *err);
+
+/* The ok runs of sweep (0: the latest) as Google Benchmark's JSON output
+ * (db/export_gbench.c): its context, then per run an "iteration" entry
+ * named kernel/matrix/axis=value... with the median as real_time and
+ * cpu_time, and, with two or more samples, the aggregates mean, median,
+ * stddev and cv. time_unit "ns", "us", "ms" or "s"; NULL or "auto": the
+ * largest in which the fastest run's median is at least 100. */
+int sp_store_export_gbench(const char *path, int64_t sweep, const char *time_unit, FILE *out,
+                           sp_err *err);
 
 /* Print the end-of-sweep table: per matrix, the best kernel and its axes,
  * its rate (from the median) and speedup against the serial baseline; then

@@ -32,6 +32,10 @@ sp_store *store_connect(const char *path, const char *uri, int flags, sp_err *er
 int store_apply_schema(sp_store *st, sp_err *err);
 
 int store_fail(const sp_store *st, sp_err *err, const char *what);
+/* Open path read-only for an export (export.c, export_gbench.c) and
+ * resolve *sweep: 0 becomes the latest sweep, another id must be one of
+ * the database's; -1 (closed again) when it cannot. */
+int store_export_open(const char *path, int64_t *sweep, sp_store **st, sp_err *err);
 /* Run SQL text with no parameters (pragmas, the embedded files). */
 int store_exec(sp_store *st, const char *sql, const char *what, sp_err *err);
 /* Prepare one statement, reporting failure with its purpose. */

@@ -33,7 +33,7 @@
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
        OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE,
-       OPT_ROUNDS, OPT_GPUS, OPT_MARKDOWN };
+       OPT_ROUNDS, OPT_GPUS, OPT_MARKDOWN, OPT_GBENCH, OPT_TIME_UNIT };
 
 /* Options sweep and plan share, with the same meaning. */
 #define OPT_ROW_DB                                                                         \
@@ -192,8 +192,19 @@ static const sp_cli_cmd cli_report = {
 };
 
 static const sp_cli_opt export_opts[] = {
-    {"csv", NULL, OPT_CSV, "CSV with a header line"},
-    {"json", NULL, OPT_JSON, "a JSON array of objects"},
+    {"csv", NULL, OPT_CSV, "CSV (RFC 4180) with a header line, as the sqlite3 shell's "
+     "`.mode csv` writes it"},
+    {"json", NULL, OPT_JSON, "a JSON array of objects, one per row; the JSON-valued "
+     "columns (axes, kernel_info) as JSON objects"},
+    {"markdown", NULL, OPT_MARKDOWN, "a Markdown table: a header row, then one row per "
+     "row of the table or view (reals with 6 significant digits, '|' escaped)"},
+    {"gbench", NULL, OPT_GBENCH, "Google Benchmark's JSON format, for its "
+     "tools/compare.py and CI dashboards: one entry per ok run named "
+     "kernel/matrix/axis=value..., the median as its time, the rate and the interval "
+     "as counters, and the mean, median, stddev and cv aggregates (run_stats only)"},
+    {"time-unit", "ns|us|ms|s|auto", OPT_TIME_UNIT, "--gbench's time unit (default auto: "
+     "the largest in which the fastest run reads at least 100); give two exports the "
+     "same unit to compare them with compare.py"},
     {"db", "PATH", OPT_DB, "results database (default results/results.db)"},
     {"sweep", "ID", OPT_SWEEP, "the sweep to export (default: the latest)"},
     {"what", "NAME", OPT_WHAT, "the table or view: run_stats (default), runs, samples, "
@@ -203,17 +214,22 @@ static const sp_cli_opt export_opts[] = {
 
 static const sp_cli_cmd cli_export = {
     .name = "export",
-    .synopsis = "--csv|--json [options]",
-    .summary = "a sweep's statistics (or another table) as CSV or JSON on stdout",
+    .synopsis = "--csv|--json|--markdown [options]\n--gbench [--time-unit UNIT] [options]",
+    .summary = "a sweep's statistics (or another table) as CSV, JSON, Markdown or Google "
+               "Benchmark JSON on stdout",
     .about = "Writes one table or view of a sweep to stdout, rendered by SQLite; the "
-             "database is opened read-only (docs/database.md describes every view).",
+             "database is opened read-only (docs/database.md describes every view and "
+             "each format). python/spsweep_results.py loads a database into Python "
+             "records or a pandas DataFrame with one column per axis.",
     .opts = export_opts,
     .exits = "0 exported; "
-             "1 not exactly one of --csv and --json, or the database, sweep or table "
-             "cannot be read; "
+             "1 not exactly one of --csv, --json, --markdown and --gbench, or the "
+             "database, sweep or table cannot be read; "
              "2 a command line that cannot be parsed",
     .examples = "--csv > stats.csv\n"
-                "--json --what failures --sweep 3",
+                "--json --what failures --sweep 3\n"
+                "--markdown --what best_runs\n"
+                "--gbench --time-unit us > new.json",
 };
 
 static const sp_cli_opt help_opts[] = {
@@ -238,8 +254,8 @@ static const sp_cli_cmd cli_help = {
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup, *rounds;
     const char *timeout, *shard, *only, *isolate;
-    int fresh, dry_run, force, csv, json, gpus, markdown;
-    const char *what;
+    int fresh, dry_run, force, csv, json, gpus, markdown, gbench;
+    const char *what, *time_unit;
     const char *axes[16];
     int naxes, quiet;
     long sweep, base_sweep;
@@ -311,6 +327,8 @@ static int parse_cli(const sp_cli_cmd *cmd, int argc, char **argv, cli *c)
         case OPT_WHAT: c->what = optarg; break;
         case OPT_GPUS: c->gpus = 1; break;
         case OPT_MARKDOWN: c->markdown = 1; break;
+        case OPT_GBENCH: c->gbench = 1; break;
+        case OPT_TIME_UNIT: c->time_unit = optarg; break;
         case OPT_AXIS:
             if (c->naxes == 16)
                 return die("too many --axis options");
@@ -554,14 +572,23 @@ static int cmd_report(const cli *c)
 static int cmd_export(const cli *c)
 {
     sp_err err;
-    if (c->csv == c->json)
-        return die("export expects exactly one of --csv and --json");
+    const char *db = c->db ? c->db : "results/results.db";
+    if (c->csv + c->json + c->markdown + c->gbench != 1)
+        return die("export expects exactly one of --csv, --json, --markdown and --gbench");
     if (c->nargs)
-        return die("export takes no arguments besides --db, --sweep, --what, --csv/--json");
-    if (sp_store_export(c->db ? c->db : "results/results.db", c->what, c->sweep, c->json,
-                        stdout, &err))
-        return die(err.msg);
-    return 0;
+        return die("export takes no arguments besides its options (see spsweep export "
+                   "--help)");
+    if (c->time_unit && !c->gbench)
+        return die("--time-unit goes with --gbench");
+    if (c->gbench && c->what && strcmp(c->what, "run_stats"))
+        return die("--gbench exports run_stats only (not --what)");
+    int rc = c->gbench ? sp_store_export_gbench(db, c->sweep, c->time_unit, stdout, &err)
+                       : sp_store_export(db, c->what, c->sweep,
+                                         c->json       ? SP_EXPORT_JSON
+                                         : c->markdown ? SP_EXPORT_MARKDOWN
+                                                       : SP_EXPORT_CSV,
+                                         stdout, &err);
+    return rc ? die(err.msg) : 0;
 }
 
 /* Is option opt (or opt=VALUE) on the command line? sweep is told from

@@ -1,6 +1,10 @@
 /* test_export.c — `spsweep export`: the JSON document is valid and carries
- * the view's values; CSV has a header, one line per row, and quotes fields
- * the way the sqlite3 shell does. Also the sweep command's --dry-run,
+ * the view's values, with axes and kernel_info as JSON objects (checked by
+ * SQLite and by Python's json); CSV has a header, one line per row, and
+ * quotes fields the way the sqlite3 shell does; Markdown has a header, an
+ * alignment row and one row per run, pipes escaped; the Google Benchmark
+ * export has the structure its JSON reporter writes and compare.py reads
+ * (tests/gbench_check.py) and picks a time unit. Also the sweep command's --dry-run,
  * --only and --shard through the binary, and export and report of a
  * read-only database (a file without write permission, in a directory
  * without write permission, of an older schema version). */
@@ -46,18 +50,19 @@ static void make_db(char *path, size_t len)
     for (int i = 0; i < 2; i++) {
         sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = &k_omp,
                            .axes_json = axes[i], .status = "ok", .flops = 6e9,
-                           .nsamples = i ? 1 : 3, .samples = s[i]};
+                           .nsamples = i ? 1 : 3, .samples = s[i],
+                           .kernel_info = i ? NULL : "{\"tuned\":true,\"blocks\":[1,2]}"};
         cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
     }
     sp_store_close(st);
 }
 
-/* Export into a malloc'd string. */
-static char *export(const char *db, const char *what, int json)
+/* Export (format SP_EXPORT_*) into a malloc'd string. */
+static char *export(const char *db, const char *what, int format)
 {
     FILE *f = tmpfile();
     sp_err err;
-    cr_assert_eq(sp_store_export(db, what, 0, json, f, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_export(db, what, 0, format, f, &err), 0, "%s", err.msg);
     long n = ftell(f);
     rewind(f);
     char *buf = calloc(1, (size_t)n + 1);
@@ -92,6 +97,15 @@ Test(export, json_is_one_array_with_the_views_values)
     cr_assert_eq(json_num(j, "$[0].rate"), 2, "6e9 / 3 / 1e9");
     cr_assert_eq(json_num(j, "$[1].n"), 1);
     cr_assert(strstr(j, "\"ci_lo\":null"), "%s", j);
+    /* the JSON-valued columns are objects, not strings holding JSON */
+    cr_assert_eq(json_num(j, "$[1].axes.threads"), 2, "%s", j);
+    cr_assert_eq(json_num(j, "$[0].kernel_info.blocks[1]"), 2, "%s", j);
+    cr_assert(strstr(j, "\"axes\":{\"threads\":1}"), "%s", j);
+    cr_assert(strstr(j, "\"kernel_info\":{\"tuned\":true,\"blocks\":[1,2]}"), "%s", j);
+    cr_assert(strstr(j, "\"kernel_info\":null"), "%s", j);
+    free(j);
+    j = export(db, "runs", 1);
+    cr_assert_eq(json_num(j, "$[0].axes.threads"), 1, "%s", j);
     free(j);
     j = export(db, "samples", 1);
     cr_assert_eq(json_num(j, "$[2].seconds"), 3);
@@ -115,6 +129,146 @@ Test(export, csv_header_rows_and_quoting)
     sp_err err;
     cr_assert_eq(sp_store_export(db, "bogus", 0, 0, f, &err), -1);
     cr_assert(strstr(err.msg, "unknown --what 'bogus'"), "%s", err.msg);
+    fclose(f);
+}
+
+/* The number of unescaped '|' in line [p, end). */
+static int md_pipes(const char *p, const char *end)
+{
+    int n = 0;
+    for (; p < end; p++) {
+        if (*p == '\\' && p + 1 < end)
+            p++;
+        else if (*p == '|')
+            n++;
+    }
+    return n;
+}
+
+Test(export, markdown_header_alignment_one_row_per_run_pipes_escaped)
+{
+    char db[300];
+    make_db(db, sizeof db);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    ud_exec(h, "UPDATE matrices SET name = 'a|b\\c' || char(10) || 'd'");
+    sqlite3_close(h);
+    char *m = export(db, NULL, SP_EXPORT_MARKDOWN);
+    cr_assert(!strncmp(m, "| run_id | sweep_id | matrix_id | matrix | kernel |", 51), "%s", m);
+    int lines = 0, cols = -1;
+    for (char *p = m, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        cr_assert_not_null(nl, "the last line ends with a newline:\n%s", m);
+        cr_assert(p[0] == '|' && nl[-1] == '|', "line %d: %.*s", lines, (int)(nl - p), p);
+        int pipes = md_pipes(p, nl);
+        if (cols < 0)
+            cols = pipes;
+        cr_assert_eq(pipes, cols, "line %d has %d cells, the header %d:\n%s", lines, pipes - 1,
+                     cols - 1, m);
+        lines++;
+    }
+    cr_assert_eq(lines, 4, "header, alignment, 2 runs:\n%s", m);
+    cr_assert(strstr(m, "\n| ---: | ---: | ---: | --- | --- |"), "ids right-aligned:\n%s", m);
+    cr_assert(strstr(m, "| a\\|b\\\\c<br>d | spmv_csr_omp |"), "%s", m);
+    cr_assert(strstr(m, "| {\"threads\":2} |"), "%s", m);
+    cr_assert(strstr(m, "| 3 | 3 | 2 | 4 |"), "n, median, min, max of run 1:\n%s", m);
+    free(m);
+    m = export(db, "samples", SP_EXPORT_MARKDOWN);
+    cr_assert(!strcmp(m, "| run_id | rep | seconds |\n| ---: | ---: | ---: |\n| 1 | 0 | 2 |\n"
+                         "| 1 | 1 | 4 |\n| 1 | 2 | 3 |\n| 2 | 0 | 1.5 |\n"), "%s", m);
+    free(m);
+}
+
+/* python3 tests/gbench_check.py on a Google Benchmark export; its output. */
+static int gbench_check(const char *json, int runs, char **out)
+{
+    char dir[256], path[300], cmd[700];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "gbench.json");
+    tu_write_file(path, json);
+    snprintf(cmd, sizeof cmd, "python3 tests/gbench_check.py %s %d 2>&1", path, runs);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    *out = calloc(1, 1 << 16);
+    size_t n = fread(*out, 1, (1 << 16) - 1, p);
+    (*out)[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* The text of a JSON value through SQLite's JSON functions ("" for NULL). */
+static void json_text(const char *json, const char *path, char *buf, size_t len)
+{
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(":memory:", &h), SQLITE_OK);
+    sqlite3_stmt *s;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT coalesce(json_extract(?1, ?2), '')", -1, &s,
+                                    NULL), SQLITE_OK);
+    sqlite3_bind_text(s, 1, json, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, path, -1, SQLITE_STATIC);
+    cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+    snprintf(buf, len, "%s", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    sqlite3_close(h);
+}
+
+Test(export, gbench_structure_names_times_and_aggregates)
+{
+    char db[300], t[256];
+    make_db(db, sizeof db);
+    char *g = export(db, NULL, SP_EXPORT_GBENCH), *out;
+    cr_assert_eq(gbench_check(g, 2, &out), 0, "%s\n%s", out, g);
+    free(out);
+    /* run 1: samples 2, 4, 3 (median 3 s); run 2: one sample of 1.5 s, so
+     * the fastest reads 1500 ms: milliseconds */
+    json_text(g, "$.benchmarks[0].name", t, sizeof t);
+    cr_assert_str_eq(t, "spmv_csr_omp/e, \"quoted\"/threads=1");
+    json_text(g, "$.benchmarks[0].time_unit", t, sizeof t);
+    cr_assert_str_eq(t, "ms");
+    cr_assert_eq(json_num(g, "$.benchmarks[0].real_time"), 3000);
+    cr_assert_eq(json_num(g, "$.benchmarks[0].cpu_time"), 3000);
+    cr_assert_eq(json_num(g, "$.benchmarks[0].iterations"), 3, "batch 1 x 3 samples");
+    cr_assert_eq(json_num(g, "$.benchmarks[0].repetitions"), 3);
+    cr_assert_eq(json_num(g, "$.benchmarks[0].GFLOPS"), 2, "6e9 / 3 s");
+    /* then its aggregates, as Google Benchmark orders them */
+    static const char *const aggs[] = {"mean", "median", "stddev", "cv"};
+    for (int i = 0; i < 4; i++) {
+        char path[64], want[128];
+        snprintf(path, sizeof path, "$.benchmarks[%d].name", i + 1);
+        json_text(g, path, t, sizeof t);
+        snprintf(want, sizeof want, "spmv_csr_omp/e, \"quoted\"/threads=1_%s", aggs[i]);
+        cr_assert_str_eq(t, want);
+    }
+    cr_assert_eq(json_num(g, "$.benchmarks[1].real_time"), 3000, "mean of 2, 4, 3 s");
+    cr_assert_eq(json_num(g, "$.benchmarks[3].real_time"), 1000, "stddev of 2, 4, 3 s");
+    json_text(g, "$.benchmarks[4].aggregate_unit", t, sizeof t);
+    cr_assert_str_eq(t, "percentage");
+    cr_assert_eq(json_num(g, "$.benchmarks[2].GFLOPS"), 2, "the median carries the counters");
+    /* one sample: no aggregates, no interval counters */
+    json_text(g, "$.benchmarks[5].name", t, sizeof t);
+    cr_assert_str_eq(t, "spmv_csr_omp/e, \"quoted\"/threads=2");
+    json_text(g, "$.benchmarks[6]", t, sizeof t);
+    cr_assert_str_eq(t, "");
+    json_text(g, "$.benchmarks[5].ci_lo", t, sizeof t);
+    cr_assert_str_eq(t, "", "a NULL counter is left out, not null");
+    cr_assert_null(strstr(g, "null"), "%s", g);
+    json_text(g, "$.context.json_schema_version", t, sizeof t);
+    cr_assert_str_eq(t, "1");
+    free(g);
+    /* a unit given, and refusals */
+    FILE *f = tmpfile();
+    sp_err err;
+    cr_assert_eq(sp_store_export_gbench(db, 0, "us", f, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_export_gbench(db, 0, "hours", f, &err), -1);
+    cr_assert(strstr(err.msg, "unknown --time-unit 'hours'"), "%s", err.msg);
+    cr_assert_eq(sp_store_export(db, "samples", 0, SP_EXPORT_GBENCH, f, &err), -1);
+    cr_assert(strstr(err.msg, "run_stats only"), "%s", err.msg);
+    rewind(f);
+    char buf[4096] = {0};
+    cr_assert_gt(fread(buf, 1, sizeof buf - 1, f), 0);
+    json_text(buf, "$.benchmarks[0].time_unit", t, sizeof t);
+    cr_assert_str_eq(t, "us");
+    cr_assert_eq(json_num(buf, "$.benchmarks[0].real_time"), 3e6);
     fclose(f);
 }
 
@@ -152,7 +306,36 @@ Test(export, cli_dry_run_only_shard_and_export, .timeout = 60)
     cr_assert_eq(cli(args, &out), 0, "%s", out);
     cr_assert(out[0] == '[' && strstr(out, "\"kernel\":\"spmv_csr_omp\""), "%s", out);
     free(out);
+    /* Python's json reads the axes back as objects */
+    snprintf(args, sizeof args, "export --json --db %s | python3 -c 'import json, sys; "
+             "d = json.load(sys.stdin); assert all(isinstance(r[\"axes\"], dict) for r in d);"
+             " print(len(d), sorted({r[\"axes\"].get(\"threads\", 0) for r in d}))'", db);
+    cr_assert_eq(cli(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "3 [0, 1, 2]"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --markdown --db %s", db);
+    cr_assert_eq(cli(args, &out), 0, "%s", out);
+    int lines = 0;
+    for (char *p = out; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 2 + 3, "header, alignment and 3 runs:\n%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --gbench --time-unit ns --db %s", db);
+    cr_assert_eq(cli(args, &out), 0, "%s", out);
+    char *check;
+    cr_assert_eq(gbench_check(out, 3, &check), 0, "%s\n%s", check, out);
+    free(check);
+    cr_assert(strstr(out, "\"name\":\"spmv_csr_omp/laplace2d_n64/threads=2\""), "%s", out);
+    cr_assert(strstr(out, "\"time_unit\":\"ns\""), "%s", out);
+    free(out);
     snprintf(args, sizeof args, "export --csv --json --db %s", db);
+    cr_assert_eq(cli(args, &out), 1, "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --csv --time-unit us --db %s", db);
+    cr_assert_eq(cli(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "--time-unit goes with --gbench"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --gbench --what failures --db %s", db);
     cr_assert_eq(cli(args, &out), 1, "%s", out);
     free(out);
     cr_assert_eq(cli("sweep configs/smoke.ini --shard 3/2 --dry-run", &out), 1, "%s", out);
