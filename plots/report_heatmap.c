@@ -111,7 +111,7 @@ static void write_heatmap(FILE *d, FILE *g, const rp_series *s, const char *kern
     char title[300], note[300];
     snprintf(title, sizeof title, "%s: %s x %s", kernel, ax, bx);
     rp_chart_head(g, s->op, title);
-    snprintf(note, sizeof note, "cell: rate / the kernel's best, geomean over %d matri%s%s%s",
+    snprintf(note, sizeof note, "cell: rate / the kernel's best, geomean over %d matri%s%s%.200s",
              matrices, matrices == 1 ? "x" : "ces", *rest ? "; best over " : "", rest);
     rp_gp_label(g, "x", ax, note);
     fprintf(g, "set ylabel ");
