@@ -1,6 +1,7 @@
 /*
  * spmv_op.c — the spmv operation: inputs, the serial double-precision
- * reference, the error measure and the work model every SpMV kernel shares.
+ * reference, the error measure, the tolerance of each precision and the
+ * work model every SpMV kernel shares.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -92,6 +93,45 @@ static double spmv_error(const sp_problem *pb, const void *out, const void *ref)
     return diff / scale;
 }
 
+/* The tolerance of a run in a precision below double: the error bound of
+ * y = A·x computed in that precision from A and x rounded to it.
+ *
+ * Row i of n_i nonzeros, summed in any order (a library's blocks, SIMD
+ * lanes, a tree), has |fl(y_i) - y_i| <= γ(n_i + 2)·(|A||x|)_i with
+ * γ(m) = m·u / (1 - m·u) (Higham, Accuracy and Stability of Numerical
+ * Algorithms, 2nd ed., §3.1): no term goes through more than n_i - 1
+ * additions, one multiplication and the two roundings of a_ik and x_k
+ * into the precision. In spmv_error's measure that is
+ *     k · u · max_i (n_i + 2)·(|A||x|)_i / max_i |r_i|,   k = 2:
+ * for m·u <= 1/4 (rows of up to 4 million nonzeros in single) γ(m) is at
+ * most 4/3·m·u, and k = 2 leaves room for the double reference's own
+ * error (2^29 times smaller). |A||x| over max |r| is the cancellation in
+ * the rows (x has random signs), which the bound must carry: without it a
+ * matrix whose rows nearly cancel fails a correct kernel. It is the worst
+ * case; typical errors are about √n_i times smaller, and a kernel that
+ * drops or misplaces a nonzero still fails unless its row is very long.
+ * Never below the sweep's tolerance; double runs keep that one. */
+#define SPMV_TOLERANCE_K 2.0
+static double spmv_tolerance(const sp_problem *pb, const void *ref, sp_precision prec,
+                             double configured)
+{
+    const sp_csr *A = pb->A;
+    const double *r = ref;
+    if (prec == SP_DOUBLE || !A || !r || (!pb->x && A->cols > 0))
+        return configured;
+    double worst = 0.0, scale = 0.0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        double abs_sum = 0.0;
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            abs_sum += fabs(A->val[k] * pb->x[A->colidx[k]]);
+        worst = fmax(worst, (double)(A->rowptr[i + 1] - A->rowptr[i] + 2) * abs_sum);
+        scale = fmax(scale, fabs(r[i]));
+    }
+    if (scale == 0.0)           /* spmv_error is 0 or +Inf there */
+        return configured;
+    return fmax(configured, SPMV_TOLERANCE_K * sp_unit_roundoff(prec) * worst / scale);
+}
+
 /* One multiply and one add per nonzero. */
 static double spmv_flops(const sp_workload *w)
 {
@@ -118,6 +158,7 @@ const sp_operation sp_op_spmv = {
     .output_bytes = spmv_output_bytes,
     .reference = spmv_reference,
     .error = spmv_error,
+    .tolerance = spmv_tolerance,
     .flops = spmv_flops,
     .bytes = spmv_bytes,
 };
