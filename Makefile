@@ -239,7 +239,7 @@ $(BUILD)/obj/version.o: $(VERSION_C)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
-$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql db/migrate_v6.sql
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -247,6 +247,11 @@ typedef struct sp_kernel {
     int (*need)(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 } sp_kernel;
 
+/* The outside libraries the CPU kernels run on, with versions: "librsb
+ * 1.3.0.2; MKL 2026.2-Product Build 20260915, threading gnu" (MKL when
+ * built in; kernels/libraries.c). For the sweep's provenance. */
+void sp_kernel_libraries(char *buf, size_t len);
+
 /* NULL-terminated list of every registered kernel (kernels/registry.c). */
 extern const sp_kernel *const sp_kernels[];
 const sp_kernel *sp_kernel_find(const char *name);

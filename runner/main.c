@@ -386,7 +386,9 @@ static int cmd_list(void)
             n += snprintf(axes + n, sizeof axes - (size_t)n, "%s%s=%s", a ? " " : "",
                           k->axes[a].name, k->axes[a].defaults);
         printf("%-24s %-10s %-7s %-9s %s%s\n", k->name, k->operation, k->format, k->backend,
-               axes, k->prepare ? "" : "  (not built: no CUDA)");
+               axes, k->prepare     ? ""
+                     : k->needs_gpu ? "  (not built: no CUDA)"
+                                    : "  (not built: no MKL; make deps-mkl)");
     }
     return 0;
 }

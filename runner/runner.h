@@ -230,6 +230,7 @@ typedef struct sp_provenance {
     int cpu_sockets, cpu_cores, cpu_threads;
     double mem_total_gib;
     sp_gpu_info gpu_info;       /* when have_gpu */
+    char libraries[384];        /* sp_kernel_libraries: librsb, MKL and its threading */
 } sp_provenance;
 
 void sp_provenance_collect(sp_provenance *p);

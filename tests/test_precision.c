@@ -136,5 +136,13 @@ Test(precision, a_sweep_checks_each_run_at_its_precision, .timeout = 60)
     cr_assert_eq(ud_int(h, "SELECT count(*) FROM runs WHERE status = 'failed' AND "
                            "json_extract(axes, '$.precision') = 'double' AND "
                            "error LIKE '%exceeds tolerance 1e-12%'", 0), 1);
+    char libs[256];
+    ud_text(h, "SELECT libraries FROM sweeps", 0, libs, sizeof libs);
+    cr_assert(!strncmp(libs, "librsb ", 7), "the sweep names its libraries: '%s'", libs);
+#ifdef SP_HAVE_MKL
+    cr_assert(strstr(libs, "; MKL 20") && strstr(libs, ", threading gnu"), "%s", libs);
+#else
+    cr_assert_null(strstr(libs, "MKL"), "%s", libs);
+#endif
     sqlite3_close(h);
 }
