@@ -126,7 +126,7 @@ FROM run_stats;
 -- Every ok run against two baselines in the same sweep, on the same matrix
 -- and operation (the fastest by median; ties: the earlier run):
 --   baseline  a kernel whose backend is 'serial' (spmv_csr_serial for spmv);
---   vendor    a vendor library's kernel (backend 'cusparse', 'librsb', 'cub').
+--   vendor    a vendor library's kernel (backend 'cusparse', 'librsb', 'cub', 'mkl').
 -- speedup = baseline median / this run's median, with its interval
 -- [speedup_lo, speedup_hi] = [baseline ci_lo / ci_hi, baseline ci_hi /
 -- ci_lo] (both intervals at their unfavourable ends: conservative);
