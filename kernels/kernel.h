@@ -31,7 +31,9 @@
  *                                        sample when the kernel has one (untimed)
  *   k->result(state, out, ex)            the output into host memory  -> d2h_s
  *                                        (GPU kernels; a CPU copy is no phase)
- *   op->error(pb, out, ref)              relative error; above tolerance = failed
+ *   op->error(pb, out, ref)              relative error; above the run's tolerance
+ *                                        (sp_run_tolerance: the sweep's, or the
+ *                                        bound of its precision) = failed
  *   k->release(state)                    everything freed             -> free_s
  */
 #ifndef SP_KERNEL_H
