@@ -69,6 +69,40 @@ ifneq ($(VERSION_TEXT),$(shell cat $(VERSION_C) 2>/dev/null))
   $(shell mkdir -p $(BUILD) && echo '$(VERSION_TEXT)' > $(VERSION_C))
 endif
 
+# ---- Intel MKL (optional) ----------------------------------------------------
+# `make deps-mkl` installs oneMKL's PyPI wheels into MKL_PREFIX (no root, no
+# Intel installer). A build finds them there and compiles the MKL kernels in
+# (spmv_mkl, transpose_mkl: kernels/mkl.h), as a build finds nvcc; without
+# the prefix it builds exactly as before, those kernels "not built".
+# MKL=0 leaves MKL out, MKL=1 insists on it.
+#
+# Threading: MKL's GNU layer is linked by name (libmkl_gnu_thread), not
+# libmkl_rt. Its threads are libgomp's, the OpenMP runtime every other
+# kernel and the harness use; mkl_rt picks its layer at run time and
+# defaults to Intel's (libiomp5), and two OpenMP runtimes in one process
+# keep two thread pools spinning against each other. Linked, the layer
+# cannot change under an environment variable. --no-as-needed keeps the
+# layer and core libraries, whose symbols only MKL itself calls; the
+# wheels ship versioned names only (libmkl_core.so.3), linked by path, with
+# an rpath so the binaries run without LD_LIBRARY_PATH.
+MKL_VERSION ?= 2026.2.0
+MKL_PREFIX  ?= $(SRC_DIR)/.deps/mkl
+MKL_FOUND   := $(wildcard $(MKL_PREFIX)/include/mkl_spblas.h)
+ifeq ($(origin MKL), undefined)
+  MKL := $(if $(MKL_FOUND),1,0)
+endif
+# the newest of lib$(1).so or lib$(1).so.N in the prefix
+mkl_lib = $(lastword $(sort $(wildcard $(MKL_PREFIX)/lib/lib$(1).so $(MKL_PREFIX)/lib/lib$(1).so.*)))
+ifeq ($(MKL),1)
+  ifeq ($(filter deps-mkl,$(MAKECMDGOALS)),)
+    $(if $(MKL_FOUND),,$(error MKL=1 but no MKL in $(MKL_PREFIX): run `make deps-mkl` first, or give MKL_PREFIX=))
+  endif
+  CFLAGS += -DSP_HAVE_MKL=1 -isystem $(MKL_PREFIX)/include
+  LDLIBS += -Wl,--push-state,--no-as-needed $(call mkl_lib,mkl_intel_lp64) \
+            $(call mkl_lib,mkl_gnu_thread) $(call mkl_lib,mkl_core) -Wl,--pop-state \
+            -Wl,-rpath,$(MKL_PREFIX)/lib -lgomp -lpthread -ldl
+endif
+
 # Everything but the CLI's main() goes into one library that the binary,
 # the tests and the benchmarks link.
 LIB_SRC  := $(filter-out runner/main.c, \
@@ -88,8 +122,8 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # machine): compiled by `make test` too, so every .cu builds in CI
 BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
-.PHONY: all help deps ensure-deps sweep fetch test unit-test python-test gpu-test asan report bench bench-fetch \
-        bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
+.PHONY: all help deps deps-mkl ensure-deps sweep fetch test unit-test python-test gpu-test asan report \
+        bench bench-fetch bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
 
 all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
 
@@ -100,10 +134,14 @@ help: ## list every target
 	  awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: CONFIG=$(CONFIG) DB=$(DB) REPORT=$(REPORT) CUDA=$(CUDA) (0 forces CPU-only)"
+	@echo "  MKL=$(MKL) (1 when $(MKL_PREFIX) holds MKL: make deps-mkl; 0 leaves it out)"
 	@echo "  slurm/merge: SHARDS=N PARTITION= TIME= GPUS_PER_TASK= CACHE_DIR= SHARDS_DIR=$(SHARDS_DIR) JOB="
 
 deps: ## install every Debian package the project needs (apt-get; idempotent)
 	@bash .ci/deps.sh install $(DEB_PACKAGES)
+
+deps-mkl: ## optional: Intel oneMKL from PyPI into .deps/mkl (no root); then make builds the MKL kernels
+	@bash .ci/deps_mkl.sh '$(MKL_PREFIX)' $(MKL_VERSION)
 
 ensure-deps:
 	@bash .ci/deps.sh ensure $(DEB_PACKAGES)
@@ -217,7 +255,7 @@ $(BUILD)/obj/version.o: $(VERSION_C)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
-$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql db/migrate_v6.sql
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -228,7 +266,7 @@ $(LIB): $(LIB_OBJ)
 # links it too): relink whenever the last link came from another build, so a
 # CPU-only binary never stays behind a CUDA build's objects or the reverse.
 BIN_FROM := $(dir $(BIN)).built-from
-ifneq ($(shell cat $(BIN_FROM) 2>/dev/null),$(BUILD) CUDA=$(CUDA))
+ifneq ($(shell cat $(BIN_FROM) 2>/dev/null),$(BUILD) CUDA=$(CUDA) MKL=$(MKL))
 $(BIN): FORCE
 endif
 .PHONY: FORCE
@@ -238,7 +276,7 @@ $(BIN): $(BUILD)/obj/runner/main.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(filter-out FORCE,$^) -o $@ $(LDLIBS)
-	@echo "$(BUILD) CUDA=$(CUDA)" > $(BIN_FROM)
+	@echo "$(BUILD) CUDA=$(CUDA) MKL=$(MKL)" > $(BIN_FROM)
 
 # the sanitizer build keeps its binary apart from bin/
 $(BUILD)/spsweep: $(BUILD)/obj/runner/main.o $(LIB)

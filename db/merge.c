@@ -27,7 +27,8 @@
     " repetitions_auto, max_noise, max_time_s, git_dirty, os, kernel_release,"          \
     " cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count, gpu_mem_gib,"   \
     " gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs, host_triad_threads,"            \
-    " device_copy_gbs, isolate, rounds, seed, cache, batch, min_sample_s, noisy_threshold"
+    " device_copy_gbs, isolate, rounds, seed, cache, batch, min_sample_s,"              \
+    " noisy_threshold, libraries"
 
 #define RUN_COLS                                                                         \
     "kernel, operation, format, backend, device, axes, status, error, rel_error, flops," \

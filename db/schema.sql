@@ -1,10 +1,11 @@
--- schema.sql — the spsweep results database, schema version 5.
+-- schema.sql — the spsweep results database, schema version 6.
 --
 -- Applied by sp_store_open at every open (every statement is idempotent),
 -- inside one transaction, after db/migrate_v2.sql has brought a version-1
 -- database up to version 2 and db/migrate_v3.sql a version-2 one up to 3
 -- (see store.c: store_apply_schema), db/migrate_v4.sql a version-3
--- one up to 4 and db/migrate_v5.sql a version-4 one up to 5. Readable with
+-- one up to 4, db/migrate_v5.sql a version-4 one up to 5 and
+-- db/migrate_v6.sql a version-5 one up to 6. Readable with
 -- the plain sqlite3 CLI; the views that summarise it live in views.sql.
 --
 -- One sweep has many runs; a run is one (matrix, kernel, axis values)
@@ -24,6 +25,8 @@
 -- energy is measured in windows (energy_windows) that give
 -- joules_per_launch a 95 % interval (joules_lo, joules_hi); a kernel may
 -- store facts about what it built (kernel_info, JSON).
+-- Version 6 (over 5): sweeps.libraries, the outside libraries the binary
+-- ran with (librsb's version; Intel MKL's version and threading layer).
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -81,7 +84,10 @@ CREATE TABLE IF NOT EXISTS sweeps (
     cache              TEXT,            -- 'warm' | 'cold' (caches flushed before a sample)
     batch              INTEGER,         -- launches per sample; 0: auto (min_sample_s)
     min_sample_s       REAL,            -- auto batches: the shortest sample (NULL: defaults)
-    noisy_threshold    REAL             -- interval half-width / median that marks a run noisy
+    noisy_threshold    REAL,            -- interval half-width / median that marks a run noisy
+    -- version 6 ------------------------------------------------------------
+    libraries          TEXT             -- "librsb 1.3.0.2; MKL 2026.2-Product Build
+                                        -- 20260915, threading gnu" (runner/provenance.c)
 );
 
 CREATE TABLE IF NOT EXISTS matrices (
@@ -231,4 +237,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

@@ -80,6 +80,8 @@ typedef struct sp_sweep_meta {
     int batch;                  /* 0 = auto */
     double min_sample_s;        /* 0 = the defaults */
     double noisy_threshold;     /* 0 = unknown */
+    /* schema version 6 */
+    const char *libraries;      /* outside libraries and versions; NULL or "": none */
 } sp_sweep_meta;
 
 /* A zeroed meta with git_dirty = -1: every version-2 field unknown. */

@@ -140,6 +140,8 @@ FROM run_stats;
 --             matrix is read in: spmv_csr_serial), then the first name;
 --   'vendor'  likewise of the vendor libraries' kernels (backend 'cusparse',
 --             'librsb', 'cub', 'mkl'): spmv_csr_cusparse in a GPU sweep.
+-- Only double-precision runs count (a kernel with a `precision` axis is a
+-- baseline through its double runs).
 -- matrices: the operation's matrices it ran on; missing: those it did not
 -- (no ratio against that role there: NULL in speedup).
 CREATE VIEW baselines AS
@@ -149,6 +151,7 @@ WITH candidates AS (
            COUNT(DISTINCT matrix_id) AS matrices
     FROM run_stats
     WHERE backend IN ('serial', 'cusparse', 'librsb', 'cub', 'mkl')
+      AND coalesce(json_extract(axes, '$.precision'), 'double') = 'double'
     GROUP BY sweep_id, operation, kernel
 ),
 ranked AS (
@@ -186,6 +189,9 @@ WITH base AS (
     FROM run_stats r
     JOIN baselines b
       ON b.sweep_id = r.sweep_id AND b.operation = r.operation AND b.kernel = r.kernel
+    -- a baseline is its double-precision runs (a `precision` axis, as on
+    -- spmv_mkl, also gives single-precision runs of the same kernel)
+    WHERE coalesce(json_extract(r.axes, '$.precision'), 'double') = 'double'
 ),
 baseline AS (SELECT * FROM base WHERE role = 'serial'),
 vendor AS (SELECT * FROM base WHERE role = 'vendor')

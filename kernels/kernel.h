@@ -31,7 +31,9 @@
  *                                        sample when the kernel has one (untimed)
  *   k->result(state, out, ex)            the output into host memory  -> d2h_s
  *                                        (GPU kernels; a CPU copy is no phase)
- *   op->error(pb, out, ref)              relative error; above tolerance = failed
+ *   op->error(pb, out, ref)              relative error; above the run's tolerance
+ *                                        (sp_run_tolerance: the sweep's, or the
+ *                                        bound of its precision) = failed
  *   k->release(state)                    everything freed             -> free_s
  */
 #ifndef SP_KERNEL_H
@@ -52,6 +54,25 @@ extern "C" {
 #define SP_AXIS_CACHE "cache"
 #define SP_AXIS_BATCH "batch"
 #define SP_MAX_PARAMS (SP_MAX_AXES + 2)
+
+/* The `precision` axis: the floating-point type a kernel stores its values
+ * and computes in. Configs, `spsweep plan` and the database name the values
+ * (double, single: runner/axis.c); a kernel reads the integer, SP_DOUBLE
+ * where it has no such axis. The output stays double (a single-precision
+ * kernel widens its result), and the check takes the precision's own
+ * tolerance from the operation (sp_operation.tolerance). */
+#define SP_AXIS_PRECISION "precision"
+typedef enum sp_precision {
+    SP_DOUBLE = 0,
+    SP_SINGLE = 1,
+} sp_precision;
+
+/* The unit roundoff u of a precision: the largest relative error of one
+ * rounding to nearest (2^-53 in double, 2^-24 in single). */
+static inline double sp_unit_roundoff(sp_precision p)
+{
+    return p == SP_SINGLE ? 0x1p-24 : 0x1p-53;
+}
 
 /* A declared axis: its name and default values in config syntax
  * ("1..nproc", "32,64,128,256"; see runner/axis.c). Values are integers. */
@@ -130,9 +151,27 @@ typedef struct sp_operation {
     /* Norm-wise relative error of out against ref (NaN/Inf in out gives
      * +Inf); 0 or +Inf for the exact operations (transpose, sort). */
     double (*error)(const sp_problem *pb, const void *out, const void *ref);
+    /* Optional: the largest error a run computing in precision prec may
+     * have and pass, given the sweep's `tolerance` (meant for double) and
+     * the reference; where the operation defines it, the bound that
+     * precision allows, with its reason. NULL: the sweep's tolerance in
+     * every precision. Called through sp_run_tolerance. */
+    double (*tolerance)(const sp_problem *pb, const void *ref, sp_precision prec,
+                        double configured);
     double (*flops)(const sp_workload *w);  /* useful work of one run */
     double (*bytes)(const sp_workload *w);  /* fewest bytes one run must move */
 } sp_operation;
+
+/* The `precision` axis of p (SP_DOUBLE when absent) into *prec; -1 with
+ * the reason, naming `who`, for a value that is no precision
+ * (kernels/precision.c). */
+int sp_precision_param(const sp_params *p, const char *who, sp_precision *prec, sp_err *err);
+/* "double", "single": the precision's word in configs and the database. */
+const char *sp_precision_name(sp_precision p);
+/* The tolerance a run of op with axes p is checked against: op->tolerance
+ * at the run's precision, else the sweep's `configured` one. */
+double sp_run_tolerance(const sp_operation *op, const sp_problem *pb, const void *ref,
+                        const sp_params *p, double configured);
 
 /* 1 when op takes workloads of this kind. */
 int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind);
@@ -214,6 +253,11 @@ typedef struct sp_kernel {
     int (*need)(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 } sp_kernel;
 
+/* The outside libraries the CPU kernels run on, with versions: "librsb
+ * 1.3.0.2; MKL 2026.2-Product Build 20260915, threading gnu" (MKL when
+ * built in; kernels/libraries.c). For the sweep's provenance. */
+void sp_kernel_libraries(char *buf, size_t len);
+
 /* NULL-terminated list of every registered kernel (kernels/registry.c). */
 extern const sp_kernel *const sp_kernels[];
 const sp_kernel *sp_kernel_find(const char *name);
@@ -267,6 +311,15 @@ static inline double sp_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+/* In builds without Intel MKL (the Makefile's MKL=0: no `make deps-mkl`)
+ * the MKL kernels' entry points are NULL: "not built", as a GPU kernel in a
+ * CPU-only build. */
+#ifdef SP_HAVE_MKL
+#define SP_MKL_FN(f) f
+#else
+#define SP_MKL_FN(f) NULL
+#endif
 
 /* In CPU-only builds the CUDA entry points of a kernel descriptor are NULL. */
 #ifdef SP_HAVE_CUDA

@@ -26,11 +26,13 @@
     X(sp_spmv_hll_aligned_serial)                                             \
     X(sp_spmv_hll_aligned_omp)                                                \
     X(sp_spmv_librsb)                                                         \
+    X(sp_spmv_mkl)                                                            \
     X(sp_spmv_dia_serial)                                                     \
     X(sp_spmv_dia_omp)                                                        \
     X(sp_transpose_serial)                                                    \
     X(sp_transpose_scantrans)                                                 \
     X(sp_transpose_mergetrans)                                                \
+    X(sp_transpose_mkl)                                                       \
     X(sp_spmv_csr_cuda_scalar)                                                \
     X(sp_spmv_csr_cusparse)                                                   \
     X(sp_spmv_csr_cuda_vector)                                                \

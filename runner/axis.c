@@ -1,14 +1,53 @@
 /*
  * axis.c — axis value lists: "1,2,4", "1..8", "1..nproc", "32..1024:*2",
- * "64..512:+64". The syntax follows nvbench's typed lists and ranges.
+ * "64..512:+64", and the words of a word axis ("double,single"). The syntax
+ * follows nvbench's typed lists and ranges.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "runner.h"
+
+/* Axes whose values are words (kernel.h): the word is what configs,
+ * `spsweep plan` and the database say, the integer what a kernel reads. */
+static const struct {
+    const char *axis, *word;
+    long value;
+} axis_words[] = {
+    {SP_AXIS_PRECISION, "double", SP_DOUBLE},
+    {SP_AXIS_PRECISION, "single", SP_SINGLE},
+};
+#define N_AXIS_WORDS ((int)(sizeof axis_words / sizeof axis_words[0]))
+
+const char *sp_axis_word(const char *axis, long value)
+{
+    for (int i = 0; axis && i < N_AXIS_WORDS; i++)
+        if (!strcmp(axis_words[i].axis, axis) && axis_words[i].value == value)
+            return axis_words[i].word;
+    return NULL;
+}
+
+/* The value of word [s, s + len) on a word axis: 0, 1 when axis takes no
+ * words, -1 with the words it takes when it is none of them. */
+static int axis_word_value(const char *axis, const char *s, int len, long *v, sp_err *err)
+{
+    char words[128] = "";
+    for (int i = 0; i < N_AXIS_WORDS; i++) {
+        if (strcmp(axis_words[i].axis, axis))
+            continue;
+        if ((int)strlen(axis_words[i].word) == len && !strncmp(axis_words[i].word, s, len))
+            return *v = axis_words[i].value, 0;
+        snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s",
+                 *words ? ", " : "", axis_words[i].word);
+    }
+    if (!*words)
+        return 1;
+    return sp_fail(err, "axis '%s': '%.*s' is not one of %s", axis, len, s, words);
+}
 
 /* Bounds of the axes the runner knows; any other axis takes [1, 2^30].
  * `values` (sort kernels) is a switch: 0 keys only, 1 key-value pairs. */
@@ -24,9 +63,12 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *lo = 0, *hi = 1;
     else if (!strcmp(axis, SP_AXIS_BATCH))
         *lo = 0, *hi = SP_BATCH_MAX;    /* 0: auto */
+    else if (!strcmp(axis, SP_AXIS_PRECISION))
+        *lo = SP_DOUBLE, *hi = SP_SINGLE;
 }
 
-/* Parse an integer or `nproc` from [s, end). */
+/* Parse an integer or `nproc` from [s, end); on a word axis, one of its
+ * words only. */
 static int parse_bound(const char *axis, const char *s, const char *end, long nproc,
                        long *v, sp_err *err)
 {
@@ -35,6 +77,9 @@ static int parse_bound(const char *axis, const char *s, const char *end, long np
     while (end > s && isspace((unsigned char)end[-1]))
         end--;
     int len = (int)(end - s);
+    int word = axis_word_value(axis, s, len, v, err);
+    if (word <= 0)
+        return word;
     if (len == 5 && !strncmp(s, "nproc", 5)) {
         *v = nproc;
         return 0;

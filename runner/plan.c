@@ -56,10 +56,14 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, sp_combo *c)
         push_param(&c->params, SP_AXIS_BATCH, ks->batch.v[b]);
 }
 
-/* One parameter as JSON or text: harness axes by name (cold, auto). */
+/* One parameter as JSON or text: harness axes (cold, auto) and word axes
+ * (single) by name. */
 static const char *named_value(const char *name, long v, char *buf, size_t len, int json)
 {
-    if (!strcmp(name, SP_AXIS_CACHE))
+    const char *word = sp_axis_word(name, v);
+    if (word)
+        snprintf(buf, len, json ? "\"%s\"" : "%s", word);
+    else if (!strcmp(name, SP_AXIS_CACHE))
         snprintf(buf, len, json ? "\"%s\"" : "%s", v ? "cold" : "warm");
     else if (!strcmp(name, SP_AXIS_BATCH) && v == 0)
         snprintf(buf, len, json ? "\"auto\"" : "auto");

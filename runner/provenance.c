@@ -1,8 +1,10 @@
 /*
  * provenance.c — what a sweep ran on: spsweep's commit and dirty flag
  * (baked in at build time), host, CPU model and topology, memory, OS and
- * kernel, compiler and flags, thread binding, GPU (from the forked probe:
- * name, SMs, memory, clocks, copy bandwidth). Stored with every sweep.
+ * kernel, compiler and flags, thread binding, the outside CPU libraries
+ * (librsb; Intel MKL and its threading layer when built in), GPU (from the
+ * forked probe: name, SMs, memory, clocks, copy bandwidth). Stored with
+ * every sweep.
  */
 #include <omp.h>
 #include <sched.h>
@@ -154,5 +156,6 @@ void sp_provenance_collect(sp_provenance *p)
              "OMP_PROC_BIND=%s OMP_PLACES=%s OMP_NUM_THREADS=%s CPUs=%s",
              bind ? bind : "unset", places ? places : "unset", nthreads ? nthreads : "unset",
              cpus);
+    sp_kernel_libraries(p->libraries, sizeof p->libraries);
     gpu_fields(p);
 }

@@ -39,6 +39,9 @@ typedef struct sp_axis_values {
 int sp_axis_parse(const char *axis, const char *text, long nproc, sp_axis_values *out,
                   sp_err *err);
 void sp_axis_values_free(sp_axis_values *a);
+/* A word axis (`precision = double,single`) takes its words instead of
+ * integers; the word of value v on axis, or NULL when the axis takes none. */
+const char *sp_axis_word(const char *axis, long value);
 /* The harness axes a kernel section may sweep (kernel.h: SP_AXIS_CACHE,
  * SP_AXIS_BATCH): `cache = warm,cold` gives 0, 1; `batch = auto,1,8..64:*2`
  * gives 0 for auto and the launch counts (1..SP_BATCH_MAX). */
@@ -245,6 +248,7 @@ typedef struct sp_provenance {
     int cpu_sockets, cpu_cores, cpu_threads;
     double mem_total_gib;
     sp_gpu_info gpu_info;       /* when have_gpu */
+    char libraries[384];        /* sp_kernel_libraries: librsb, MKL and its threading */
 } sp_provenance;
 
 void sp_provenance_collect(sp_provenance *p);

@@ -125,7 +125,7 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
     m.isolate = sp_isolate_name(cfg->isolate);
     m.rounds = cfg->rounds, m.seed = cfg->seed, m.cache = cfg->cold ? "cold" : "warm";
     m.batch = cfg->batch, m.min_sample_s = cfg->min_sample_s;
-    m.noisy_threshold = cfg->noisy_threshold;
+    m.noisy_threshold = cfg->noisy_threshold, m.libraries = p->libraries;
     m.repetitions = cfg->repetitions, m.warmup = cfg->warmup;
     m.timeout_s = cfg->timeout_s, m.repetitions_auto = cfg->auto_reps;
     m.max_noise = cfg->auto_reps ? cfg->max_noise : 0;

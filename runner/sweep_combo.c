@@ -233,8 +233,9 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
                  rc->prov.gpu_detail[0] ? " (" : "", rc->prov.gpu_detail,
                  rc->prov.gpu_detail[0] ? ")" : "");
     else if (!k->prepare)
-        snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary",
-                 k->name);
+        snprintf(out->msg, sizeof out->msg, "kernel '%s' is not built into this binary%s",
+                 k->name,
+                 strcmp(k->backend, "mkl") ? "" : " (no MKL: make deps-mkl, then make)");
     else if (!(os = op_state_get(rc, k->operation, &w, &e)))
         out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
     else if (kernel_need(k, os, c, &out->need, &e))

@@ -48,9 +48,19 @@ int spmv_kernel_params_with(const sp_kernel *k, const spmv_axis_override *o, int
  * over SPMV_TEST_FREE_BYTES returns -1 without being built (the runner
  * would skip it). */
 double spmv_check_kernel(const sp_kernel *k, const sp_params *p, const sp_csr *A);
+/* The tolerance the tests check double runs against, as the sweep's
+ * default; a run in another precision gets its operation's bound
+ * (sp_run_tolerance). */
+#define SPMV_TEST_TOLERANCE 1e-12
+/* spmv_check_kernel, and the tolerance of that run in *tolerance:
+ * sp_run_tolerance at p's precision (SPMV_TEST_TOLERANCE in double for
+ * spmv; 0 in double for the exact transposition). */
+double spmv_check_kernel_tol(const sp_kernel *k, const sp_params *p, const sp_csr *A,
+                             double *tolerance);
 
 /* spmv_check_kernel at every combination of spmv_kernel_params, asserting
- * a relative error <= 1e-12; `what` names A in failure messages. Returns
+ * a relative error within the run's tolerance (spmv_check_kernel_tol);
+ * `what` names A in failure messages. Returns
  * the number of combinations refused by k->need. */
 int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
                           const sp_csr *A, const char *what);

@@ -52,3 +52,19 @@ Test(axis, errors_name_the_axis_and_problem)
     reject("threads", "", "empty");
     reject("threads", "1..1000000000", "outside");
 }
+
+/* A word axis takes its words (in the enum's order, whatever the order
+ * written) and nothing else; the words read back by value. */
+Test(axis, precision_is_a_word_axis)
+{
+    expect(SP_AXIS_PRECISION, "double", 8, 1, (long[]){SP_DOUBLE});
+    expect(SP_AXIS_PRECISION, "single, double", 8, 2, (long[]){SP_DOUBLE, SP_SINGLE});
+    reject(SP_AXIS_PRECISION, "half", "not one of double, single");
+    reject(SP_AXIS_PRECISION, "1", "not one of double, single");
+    reject(SP_AXIS_PRECISION, "Double", "not one of");
+    cr_assert_str_eq(sp_axis_word(SP_AXIS_PRECISION, SP_SINGLE), "single");
+    cr_assert_str_eq(sp_axis_word(SP_AXIS_PRECISION, SP_DOUBLE), "double");
+    cr_assert_null(sp_axis_word(SP_AXIS_PRECISION, 7));
+    cr_assert_null(sp_axis_word("threads", 1), "threads takes integers");
+    cr_assert_str_eq(sp_precision_name(SP_SINGLE), "single");
+}

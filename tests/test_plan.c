@@ -44,6 +44,45 @@ Test(plan, cartesian_product_last_axis_fastest)
     sp_config_free(&cfg);
 }
 
+/* A word axis is written, shown and stored by its words: the config says
+ * `precision = single,double`, the plan and the database "single". */
+static const sp_kernel with_precision = {
+    .name = "test_precision", .operation = "spmv", .format = "csr", .backend = "serial",
+    .naxes = 2, .axes = {{"threads", "1"}, {SP_AXIS_PRECISION, "double"}},
+};
+
+Test(plan, word_axes_by_name)
+{
+    const sp_kernel *const mine[] = {&with_precision, NULL};
+    sp_config cfg;
+    sp_plan plan;
+    sp_err err;
+    const char *text = "[matrices]\nsource = gen:laplace2d?n=4\n"
+                       "[kernel test_precision]\nthreads = 2\nprecision = single,double\n";
+    cr_assert_eq(sp_config_parse("w.ini", text, mine, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_plan_expand(&cfg, &plan, &err), 0, "%s", err.msg);
+    cr_assert_eq(plan.ncombos, 2);
+    char json[128], txt[128];
+    sp_params_json(&plan.combos[1].params, json, sizeof json);
+    cr_assert_str_eq(json, "{\"threads\":2,\"precision\":\"single\"}");
+    sp_params_text(&plan.combos[0].params, txt, sizeof txt);
+    cr_assert_str_eq(txt, "threads=2 precision=double");
+    sp_precision prec;
+    cr_assert_eq(sp_precision_param(&plan.combos[1].params, "t", &prec, &err), 0);
+    cr_assert_eq(prec, SP_SINGLE);
+    cr_assert_eq(sp_precision_param(NULL, "t", &prec, &err), 0, "absent: double");
+    cr_assert_eq(prec, SP_DOUBLE);
+    sp_params bad = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {5}};
+    cr_assert_eq(sp_precision_param(&bad, "k", &prec, &err), -1);
+    cr_assert(strstr(err.msg, "k: precision = 5"), "%s", err.msg);
+    sp_plan_free(&plan);
+    sp_config_free(&cfg);
+    cr_assert_eq(sp_config_parse("w.ini", "[matrices]\nsource = gen:laplace2d?n=4\n"
+                                 "[kernel test_precision]\nprecision = quad\n", mine, &cfg,
+                                 &err), -1);
+    cr_assert(strstr(err.msg, "'quad' is not one of double, single"), "%s", err.msg);
+}
+
 /* A kernel section may sweep the harness's cache and batch like axes: they
  * vary slowest, follow the kernel's axes in the combination, and read by
  * name in JSON and text. Bad values name the axis. */

@@ -51,7 +51,7 @@ Test(registry, names_are_unique_identifiers)
 Test(registry, descriptors_are_complete)
 {
     static const char *backends[] = {"serial", "openmp", "cuda",   "cusparse",
-                                     "cub",    "librsb", NULL};
+                                     "cub",    "librsb", "mkl",    NULL};
     for (int i = 0; sp_kernels[i]; i++) {
         const sp_kernel *k = sp_kernels[i];
         cr_assert_not_null(sp_operation_find(k->operation), "%s: operation '%s' unknown",
@@ -103,8 +103,9 @@ Test(registry, declared_axes)
     cr_assert_eq(sp_kernel_find("spmv_csr_cusparse")->naxes, 0);
 }
 
-/* CPU kernels always have their functions; GPU kernels say so, and have
- * theirs exactly when this binary was built with CUDA. */
+/* CPU kernels have their functions (the MKL ones when built with MKL);
+ * GPU kernels say so, and have theirs exactly when this binary was built
+ * with CUDA. */
 Test(registry, functions_and_gpu_flags)
 {
     for (int i = 0; sp_kernels[i]; i++) {
@@ -117,6 +118,9 @@ Test(registry, functions_and_gpu_flags)
         int built = 1;
 #else
         int built = !k->needs_gpu;
+#endif
+#ifndef SP_HAVE_MKL
+        built = built && strcmp(k->backend, "mkl");
 #endif
         int have = !!k->prepare + !!k->launch + !!k->result + !!k->release;
         cr_assert_eq(have, built ? 4 : 0, "%s: %d of 4 functions", k->name, have);

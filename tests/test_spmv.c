@@ -164,6 +164,13 @@ Test(spmv, setup_refuses_a_missing_matrix)
     cr_assert_neq(err.msg[0], 0);
 }
 
+/* A CPU SpMV kernel built into this binary (the MKL ones are optional:
+ * tests/test_mkl.c says when they are not). */
+static int cpu_spmv_built(const sp_kernel *k)
+{
+    return !k->needs_gpu && !strcmp(k->operation, "spmv") && k->prepare;
+}
+
 /* Every CPU kernel in the registry (so future ones are covered too) at
  * threads 1, 2, 3 and 7, other axes at their defaults. */
 static const long test_threads[] = {1, 2, 3, 7};
@@ -175,7 +182,7 @@ Test(spmv, cpu_kernels_on_awkward_matrices, .timeout = 300)
         spmv_case c;
         spmv_case_build(i, &c);
         for (int k = 0; sp_kernels[k]; k++)
-            if (!sp_kernels[k]->needs_gpu && !strcmp(sp_kernels[k]->operation, "spmv")) {
+            if (cpu_spmv_built(sp_kernels[k])) {
                 const sp_kernel *K = sp_kernels[k];
                 int refused = spmv_check_kernel_all(K, test_threads, 4, &c.A, c.name);
                 /* padded formats may refuse a matrix; librsb's tuner refuses
@@ -266,7 +273,7 @@ Test(spmv, real_matrices, .timeout = 120)
                   "%s: %d x %d, %d nonzeros", real[f].file, A.rows, A.cols, A.nnz);
         check_against_dense(&A, real[f].file);
         for (int k = 0; sp_kernels[k]; k++)
-            if (!sp_kernels[k]->needs_gpu && !strcmp(sp_kernels[k]->operation, "spmv"))
+            if (cpu_spmv_built(sp_kernels[k]))
                 spmv_check_kernel_all(sp_kernels[k], test_threads, 4, &A, real[f].file);
         sp_csr_free(&A);
     }

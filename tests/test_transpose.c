@@ -81,7 +81,8 @@ static void check_kernels(const sp_csr *A, const char *what)
 {
     int n = 0;
     for (int k = 0; sp_kernels[k]; k++)
-        if (!strcmp(sp_kernels[k]->operation, "transpose") && !sp_kernels[k]->needs_gpu) {
+        if (!strcmp(sp_kernels[k]->operation, "transpose") && !sp_kernels[k]->needs_gpu &&
+            sp_kernels[k]->prepare) {           /* built (MKL is optional) */
             const sp_kernel *K = sp_kernels[k];
             if (!K->axes[0].name)       /* serial: one combination */
                 cr_assert_eq(spmv_check_kernel_all(K, test_threads, 5, A, what), 0,
@@ -136,8 +137,10 @@ Test(transpose, real_matrices, .timeout = 60)
     }
 }
 
-/* Identical is 0; one changed value, row index or pointer is +Inf. */
-Test(transpose, error_is_zero_or_infinite)
+/* Identical is 0; one changed row index or pointer is +Inf; one changed
+ * value its relative change, which fails double's tolerance (0: a
+ * transposition is exact) and passes single's only within one rounding. */
+Test(transpose, error_is_zero_infinite_or_a_value_change)
 {
     spmv_case c;
     spmv_case_build(1, &c);
@@ -149,7 +152,20 @@ Test(transpose, error_is_zero_or_infinite)
     memcpy(out, ref, sp_csc_bytes(&c.A));
     cr_assert_eq(transpose_op()->error(&pb, out, ref), 0.0);
     C.val[17] = nextafter(C.val[17], INFINITY);
-    cr_assert(isinf(transpose_op()->error(&pb, out, ref)), "one ulp in one value");
+    double e = transpose_op()->error(&pb, out, ref);
+    sp_params dbl = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_DOUBLE}};
+    sp_params sgl = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_SINGLE}};
+    cr_assert(e > 0 && e <= 0x1p-52, "one ulp in one value: %g", e);
+    cr_assert_eq(sp_run_tolerance(transpose_op(), &pb, ref, &dbl, 1e-12), 0.0,
+                 "double: exact, whatever the sweep's tolerance");
+    cr_assert_eq(sp_run_tolerance(transpose_op(), &pb, ref, NULL, 1e-12), 0.0);
+    cr_assert_eq(sp_run_tolerance(transpose_op(), &pb, ref, &sgl, 1e-12), 0x1p-24);
+    memcpy(out, ref, sp_csc_bytes(&c.A));
+    C.val[17] = (double)(float)(C.val[17] * (1 + 0x1p-20));
+    cr_assert_gt(transpose_op()->error(&pb, out, ref), 0x1p-24, "a value off by 2^-20");
+    memcpy(out, ref, sp_csc_bytes(&c.A));
+    C.val[5] = NAN;
+    cr_assert(isinf(transpose_op()->error(&pb, out, ref)), "NaN");
     memcpy(out, ref, sp_csc_bytes(&c.A));
     int32_t t = C.rowidx[3];
     C.rowidx[3] = C.rowidx[4], C.rowidx[4] = t;

@@ -395,7 +395,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 5);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 6);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
                  "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
@@ -429,7 +429,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 5);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 6);
     sp_store_close(st);
 }
 
@@ -470,7 +470,7 @@ Test(views, migration_from_version_3_computes_the_statistics)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 5);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 6);
     /* samples 1..6: median 3.5; n = 6 -> ranks 1 and 6 (level 0.96875) */
     ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 3.5, "median");
     ud_close(ud_real(db, "SELECT ci_lo FROM run_stats WHERE run_id = 11", 0), 1.0, "ci_lo");
@@ -507,13 +507,45 @@ Test(views, migration_from_version_2_adds_isolate)
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 5);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 6);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
     m.isolate = "matrix";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
     char buf[32];
     ud_text(db, "SELECT isolate FROM sweeps ORDER BY id DESC LIMIT 1", 0, buf, sizeof buf);
     cr_assert_str_eq(buf, "matrix");
+    sp_store_close(st);
+}
+
+/* A version-5 database gains sweeps.libraries (NULL for its sweeps: they
+ * did not record them), and a new sweep stores them. */
+Test(views, migration_from_version_5_adds_libraries)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "v5.db");
+    sp_store *st;
+    sp_err err = {{0}};
+    sp_sweep_meta m;
+    sp_sweep_meta_init(&m);
+    m.config_text = "x";
+    int64_t id;
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ud_exec(db, "ALTER TABLE sweeps DROP COLUMN libraries; PRAGMA user_version = 5");
+    sqlite3_close(db);
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
+    db = sp_store_db(st);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 6);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE libraries IS NULL", 0), 1);
+    m.libraries = "librsb 1.3; MKL 2026.2, threading gnu";
+    cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
+    char buf[64];
+    ud_text(db, "SELECT libraries FROM sweeps WHERE id = ?1", id, buf, sizeof buf);
+    cr_assert_str_eq(buf, "librsb 1.3; MKL 2026.2, threading gnu");
     sp_store_close(st);
 }
 

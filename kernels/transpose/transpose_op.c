@@ -3,8 +3,13 @@
  * indices, checked entry for entry against the serial counting sort.
  *
  * error: 0 when the output is identical to the reference (column pointer,
- * row indices, and values bit for bit), +Inf otherwise — a transposition
- * is exact or wrong, and +Inf fails any tolerance.
+ * row indices, and values bit for bit); +Inf when the structure differs
+ * or a value is not finite; otherwise the largest relative difference of
+ * one value. The tolerance is 0 in double, whatever the sweep's — a
+ * transposition moves values and computes none, so it is exact or wrong —
+ * and the unit roundoff in a lower precision, which rounds each value once
+ * to nearest (a value below that precision's normal range loses more, and
+ * fails: the precision cannot carry it).
  * Work: flops = nnz, so the stored rate is Gnnz/s (reported as Mnnz/s);
  * bytes = reading the CSR once and writing the CSC once.
  */
@@ -59,7 +64,31 @@ static int transpose_reference(const sp_problem *pb, void *out, sp_err *err)
 
 static double transpose_error(const sp_problem *pb, const void *out, const void *ref)
 {
-    return memcmp(out, ref, sp_csc_bytes(pb->A)) ? INFINITY : 0.0;
+    const sp_csr *A = pb->A;
+    if (!memcmp(out, ref, sp_csc_bytes(A)))
+        return 0.0;
+    sp_csc o, r;
+    sp_csc_view((void *)out, A, &o);
+    sp_csc_view((void *)ref, A, &r);
+    if (memcmp(o.colptr, r.colptr, ((size_t)A->cols + 1) * sizeof(int32_t)) ||
+        memcmp(o.rowidx, r.rowidx, (size_t)A->nnz * sizeof(int32_t)))
+        return INFINITY;
+    double worst = 0.0;
+    for (int32_t k = 0; k < A->nnz; k++) {
+        double d = fabs(o.val[k] - r.val[k]);
+        if (!isfinite(o.val[k]) || (d > 0 && r.val[k] == 0.0))
+            return INFINITY;
+        worst = fmax(worst, d > 0 ? d / fabs(r.val[k]) : 0.0);
+    }
+    return worst;
+}
+
+/* Exact in double; one rounding to nearest per value below it. */
+static double transpose_tolerance(const sp_problem *pb, const void *ref, sp_precision prec,
+                                  double configured)
+{
+    (void)pb, (void)ref, (void)configured;
+    return prec == SP_DOUBLE ? 0.0 : sp_unit_roundoff(prec);
 }
 
 static double transpose_flops(const sp_workload *w)
@@ -85,6 +114,7 @@ const sp_operation sp_op_transpose = {
     .output_bytes = transpose_output_bytes,
     .reference = transpose_reference,
     .error = transpose_error,
+    .tolerance = transpose_tolerance,
     .flops = transpose_flops,
     .bytes = transpose_bytes,
 };
