@@ -178,7 +178,9 @@ int sp_cmd_list(int argc, char **argv)
                not_built_gpu == 1 ? " is" : "s are");
     if (not_built > not_built_gpu)
         printf("# not built: %d CPU kernel%s not in this build (built without the library "
-               "it calls; `spsweep --version` says)\n", not_built - not_built_gpu,
+               "it calls, e.g. Intel MKL: `make deps-mkl` installs it from PyPI without root "
+               "and the next build adds its kernels; `spsweep --version` says)\n",
+               not_built - not_built_gpu,
                not_built - not_built_gpu == 1 ? " is" : "s are");
     return 0;
 }
