@@ -57,7 +57,7 @@ static const sp_cli_opt fetch_opts[] = {
     {"max-size", "SIZE", F_MAXSIZE, "refuse archives that expand past SIZE, e.g. 500M "
      "(default 64G)"},
     {"retries", "N", F_RETRIES, "download attempts after the first, 0..100; 0: none "
-     "(default 4)"},
+     "(default 4); a collection that never answered is not retried"},
     {"retry-delay", "S", F_DELAY, "seconds before the first retry, growing with each "
      "(default 1)"},
     {"stall-timeout", "S", F_STALL, "give a download up when it moves under 1 KiB in S "
