@@ -42,7 +42,7 @@ CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=c
 
 # The CPU the kernels are built for: ARCH=native (the default) is this
 # machine's; on a cluster's login node give the compute nodes' (ARCH=icelake-server,
-# ARCH=znver4, ARCH=x86-64-v3, ...: gcc's -march names). The flags, with what
+# ARCH=znver3, ARCH=x86-64-v3, ...: gcc's -march names). The flags, with what
 # native meant here, go into every sweep's provenance (sweeps.cflags) and
 # `spsweep --version`.
 ARCH     ?= native

@@ -782,14 +782,19 @@ Test(download, stop_unreachable_retries_once_a_server_answered)
     sp_err err;
     cr_assert_eq(sp_download_all(items, 3, &o, &err), 2);
     cr_assert(items[0].ok, "%s", items[0].error);
-    cr_assert_eq(items[1].attempts, 3, "retried: the run had reached a server");
-    cr_assert(items[1].unreachable);
     /* the third started while the blip waited out its backoff (a waiting
-     * retry holds up no one), so it was tried too; it ended with its own
-     * retries spent or, once the blip stopped the run, not retried */
-    cr_assert(items[2].unreachable, "%s", items[2].error);
-    cr_assert(items[2].attempts == 3 || strstr(items[2].error, "not retried: cannot connect"),
-              "%d attempts: %s", items[2].attempts, items[2].error);
+     * retry holds up no one), so both were tried and retried: whichever ran
+     * out of retries first stopped the run, and the other then ended with
+     * its own retries spent or not retried */
+    int spent = 0;
+    for (int i = 1; i < 3; i++) {
+        cr_assert(items[i].unreachable, "%s", items[i].error);
+        cr_assert(items[i].attempts == 3 ||
+                      strstr(items[i].error, "not retried: cannot connect to 127.0.0.1:"),
+                  "%s: %d attempts: %s", items[i].label, items[i].attempts, items[i].error);
+        spent += items[i].attempts == 3;
+    }
+    cr_assert_geq(spent, 1, "retried: the run had reached a server");
     finish(&e);
 }
 
