@@ -123,15 +123,15 @@ help: ## list every target
 deps: ## as root: install the Debian packages of the build and the tests (apt-get; idempotent)
 	@$(DEPS) install build test
 
+ensure-deps:
+	$(if $(SKIP_DEPS),,@$(DEPS) ensure build $(if $(filter test unit-test asan %/tests/unit %/tests/gpu,$(MAKECMDGOALS)),test))
+# (ensure-deps: what the goal needs, the build plus the tests' tools for the
+# tests; it runs before anything compiles, as an order-only prerequisite of
+# every object that never makes one out of date, once per make)
+
 .PHONY: deps-slurm
 deps-slurm: ## as root: Slurm and munge, only for the Slurm cluster test (never for a sweep)
 	@$(DEPS) install slurm
-
-# What the goal needs: the build, plus the tests' tools for the tests. It
-# runs before anything compiles (an order-only prerequisite of every
-# object: it never makes one out of date), once per make.
-ensure-deps:
-	$(if $(SKIP_DEPS),,@$(DEPS) ensure build $(if $(filter test unit-test asan %/tests/unit %/tests/gpu,$(MAKECMDGOALS)),test))
 
 sweep: ensure-deps ## run the sweep in CONFIG (default configs/default.ini) into DB
 	@$(MAKE) --no-print-directory $(BIN)
