@@ -12,11 +12,22 @@ REPORT ?= results/report
 BUILD  ?= build
 
 # ---- packages --------------------------------------------------------------
-# Every Debian package the project needs: build, tests, report, fetcher.
-DEB_PACKAGES := build-essential pkg-config libsqlite3-dev sqlite3 libinih-dev \
-                zlib1g-dev libxxhash-dev libcriterion-dev gnuplot-nox \
-                python3-scipy python3-venv libcurl4-openssl-dev libarchive-dev libssl-dev \
-                librsb-dev slurm-wlm munge
+# What the build, the tests and the Slurm cluster test need, and their
+# package names for Debian, RHEL and Spack: .ci/deps.sh. `make`, `make test`,
+# `make sweep` and `make fetch` check first, the way the build looks (pkg-config
+# modules, commands): found anywhere, they build; missing, root with apt-get
+# installs them, anyone else is told the names. SKIP_DEPS=1 skips the check
+# (libraries given through CFLAGS/LDLIBS instead). Slurm and munge are only
+# for tests/test_slurm_cluster.c: `make deps-slurm`, never needed to sweep.
+DEPS := bash .ci/deps.sh
+
+# ---- parallel by default ---------------------------------------------------
+# `make` alone runs one job per CPU; an explicit -jN (or -j1) wins, and the
+# sub-makes share the top one's jobs. Not with clean or deps on the command
+# line, whose order matters.
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter clean deps deps-slurm,$(MAKECMDGOALS)),0)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 
 # ---- toolchain -------------------------------------------------------------
 NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -29,12 +40,19 @@ CUDA_HOME ?= $(abspath $(dir $(NVCC))/..)
 # for later GPUs.
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 
-OPT      ?= -O3 -march=native
+# The CPU the kernels are built for: ARCH=native (the default) is this
+# machine's; on a cluster's login node give the compute nodes' (ARCH=icelake-server,
+# ARCH=znver3, ARCH=x86-64-v3, ...: gcc's -march names). The flags, with what
+# native meant here, go into every sweep's provenance (sweeps.cflags) and
+# `spsweep --version`.
+ARCH     ?= native
+ARCH_IS  := $(if $(filter native,$(ARCH)),$(shell $(CC) -march=native -Q --help=target 2>/dev/null | awk '$$1=="-march=" {print $$2; exit}'))
+OPT      ?= -O3 -march=$(ARCH)
 PKGS     := sqlite3 inih zlib libxxhash libcurl libarchive libcrypto librsb
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -linih -lz -lxxhash -lcurl -larchive -lcrypto -lrsb)
 WARN     := -Wall -Wextra -Werror
-CFLAGS   += -DSP_OPT_FLAGS='"$(strip $(OPT) $(SAN))"' -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
+CFLAGS   += -DSP_OPT_FLAGS='"$(strip $(OPT) $(SAN))$(if $(ARCH_IS),$(if $(findstring -march=native,$(OPT)), (native = $(ARCH_IS))))"' -std=c11 -D_GNU_SOURCE $(OPT) -g -fopenmp $(WARN) -MMD -MP $(PKG_CFLAGS) $(SAN)
 LDLIBS   += $(PKG_LIBS) -fopenmp -lm $(SAN)
 NVFLAGS  ?= -O3 -std=c++17 -MMD -MP $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-Werror,-fPIC -lineinfo
 
@@ -125,7 +143,7 @@ BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(w
 .PHONY: all help deps deps-mkl ensure-deps sweep fetch test unit-test python-test gpu-test asan report \
         bench bench-fetch bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
 
-all: $(BIN) ## build bin/spsweep (with CUDA objects when nvcc is present)
+all: $(BIN) ## build bin/spsweep (CUDA objects when nvcc is present; ARCH=native or a gcc -march name)
 
 help: ## list every target
 	@echo "spsweep — sparse-kernel benchmarking pipeline"
@@ -137,14 +155,21 @@ help: ## list every target
 	@echo "  MKL=$(MKL) (1 when $(MKL_PREFIX) holds MKL: make deps-mkl; 0 leaves it out)"
 	@echo "  slurm/merge: SHARDS=N PARTITION= TIME= GPUS_PER_TASK= CACHE_DIR= SHARDS_DIR=$(SHARDS_DIR) JOB="
 
-deps: ## install every Debian package the project needs (apt-get; idempotent)
-	@bash .ci/deps.sh install $(DEB_PACKAGES)
+deps: ## as root: install the Debian packages of the build and the tests (apt-get; idempotent)
+	@$(DEPS) install build test
 
 deps-mkl: ## optional: Intel oneMKL from PyPI into .deps/mkl (no root); then make builds the MKL kernels
 	@bash .ci/deps_mkl.sh '$(MKL_PREFIX)' $(MKL_VERSION)
 
 ensure-deps:
-	@bash .ci/deps.sh ensure $(DEB_PACKAGES)
+	$(if $(SKIP_DEPS),,@$(DEPS) ensure build $(if $(filter test unit-test asan %/tests/unit %/tests/gpu,$(MAKECMDGOALS)),test))
+# (ensure-deps: what the goal needs, the build plus the tests' tools for the
+# tests; it runs before anything compiles, as an order-only prerequisite of
+# every object that never makes one out of date, once per make)
+
+.PHONY: deps-slurm
+deps-slurm: ## as root: Slurm and munge, only for the Slurm cluster test (never for a sweep)
+	@$(DEPS) install slurm
 
 sweep: ensure-deps ## run the sweep in CONFIG (default configs/default.ini) into DB
 	@$(MAKE) --no-print-directory $(BIN)
@@ -158,13 +183,14 @@ fetch: ensure-deps ## fetch the SuiteSparse matrices of CONFIG (default configs/
 	$(BIN) fetch --config $(FETCH_CONFIG) --db $(DB)
 
 # Scale-out (docs/sweeps.md "Running on a cluster"): SHARDS array tasks, merged
-# back with `make merge`. PARTITION, TIME, GPUS_PER_TASK, CACHE_DIR and
-# SHARDS_DIR go to `spsweep slurm`; NO_SUBMIT=1 writes the scripts only.
+# back with `make merge`. PARTITION, TIME, GPUS_PER_TASK, CPUS_PER_TASK,
+# ACCOUNT, QOS, CONSTRAINT, CACHE_DIR and SHARDS_DIR go to `spsweep slurm`;
+# NO_SUBMIT=1 writes the scripts only.
 SHARDS_DIR ?= results/shards
 slurm: ## submit CONFIG as a Slurm job array of SHARDS tasks (PARTITION= TIME= GPUS_PER_TASK=)
 	$(if $(SHARDS),,$(error make slurm: give SHARDS=N))
 	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) slurm $(CONFIG) --shards $(SHARDS) --out-dir $(SHARDS_DIR)$(if $(PARTITION), --partition $(PARTITION))$(if $(TIME), --time $(TIME))$(if $(GPUS_PER_TASK), --gpus-per-task $(GPUS_PER_TASK))$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR))$(if $(NO_SUBMIT), --no-submit)
+	$(BIN) slurm $(CONFIG) --shards $(SHARDS) --out-dir $(SHARDS_DIR)$(if $(PARTITION), --partition $(PARTITION))$(if $(TIME), --time $(TIME))$(if $(GPUS_PER_TASK), --gpus-per-task $(GPUS_PER_TASK))$(if $(CPUS_PER_TASK), --cpus-per-task $(CPUS_PER_TASK))$(if $(ACCOUNT), --account $(ACCOUNT))$(if $(QOS), --qos $(QOS))$(if $(CONSTRAINT), --constraint '$(CONSTRAINT)')$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR))$(if $(NO_SUBMIT), --no-submit)
 
 merge: ## merge the complete shards of SHARDS_DIR into DB; prints how to resubmit the rest
 	@$(MAKE) --no-print-directory $(BIN)
@@ -182,10 +208,12 @@ list: $(BIN) ## list every registered kernel with its axes
 docs: $(BIN) ## write docs/cli.md from the commands' option tables
 	$(BIN) help --markdown > docs/cli.md
 
+# everything is built first (in parallel), then the tests run with the
+# machine to themselves: no compiler beside a timed test
 test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
-	@$(MAKE) --no-print-directory unit-test $(BENCH_CU_OBJ)
+	@$(MAKE) --no-print-directory $(UNIT_BIN) $(BIN) $(GPU_BIN) $(BENCH_CU_OBJ)
+	@$(MAKE) --no-print-directory unit-test
 	@$(MAKE) --no-print-directory python-test
-	@$(MAKE) --no-print-directory $(GPU_BIN)
 	$(GPU_BIN)
 
 unit-test: $(UNIT_BIN) $(BIN)
@@ -256,6 +284,9 @@ $(BUILD)/obj/version.o: $(VERSION_C)
 
 # db/store.c embeds the SQL files with .incbin.
 $(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql db/migrate_v6.sql
+
+$(LIB_OBJ) $(BUILD)/obj/runner/main.o $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) \
+  $(GPU_SRC:%.c=$(BUILD)/obj/%.o): | ensure-deps
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -63,7 +63,7 @@ static int xfer_init(dl_xfer *x, sp_dl_item *it, sp_err *err)
 {
     memset(x, 0, sizeof *x);
     x->item = it;
-    it->ok = it->not_found = it->resumed = it->attempts = 0;
+    it->ok = it->not_found = it->resumed = it->attempts = it->unreachable = 0;
     it->http_code = 0;
     it->size = -1;
     it->error[0] = '\0';
@@ -126,7 +126,8 @@ static void item_done(dl_run *r, dl_xfer *x)
         dl_log_done(r, x);
     } else {
         r->failed++;
-        dl_log(r, "%s", it->error);
+        if (!x->skipped)
+            dl_log(r, "%s", it->error);     /* the not tried are summed up in one line */
     }
     if (r->o.on_done)
         r->o.on_done(it, r->o.ctx);
@@ -158,6 +159,44 @@ static double backoff(dl_run *r, int k)
     return d < r->o.retry_delay_max_s ? d : r->o.retry_delay_max_s;
 }
 
+/* stop_unreachable: x's server cannot be reached, so every item not
+ * started or waiting for a retry fails now as not tried (download.h). */
+static void stop_rest(dl_run *r, const dl_xfer *x)
+{
+    char host[256];
+    int n = 0;
+    sp_dl_url_host(x->item->url, host, sizeof host);
+    r->stopped = 1;
+    for (int i = 0; i < r->n; i++) {
+        dl_xfer *y = &r->x[i];
+        if (y == x || !(y->state == DL_WAITING || (y->state == DL_QUEUED && i >= r->next_fresh)))
+            continue;
+        if (y->state == DL_WAITING) {   /* keep why it waited */
+            char was[sizeof y->cause];
+            snprintf(was, sizeof was, "%s", y->cause);
+            snprintf(y->cause, sizeof y->cause, "%.200s; not retried: cannot connect to %.150s",
+                     was, host);
+        } else {
+            snprintf(y->cause, sizeof y->cause, "not tried: cannot connect to %.150s", host);
+        }
+        y->item->unreachable = 1;
+        y->skipped = 1;                 /* no log line of its own (item_done) */
+        item_fail(r, y);
+        n++;
+    }
+    r->next_fresh = r->n;
+    if (n > 0)
+        dl_log(r, "%s cannot be reached: %d more file%s not tried", host, n, n == 1 ? "" : "s");
+}
+
+/* With stop_unreachable: fail at once rather than retry. Before any
+ * attempt of the run reached a server, an unreachable one is not retried;
+ * once the run is stopped, nothing is. */
+static int no_retry(const dl_run *r, const dl_xfer *x)
+{
+    return r->o.stop_unreachable && (r->stopped || (x->unreachable && !r->reached));
+}
+
 /* Decide what happens to x after an attempt ended with outcome. */
 static void after_attempt(dl_run *r, dl_xfer *x, enum dl_outcome out)
 {
@@ -170,14 +209,17 @@ static void after_attempt(dl_run *r, dl_xfer *x, enum dl_outcome out)
                x->part_path);
         x->state = DL_WAITING;
         x->next_at = dl_now();
-    } else if (out == DL_RETRY && x->retries_used < r->o.retries) {
+    } else if (out == DL_RETRY && x->retries_used < r->o.retries && !no_retry(r, x)) {
         double d = backoff(r, ++x->retries_used);
         dl_log(r, "%s: %s; retry %d/%d in %.1f s", x->item->label, x->cause, x->retries_used,
                r->o.retries, d);
         x->state = DL_WAITING;
         x->next_at = dl_now() + d;
     } else {
+        x->item->unreachable = x->unreachable;
         item_fail(r, x);
+        if (x->unreachable && r->o.stop_unreachable && !r->stopped)
+            stop_rest(r, x);
     }
 }
 

@@ -18,6 +18,16 @@
  * Never retried: 404 (not_found), other 4xx, write errors (disk full: the
  * .part stays for a later resume).
  *
+ * With stop_unreachable (the fetcher's choice), a server that cannot be
+ * reached at all ends the run early instead of costing every item its
+ * retries: while no attempt of the run has reached a server, a failed DNS
+ * lookup, a refused connection or a connect timeout is not retried; the
+ * item fails with `unreachable` set, and so does every item not started or
+ * waiting for a retry ("not tried" / "not retried: cannot connect to
+ * HOST"), with one log line for them all. Once some attempt did reach a server, such a
+ * failure is retried as usual (a blip), and stops the rest only when its
+ * item runs out of retries.
+ *
  * Redirects are followed (at most 10, HTTP(S) only); the proxy environment
  * variables (http_proxy, https_proxy, no_proxy, ...) are honoured, as
  * libcurl does by default; TCP keepalive is on.
@@ -53,6 +63,8 @@ typedef struct sp_dl_item {
     int64_t size;      /* bytes of dest when ok; Content-Length for head_only; -1 unknown */
     int resumed;       /* 1 if any part came through a range request from an existing .part */
     int attempts;      /* transfers tried */
+    int unreachable;   /* the server could not be resolved or connected to, by this item or
+                          (stop_unreachable) by an earlier one, which stopped the run */
     char error[512];   /* when !ok: "LABEL: cause" */
 } sp_dl_item;
 
@@ -67,6 +79,7 @@ typedef struct sp_dl_opts {
     int progress;             /* -1 auto (bar only when log is a terminal), 0 log lines, 1 bar */
     FILE *log;                /* messages and progress; NULL = stderr */
     int quiet;                /* no progress or log lines at all, only results in items */
+    int stop_unreachable;     /* 1: a server that cannot be reached stops the run (above) */
     /* Called from the calling thread, inside the transfer loop, as each item
      * finishes, ok or not; may be NULL. Lets the caller unpack a finished
      * archive while others still download. */
@@ -85,6 +98,10 @@ typedef struct sp_dl_opts {
  * Returns the number of failed items (0 = all ok); -1 with err only when
  * nothing could start (bad arguments, curl initialisation failed). */
 int sp_download_all(sp_dl_item *items, int n, const sp_dl_opts *opts, sp_err *err);
+
+/* "host:port" of url (its authority without user info, e.g.
+ * "sparse.tamu.edu" or "127.0.0.1:9"); for a file:// URL, "". */
+void sp_dl_url_host(const char *url, char *out, size_t len);
 
 /* curl_global_init once, thread-safe (pthread_once); called by
  * sp_download_all. */

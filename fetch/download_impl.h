@@ -42,6 +42,8 @@ typedef struct dl_xfer {
     int range_bad;        /* a 206 that does not start where we asked */
     int write_errno;      /* a failed write to .part (disk full), else 0 */
     int retries_used;
+    int unreachable;      /* this attempt never reached a server (DNS, refused, connect timeout) */
+    int skipped;          /* failed by stop_unreachable without an attempt of its own */
     int restarted;        /* the .part was discarded once already */
     double t_first;       /* when the first attempt began */
     double t_attempt;     /* when this attempt began */
@@ -59,6 +61,8 @@ typedef struct dl_run {
     int next_fresh;       /* first item never started */
     int active;
     int finished, failed;
+    int reached;          /* some attempt of this run reached a server */
+    int stopped;          /* stop_unreachable: the rest was failed as not tried */
     double t0;
     unsigned rng;         /* backoff jitter (rand_r) */
     FILE *log;

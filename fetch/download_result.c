@@ -85,8 +85,16 @@ static const char *curl_text(const dl_xfer *x, CURLcode rc)
     return x->curl_msg[0] ? x->curl_msg : curl_easy_strerror(rc);
 }
 
+/* Did this attempt's connection (to the server or a proxy) come up? */
+static int connected(const dl_xfer *x)
+{
+    curl_off_t t = 0;
+    return curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &t) == CURLE_OK && t > 0;
+}
+
 /* A transfer that failed below HTTP: retry what a network hiccup causes,
- * fail the rest. */
+ * fail the rest. A failed lookup or connection marks the attempt
+ * unreachable (download.h: stop_unreachable). */
 static enum dl_outcome transport_failure(dl_run *r, dl_xfer *x, CURLcode rc)
 {
     const char *t = curl_text(x, rc);
@@ -96,6 +104,7 @@ static enum dl_outcome transport_failure(dl_run *r, dl_xfer *x, CURLcode rc)
         if (strstr(t, "too slow") || x->status > 0 || x->received > 0)
             return cause(x, DL_RETRY, "transfer stalled: less than %ld bytes/s for %ld s",
                          r->o.stall_bytes, r->o.stall_time_s);
+        x->unreachable = !connected(x);
         return cause(x, DL_RETRY, "connection timed out (%s)", t);
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
@@ -108,6 +117,8 @@ static enum dl_outcome transport_failure(dl_run *r, dl_xfer *x, CURLcode rc)
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
+        x->unreachable = 1;
+        return cause(x, DL_RETRY, "cannot connect (%s)", t);
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
@@ -203,9 +214,23 @@ static enum dl_outcome settle(dl_xfer *x, enum dl_outcome out)
     return out;
 }
 
+void sp_dl_url_host(const char *url, char *out, size_t len)
+{
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    size_t n = strcspn(p, "/?#");
+    const char *at = memchr(p, '@', n);
+    if (at) {
+        n -= (size_t)(at + 1 - p);
+        p = at + 1;
+    }
+    snprintf(out, len, "%.*s", (int)n, p);
+}
+
 enum dl_outcome dl_judge(dl_run *r, dl_xfer *x, CURLcode rc)
 {
     long code = 0;
+    x->unreachable = 0;
     if (curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK && code > 0)
         x->item->http_code = code;
     if (x->item->head_only && rc == CURLE_OK && !x->body_decided) {
@@ -213,5 +238,8 @@ enum dl_outcome dl_judge(dl_run *r, dl_xfer *x, CURLcode rc)
         curl_easy_getinfo(x->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
         x->body_len = cl;
     }
-    return settle(x, classify(r, x, rc));
+    enum dl_outcome out = settle(x, classify(r, x, rc));
+    if (!x->unreachable)
+        r->reached = 1;
+    return out;
 }

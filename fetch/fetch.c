@@ -173,6 +173,7 @@ static void on_download_done(sp_dl_item *dl, void *ctx)
     if (!dl->ok) {
         it->state = SP_FETCH_FAILED;
         it->not_found = dl->not_found;
+        it->unreachable = dl->unreachable;
         snprintf(it->error, sizeof it->error, "%s", dl->error);
         return;
     }
@@ -191,6 +192,39 @@ static int worker_count(int jobs)
     return w < 1 ? 1 : w > 4 ? 4 : w;
 }
 
+/* The collection is known to be unreachable (offline.c): the PENDING,
+ * non-deferred items fail at once, not tried. */
+static void fail_unreachable(fetch_run *R, int n)
+{
+    char host[256];
+    sp_dl_url_host(R->base, host, sizeof host);
+    for (int i = 0; i < n; i++) {
+        sp_fetch_item *it = &R->items[i];
+        if (it->state != SP_FETCH_PENDING || it->deferred)
+            continue;
+        it->state = SP_FETCH_FAILED;
+        it->unreachable = 1;
+        snprintf(it->error, sizeof it->error, "%s: not tried: cannot connect to %s", it->label,
+                 host);
+    }
+}
+
+/* After the downloads: the first item that could not reach the collection
+ * marks it unreachable for the rest of the process, with its cause. */
+static void note_unreachable(fetch_run *R, int m)
+{
+    for (int k = 0; k < m; k++) {
+        const sp_dl_item *dl = &R->dls[k];
+        if (dl->ok || !dl->unreachable || dl->attempts == 0)
+            continue;
+        size_t skip = strlen(dl->label);
+        const char *cause = strncmp(dl->error, dl->label, skip) == 0 && dl->error[skip] == ':'
+                                ? dl->error + skip + 2 : dl->error;
+        sp_fetch_mark_unreachable(R->base, cause);
+        return;
+    }
+}
+
 /* Download the PENDING, non-deferred items, unpacking as they arrive. */
 static int download_pending(fetch_run *R, int n, sp_err *err)
 {
@@ -199,6 +233,10 @@ static int download_pending(fetch_run *R, int n, sp_err *err)
         m += R->items[i].state == SP_FETCH_PENDING && !R->items[i].deferred;
     if (m == 0)
         return 0;
+    if (sp_fetch_known_unreachable(R->base, NULL, 0)) {
+        fail_unreachable(R, n);
+        return 0;
+    }
     char (*urls)[1200] = calloc((size_t)m, sizeof *urls);
     char (*dests)[1100] = calloc((size_t)m, sizeof *dests);
     R->dls = calloc((size_t)m, sizeof *R->dls);
@@ -229,7 +267,7 @@ static int download_pending(fetch_run *R, int n, sp_err *err)
     sp_dl_opts dl = {.jobs = o->jobs, .retries = o->retries, .retry_delay_s = o->retry_delay_s,
                      .stall_time_s = o->stall_time_s, .connect_timeout_s = o->connect_timeout_s,
                      .progress = o->progress, .log = R->log, .quiet = o->quiet,
-                     .on_done = on_download_done, .ctx = R};
+                     .stop_unreachable = 1, .on_done = on_download_done, .ctx = R};
     int nw = worker_count(o->jobs > 0 ? o->jobs : 4);
     pthread_t tid[4];
     int started = 0;
@@ -240,6 +278,8 @@ static int download_pending(fetch_run *R, int n, sp_err *err)
         rc = sp_fail(err, "cannot start an unpack thread");
     else if (sp_download_all(R->dls, m, &dl, err) < 0)
         rc = -1;
+    else
+        note_unreachable(R, m);
     pthread_mutex_lock(&R->mu);
     R->closing = 1;
     pthread_cond_broadcast(&R->cv);
@@ -265,18 +305,31 @@ static void report_here(fetch_run *R, const sp_fetch_item *it)
 }
 
 /* One line per item: what happened. Quiet drops the progress lines, never
- * a reason: failures and warnings are printed whatever the options. */
+ * a reason: failures and warnings are printed whatever the options. The
+ * items that could not reach the collection share one line: the hint
+ * (offline.c), or a pointer to it when it was printed before. */
 static void report_items(fetch_run *R, int n)
 {
+    int unreachable = 0;
     for (int i = 0; i < n; i++) {
         const sp_fetch_item *it = &R->items[i];
-        if (it->state == SP_FETCH_FAILED)
+        if (it->state == SP_FETCH_FAILED && it->unreachable)
+            unreachable++;
+        else if (it->state == SP_FETCH_FAILED)
             fprintf(R->log, "  FAILED   %s\n", it->error);
         else if (!R->o->quiet)
             report_here(R, it);
         if (it->warning[0])
             fprintf(R->log, "  warning  %s: %s\n", it->label, it->warning);
     }
+    if (unreachable == 0)
+        return;
+    char what[80];
+    snprintf(what, sizeof what, "%d matri%s not fetched", unreachable,
+             unreachable == 1 ? "x" : "ces");
+    if (!sp_fetch_hint_once(R->base, what, R->log))
+        fprintf(R->log, "  FAILED   %s: the collection at %s cannot be reached (said above)\n",
+                what, R->base);
 }
 
 int sp_fetch_run(sp_fetch_item *items, int n, const sp_fetch_opts *o, sp_err *err)

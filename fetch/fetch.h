@@ -158,6 +158,9 @@ typedef struct sp_fetch_item {
     sp_ss_entry entry;          /* when in_index */
     sp_fetch_state state;
     int not_found;              /* 404: not in the collection */
+    int unreachable;            /* the collection could not be reached (offline.c) */
+    int unresolved;             /* `fetch --list` only: a name the index does not resolve
+                                   (label is the name as given, error says why) */
     char error[1024];           /* when failed: "Group/Name: cause" */
     char warning[512];          /* e.g. fetched but not convertible */
     char mtx_path[1100];
@@ -182,10 +185,32 @@ int sp_fetch_resolve(sp_ss_index *ix, const char *const *names, int nnames,
 /* Bring every item into the cache (or find it there, verified). Returns the
  * number that failed (each with its error), -1 when nothing could start. */
 int sp_fetch_run(sp_fetch_item *items, int n, const sp_fetch_opts *o, sp_err *err);
-/* Print what would be fetched: name, rows, cols, nnz, kind, cached or not
- * (and the archive size from HEAD requests when with_sizes). */
+/* Print what a fetch would do, one line per item: name, rows, cols and
+ * nnz from the index (when it has them), "cached" (with the matrix's size
+ * from its manifest) or "missing" (with the archive's size from a HEAD
+ * request when with_sizes and the collection answers; "not in collection"
+ * on a 404), and the kind; unresolved items as such, with their reason.
+ * Then a summary line. Never fails for a missing matrix or an unreachable
+ * collection: those are what it marks. */
 int sp_fetch_list(sp_fetch_item *items, int n, const sp_fetch_opts *o, int with_sizes,
                   FILE *out, sp_err *err);
+
+/* ---- an unreachable collection (offline.c) -------------------------------- */
+/* The first DNS or connection failure to a base URL (before anything of it
+ * answered) marks it unreachable for the rest of the process: the index,
+ * the HEAD requests and the downloads then fail at once, "not tried",
+ * instead of each retrying; the first one to notice prints the one-line
+ * hint. */
+void sp_fetch_mark_unreachable(const char *base, const char *cause);
+/* 1 when base was marked, with the first failure's cause (may be NULL). */
+int sp_fetch_known_unreachable(const char *base, char *cause, size_t len);
+/* Print the hint for base to log (NULL: stderr), with what (e.g. "24
+ * matrices not fetched") after the cause: once per process, and only when
+ * base was marked. Returns 1 when it printed. */
+int sp_fetch_hint_once(const char *base, const char *what, FILE *log);
+/* The hint's text: the URL, the cause, what, and what to do. */
+void sp_fetch_offline_hint(const char *base, const char *cause, const char *what, char *buf,
+                           size_t len);
 
 /* ---- datasets table (datasets.c) ----------------------------------------- */
 /* Record every cached or fetched item in db_path's datasets table. */

@@ -24,12 +24,22 @@ static int download_index(const char *base, const char *csv, const sp_fetch_opts
         snprintf(part, sizeof part, "%s.part", fresh) >= (int)sizeof part)
         return sp_fail(err, "%s: path or URL too long", csv);
     unlink(part);   /* a stale partial index must not be resumed into a new one */
+    char cause[400], host[256];
+    if (sp_fetch_known_unreachable(base, cause, sizeof cause)) {
+        sp_dl_url_host(base, host, sizeof host);
+        return sp_fail(err, "SuiteSparse index: not tried: cannot connect to %s", host);
+    }
     sp_dl_item it = {.url = url, .dest = fresh, .label = "SuiteSparse index"};
     sp_dl_opts dl = {.jobs = 1, .retries = o->retries, .retry_delay_s = o->retry_delay_s,
                      .stall_time_s = o->stall_time_s, .connect_timeout_s = o->connect_timeout_s,
-                     .progress = 0, .log = o->log, .quiet = o->quiet};
+                     .progress = 0, .log = o->log, .quiet = o->quiet, .stop_unreachable = 1};
     if (sp_download_all(&it, 1, &dl, err) < 0)
         return -1;
+    if (!it.ok && it.unreachable) {
+        const char *c = strchr(it.error, ':');
+        sp_fetch_mark_unreachable(base, c ? c + 2 : it.error);
+        sp_fetch_hint_once(base, "index not downloaded", o->log);
+    }
     if (!it.ok)
         return sp_fail(err, "%s", it.error);
     sp_ss_index *probe;

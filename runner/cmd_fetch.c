@@ -35,10 +35,14 @@ static const sp_cli_opt fetch_opts[] = {
      "all)"},
     {"config", "FILE", F_CONFIG, "the suitesparse: sources, select and limit of a sweep "
      "config, added to any NAME given"},
-    {"list", NULL, F_LIST, "print what would be fetched, with sizes, and fetch nothing"},
+    {"list", NULL, F_LIST, "fetch nothing: list every matrix named, with rows, cols and "
+     "nnz from the index, as cached (with its size) or missing (with its archive's size "
+     "when the collection answers), and the names that do not resolve; works offline"},
     {"jobs", "N", F_JOBS, "downloads at once, 1..64 (default 4)"},
     {"base-url", "URL", F_BASE, "collection mirror (default $SPSWEEP_SUITESPARSE_URL, "
-     "else https://sparse.tamu.edu); file:// works"},
+     "else https://sparse.tamu.edu); file:// works. When it cannot be reached (no DNS, "
+     "connection refused or timed out), the first failure stops the fetch with one line "
+     "saying so, rather than each matrix retrying"},
     {"cache-dir", "DIR", F_CACHE, "cache root (default $SPSWEEP_CACHE, "
      "$XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"},
     {"db", "PATH", F_DB, "record the files' hashes in PATH's datasets table (default "
@@ -53,7 +57,7 @@ static const sp_cli_opt fetch_opts[] = {
     {"max-size", "SIZE", F_MAXSIZE, "refuse archives that expand past SIZE, e.g. 500M "
      "(default 64G)"},
     {"retries", "N", F_RETRIES, "download attempts after the first, 0..100; 0: none "
-     "(default 4)"},
+     "(default 4); a collection that never answered is not retried"},
     {"retry-delay", "S", F_DELAY, "seconds before the first retry, growing with each "
      "(default 1)"},
     {"stall-timeout", "S", F_STALL, "give a download up when it moves under 1 KiB in S "
@@ -75,8 +79,9 @@ const sp_cli_cmd sp_cli_fetch = {
              "is reported and the others are still listed or fetched "
              "(docs/matrices.md).",
     .opts = fetch_opts,
-    .exits = "0 everything listed or fetched; "
-             "1 some matrix failed to download or unpack (each one said); "
+    .exits = "0 everything listed (cached or missing) or fetched; "
+             "1 some matrix failed to download or unpack, the collection could not be "
+             "reached, or --list could not list a --select (no index); "
              "2 a name not in the index, a bad option value, or a command line that "
              "cannot be parsed",
     .examples = "HB/bcsstk13 Bai/olm1000\n"
@@ -89,6 +94,7 @@ typedef struct fetch_cli {
     const char *select, *config;
     long limit;
     int list;
+    int incomplete;     /* --list without the index: a --select could not be listed */
     int nnames;
     char **names;
     int *lines;         /* names[i]'s line in the config; 0: the command line */
@@ -255,22 +261,38 @@ static int merge_config(fetch_cli *c, char ***owned, sp_config *cfg)
     return 0;
 }
 
-/* Keep the names that resolve, in place; report each one that does not
- * (with its config line) and count it in *missing. */
-static void drop_unresolved(fetch_cli *c, sp_ss_index *ix, int *missing)
+/* Append it to items unless the same Group/Name is there already. */
+static int append_item(sp_fetch_item **items, int *n, const sp_fetch_item *it)
 {
-    int kept = 0;
+    for (int i = 0; i < *n; i++)
+        if (!(*items)[i].unresolved && !it->unresolved && !strcmp((*items)[i].label, it->label))
+            return 0;
+    sp_fetch_item *grown = realloc(*items, (size_t)(*n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    *items = grown;
+    (*items)[(*n)++] = *it;
+    return 0;
+}
+
+/* Resolve each name on its own, in order. One that does not resolve is
+ * reported (with its config line) and counted in *missing; with --list it
+ * stays in the list, marked unresolved with the reason, so the listing
+ * shows everything the config names. */
+static int resolve_names(fetch_cli *c, sp_ss_index *ix, sp_fetch_item **items, int *n,
+                         int *missing)
+{
     for (int i = 0; i < c->nnames; i++) {
         const char *name = c->names[i];
-        sp_fetch_item *one;
-        int got;
+        sp_fetch_item *one = NULL, bad;
+        int got = 0, rc = 0;
         sp_err err;
         if (sp_fetch_resolve(ix, &name, 1, NULL, 0, &one, &got, &err) == 0) {
+            for (int k = 0; k < got && !rc; k++)
+                rc = append_item(items, n, &one[k]);
             free(one);
-            c->names[kept] = c->names[i];
-            if (c->lines)
-                c->lines[kept] = c->lines[i];
-            kept++;
+            if (rc)
+                return -1;
             continue;
         }
         ++*missing;
@@ -278,31 +300,66 @@ static void drop_unresolved(fetch_cli *c, sp_ss_index *ix, int *missing)
             fprintf(stderr, "spsweep fetch: %s:%d: %s\n", c->config, c->lines[i], err.msg);
         else
             fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+        if (!c->list)
+            continue;
+        memset(&bad, 0, sizeof bad);
+        bad.unresolved = 1;
+        bad.lock_fd = -1;
+        bad.state = SP_FETCH_FAILED;
+        snprintf(bad.label, sizeof bad.label, "%.199s", name);
+        snprintf(bad.error, sizeof bad.error, "%s", err.msg);
+        if (append_item(items, n, &bad))
+            return -1;
     }
-    c->nnames = kept;
+    return 0;
 }
 
 /* Resolve c's names and selection into items (index loaded when needed);
- * names that do not resolve are reported and left out (*missing). -1 when
- * nothing can be resolved at all (no index for --select, a bad expression). */
+ * names that do not resolve are reported (*missing) and, but for --list,
+ * left out. -1 when nothing can be resolved at all (a bad expression, no
+ * index for --select when fetching). With --list and no index, a
+ * --select is reported and the names are still listed. */
 static int resolve_items(fetch_cli *c, sp_fetch_item **items, int *n, int *missing)
 {
     sp_err err;
     sp_ss_index *ix = NULL;
     int want_index = c->select != NULL || c->list;
+    *items = NULL;
+    *n = 0;
     for (int i = 0; i < c->nnames; i++)
         want_index |= needs_index(c->names[i]);
     if (want_index && sp_fetch_index(&c->o, &ix, &err)) {
-        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
-        if (c->select)
+        char base[1024];
+        sp_ss_base_url(c->o.base_url, base, sizeof base);
+        if (c->list && sp_fetch_known_unreachable(base, NULL, 0))
+            fprintf(stderr, "spsweep fetch: no SuiteSparse index: rows, cols and nnz "
+                    "unknown\n");
+        else
+            fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+        if (c->select && !c->list)
             return -1;
     }
-    drop_unresolved(c, ix, missing);
-    int rc = sp_fetch_resolve(ix, (const char *const *)c->names, c->nnames, c->select,
-                              c->limit, items, n, &err);
+    int rc = resolve_names(c, ix, items, n, missing);
+    if (!rc && c->select && !ix) {
+        fprintf(stderr, "spsweep fetch: select = %s: not listed: it needs the SuiteSparse "
+                "index, which is not available\n", c->select);
+        c->incomplete = 1;
+    } else if (!rc && c->select) {
+        sp_fetch_item *sel = NULL;
+        int ns = 0;
+        rc = sp_fetch_resolve(ix, NULL, 0, c->select, c->limit, &sel, &ns, &err);
+        for (int i = 0; i < ns && !rc; i++)
+            rc = append_item(items, n, &sel[i]);
+        free(sel);
+        if (rc)
+            fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    }
     sp_ss_index_free(ix);
-    if (rc)
-        fprintf(stderr, "spsweep fetch: %s\n", err.msg);
+    if (rc) {
+        free(*items);
+        *items = NULL;
+        *n = 0;
+    }
     return rc;
 }
 
@@ -352,10 +409,14 @@ int sp_cmd_fetch(int argc, char **argv)
     }
     sp_fetch_item *items = NULL;
     int n = 0;
-    if (resolve_items(&c, &items, &n, &missing))
+    if (resolve_items(&c, &items, &n, &missing)) {
+        free(items);
         goto out;
+    }
     rc = list_or_fetch(&c, items, n);
     free(items);
+    if (c.incomplete && rc == 0)
+        rc = 1;
     if (missing) {
         fprintf(stderr, "spsweep fetch: %d name%s not resolved (above)\n", missing,
                 missing == 1 ? "" : "s");

@@ -1,7 +1,10 @@
 /*
  * cmd_slurm.c — `spsweep slurm CONFIG --shards N [--partition P]
- * [--time T] [--gpus-per-task G] [--cache-dir DIR] [--out-dir DIR]
- * [--no-submit]`: write the fetch script and the job-array script
+ * [--time T] [--gpus-per-task G] [--cpus-per-task N] [--no-exclusive]
+ * [--account A] [--qos Q] [--constraint C] [--sbatch-arg ARG]...
+ * [--cache-dir DIR] [--out-dir DIR] [--no-submit]`: read the config's
+ * threads axis for the CPUs a task needs, write the fetch script and the
+ * job-array script
  * (runner/slurm.c) into the out dir and submit them with `sbatch
  * --parsable`, the array after the fetch job (afterany: should the fetch
  * fail, each task fetches what it lacks itself, under the fetch locks).
@@ -16,9 +19,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "runner.h"
 #include "shards.h"
 
-enum { S_SHARDS = 1, S_PARTITION, S_TIME, S_GPUS, S_CACHE, S_OUT, S_NO_SUBMIT };
+enum { S_SHARDS = 1, S_PARTITION, S_TIME, S_GPUS, S_CACHE, S_OUT, S_NO_SUBMIT, S_CPUS,
+       S_NO_EXCLUSIVE, S_ACCOUNT, S_QOS, S_CONSTRAINT, S_SBATCH_ARG };
+
+#define MAX_SBATCH_ARGS 32
 
 static const sp_cli_opt slurm_opts[] = {
     {"shards", "N", S_SHARDS, "array tasks, 1..100000 (required); task k runs --shard "
@@ -27,6 +34,18 @@ static const sp_cli_opt slurm_opts[] = {
     {"time", "T", S_TIME, "time limit per task, e.g. 2:00:00 (default: the "
      "partition's)"},
     {"gpus-per-task", "G", S_GPUS, "GPUs per task (default none)"},
+    {"cpus-per-task", "N", S_CPUS, "CPUs per task (default: the largest `threads` value "
+     "of the config; with threads up to nproc, a whole node through --exclusive). Without "
+     "it most sites give a task one CPU and a threads axis collapses to 1"},
+    {"no-exclusive", NULL, S_NO_EXCLUSIVE, "let tasks share nodes with other jobs (default: "
+     "whole nodes, --exclusive, so nothing else runs beside a timed kernel)"},
+    {"account", "A", S_ACCOUNT, "sbatch --account, the allocation charged (default: "
+     "yours)"},
+    {"qos", "Q", S_QOS, "sbatch --qos (default: the partition's)"},
+    {"constraint", "C", S_CONSTRAINT, "node features the tasks need, e.g. avx512 or "
+     "'intel&ib' (sbatch --constraint; default: any node)"},
+    {"sbatch-arg", "ARG", S_SBATCH_ARG, "one more sbatch option for both scripts, one "
+     "word, e.g. --mem=64G or --reservation=bench; repeat for more (up to 32)"},
     {"cache-dir", "DIR", S_CACHE, "matrix cache on a filesystem every node shares "
      "(default: the config's, else the tasks' own default)"},
     {"out-dir", "DIR", S_OUT, "scripts, shard databases and job logs (default "
@@ -43,20 +62,27 @@ const sp_cli_cmd sp_cli_slurm = {
     .about = "Writes two scripts into the out dir, a fetch job (the config's SuiteSparse "
              "matrices into the cache) and a job array whose task k runs `spsweep sweep "
              "CONFIG --shard k+1/N`, and submits them with sbatch, the array after the "
-             "fetch job. `spsweep merge --shards DIR` then merges the shard databases and "
-             "says what to resubmit (docs/sweeps.md).",
+             "fetch job. Each task asks for the CPUs the config's threads axis needs and, "
+             "by default, a whole node, so that nothing else runs beside what it times. "
+             "`spsweep merge --shards DIR` then merges the shard databases and says what "
+             "to resubmit (docs/sweeps.md).",
     .opts = slurm_opts,
     .exits = "0 written (and submitted); "
              "1 a bad option value, a config that cannot be read, scripts that cannot be "
              "written, or sbatch failed; "
              "2 a command line that cannot be parsed",
     .examples = "configs/spmv.ini --shards 16 --partition gpu --gpus-per-task 1\n"
-                "configs/default.ini --shards 4 --no-submit",
+                "configs/cpu.ini --shards 8 --account proj42 --constraint avx512 "
+                "--sbatch-arg --mem=0\n"
+                "configs/default.ini --shards 4 --no-exclusive --no-submit",
 };
 
 typedef struct slurm_cli {
     sp_slurm_opts o;
     int no_submit;
+    int cpus_given;
+    const char *args[MAX_SBATCH_ARGS];
+    char why[200];
 } slurm_cli;
 
 static int fail(const char *msg)
@@ -80,6 +106,8 @@ static int parse(int argc, char **argv, slurm_cli *c)
     sp_cli_parser p;
     memset(c, 0, sizeof *c);
     c->o.out_dir = "results/shards";
+    c->o.exclusive = 1;
+    c->o.sbatch_args = c->args;
     sp_cli_begin(&p, &sp_cli_slurm);
     while ((opt = sp_cli_next(&p, argc, argv)) != SP_CLI_END) {
         switch (opt) {
@@ -92,6 +120,19 @@ static int parse(int argc, char **argv, slurm_cli *c)
         case S_CACHE: c->o.cache_dir = optarg; break;
         case S_OUT: c->o.out_dir = optarg; break;
         case S_NO_SUBMIT: c->no_submit = 1; break;
+        case S_CPUS:
+            c->o.cpus_per_task = count_arg(optarg, 1, 100000);
+            c->cpus_given = 1;
+            break;
+        case S_NO_EXCLUSIVE: c->o.exclusive = 0; break;
+        case S_ACCOUNT: c->o.account = optarg; break;
+        case S_QOS: c->o.qos = optarg; break;
+        case S_CONSTRAINT: c->o.constraint = optarg; break;
+        case S_SBATCH_ARG:
+            if (c->o.nsbatch_args == MAX_SBATCH_ARGS)
+                return fail("--sbatch-arg: at most 32");
+            c->args[c->o.nsbatch_args++] = optarg;
+            break;
         }
     }
     if (argc - optind != 1)
@@ -101,6 +142,59 @@ static int parse(int argc, char **argv, slurm_cli *c)
         return fail("--shards expects N in 1..100000");
     if (c->o.gpus_per_task < 0)
         return fail("--gpus-per-task expects 0..1024");
+    if (c->o.cpus_per_task < 0)
+        return fail("--cpus-per-task expects 1..100000");
+    return 0;
+}
+
+/* The largest `threads` value of the config's kernels (0: no threads
+ * axis); *nproc set when one is written with nproc (as given or by the
+ * kernel's default), which a compute node resolves to its own CPUs. */
+static long threads_needed(const sp_config *cfg, int *nproc)
+{
+    long most = 0;
+    *nproc = 0;
+    for (int i = 0; i < cfg->nkernels; i++) {
+        const sp_kernel_spec *ks = &cfg->kernels[i];
+        for (int a = 0; a < ks->kernel->naxes; a++) {
+            if (strcmp(ks->kernel->axes[a].name, "threads"))
+                continue;
+            const char *text = ks->axis_text[a] ? ks->axis_text[a] : ks->kernel->axes[a].defaults;
+            *nproc |= text && strstr(text, "nproc") != NULL;
+            for (int k = 0; k < ks->axes[a].n; k++)
+                if (ks->axes[a].v[k] > most)
+                    most = ks->axes[a].v[k];
+        }
+    }
+    return most;
+}
+
+/* Unless --cpus-per-task was given: what the config's threads axis needs.
+ * Threads up to nproc want a whole node: --exclusive gives it (the node's
+ * CPUs, whatever it has); shared, the largest value seen here is asked. */
+static int choose_cpus(slurm_cli *c)
+{
+    sp_config cfg = {0};
+    sp_err err;
+    if (sp_config_load(c->o.config, NULL, &cfg, &err)) {
+        fprintf(stderr, "spsweep slurm: %s\n", err.msg);
+        return 1;
+    }
+    int nproc;
+    long most = threads_needed(&cfg, &nproc);
+    sp_config_free(&cfg);
+    if (c->cpus_given) {
+        snprintf(c->why, sizeof c->why, "CPUs per task: --cpus-per-task %d",
+                 c->o.cpus_per_task);
+    } else if (nproc && c->o.exclusive) {
+        snprintf(c->why, sizeof c->why, "CPUs per task: threads up to nproc, so the whole "
+                 "node (--exclusive): nproc is the node's CPUs");
+    } else if (most > 0) {
+        c->o.cpus_per_task = (int)most;
+        snprintf(c->why, sizeof c->why, "CPUs per task: %ld, the config's largest threads "
+                 "value%s", most, nproc ? " (nproc on the node that wrote this)" : "");
+    }
+    c->o.why_cpus = c->why[0] ? c->why : NULL;
     return 0;
 }
 
@@ -196,6 +290,8 @@ int sp_cmd_slurm(int argc, char **argv)
     if (access(c.o.config, R_OK) != 0)
         return fprintf(stderr, "spsweep slurm: cannot read %s: %s\n", c.o.config,
                        strerror(errno)) > 0;
+    if (choose_cpus(&c))
+        return 1;
     ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 1);
     if (n <= 0 || !getcwd(cwd, sizeof cwd))
         return fail("cannot find this binary or the working directory");

@@ -4,7 +4,9 @@
  * names are resolved against the index, and every SuiteSparse matrix that
  * is not in the cache is fetched. A matrix that cannot be had (offline,
  * 404, damaged archive) keeps its source with the reason in
- * src->unavailable: the sweep records it and runs on the rest.
+ * src->unavailable: the sweep records it and runs on the rest. Offline,
+ * the first refused connection says so in one line and the rest fail at
+ * once, not tried (fetch/offline.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,8 +107,15 @@ int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err)
                        .quiet = po->quiet, .log = log};
     sp_ss_index *ix = NULL;
     sp_err ierr;
-    if (wants_index(cfg) && sp_fetch_index(&o, &ix, &ierr))
-        fprintf(log, "spsweep: warning: %s\n", ierr.msg);
+    char base[1024];
+    sp_ss_base_url(o.base_url, base, sizeof base);
+    if (wants_index(cfg) && sp_fetch_index(&o, &ix, &ierr)) {
+        if (sp_fetch_known_unreachable(base, NULL, 0))  /* the one line said why */
+            fprintf(log, "spsweep: warning: no SuiteSparse index (the collection cannot be "
+                    "reached: above)\n");
+        else
+            fprintf(log, "spsweep: warning: %s\n", ierr.msg);
+    }
     int rc = cfg->fetch.select ? add_selection(cfg, ix, log, err) : 0;
     sp_fetch_item *items = calloc((size_t)cfg->nmatrices + 1, sizeof *items);
     int *map = calloc((size_t)cfg->nmatrices + 1, sizeof *map);

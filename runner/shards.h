@@ -31,6 +31,16 @@ typedef struct sp_slurm_opts {
     const char *out_dir;        /* shard databases, scripts and job logs */
     const char *bin;            /* absolute path of spsweep */
     const char *workdir;        /* absolute directory the jobs run in */
+    /* the array's tasks only (the fetch job times nothing) */
+    int cpus_per_task;          /* 0: none asked (the site's default, often 1) */
+    int exclusive;              /* 1: whole nodes (--exclusive), as timing wants */
+    const char *constraint;     /* node features, e.g. "avx512&ib"; NULL: any */
+    const char *why_cpus;       /* one comment line on the CPUs asked; NULL: none */
+    /* both scripts */
+    const char *account;        /* NULL: the user's default */
+    const char *qos;            /* NULL: the default */
+    const char *const *sbatch_args; /* more #SBATCH options, one word each ("--mem=64G") */
+    int nsbatch_args;
 } sp_slurm_opts;
 
 /* Single-quote s for a POSIX shell when it holds anything but

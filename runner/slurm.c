@@ -4,6 +4,13 @@
  * task k runs shard k+1 of N into its own database. The text depends only
  * on the options (no dates, no host names), so it can be tested and diffed.
  *
+ * The array asks for what a timed sweep needs: the CPUs of the config's
+ * largest `threads` value (--cpus-per-task; most sites give a task one CPU
+ * otherwise, and threads = 1..nproc would collapse to 1) and whole nodes
+ * (--exclusive) so no other job shares the cores or the memory bandwidth
+ * being measured; account, QOS and any extra sbatch options go into both
+ * scripts, the node constraint into the array's.
+ *
  * A task re-run (requeue, or `sbatch --array=k` after a failure) resumes
  * its shard: same config, binary and shard continue the sweep in the
  * shard's database. Paths on the shell lines are single-quoted; on
@@ -57,6 +64,23 @@ static int check_opts(const sp_slurm_opts *o, sp_err *err)
                            i ? "time limit" : "partition");
     if (o->gpus_per_task < 0 || o->gpus_per_task > 1024)
         return sp_fail(err, "slurm: --gpus-per-task expects 0..1024");
+    if (o->cpus_per_task < 0 || o->cpus_per_task > 100000)
+        return sp_fail(err, "slurm: --cpus-per-task expects 1..100000");
+    /* sbatch splits #SBATCH lines into words and reads its own quotes:
+     * one word each, nothing it or a shell would interpret */
+    const char *bad = " \t\"'\n\r\\$`";
+    const char *more[] = {o->account, o->qos, o->constraint};
+    const char *what[] = {"account", "QOS", "constraint"};
+    for (int i = 0; i < 3; i++)
+        if (more[i] && (!*more[i] || strpbrk(more[i], bad)))
+            return sp_fail(err, "slurm: '%s' is not a valid %s (one word, no quotes)", more[i],
+                           what[i]);
+    for (int i = 0; i < o->nsbatch_args; i++) {
+        const char *a = o->sbatch_args[i];
+        if (!a || a[0] != '-' || strpbrk(a, bad))
+            return sp_fail(err, "slurm: --sbatch-arg '%s': expected one sbatch option as one "
+                           "word, e.g. --mem=64G (no spaces or quotes)", a ? a : "");
+    }
     return 0;
 }
 
@@ -71,6 +95,30 @@ static void header(FILE *f, const sp_slurm_opts *o, const char *name, const char
         fprintf(f, "#SBATCH --partition=%s\n", o->partition);
     if (o->time_limit)
         fprintf(f, "#SBATCH --time=%s\n", o->time_limit);
+    if (o->account)
+        fprintf(f, "#SBATCH --account=%s\n", o->account);
+    if (o->qos)
+        fprintf(f, "#SBATCH --qos=%s\n", o->qos);
+}
+
+/* The array's resources: GPUs, CPUs, whole nodes, node features, then the
+ * extra options (last, so they can override ours). */
+static void task_resources(FILE *f, const sp_slurm_opts *o)
+{
+    if (o->gpus_per_task)
+        fprintf(f, "#SBATCH --gpus-per-task=%d\n", o->gpus_per_task);
+    if (o->cpus_per_task)
+        fprintf(f, "#SBATCH --cpus-per-task=%d\n", o->cpus_per_task);
+    if (o->exclusive)
+        fprintf(f, "#SBATCH --exclusive\n");
+    if (o->constraint)
+        fprintf(f, "#SBATCH --constraint=%s\n", o->constraint);
+}
+
+static void extra_args(FILE *f, const sp_slurm_opts *o)
+{
+    for (int i = 0; i < o->nsbatch_args; i++)
+        fprintf(f, "#SBATCH %s\n", o->sbatch_args[i]);
 }
 
 /* Quote the bin, config, cache and out_dir into q[0..3]. */
@@ -110,12 +158,14 @@ int sp_slurm_array_script(const sp_slurm_opts *o, char **text, sp_err *err)
         return sp_fail(err, "slurm: out of memory");
     header(f, o, "spsweep", "slurm-%A_%a.out");
     fprintf(f, "#SBATCH --array=0-%d\n", o->shards - 1);
-    if (o->gpus_per_task)
-        fprintf(f, "#SBATCH --gpus-per-task=%d\n", o->gpus_per_task);
+    task_resources(f, o);
+    extra_args(f, o);
     fprintf(f, "#\n# spsweep sweep %s as %d shards, one per array task, each into its own\n"
                "# database; a task run again resumes its shard. Written by `spsweep slurm`.\n"
                "# Resubmit tasks: sbatch --array=i,j,... THIS_SCRIPT\n"
                "# (`spsweep merge --shards` prints which).\n", o->config, o->shards);
+    if (o->why_cpus)
+        fprintf(f, "# %s\n", o->why_cpus);
     fprintf(f, "set -eu\nshard=$((SLURM_ARRAY_TASK_ID + 1))\n");
     fprintf(f, "exec %s sweep %s --shard \"$shard/%d\" --db %s/shard-\"$shard\".db --quiet",
             q[0], q[1], o->shards, q[3]);
@@ -135,6 +185,7 @@ int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err)
     if (!f)
         return sp_fail(err, "slurm: out of memory");
     header(f, o, "spsweep-fetch", "slurm-fetch-%j.out");
+    extra_args(f, o);
     fprintf(f, "#\n# Fetch the matrices of %s once into the shared cache before the\n"
                "# array starts (tasks that still lack one wait on its fetch lock).\n",
             o->config);

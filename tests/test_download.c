@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../fetch/download.h"
+#include "../kernels/kernel.h"
 #include "testutil.h"
 #include "util_server.h"
 
@@ -709,6 +710,91 @@ Test(download, unreachable_port_fails_after_retries)
     cr_assert(strncmp(it.error, "HB/test: cannot connect (", 25) == 0, "%s", it.error);
     cr_assert(strstr(it.error, "after 3 attempts"), "%s", it.error);
     cr_assert(!exists(e.dest) && !exists(e.part));
+    finish(&e);
+}
+
+/* stop_unreachable (the fetcher's setting): the first failure to connect,
+ * before anything of the run reached a server, is not retried, and every
+ * other item fails at once as not tried, however many retries and however
+ * long a backoff the options allow. */
+Test(download, stop_unreachable_fails_the_rest_untried)
+{
+    env e;
+    file_env(&e);
+    int port = dead_port();
+    enum { N = 6 };
+    char urls[N][128], dests[N][700], labels[N][32];
+    sp_dl_item items[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%d/d/%d.bin", port, i);
+        snprintf(dests[i], sizeof dests[i], "%s/%d.bin", e.out, i);
+        snprintf(labels[i], sizeof labels[i], "G/m%d", i);
+        items[i] = (sp_dl_item){.url = urls[i], .dest = dests[i], .label = labels[i]};
+    }
+    sp_dl_opts o = quick_opts();
+    o.jobs = 1;
+    o.retries = 4;
+    o.retry_delay_s = o.retry_delay_max_s = 5;     /* a retry would show in the time */
+    o.stop_unreachable = 1;
+    sp_err err;
+    double t0 = sp_seconds();
+    cr_assert_eq(sp_download_all(items, N, &o, &err), N);
+    cr_assert_lt(sp_seconds() - t0, 2.0, "no retry, no backoff");
+    cr_assert_eq(items[0].attempts, 1);
+    cr_assert(items[0].unreachable);
+    cr_assert(strncmp(items[0].error, "G/m0: cannot connect (", 22) == 0, "%s", items[0].error);
+    char want[128];
+    for (int i = 1; i < N; i++) {
+        cr_assert_eq(items[i].attempts, 0, "%s was tried", labels[i]);
+        cr_assert(items[i].unreachable);
+        snprintf(want, sizeof want, "G/m%d: not tried: cannot connect to 127.0.0.1:%d", i, port);
+        cr_assert_str_eq(items[i].error, want);
+    }
+    char host[64];
+    sp_dl_url_host("https://user@sparse.tamu.edu/MM/x.tar.gz", host, sizeof host);
+    cr_assert_str_eq(host, "sparse.tamu.edu");
+    sp_dl_url_host("file:///srv/mirror", host, sizeof host);
+    cr_assert_str_eq(host, "");
+    finish(&e);
+}
+
+/* Once an attempt of the run reached a server, a connection failure is a
+ * blip: retried as usual; only when its retries run out does it stop the
+ * rest. */
+Test(download, stop_unreachable_retries_once_a_server_answered)
+{
+    env e;
+    file_env(&e);
+    int port = dead_port();
+    char dead1[128], dead2[128], d0[700], d1[700], d2[700];
+    snprintf(dead1, sizeof dead1, "http://127.0.0.1:%d/d/b.bin", port);
+    snprintf(dead2, sizeof dead2, "http://127.0.0.1:%d/d/c.bin", port);
+    snprintf(d0, sizeof d0, "%s/a.bin", e.out);
+    snprintf(d1, sizeof d1, "%s/b.bin", e.out);
+    snprintf(d2, sizeof d2, "%s/c.bin", e.out);
+    sp_dl_item items[3] = {{.url = e.url, .dest = d0, .label = "ok"},
+                           {.url = dead1, .dest = d1, .label = "blip"},
+                           {.url = dead2, .dest = d2, .label = "after"}};
+    sp_dl_opts o = quick_opts();
+    o.jobs = 1;                 /* in order: the file:// item answers first */
+    o.retries = 2;
+    o.stop_unreachable = 1;
+    sp_err err;
+    cr_assert_eq(sp_download_all(items, 3, &o, &err), 2);
+    cr_assert(items[0].ok, "%s", items[0].error);
+    /* the third started while the blip waited out its backoff (a waiting
+     * retry holds up no one), so both were tried and retried: whichever ran
+     * out of retries first stopped the run, and the other then ended with
+     * its own retries spent or not retried */
+    int spent = 0;
+    for (int i = 1; i < 3; i++) {
+        cr_assert(items[i].unreachable, "%s", items[i].error);
+        cr_assert(items[i].attempts == 3 ||
+                      strstr(items[i].error, "not retried: cannot connect to 127.0.0.1:"),
+                  "%s: %d attempts: %s", items[i].label, items[i].attempts, items[i].error);
+        spent += items[i].attempts == 3;
+    }
+    cr_assert_geq(spent, 1, "retried: the run had reached a server");
     finish(&e);
 }
 

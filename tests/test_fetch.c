@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,6 +21,7 @@
 
 #include "../fetch/fetch.h"
 #include "../fetch/sha256.h"
+#include "../kernels/kernel.h"
 #include "testutil.h"
 #include "util_archive.h"
 #include "util_server.h"
@@ -521,8 +525,8 @@ Test(fetch_cli, list_select_and_fetch_by_name, .timeout = 60)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "Fault/corrupt") && strstr(out, "Fault/cut"), "%s", out);
     cr_assert(!strstr(out, "Bai/olm1000"), "%s", out);
-    cr_assert(strstr(out, "2 matrices, archives"), "%s", out);
-    cr_assert(strstr(out, " kB"), "archive sizes from HEAD requests: %s", out);
+    cr_assert(strstr(out, "2 matrices: 0 cached, 2 missing (archives 25.2 kB to download)"),
+              "archive sizes from HEAD requests: %s", out);
     cr_assert_eq(sp_test_server_count(&fx.srv, "/MM/Fault/cut.tar.gz", NULL), 1, "HEAD only");
     char mtx[1024];
     snprintf(mtx, sizeof mtx, "%s/suitesparse/Fault/cut.mtx", fx.cache);
@@ -707,7 +711,10 @@ Test(fetch_cli, a_config_with_unknown_names_lists_and_fetches_the_rest, .timeout
     cr_assert_eq(rc, 2, "an unresolved name: %s", out);
     cr_assert(strstr(out, "HB/bcsstk06") && strstr(out, "Bai/olm1000"),
               "the resolvable names are listed: %s", out);
-    cr_assert(strstr(out, "2 matrices, archives"), "%s", out);
+    cr_assert(strstr(out, "\nno_such_matrix ") && strstr(out, "\nNope/missing "),
+              "and so are the others, marked: %s", out);
+    cr_assert(strstr(out, "2 matrices: 0 cached, 2 missing (archives 39.5 kB to download); "
+                          "2 names not resolved"), "%s", out);
     char want[1400];
     snprintf(want, sizeof want, "%s:4: no_such_matrix: not in the SuiteSparse index", cfg);
     cr_assert(strstr(out, want), "expected '%s' in: %s", want, out);
@@ -761,4 +768,137 @@ Test(fetch_cli, quiet_still_prints_every_failure_reason, .timeout = 60)
     cr_assert(!strstr(out, "fetched  HB/bcsstk06"), "no progress lines: %s", out);
     free(out);
     assert_cached_identical(&fx, "HB/bcsstk06", fx.bcs);
+}
+
+/* ---- an unreachable collection -------------------------------------------- */
+
+/* A loopback port nothing listens on (bound, then closed): a machine
+ * without network refuses the same way. */
+static int dead_port(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    cr_assert_geq(s, 0);
+    cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+    cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &len), 0);
+    close(s);
+    return ntohs(a.sin_port);
+}
+
+/* How many lines of text hold needle. */
+static int lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* The first connection failure stops the whole fetch: no retries (4 by
+ * default, a 1 s backoff doubling), the other matrices not tried, and one
+ * line that says what to do; under a second where the retries would have
+ * taken 15 s. --quiet keeps that line. */
+Test(fetch_cli, an_unreachable_collection_stops_at_the_first_failure_with_one_hint,
+     .timeout = 60)
+{
+    char dir[256], args[1400], *out;
+    tu_tempdir(dir, sizeof dir);
+    setenv("no_proxy", "127.0.0.1,localhost", 1);
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+    int port = dead_port();
+    snprintf(args, sizeof args, "fetch --base-url http://127.0.0.1:%d --cache-dir %s/cache "
+             "--db '' --quiet HB/bcsstk06 Bai/olm1000 G/a G/b G/c G/d G/e G/f G/g G/h", port,
+             dir);
+    double t0 = sp_seconds();
+    int rc = tu_run_spsweep(args, &out);
+    double took = sp_seconds() - t0;
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert_lt(took, 3.0, "no retries: %.1f s\n%s", took, out);
+    cr_assert_eq(lines_with(out, "cannot reach the SuiteSparse collection"), 1, "%s", out);
+    char want[200];
+    snprintf(want, sizeof want, "spsweep: cannot reach the SuiteSparse collection at "
+             "http://127.0.0.1:%d (cannot connect (", port);
+    const char *hint = strstr(out, want);
+    cr_assert_not_null(hint, "%s", out);
+    char line[2048];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(hint, "\n"), hint);
+    const char *parts[] = {"10 matrices not fetched", "--base-url", "SPSWEEP_SUITESPARSE_URL",
+                           "file://", "docs/troubleshooting.md"};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        cr_assert(strstr(line, parts[i]), "'%s' not in the hint: %s", parts[i], line);
+    cr_assert(!strstr(out, "retry"), "nothing retried: %s", out);
+    cr_assert(!strstr(out, "FAILED"), "no line per matrix: %s", out);
+    cr_assert(strstr(out, "10 of 10 matrices failed"), "%s", out);
+    free(out);
+
+    /* the same through the library: every item failed, marked unreachable */
+    const char *names[] = {"HB/bcsstk06", "Bai/olm1000", "G/a"};
+    sp_fetch_item *items;
+    int n;
+    sp_err err;
+    cr_assert_eq(sp_fetch_resolve(NULL, names, 3, NULL, 0, &items, &n, &err), 0, "%s", err.msg);
+    char base[64], cache[300];
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", port);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    FILE *log = tmpfile();
+    sp_fetch_opts o = {.cache_dir = cache, .base_url = base, .jobs = 1, .retry_delay_s = 5,
+                       .quiet = 1, .log = log};
+    t0 = sp_seconds();
+    cr_assert_eq(sp_fetch_run(items, n, &o, &err), 3);
+    cr_assert_lt(sp_seconds() - t0, 2.0);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(items[i].state, SP_FETCH_FAILED);
+        cr_assert(items[i].unreachable, "%s", items[i].error);
+        cr_assert(strstr(items[i].error, "cannot connect"), "%s", items[i].error);
+    }
+    cr_assert(strstr(items[1].error, "not tried"), "%s", items[1].error);
+    char cause[400];
+    cr_assert(sp_fetch_known_unreachable(base, cause, sizeof cause));
+    cr_assert(strstr(cause, "cannot connect"), "%s", cause);
+    /* a second run in the same process does not try again */
+    items[0].state = SP_FETCH_PENDING;
+    cr_assert_eq(sp_fetch_run(items, 1, &o, &err), 1);
+    cr_assert(strstr(items[0].error, "not tried"), "%s", items[0].error);
+    fclose(log);
+    free(items);
+}
+
+/* `fetch --config C --list` offline: every matrix of the config, the
+ * cached ones with their size, the missing ones marked (sizes unknown),
+ * a name the cached index does not know marked unresolved; the hint once;
+ * no waiting on retries. */
+Test(fetch_cli, list_works_offline_and_marks_cached_and_missing, .timeout = 60)
+{
+    fixture fx;
+    setup_with(&fx, NULL);
+    char *out, cfg[800], args[2000];
+    cr_assert_eq(fetch_cli(&fx, "olm1000", &out), 0, "%s", out);   /* the index, olm1000 */
+    free(out);
+    teardown(&fx);                                          /* now offline */
+    snprintf(cfg, sizeof cfg, "%s/offline.ini", fx.dir);
+    tu_write_file(cfg, "[matrices]\nsource = suitesparse:Bai/olm1000\n"
+                       "source = suitesparse:HB/bcsstk06\nsource = suitesparse:Nope/missing\n"
+                       "[kernel spmv_csr_serial]\n");
+    snprintf(args, sizeof args, "fetch --base-url http://127.0.0.1:%d --cache-dir %s "
+             "--config %s --list", dead_port(), fx.cache, cfg);
+    double t0 = sp_seconds();
+    int rc = tu_run_spsweep(args, &out);
+    cr_assert_lt(sp_seconds() - t0, 3.0, "%s", out);
+    cr_assert_eq(rc, 2, "Nope/missing is not in the index: %s", out);
+    cr_assert(strstr(out, "offline.ini:4: Nope/missing: not in the SuiteSparse index"), "%s",
+              out);
+    const char *rows[] = {"Bai/olm1000                                    1000       1000"
+                          "         3996  cached     ",
+                          "HB/bcsstk06                                     420        420"
+                          "         4140  missing    ?          structural problem",
+                          "Nope/missing                                      ?          ?"
+                          "            ?  unresolved ?          not in the SuiteSparse index"};
+    for (int i = 0; i < 3; i++)
+        cr_assert(strstr(out, rows[i]), "expected '%s' in:\n%s", rows[i], out);
+    cr_assert(strstr(out, "2 matrices: 1 cached (") &&
+                  strstr(out, "1 missing (archive sizes unknown); 1 name not resolved"),
+              "%s", out);
+    cr_assert_eq(lines_with(out, "cannot reach the SuiteSparse collection"), 1, "%s", out);
+    free(out);
 }

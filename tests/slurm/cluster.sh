@@ -34,7 +34,7 @@ if [ "$cmd" = stop ]; then stop_all; exit 0; fi
 
 for b in munged mungekey slurmctld slurmd sbatch squeue scancel; do
     command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] ||
-        skip "$b not installed (apt-get install slurm-wlm munge)"
+        skip "$b not installed (as root: make deps-slurm)"
 done
 export PATH="$PATH:/usr/sbin"
 [ "$(id -u)" = 0 ] || skip "needs root to run slurmd"
