@@ -141,7 +141,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
 .PHONY: all help deps deps-mkl ensure-deps sweep fetch test unit-test python-test gpu-test asan report \
-        bench bench-fetch bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs
+        bench bench-fetch bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs install
 
 all: $(BIN) ## build bin/spsweep (CUDA objects when nvcc is present; ARCH=native or a gcc -march name)
 
@@ -202,6 +202,20 @@ report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a cha
 
 list: $(BIN) ## list every registered kernel with its axes
 	$(BIN) list
+
+# bin/spsweep, its man page and its bash completion (both generated from the
+# option tables: `spsweep help --man`, `--completion`) under PREFIX, by
+# default ~/.local (no root); DESTDIR for packagers. zsh users load the
+# completion with `autoload bashcompinit && bashcompinit`.
+PREFIX ?= $(HOME)/.local
+install: $(BIN) ## install bin/spsweep, spsweep(1) and bash completion under PREFIX (~/.local)
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1' \
+	  '$(DESTDIR)$(PREFIX)/share/bash-completion/completions'
+	install -m 755 $(BIN) '$(DESTDIR)$(PREFIX)/bin/spsweep'
+	$(BIN) help --man > '$(DESTDIR)$(PREFIX)/share/man/man1/spsweep.1'
+	$(BIN) help --completion > '$(DESTDIR)$(PREFIX)/share/bash-completion/completions/spsweep'
+	@echo "installed under $(DESTDIR)$(PREFIX): bin/spsweep, share/man/man1/spsweep.1," \
+	  "share/bash-completion/completions/spsweep"
 
 # docs/cli.md is the commands' own help (runner/cli.c prints it from the
 # option tables); tests/test_cli.c fails when it is stale.

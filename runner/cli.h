@@ -50,6 +50,17 @@ typedef struct sp_cli_cmd {
     const char *examples;   /* command lines, one per line, without "spsweep " */
 } sp_cli_cmd;
 
+/* Every command's help as a man page in roff, spsweep(1) (`help --man`):
+ * NAME, SYNOPSIS, DESCRIPTION, one subsection per command with its
+ * options, EXIT STATUS; version goes in the header. */
+void sp_cli_man(const sp_cli_cmd *const *cmds, const char *version, FILE *out);
+/* A bash completion script (`help --completion`): the commands, each
+ * command's options, kernel names after `--only kernel=` and `--axis`,
+ * files elsewhere. kernels: NULL-terminated. */
+struct sp_kernel;
+void sp_cli_completion(const sp_cli_cmd *const *cmds, const struct sp_kernel *const *kernels,
+                       FILE *out);
+
 /* The commands that live outside runner/main.c (their parsers' files). */
 extern const sp_cli_cmd sp_cli_list, sp_cli_fetch, sp_cli_cache, sp_cli_slurm,
     sp_cli_compare, sp_cli_merge;

@@ -33,7 +33,8 @@
 enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_QUIET,
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
        OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE,
-       OPT_ROUNDS, OPT_GPUS, OPT_MARKDOWN, OPT_GBENCH, OPT_TIME_UNIT };
+       OPT_ROUNDS, OPT_GPUS, OPT_MARKDOWN, OPT_GBENCH, OPT_TIME_UNIT, OPT_MAN,
+       OPT_COMPLETION };
 
 /* Options sweep and plan share, with the same meaning. */
 #define OPT_ROW_DB                                                                         \
@@ -235,12 +236,17 @@ static const sp_cli_cmd cli_export = {
 static const sp_cli_opt help_opts[] = {
     {"markdown", NULL, OPT_MARKDOWN, "every command's help as one Markdown page, "
      "docs/cli.md (`make docs` writes it)"},
+    {"man", NULL, OPT_MAN, "every command's help as a man page, spsweep(1) in roff "
+     "(`make install` installs it)"},
+    {"completion", NULL, OPT_COMPLETION, "a bash completion script for the commands, "
+     "their options and kernel names (`make install` installs it; zsh loads it through "
+     "bashcompinit)"},
     {NULL, NULL, 0, NULL},
 };
 
 static const sp_cli_cmd cli_help = {
     .name = "help",
-    .synopsis = "[COMMAND]\n--markdown",
+    .synopsis = "[COMMAND]\n--markdown | --man | --completion",
     .summary = "the list of commands, or one command's help",
     .about = "Without COMMAND, the list of commands (as spsweep --help); with one, its "
              "help (as spsweep COMMAND --help).",
@@ -248,13 +254,15 @@ static const sp_cli_cmd cli_help = {
     .exits = "0 printed; "
              "2 an unknown command, or a command line that cannot be parsed",
     .examples = "sweep\n"
-                "--markdown > docs/cli.md",
+                "--markdown > docs/cli.md\n"
+                "--man > spsweep.1 && man ./spsweep.1\n"
+                "--completion > ~/.local/share/bash-completion/completions/spsweep",
 };
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup, *rounds;
     const char *timeout, *shard, *only, *isolate;
-    int fresh, dry_run, force, csv, json, gpus, markdown, gbench;
+    int fresh, dry_run, force, csv, json, gpus, markdown, gbench, man, completion;
     const char *what, *time_unit;
     const char *axes[16];
     int naxes, quiet;
@@ -327,6 +335,8 @@ static int parse_cli(const sp_cli_cmd *cmd, int argc, char **argv, cli *c)
         case OPT_WHAT: c->what = optarg; break;
         case OPT_GPUS: c->gpus = 1; break;
         case OPT_MARKDOWN: c->markdown = 1; break;
+        case OPT_MAN: c->man = 1; break;
+        case OPT_COMPLETION: c->completion = 1; break;
         case OPT_GBENCH: c->gbench = 1; break;
         case OPT_TIME_UNIT: c->time_unit = optarg; break;
         case OPT_AXIS:
@@ -723,13 +733,19 @@ static int run_help(int argc, char **argv)
     int rc = parse_cli(&cli_help, argc, argv, &c);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (c.markdown && !c.nargs) {
-        sp_cli_markdown(tables, stdout);
+    int formats = c.markdown + c.man + c.completion;
+    if (formats == 1 && !c.nargs) {
+        if (c.markdown)
+            sp_cli_markdown(tables, stdout);
+        else if (c.man)
+            sp_cli_man(tables, sp_build_describe[0] ? sp_build_describe : SP_VERSION, stdout);
+        else
+            sp_cli_completion(tables, sp_kernels, stdout);
         return 0;
     }
-    if (c.nargs > 1 || c.markdown) {
-        fprintf(stderr, "spsweep help: expected at most one COMMAND, or --markdown alone; "
-                        "see `spsweep help --help`\n");
+    if (c.nargs > 1 || formats) {
+        fprintf(stderr, "spsweep help: expected at most one COMMAND, or one of --markdown, "
+                        "--man and --completion alone; see `spsweep help --help`\n");
         return SP_EXIT_USAGE;
     }
     if (!c.nargs) {

@@ -516,3 +516,76 @@ Test(cli, plan_has_a_header_and_counts_conversion, .timeout = 60)
     free(a);
     free(b);
 }
+
+/* `help --man`: a roff page groff reads without a warning (where groff
+ * is installed), naming every command; `help --completion`: a bash script
+ * bash accepts, offering every command and every command's options. */
+Test(cli, man_page_and_completion_come_from_the_tables, .timeout = 60)
+{
+    char dir[256], names[32][32], cmd[2048], *out;
+    tu_tempdir(dir, sizeof dir);
+    int n = command_names(names, 32);
+    cr_assert_gt(n, 5);
+    snprintf(cmd, sizeof cmd, "help --man > %s/spsweep.1", dir);
+    cr_assert_eq(spsweep(cmd, &out), 0, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s/spsweep.1", dir);
+    char *man = tu_slurp(cmd, NULL);
+    cr_assert(man && strstr(man, ".TH SPSWEEP 1"), "%s", man ? man : "(none)");
+    for (int i = 0; i < n; i++) {
+        char want[1100];
+        snprintf(want, sizeof want, ".SS spsweep %s\n", names[i]);
+        cr_expect_not_null(strstr(man, want), "the man page has no section for %s", names[i]);
+    }
+    free(man);
+    if (system("command -v groff >/dev/null 2>&1") == 0) {
+        snprintf(cmd, sizeof cmd, "groff -man -Tutf8 -ww %s/spsweep.1 2>&1 >/dev/null", dir);
+        FILE *p = popen(cmd, "r");
+        char line[512] = "";
+        cr_assert_not_null(p);
+        int warned = fgets(line, sizeof line, p) != NULL;
+        pclose(p);
+        cr_assert(!warned, "groff: %s", line);
+    }
+    snprintf(cmd, sizeof cmd, "help --completion > %s/spsweep.bash", dir);
+    cr_assert_eq(spsweep(cmd, &out), 0, "%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "bash -n %s/spsweep.bash", dir);
+    cr_assert_eq(system(cmd), 0, "bash rejects the completion script");
+    /* complete `spsweep <TAB>` and `spsweep sweep --re<TAB>` in a real bash */
+    snprintf(cmd, sizeof cmd, "bash -c 'source %s/spsweep.bash; COMP_WORDS=(spsweep \"\"); "
+             "COMP_CWORD=1; _spsweep; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(spsweep sweep --re); "
+             "COMP_CWORD=2; _spsweep; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(spsweep sweep "
+             "--only kernel=spmv_csr_se); COMP_CWORD=3; _spsweep; echo \"${COMPREPLY[*]}\"'",
+             dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    char words[4096] = "", opts[512] = "", kern[512] = "";
+    cr_assert_not_null(fgets(words, sizeof words, p));
+    cr_assert_not_null(fgets(opts, sizeof opts, p));
+    cr_assert_not_null(fgets(kern, sizeof kern, p));
+    pclose(p);
+    for (int i = 0; i < n; i++)
+        cr_expect_not_null(strstr(words, names[i]), "%s not offered: %s", names[i], words);
+    cr_assert_str_eq(opts, "--repetitions\n");
+    cr_assert_str_eq(kern, "kernel=spmv_csr_serial\n");
+}
+
+/* `make install PREFIX=DIR` puts the binary, the man page and the
+ * completion under DIR, and the installed binary runs. */
+Test(cli, make_install_under_a_prefix, .timeout = 120)
+{
+    char dir[256], cmd[1024];
+    tu_tempdir(dir, sizeof dir);
+    snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install "
+             "PREFIX=%s/p >/dev/null", dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    const char *files[] = {"bin/spsweep", "share/man/man1/spsweep.1",
+                           "share/bash-completion/completions/spsweep"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "%s/p/%s", dir, files[i]);
+        cr_assert_eq(access(cmd, R_OK), 0, "%s not installed", cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s/p/bin/spsweep --version >/dev/null", dir);
+    cr_assert_eq(system(cmd), 0);
+}
