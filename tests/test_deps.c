@@ -147,6 +147,9 @@ Test(make_build, arch_chooses_the_isa_and_the_provenance_names_it)
     snprintf(cmd, sizeof cmd, "%s --version", tu_spsweep_bin());
     rc = us_sh(&out, "%s", cmd);
     cr_assert_eq(rc, 0, "%s", out);
-    cr_assert(strstr(out, "-march="), "%s", out);
+    /* `make asan` builds with its own OPT (-O1, no -march): there the
+     * build line names those flags, which is what its sweeps record */
+    int sanitized = strstr(out, "-fsanitize") != NULL;
+    cr_assert(sanitized || strstr(out, "-march="), "%s", out);
     free(out);
 }
