@@ -17,7 +17,7 @@ enum { T_PATH, T_HASH, T_COMMIT, T_STARTED, T_FINISHED, T_STATUS, T_HOST, T_CPU,
        T_WARMUP, T_CONFIG, T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_MATRICES,
        T_TRIAD, T_TRIAD_THREADS, T_DCOPY, T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM, T_SMS,
        T_GPU_MEM, T_CRASHED, T_TIMEOUT, T_CACHE, T_BATCH, T_MINSAMPLE, T_ROUNDS, T_SEED,
-       T_NOISY, T_RUNCACHE, T_NCOLS };
+       T_NOISY, T_RUNCACHE, T_LIBS, T_NCOLS };
 
 /* A column's text, "-" when NULL. */
 static const char *col(sqlite3_stmt *s, int i)
@@ -54,7 +54,7 @@ static void title_provenance(FILE *f, int *tag, sqlite3_stmt *s, int64_t sweep_i
         "status: %s   started: %s   finished: %s",
         "host: %s   cpu: %s (%s logical CPUs)",
         "gpu: %s   driver: %s   CUDA runtime: %s",
-        "git commit: %s",
+        "git commit: %s   outside libraries: %s",
         "compiler: %s   flags: %s",
         "OpenMP binding: %s   repetitions: %s   warm-up runs: %s",
         "runs: %s (%s ok, %s failed, %s skipped, %s error, %s crashed, %s timeout) on %s "
@@ -67,7 +67,7 @@ static void title_provenance(FILE *f, int *tag, sqlite3_stmt *s, int64_t sweep_i
         "+-%s   ok runs by cache: %s"};
     const int args[][8] = {
         {T_STATUS, T_STARTED, T_FINISHED}, {T_HOST, T_CPU, T_CPUS},
-        {T_GPU, T_DRIVER, T_RUNTIME}, {T_COMMIT}, {T_COMPILER, T_CFLAGS},
+        {T_GPU, T_DRIVER, T_RUNTIME}, {T_COMMIT, T_LIBS}, {T_COMPILER, T_CFLAGS},
         {T_OMP, T_REPS, T_WARMUP},
         {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_CRASHED, T_TIMEOUT, T_MATRICES},
         {T_PATH, T_HASH}, {T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM},
@@ -139,7 +139,8 @@ int rp_title_page(rp_report *r, sp_err *err)
             " coalesce(rounds, 1), seed,"
             " printf('%g %%', coalesce(noisy_threshold, 0.05) * 100),"
             " (SELECT group_concat(c || ' ' || n, ', ') FROM (SELECT coalesce(cache, 'warm') AS c,"
-            "   COUNT(*) AS n FROM runs WHERE sweep_id = ?1 AND status = 'ok' GROUP BY c))"
+            "   COUNT(*) AS n FROM runs WHERE sweep_id = ?1 AND status = 'ok' GROUP BY c)),"
+            " coalesce(libraries, 'none recorded')"
             " FROM sweeps WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the provenance query");
     sqlite3_bind_int64(s, 1, r->sweep_id);

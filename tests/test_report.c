@@ -672,6 +672,8 @@ Test(report, no_successful_run_still_draws_title_and_failures, .timeout = 120)
     free(t);
     t = read_out(out, "title.gp");
     cr_assert(strstr(t, "runs: 3 (0 ok, 1 failed"), "%s", t);
+    /* a hand-made sweep row names no library: said, not left blank */
+    cr_assert(strstr(t, "outside libraries: none recorded"), "%s", t);
     free(t);
     char note[1024] = "";
     rewind(log);
