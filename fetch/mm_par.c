@@ -6,7 +6,8 @@
  * each thread parses its chunk's lines exactly as the serial fill pass
  * would (mm_parse_chunk: the same fast/careful split per line) into its
  * own triplets, and the chunks are then joined in file order: into the
- * CSR by a count and a scatter, or copied into one COO. Within each row
+ * CSR by a count and a scatter (each thread placing a range of rows), or
+ * copied into one COO. Within each row
  * the entries thus keep file order, so mm_finish_rows (a stable sort,
  * duplicates summed in file order) gives a result bit-identical to the
  * serial reader's.
@@ -150,23 +151,42 @@ int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_
         return sp_fail(err, "%s: out of memory for %lld entries", t->path, (long long)n);
     }
     /* count, then rowptr[i + 1] = the start of row i (the cursor), then
-     * scatter in file order: each cursor ends at its row's end */
+     * scatter: each cursor ends at its row's end. Each thread owns a range
+     * of rows and scans every chunk in file order for them, so a row's
+     * entries keep file order whatever the thread count. */
     int32_t *next = A->rowptr + 1;
-    for (int k = 0; k < nc; k++)
-        for (int64_t e = 0; e < c[k].n; e++)
-            next[c[k].row[e]]++;
-    int32_t sum = 0;
-    for (int32_t i = 0; i < A->rows; i++) {
-        int32_t cnt = next[i];
-        next[i] = sum;
-        sum += cnt;
-    }
-    for (int k = 0; k < nc; k++)
-        for (int64_t e = 0; e < c[k].n; e++) {
-            int32_t at = next[c[k].row[e]]++;
-            A->colidx[at] = c[k].col[e];
-            A->val[at] = c[k].val[e];
+    int th = nc;
+#pragma omp parallel num_threads(th)
+    {
+        int me = omp_get_thread_num(), all = omp_get_num_threads();
+        int32_t lo = (int32_t)((int64_t)A->rows * me / all);
+        int32_t hi = (int32_t)((int64_t)A->rows * (me + 1) / all);
+        for (int k = 0; k < nc; k++)
+            for (int64_t e = 0; e < c[k].n; e++) {
+                int32_t r = c[k].row[e];
+                if (r >= lo && r < hi)
+                    next[r]++;
+            }
+#pragma omp barrier
+#pragma omp single
+        {
+            int32_t sum = 0;
+            for (int32_t i = 0; i < A->rows; i++) {
+                int32_t cnt = next[i];
+                next[i] = sum;
+                sum += cnt;
+            }
         }
+        for (int k = 0; k < nc; k++)
+            for (int64_t e = 0; e < c[k].n; e++) {
+                int32_t r = c[k].row[e];
+                if (r >= lo && r < hi) {
+                    int32_t at = next[r]++;
+                    A->colidx[at] = c[k].col[e];
+                    A->val[at] = c[k].val[e];
+                }
+            }
+    }
     *ignored_value = first_ignored(c, nc);
     free_chunks(c, nc);
     return 0;
@@ -191,14 +211,24 @@ int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_
         free_chunks(c, nc);
         return sp_fail_prefix(err, "%s", t->path);
     }
+    /* each chunk copied to its place by a thread of its own */
+    int64_t *at = malloc((size_t)nc * sizeof *at);
+    if (!at) {
+        free_chunks(c, nc);
+        sp_coo_free(T);
+        return sp_fail(err, "%s: out of memory", t->path);
+    }
+    for (int k = 0; k < nc; k++)
+        at[k] = T->nnz, T->nnz += c[k].n;
+#pragma omp parallel for num_threads(nc) schedule(static, 1)
     for (int k = 0; k < nc; k++) {
         if (!c[k].n)
             continue;                   /* an empty chunk has no arrays */
-        memcpy(T->row + T->nnz, c[k].row, (size_t)c[k].n * sizeof(int32_t));
-        memcpy(T->col + T->nnz, c[k].col, (size_t)c[k].n * sizeof(int32_t));
-        memcpy(T->val + T->nnz, c[k].val, (size_t)c[k].n * sizeof(double));
-        T->nnz += c[k].n;
+        memcpy(T->row + at[k], c[k].row, (size_t)c[k].n * sizeof(int32_t));
+        memcpy(T->col + at[k], c[k].col, (size_t)c[k].n * sizeof(int32_t));
+        memcpy(T->val + at[k], c[k].val, (size_t)c[k].n * sizeof(double));
     }
+    free(at);
     *ignored_value = first_ignored(c, nc);
     free_chunks(c, nc);
     return 0;
