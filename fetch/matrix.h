@@ -47,6 +47,10 @@ typedef enum { SP_COMPLEX_REAL_PART = 0, SP_COMPLEX_REFUSE = 1 } sp_complex_poli
 typedef struct sp_mm_opts {
     sp_complex_policy complex;
     int quiet;                  /* no warnings on stderr */
+    int threads;                /* body parse threads: 0 = $SPSWEEP_THREADS, else OpenMP's
+                                   default; 1 = serial */
+    int64_t par_min_body;       /* bodies shorter than this (bytes) parse serially;
+                                   0 = 1 MiB */
 } sp_mm_opts;
 
 /* Matrix Market reader (fetch/mm_read.c). Reads .mtx or .mtx.gz (by magic

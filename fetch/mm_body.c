@@ -8,7 +8,12 @@
  * produce an error message. Both accept a pattern entry with a value
  * column (as scipy and fast_matrix_market do) and ignore the value; the
  * sink keeps the first such line for the reader's one warning.
+ *
+ * mm_parse_chunk runs the same per-line logic over one chunk of whole
+ * lines for the parallel reader (mm_par.c), into the chunk's triplets.
  */
+#include <stdlib.h>
+
 #include "mm_fast.h"
 
 const char *mm_skip_blanks(const char *p, const char *end)
@@ -196,6 +201,84 @@ MM_INLINE int coordinate_loop(const mm_text *t, const mm_header *h, mm_field f,
     }
     *pp = p;
     return 0;
+}
+
+/* Room for twice as many triplets in a chunk (realloc: large blocks are
+ * remapped, not copied). */
+static int chunk_grow(mm_chunk *c)
+{
+    int64_t cap = c->cap ? 2 * c->cap : 1024;
+    int32_t *row = realloc(c->row, (size_t)cap * sizeof *row);
+    if (row)
+        c->row = row;
+    int32_t *col = row ? realloc(c->col, (size_t)cap * sizeof *col) : NULL;
+    if (col)
+        c->col = col;
+    double *val = col ? realloc(c->val, (size_t)cap * sizeof *val) : NULL;
+    if (!val)
+        return -1;
+    c->val = val;
+    c->cap = cap;
+    return 0;
+}
+
+MM_INLINE int chunk_put(mm_chunk *c, int64_t i, int64_t j, double v)
+{
+    if (c->n == c->cap && chunk_grow(c))
+        return -1;
+    c->row[c->n] = (int32_t)i, c->col[c->n] = (int32_t)j, c->val[c->n] = v;
+    c->n++;
+    return 0;
+}
+
+/* A chunk's coordinate entries, for one field: the lines coordinate_loop
+ * would see there, taken the same way (fast shape or careful parse), the
+ * entry and its mirror stored as put_mirrored stores them. No entry
+ * count limit: the caller compares the chunks' sum with the size line. */
+MM_INLINE void chunk_loop(const mm_text *t, const mm_header *h, mm_field f, mm_chunk *c)
+{
+    const char *p = c->from, *end = c->to;
+    for (;;) {
+        /* end is the next chunk's first byte: test it before reading *p */
+        if (p >= end || (!mm_is_digit(*p) && (p = mm_skip_comments(p, end)) == end))
+            return;
+        const char *line = p, *next, *eol = mm_eol(t, p, &next);
+        int64_t i, j;
+        double v;
+        int ignored;
+        if (fast_entry(line, eol, h, f, &i, &j, &v, &ignored) && (*eol || eol == t->end))
+            p = next;
+        else if (!(p = mm_entry_careful(t, h, line, &i, &j, &v, &ignored, NULL))) {
+            c->bad = 1;
+            return;
+        }
+        c->entries++;
+        if (f == MM_PATTERN && ignored && !c->ignored_value)
+            c->ignored_value = line;
+        i--, j--;
+        if (chunk_put(c, i, j, v)) {
+            c->bad = 2;
+            return;
+        }
+        if (h->sym == MM_GENERAL || i == j)
+            continue;
+        if (h->sym == MM_SKEW)
+            v = h->field == MM_INTEGER ? 0.0 - v : -v;
+        if (chunk_put(c, j, i, v)) {
+            c->bad = 2;
+            return;
+        }
+    }
+}
+
+void mm_parse_chunk(const mm_text *t, const mm_header *h, mm_chunk *c)
+{
+    switch (h->field) {
+    case MM_REAL: chunk_loop(t, h, MM_REAL, c); break;
+    case MM_INTEGER: chunk_loop(t, h, MM_INTEGER, c); break;
+    case MM_PATTERN: chunk_loop(t, h, MM_PATTERN, c); break;
+    default: chunk_loop(t, h, MM_COMPLEX, c); break;
+    }
 }
 
 static int read_coordinate(const mm_text *t, const mm_header *h, const char **p, mm_sink *s,

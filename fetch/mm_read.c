@@ -10,6 +10,9 @@
  * counted only when an error needs one. Every malformed file gets
  * "PATH:LINE: problem" and no matrix.
  *
+ * Large bodies are parsed by several threads (mm_par.c) into the same
+ * result; a body with a problem is then read serially to name it.
+ *
  * Memory follows the entries, not the size line's claims: a read that
  * cannot fit is refused before anything is allocated (mm_fit.c), and the
  * only array as long as the rows is the CSR's own row pointers (mm_csr.c).
@@ -220,7 +223,10 @@ int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *sr
     if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
         return -1;
     const char *ignored_value = NULL;
-    int rc = mm_fill_csr(&t, &h, body, A, &ignored_value, err) || mm_finish_rows(A, err) ? -1 : 0;
+    int rc = mm_par_csr(&t, &h, body, opts, A, &ignored_value, err);
+    if (rc == 1)                        /* serial: small, one thread, or an error to name */
+        rc = mm_fill_csr(&t, &h, body, A, &ignored_value, err);
+    rc = rc || mm_finish_rows(A, err) ? -1 : 0;
     if (!rc)
         warn_read(&t, &h, ignored_value, opts);
     else
@@ -239,10 +245,21 @@ int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t
     const char *body;
     if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
         return -1;
+    const char *ignored_value = NULL;
+    int rc = mm_par_coo(&t, &h, body, opts, T, &ignored_value, err);
+    if (rc != 1) {
+        if (!rc)
+            warn_read(&t, &h, ignored_value, opts);
+        else
+            sp_coo_free(T);
+        free_bytes(&b);
+        return rc;
+    }
+    memset(T, 0, sizeof *T);
     /* room for the entries the text can hold: a truncated file with a huge
      * entry count fails where it ends, not for memory */
     int64_t cap = mm_entries_bound(&t, &h, body);
-    int rc = mm_check_fit(&t, &h, body, 1, err);
+    rc = mm_check_fit(&t, &h, body, 1, err);
     if (!rc && sp_coo_init(T, (int32_t)h.rows, (int32_t)h.cols, cap, err))
         rc = sp_fail_prefix(err, "%s", path);
     mm_sink s = {.coo = T};

@@ -12,6 +12,7 @@
  *   mm_entry.c   one entry parsed carefully, with the precise error
  *   mm_rows.c    rows sorted, duplicates summed: the finished CSR
  *   mm_number.c  decimal text to double / int64, correctly rounded
+ *   mm_par.c     the body split at line boundaries and parsed by threads
  *
  * Every text buffer ends with at least MM_PAD zero bytes after its last
  * byte (end[0] == 0), so the fast loops stop at a sentinel instead of
@@ -97,6 +98,30 @@ void mm_count_rows(const mm_text *t, const mm_header *h, const char *body, uint3
 /* Parse every entry into the sink; checks the trailing content. */
 int mm_read_entries(const mm_text *t, const mm_header *h, const char *body, mm_sink *s,
                     sp_err *err);
+
+/* A chunk of the body (whole lines) parsed by one thread: its entries
+ * as triplets, 0-based, symmetric kinds mirrored, in file order. */
+typedef struct mm_chunk {
+    const char *from, *to;      /* from: a line start; to: a line start or the end */
+    int32_t *row, *col;
+    double *val;
+    int64_t n, cap;             /* triplets stored, room for */
+    int64_t entries;            /* entry lines parsed */
+    const char *ignored_value;  /* as in mm_sink */
+    int bad;                    /* 1: a line the serial reader rejects; 2: out of memory */
+} mm_chunk;
+/* mm_body.c: every entry line of the chunk parsed (no error message: a
+ * rejected line sets c->bad and stops the chunk; the serial reader then
+ * names it). */
+void mm_parse_chunk(const mm_text *t, const mm_header *h, mm_chunk *c);
+/* mm_par.c: the parallel read into a CSR (entries in file order within
+ * each row, as mm_fill_csr leaves them) or a COO. 0: done; -1: failed
+ * with err; 1: not taken (too small, one thread, an array file, or the
+ * body has a problem the serial reader must name), nothing allocated. */
+int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
+               sp_csr *A, const char **ignored_value, sp_err *err);
+int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
+               sp_coo *T, const char **ignored_value, sp_err *err);
 
 /* mm_entry.c: the coordinate entry (or array value) at line, parsed with
  * every check; returns the start of the next line, or NULL with err.

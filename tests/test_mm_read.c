@@ -24,6 +24,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -932,4 +933,255 @@ Test(mm_read, memory_grows_with_the_rows_only_once, .timeout = 120)
                  "of row pointers", (unsigned long long)(grew >> 20),
                  (unsigned long long)(rowptr >> 20));
     sp_csr_free(&A);
+}
+
+/* ---- The parallel body parse (fetch/mm_par.c) ----
+ * Every read below forces the parallel path on small files (par_min_body
+ * 1 byte) and must give what the serial reader (threads = 1) gives: the
+ * same CSR, bit for bit, the same COO in the same order, or the same
+ * error message, file name and line number included. */
+
+static const int par_threads[] = {2, 3, 4, 7};
+
+/* Read path with the given threads; rc, and the message in err. */
+static int read_threads(const char *path, int threads, sp_csr *A, sp_err *err)
+{
+    sp_mm_opts o = {.complex = SP_COMPLEX_REAL_PART, .quiet = 1, .threads = threads,
+                    .par_min_body = 1};
+    memset(err, 0, sizeof *err);
+    return sp_mm_read(path, &o, A, NULL, err);
+}
+
+static int read_coo_threads(const char *path, int threads, sp_coo *T, sp_err *err)
+{
+    sp_mm_opts o = {.complex = SP_COMPLEX_REAL_PART, .quiet = 1, .threads = threads,
+                    .par_min_body = 1};
+    memset(err, 0, sizeof *err);
+    return sp_mm_read_coo(path, &o, T, NULL, err);
+}
+
+/* Same outcome at every thread count as at one: identical matrices
+ * (row pointers too) and COO entries in order, or identical errors. */
+static void assert_threads_agree(const char *path, const int *threads, int nt)
+{
+    sp_csr S, P;
+    sp_coo Sc, Pc;
+    sp_err se, pe;
+    int src = read_threads(path, 1, &S, &se);
+    int scrc = read_coo_threads(path, 1, &Sc, &pe);
+    for (int k = 0; k < nt; k++) {
+        char what[600];
+        snprintf(what, sizeof what, "%s at %d threads", path, threads[k]);
+        int prc = read_threads(path, threads[k], &P, &pe);
+        cr_assert_eq(prc, src, "%s: rc %d, serial %d (%s)", what, prc, src, pe.msg);
+        if (src) {
+            cr_assert_str_eq(pe.msg, se.msg, "%s", what);
+            cr_assert_null(P.rowptr, "%s: a failed read must leave no matrix", what);
+        } else {
+            assert_identical(&P, &S, what);
+            cr_assert(!memcmp(P.rowptr, S.rowptr, ((size_t)S.rows + 1) * sizeof(int32_t)),
+                      "%s: row pointers differ", what);
+            sp_csr_free(&P);
+        }
+        prc = read_coo_threads(path, threads[k], &Pc, &pe);
+        cr_assert_eq(prc, scrc, "%s (coo): rc %d, serial %d (%s)", what, prc, scrc, pe.msg);
+        if (!scrc) {
+            cr_assert_eq(Pc.nnz, Sc.nnz, "%s (coo)", what);
+            cr_assert(!memcmp(Pc.row, Sc.row, (size_t)Sc.nnz * sizeof(int32_t)) &&
+                      !memcmp(Pc.col, Sc.col, (size_t)Sc.nnz * sizeof(int32_t)) &&
+                      !memcmp(Pc.val, Sc.val, (size_t)Sc.nnz * sizeof(double)),
+                      "%s (coo): entries differ", what);
+            sp_coo_free(&Pc);
+        }
+    }
+    if (!src)
+        sp_csr_free(&S);
+    if (!scrc)
+        sp_coo_free(&Sc);
+}
+
+/* Every file of tests/data/mm, valid or malformed, plain or gzip. */
+Test(mm_read, parallel_equals_serial_on_every_test_file, .timeout = 120)
+{
+    char dir[512];
+    tu_path(dir, sizeof dir, tu_datadir(), "mm");
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (!(n > 4 && !strcmp(e->d_name + n - 4, ".mtx")) &&
+            !(n > 7 && !strcmp(e->d_name + n - 7, ".mtx.gz")))
+            continue;
+        char path[1024];
+        tu_path(path, sizeof path, dir, e->d_name);
+        assert_threads_agree(path, par_threads, 4);
+        files++;
+    }
+    closedir(d);
+    cr_assert_gt(files, 100, "only %d test files", files);
+}
+
+/* A generated coordinate file: the banner's field and symmetry, n entry
+ * lines (lower triangle for the symmetric kinds), with comment lines,
+ * blank lines and blanks around entries mixed in, line ends \n, \r\n or
+ * \r, the last line with or without its line end. bad_at >= 0 replaces
+ * that entry line by `bad`; declared is the size line's count (-1: n). */
+static char *gen_text(const char *field, const char *sym, int n, const char *eol, int last_eol,
+                      int extras, int bad_at, const char *bad, int declared, uint64_t seed)
+{
+    size_t cap = 256 + (size_t)n * 128, len = 0;
+    char *s = malloc(cap);
+    cr_assert_not_null(s);
+    int rows = 97;
+    len += (size_t)snprintf(s + len, cap - len, "%%%%MatrixMarket matrix coordinate %s %s%s"
+                            "%% generated%s%d %d %d%s", field, sym, eol, eol, rows, rows,
+                            declared < 0 ? n : declared, eol);
+    for (int k = 0; k < n; k++) {
+        uint64_t r = rng(&seed);
+        int i = (int)(r % (uint64_t)rows) + 1, j = (int)((r >> 20) % (uint64_t)rows) + 1;
+        if (strcmp(sym, "general") && j > i) {
+            int x = i;
+            i = j, j = x;
+        }
+        if (!strcmp(sym, "skew-symmetric") && i == j)
+            i < rows ? i++ : j--;       /* no diagonal */
+        if (extras && r % 7 == 0)
+            len += (size_t)snprintf(s + len, cap - len, "%% comment %d%s", k, eol);
+        if (extras && r % 11 == 0)
+            len += (size_t)snprintf(s + len, cap - len, "%s", eol);
+        const char *lead = extras && r % 5 == 0 ? "  " : "";
+        const char *end = k + 1 == n && !last_eol ? "" : eol;
+        double v = (double)(int64_t)(r >> 40) / 1024.0 - 3000.0;
+        if (k == bad_at)
+            len += (size_t)snprintf(s + len, cap - len, "%s%s", bad, end);
+        else if (!strcmp(field, "pattern"))
+            len += (size_t)snprintf(s + len, cap - len, "%s%d %d%s", lead, i, j, end);
+        else if (!strcmp(field, "integer"))
+            len += (size_t)snprintf(s + len, cap - len, "%s%d %d %lld%s", lead, i, j,
+                                    (long long)(r >> 44) - 5000, end);
+        else if (!strcmp(field, "complex"))
+            len += (size_t)snprintf(s + len, cap - len, "%s%d %d %.17g %.6g%s", lead, i, j, v,
+                                    -v, end);
+        else
+            len += (size_t)snprintf(s + len, cap - len, "%s%d %d %.17g%s", lead, i, j, v, end);
+        cr_assert_lt(len, cap - 200);
+    }
+    return s;
+}
+
+static void write_gen(const char *path, const char *text)
+{
+    tu_write_file(path, text);
+}
+
+/* The parallel reader itself takes a valid generated body (so the tests
+ * above compare the parallel path, not a fallback to the serial one). */
+static void assert_parallel_taken(const char *text, int threads)
+{
+    size_t n = strlen(text);
+    char *buf = calloc(1, n + MM_PAD);
+    cr_assert_not_null(buf);
+    memcpy(buf, text, n);
+    mm_text t = {.path = "gen", .buf = buf, .end = buf + n, .has_cr = strchr(text, '\r') != 0};
+    mm_header h;
+    const char *body;
+    sp_err err = {{0}};
+    cr_assert_eq(mm_parse_header(&t, &h, &body, &err), 0, "%s", err.msg);
+    sp_mm_opts o = {.quiet = 1, .threads = threads, .par_min_body = 1};
+    sp_csr A;
+    const char *ignored = NULL;
+    cr_assert_eq(mm_par_csr(&t, &h, body, &o, &A, &ignored, &err), 0,
+                 "the parallel path was not taken (%s)", err.msg);
+    sp_csr_free(&A);
+    free(buf);
+}
+
+Test(mm_read, parallel_equals_serial_on_generated_files, .timeout = 120)
+{
+    static const char *fields[] = {"real", "integer", "pattern", "complex"};
+    static const char *syms[] = {"general", "symmetric", "skew-symmetric", "hermitian"};
+    static const char *eols[] = {"\n", "\r\n", "\r"};
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "gen.mtx");
+    uint64_t seed = 7;
+    for (int f = 0; f < 4; f++)
+        for (int y = 0; y < 4; y++) {
+            if (f != 3 && y == 3)
+                continue;               /* hermitian: complex only */
+            for (int e = 0; e < 3; e++)
+                for (int last = 0; last < 2; last++) {
+                    char *text = gen_text(fields[f], syms[y], 300, eols[e], last, 1, -1, NULL,
+                                          -1, seed++);
+                    write_gen(path, text);
+                    assert_threads_agree(path, par_threads, 4);
+                    free(text);
+                }
+        }
+    /* duplicates, explicit zeros and a pattern file with value columns */
+    write_gen(path, "%%MatrixMarket matrix coordinate real general\n3 3 6\n1 1 1.5\n2 2 0\n"
+                    "1 1 2.25\n3 1 -0\n1 1 1e-300\n3 3 7\n");
+    assert_threads_agree(path, par_threads, 4);
+    write_gen(path, "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 1\n2 2 5\n"
+                    "3 3 6\n");
+    assert_threads_agree(path, par_threads, 4);
+    /* duplicates whose sum depends on their order: file order must hold
+     * across chunk boundaries */
+    char *dup = malloc(1 << 16);
+    cr_assert_not_null(dup);
+    int len = snprintf(dup, 1 << 16, "%%%%MatrixMarket matrix coordinate real general\n3 2 600\n");
+    for (int k = 0; k < 600; k++)
+        len += snprintf(dup + len, (size_t)(1 << 16) - (size_t)len, "%d %d %.17g\n", k % 3 + 1,
+                        k % 2 + 1, (k % 2 ? -1 : 1) * pow(10.0, k % 17) * (1 + k * 0.1));
+    write_gen(path, dup);
+    assert_threads_agree(path, par_threads, 4);
+    assert_parallel_taken(dup, 4);
+    free(dup);
+    char *text = gen_text("real", "general", 400, "\r\n", 0, 1, -1, NULL, -1, 99);
+    assert_parallel_taken(text, 2);
+    assert_parallel_taken(text, 4);
+    free(text);
+    text = gen_text("complex", "hermitian", 400, "\r", 1, 1, -1, NULL, -1, 98);
+    assert_parallel_taken(text, 3);
+    free(text);
+}
+
+/* A malformed line at every position of a small file, so that at 2, 3
+ * and 4 threads some error lies on a chunk's first line, some in the
+ * last chunk, some after the announced entries; and files with too few
+ * or too many entries. The message (file, line, problem) must be the
+ * serial reader's. */
+Test(mm_read, parallel_errors_equal_serial_errors, .timeout = 120)
+{
+    static const char *bads[] = {"1 x 2", "98 1 1", "3 4", "5 5 1 extra", "1 1 nan", "abc"};
+    static const int threads[] = {2, 3, 4};
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "bad.mtx");
+    int n = 40;
+    for (size_t b = 0; b < sizeof bads / sizeof *bads; b++)
+        for (int at = 0; at < n; at++)
+            for (int crlf = 0; crlf < 2; crlf++) {
+                char *text = gen_text("real", b % 2 ? "symmetric" : "general", n,
+                                      crlf ? "\r\n" : "\n", at % 2, (int)b % 3 == 0, at,
+                                      bads[b], -1, (uint64_t)at + 1);
+                write_gen(path, text);
+                sp_csr A;
+                sp_err err;
+                cr_assert_eq(read_threads(path, 1, &A, &err), -1, "accepted:\n%s", text);
+                assert_threads_agree(path, threads, 3);
+                free(text);
+            }
+    /* too few entries, too many, and a bad line after the announced ones */
+    for (int declared = 30; declared <= 50; declared += 10) {
+        char *text = gen_text("integer", "general", n, "\n", 1, 1, -1, NULL, declared, 5);
+        write_gen(path, text);
+        assert_threads_agree(path, threads, 3);
+        free(text);
+        text = gen_text("integer", "general", n, "\n", 0, 0, n - 1, "1 1 x", declared, 6);
+        write_gen(path, text);
+        assert_threads_agree(path, threads, 3);
+        free(text);
+    }
 }
