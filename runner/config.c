@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "../fetch/fetch.h"
 #include "harness.h"
 #include "isolate.h"
@@ -63,6 +64,19 @@ static const sp_kernel *find_kernel(sp_kernel_list extra, const char *name)
     return sp_kernel_find(name);
 }
 
+/* The registered (or extra) kernel name closest to a misspelt one, or
+ * NULL when none is within two edits (runner/cli.c sp_cli_nearest). */
+static const char *nearest_kernel(sp_kernel_list extra, const char *name)
+{
+    const char *names[512];
+    int n = 0;
+    for (int i = 0; extra && extra[i] && n < 512; i++)
+        names[n++] = extra[i]->name;
+    for (int i = 0; sp_kernels[i] && n < 512; i++)
+        names[n++] = sp_kernels[i]->name;
+    return sp_cli_nearest(name, names, n);
+}
+
 /* Normalise a section title: trimmed, inner whitespace collapsed to one
  * space. Returns 0 and the kernel name (or "") in *kname. */
 static void section_title(const char *raw, char *out, size_t len, const char **kname)
@@ -104,9 +118,12 @@ static int prescan_section(parse_ctx *c, const char *raw, const char *path, int 
         return sp_fail(err, "%s:%d: unknown section [%s]; expected [sweep], [matrices], "
                        "[fetch] or [kernel NAME]", path, line, title);
     const sp_kernel *k = find_kernel(c->extra, kname);
-    if (!k)
-        return sp_fail(err, "%s:%d: unknown kernel '%s' (`spsweep list` shows them)",
-                       path, line, kname);
+    if (!k) {
+        const char *near = nearest_kernel(c->extra, kname);
+        return sp_fail(err, "%s:%d: unknown kernel '%s'%s%s%s (`spsweep list` shows them)",
+                       path, line, kname, near ? "; did you mean " : "", near ? near : "",
+                       near ? "?" : "");
+    }
     if (spec_for(c->cfg, kname))
         return sp_fail(err, "%s:%d: kernel '%s' appears twice", path, line, kname);
     sp_kernel_spec *ks = realloc(c->cfg->kernels,
@@ -361,10 +378,16 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                    ? sp_fail(err, "'isolate' must be 'auto', 'matrix' or 'combination', "
                              "not '%s'", v)
                    : 0;
-    return sp_fail(err, "unknown key '%s' in [sweep] (known: repetitions, warmup, "
+    static const char *const known[] = {"repetitions", "warmup", "tolerance", "database",
+        "cache", "cache_dir", "batch", "min_sample_time", "rounds", "seed", "noisy", "energy",
+        "energy_windows", "complex", "description", "timeout", "max_noise", "max_time",
+        "isolate", "max_fill"};
+    const char *near = sp_cli_nearest(name, known, (int)(sizeof known / sizeof *known));
+    return sp_fail(err, "unknown key '%s' in [sweep]%s%s%s (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
                    "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
-                   "max_time, isolate, max_fill)", name);
+                   "max_time, isolate, max_fill)", name, near ? "; did you mean " : "",
+                   near ? near : "", near ? "?" : "");
 }
 
 /* select = EXPR over the SuiteSparse index (checked now, evaluated at
@@ -479,8 +502,15 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
     for (int a = 0; a < k->naxes; a++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                  a ? ", " : "", k->axes[a].name);
-    return sp_fail(err, "kernel '%s' has no axis '%s' (its axes: %s%scache, batch; "
-                   "its setting: max_fill)", k->name, name, known, k->naxes ? ", " : "");
+    const char *names[SP_MAX_AXES + 3];
+    int nn = 0;
+    for (int a = 0; a < k->naxes; a++)
+        names[nn++] = k->axes[a].name;
+    names[nn++] = SP_AXIS_CACHE, names[nn++] = SP_AXIS_BATCH, names[nn++] = "max_fill";
+    const char *near = sp_cli_nearest(name, names, nn);
+    return sp_fail(err, "kernel '%s' has no axis '%s'%s%s%s (its axes: %s%scache, batch; "
+                   "its setting: max_fill)", k->name, name, near ? "; did you mean " : "",
+                   near ? near : "", near ? "?" : "", known, k->naxes ? ", " : "");
 }
 
 /* libinih handler: returns 0 to reject the key at the current line. */

@@ -223,3 +223,22 @@ Test(config, shipped_configs_parse)
         sp_config_free(&cfg);
     }
 }
+
+/* A misspelt kernel, [sweep] key or axis gets the nearest name as a
+ * suggestion; a word far from every name gets none. */
+Test(config, misspellings_get_a_suggestion)
+{
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_seral]\n", 3,
+              "unknown kernel 'spmv_csr_seral'; did you mean spmv_csr_serial?");
+    parse_err("[sweep]\nrepetitons = 3\n" MIN_OK, 2,
+              "unknown key 'repetitons' in [sweep]; did you mean repetitions?");
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_omp]\nthread = 2\n", 4,
+              "has no axis 'thread'; did you mean threads?");
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_omp]\nmax_fil = 2\n", 4,
+              "did you mean max_fill?");
+    sp_config cfg;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_config_parse("t.ini", "[matrices]\nsource = gen:laplace2d?n=10\n"
+                                 "[kernel quux]\n", NULL, &cfg, &err), -1);
+    cr_assert_null(strstr(err.msg, "did you mean"), "%s", err.msg);
+}
