@@ -138,6 +138,14 @@ int rp_register_formats(rp_report *r, sp_err *err);
  * families (format/backend) at their best kernels, at most RP_SERIES of
  * them, the best first (series_best_runs: the mean over the operation's
  * matrices of 1 / ratio, 0 where the series did not run). */
+typedef struct rp_series rp_series;
+/* "plot" and one clause per series i of s that has a block in dat
+ * (blocks[i] >= 0: its gnuplot index; -1: none), drawn `how` ("using 1:2
+ * with steps lw 2") in line type i + 1 and titled by its name; no newline,
+ * so a chart can add clauses of its own. */
+void rp_plot_blocks(FILE *f, const rp_series *s, const char *dat, const int *blocks,
+                    const char *how);
+
 typedef struct rp_series {
     const char *op;             /* the operation */
     char file[64];              /* ... as the start of its charts' file names */

@@ -240,16 +240,7 @@ static void write_script(FILE *f, const rp_series *s, const rp_table *t, const c
     rp_key_below(f);
     rp_palette(f);
     write_labels(f, s, t, &fr);
-    fprintf(f, "plot");
-    int n = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (blocks[i] < 0)
-            continue;
-        fprintf(f, "%s \\\n  ", n++ ? "," : "");
-        rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " index %d using 1:2:3:4 with yerrorbars lt %d title ", blocks[i], i + 1);
-        rp_gp_name(f, s->name[i], RP_GP_STRING);
-    }
+    rp_plot_blocks(f, s, dat, blocks, "using 1:2:3:4 with yerrorbars");
     for (int i = 0; i < s->n; i++)      /* circles around the points above the roof */
         if (blocks[i] >= 0) {
             fprintf(f, ", \\\n  ");

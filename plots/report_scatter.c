@@ -92,23 +92,6 @@ static int scatter_data(rp_report *r, const rp_series *s, FILE *f, const char *x
     return 0;
 }
 
-/* The plot command: one clause per series with a block. */
-static void plot_blocks(FILE *f, const rp_series *s, const char *dat, const int *blocks,
-                        const char *how)
-{
-    fprintf(f, "plot");
-    int n = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (blocks[i] < 0)
-            continue;
-        fprintf(f, "%s \\\n  ", n++ ? "," : "");
-        rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " index %d %s lt %d title ", blocks[i], how, i + 1);
-        rp_gp_name(f, s->name[i], RP_GP_STRING);
-    }
-    fprintf(f, "\n");
-}
-
 /* Open BASE.dat and BASE.gp in turn around the writers; the chart added. */
 static int scatter_one(rp_report *r, const rp_series *s, const char *what, const char *xcol,
                        const char *xlabel, sp_err *err)
@@ -137,7 +120,8 @@ static int scatter_one(rp_report *r, const rp_series *s, const char *what, const
     fputc('\n', f);
     rp_key_below(f);
     rp_palette(f);
-    plot_blocks(f, s, dat, blocks, "using 1:2:3:4 with yerrorbars");
+    rp_plot_blocks(f, s, dat, blocks, "using 1:2:3:4 with yerrorbars");
+    fprintf(f, "\n");
     return rp_finish(f, r, gp, err) || rp_add_chart(r, base, err) ? -1 : 0;
 }
 
@@ -214,16 +198,7 @@ int rp_profile_chart(rp_report *r, const rp_series *s, sp_err *err)
     fprintf(f, "set ylabel 'fraction of matrices'\n");
     rp_key_below(f);
     rp_palette(f);
-    fprintf(f, "plot");
-    int n = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (blocks[i] < 0)
-            continue;
-        fprintf(f, "%s \\\n  ", n++ ? "," : "");
-        rp_gp_name(f, dat, RP_GP_STRING);
-        fprintf(f, " index %d using 1:2 with steps lt %d lw 2 title ", blocks[i], i + 1);
-        rp_gp_name(f, s->name[i], RP_GP_STRING);
-    }
+    rp_plot_blocks(f, s, dat, blocks, "using 1:2 with steps lw 2");
     fprintf(f, "\n");
     return rp_finish(f, r, gp, err) || rp_add_chart(r, base, err) ? -1 : 0;
 }

@@ -153,3 +153,18 @@ char *rp_column_dup(sqlite3_stmt *s, int col)
     const unsigned char *t = sqlite3_column_text(s, col);
     return strdup(t ? (const char *)t : "");
 }
+
+void rp_plot_blocks(FILE *f, const rp_series *s, const char *dat, const int *blocks,
+                    const char *how)
+{
+    fprintf(f, "plot");
+    int n = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (blocks[i] < 0)
+            continue;
+        fprintf(f, "%s \\\n  ", n++ ? "," : "");
+        rp_gp_name(f, dat, RP_GP_STRING);
+        fprintf(f, " index %d %s lt %d title ", blocks[i], how, i + 1);
+        rp_gp_name(f, s->name[i], RP_GP_STRING);
+    }
+}
