@@ -144,10 +144,10 @@ static int driver_gpus(void)
 /* "all" (counted, else probed) or a comma-separated list of device numbers. */
 static int parse_gpus(const char *s, gpu_run *g)
 {
-    if (!strcmp(s, "all") && driver_gpus() > 0) {
-        double t0 = sp_seconds();
-        g->ndev = driver_gpus();
-        g->ndev = g->ndev < MAX_GPUS ? g->ndev : MAX_GPUS;
+    double t0 = sp_seconds();
+    int counted = strcmp(s, "all") ? 0 : driver_gpus();
+    if (counted > 0) {
+        g->ndev = counted < MAX_GPUS ? counted : MAX_GPUS;
         for (int i = 0; i < g->ndev; i++)
             g->dev[i] = i;
         g->probe_s = sp_seconds() - t0;
@@ -156,7 +156,6 @@ static int parse_gpus(const char *s, gpu_run *g)
     if (!strcmp(s, "all")) {
         sp_gpu_info info;
         char reason[512];
-        double t0 = sp_seconds();
         /* sp_gpu_probe returns 1 when a device is usable, 0 with the reason */
         int usable = sp_gpu_probe(&info, reason, sizeof reason);
         g->probe_s = sp_seconds() - t0;

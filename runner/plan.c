@@ -36,12 +36,13 @@ static void push_param(sp_params *p, const char *name, long value)
     p->value[p->n++] = value;
 }
 
-/* Fill combination number idx (mixed radix over the axes) of one kernel. */
-static void spec_combo(const sp_kernel_spec *ks, long idx, sp_combo *c)
+/* Fill combination number idx (mixed radix over the axes) of one kernel;
+ * its max_fill the section's, else sweep_max_fill ([sweep]'s). */
+static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill, sp_combo *c)
 {
     const sp_kernel *k = ks->kernel;
     c->kernel = k;
-    c->max_fill = ks->max_fill;     /* -1: [sweep]'s, set by the caller */
+    c->max_fill = ks->max_fill < 0 ? sweep_max_fill : ks->max_fill;
     c->params.n = k->naxes;
     for (int a = k->naxes - 1; a >= 0; a--) {
         int n = ks->axes[a].n;
@@ -88,11 +89,8 @@ int sp_plan_expand(const sp_config *cfg, sp_plan *plan, sp_err *err)
     for (int i = 0; i < cfg->nkernels; i++) {
         long n = 0;
         spec_count(&cfg->kernels[i], &n, err);
-        for (long j = 0; j < n; j++) {
-            sp_combo *c = &plan->combos[plan->ncombos++];
-            spec_combo(&cfg->kernels[i], j, c);
-            c->max_fill = c->max_fill < 0 ? cfg->max_fill : c->max_fill;
-        }
+        for (long j = 0; j < n; j++)
+            spec_combo(&cfg->kernels[i], j, cfg->max_fill, &plan->combos[plan->ncombos++]);
     }
     return 0;
 }
