@@ -250,15 +250,3 @@ int sp_machine_read_bus(sp_machine_state *s, const char *bus, const int *cpus, i
 {
     return read_all(s, -1, bus, cpus, ncpus);
 }
-
-int sp_machine_read_gpu_bus(sp_machine_state *s, const char *bus)
-{
-    if (!s || !bus)
-        return -1;
-    clear(s, -1);
-    snprintf(s->bus, sizeof s->bus, "%s", bus);
-    s->t = clock_s(CLOCK_REALTIME);
-    s->mono = clock_s(CLOCK_MONOTONIC);
-    sp_machine_read_gpu(s, -1, bus);
-    return s->gpu_valid;
-}

@@ -67,9 +67,6 @@ typedef struct sp_machine_state {
 int sp_machine_read(sp_machine_state *s, int gpu_index, const int *cpus, int ncpus);
 /* The same for the GPU of PCI bus id bus ("0000:3b:00.0"; NULL: no GPU). */
 int sp_machine_read_bus(sp_machine_state *s, const char *bus, const int *cpus, int ncpus);
-/* The GPU of bus alone (NVML only, no /proc or /sys), for a reading between
- * two samples; the CPU fields stay unknown. 1 when NVML answered. */
-int sp_machine_read_gpu_bus(sp_machine_state *s, const char *bus);
 
 /* Judgement of a run from the readings before and after it. */
 #define SP_MACHINE_THROTTLED 0x1u     /* a throttle reason at either reading */

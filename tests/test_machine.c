@@ -424,24 +424,6 @@ Test(machine, fake_nvml_fills_the_gpu_fields)
     sp_machine_set_nvml(NULL);
 }
 
-/* Between two samples only the GPU is read: NVML's fields, no CPU files
- * (the CPU fields stay unknown even where the fixture has them). */
-Test(machine, gpu_only_reading_between_samples)
-{
-    sp_machine_state s;
-    fixture_root("vm");
-    memset(&fake, 0, sizeof fake);
-    fake.reasons = SP_NVML_REASON_SW_POWER_CAP;
-    sp_machine_set_nvml(&fake_api);
-    cr_assert_eq(sp_machine_read_gpu_bus(&s, "0000:3b:00.0"), 1);
-    cr_assert(s.gpu_valid && s.has_reasons && s.reasons == SP_NVML_REASON_SW_POWER_CAP);
-    cr_assert_str_eq(s.bus, "0000:3b:00.0");
-    cr_assert(isnan(s.mhz_mean) && isnan(s.load1) && !s.has_stat && s.ncpus == 0,
-              "no CPU file was read");
-    cr_assert_eq(sp_machine_read_gpu_bus(&s, NULL), -1);
-    sp_machine_close();
-    sp_machine_set_nvml(NULL);
-}
 
 Test(machine, nvml_failures_are_noted_not_fatal)
 {
