@@ -78,7 +78,8 @@ static double transpose_error(const sp_problem *pb, const void *out, const void 
         double d = fabs(o.val[k] - r.val[k]);
         if (!isfinite(o.val[k]) || (d > 0 && r.val[k] == 0.0))
             return INFINITY;
-        worst = fmax(worst, d > 0 ? d / fabs(r.val[k]) : 0.0);
+        double rel = d > 0 ? d / fabs(r.val[k]) : 0.0;
+        worst = rel > worst ? rel : worst;     /* not fmax: a call per nonzero */
     }
     return worst;
 }
