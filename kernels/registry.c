@@ -43,6 +43,7 @@
     X(sp_spmv_hll_cuda_block)                                                 \
     X(sp_spmv_hll_cuda_warp)                                                  \
     X(sp_spmv_csr_cuda_hybrid)                                                \
+    X(sp_spmv_csr_cuda_adaptive)                                              \
     X(sp_spmv_sell_cuda)                                                      \
     X(sp_spmv_dia_cuda)                                                       \
     X(sp_spmv_csr_cusparse_alg2)                                              \

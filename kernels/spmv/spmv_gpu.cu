@@ -165,6 +165,7 @@ extern "C" void sp_spmv_gpu_release(void *state)
     sp_hll_free(&g->hll);
     sp_dia_free(&g->dia);
     sp_hybrid_plan_free(&g->plan);
+    sp_adaptive_plan_free(&g->aplan);
     free(g->h_tiles);
     free(g->h_coo_row);
     free(g->h_perm);

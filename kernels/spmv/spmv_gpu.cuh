@@ -26,6 +26,7 @@
 #include "../cuda_check.h"
 #include "../dia.h"
 #include "../hll.h"
+#include "spmv_adaptive.h"
 #include "spmv_gpu_host.h"
 
 /* One device array the shared upload makes: cudaMalloc of bytes (at least
@@ -67,6 +68,13 @@ struct sp_gpu_spmv {
     int32_t ndiags, rows_per_thread;
     int32_t *dia_offset;
     double *dia_val;
+    /* adaptive CSR: the blocks (CUDA int4), each long row's first chunk
+     * block and chunk count, a partial per block (long rows use them),
+     * nonzeros per thread; counters in `count`, one per long row */
+    void *ablock;
+    int32_t *along_first, *along_chunks;
+    double *apartial;
+    int items;
     /* cuSPARSE COO: a row index per nonzero */
     int32_t *coo_row;
     int alg;                    /* cuSPARSE: the cusparseSpMVAlg_t */
@@ -79,6 +87,7 @@ struct sp_gpu_spmv {
     sp_hll hll;
     sp_dia dia;
     sp_hybrid_plan plan;
+    sp_adaptive_plan aplan;     /* adaptive CSR: its blocks (spmv_adaptive.h) */
     int32_t *h_tiles, *h_coo_row, *h_perm;
     /* ... and what upload makes of it, in order. */
     sp_gpu_array arrays[SP_GPU_ARRAYS];
