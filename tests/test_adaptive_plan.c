@@ -223,3 +223,23 @@ Test(adaptive_plan, need_counts_the_plan)
     cr_assert_eq(sp_need_gpu_adaptive(&pb, &p, &need, &err), -1);
     free_rows(&A);
 }
+
+/* The `stream` axis: 0, 1 and 2 (auto, the default) only; auto streams
+ * exactly when the CSR and the vectors exceed the L2 it is given. */
+Test(adaptive_plan, stream_axis_and_the_auto_choice)
+{
+    sp_params p = {0};
+    sp_err err;
+    int st;
+    cr_assert_eq(sp_adaptive_stream("k", &p, &st, &err), 0);
+    cr_assert_eq(st, 2, "auto by default");
+    set_axis(&p, "stream", 3);
+    cr_assert_eq(sp_adaptive_stream("k", &p, &st, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "stream = 3"), "%s", err.msg);
+    /* 10^6 rows and columns, 10^7 nonzeros in double: 120 MB + 4 MB + 16 MB */
+    int64_t bytes = 10000000LL * 12 + 1000001LL * 4 + 2000000LL * 8;
+    cr_assert_eq(sp_adaptive_streams(1000000, 1000000, 10000000, 8, bytes), 0);
+    cr_assert_eq(sp_adaptive_streams(1000000, 1000000, 10000000, 8, bytes - 1), 1);
+    cr_assert_eq(sp_adaptive_streams(1000000, 1000000, 10000000, 4, 50 << 20), 1);
+    cr_assert_eq(sp_adaptive_streams(100000, 100000, 1000000, 4, 50 << 20), 0);
+}

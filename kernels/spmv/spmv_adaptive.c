@@ -22,6 +22,23 @@ int sp_adaptive_items(const char *kernel, const sp_params *p, int blocksize, int
     return 0;
 }
 
+int sp_adaptive_stream(const char *kernel, const sp_params *p, int *stream, sp_err *err)
+{
+    long v = sp_param(p, "stream", 2);
+    if (v < 0 || v > 2)
+        return sp_fail(err, "%s: stream = %ld is not 0 (cached loads), 1 (streaming loads) "
+                       "or 2 (auto: stream when the matrix does not fit in L2)", kernel, v);
+    *stream = (int)v;
+    return 0;
+}
+
+int sp_adaptive_streams(int32_t rows, int32_t cols, int32_t nnz, int value, int64_t l2)
+{
+    int64_t bytes = (int64_t)nnz * (4 + value) + ((int64_t)rows + 1) * 4 +
+                    ((int64_t)rows + cols) * value;
+    return bytes > l2;
+}
+
 int sp_adaptive_lanes(int blocksize, int32_t rows)
 {
     if (rows <= 1)
@@ -135,9 +152,10 @@ int sp_adaptive_split(const sp_csr *A, int blocksize, int items, sp_adaptive_pla
 int sp_need_gpu_adaptive(const sp_problem *pb, const sp_params *p, sp_need *need,
                          sp_err *err)
 {
-    int bs = 0, items = 0;
+    int bs = 0, items = 0, stream;
     const char *name = "spmv_csr_cuda_adaptive";
-    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_adaptive_items(name, p, bs, &items, err))
+    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_adaptive_items(name, p, bs, &items, err) ||
+        sp_adaptive_stream(name, p, &stream, err))
         return -1;
     if (sp_need_gpu_csr(pb, p, need, err))
         return -1;

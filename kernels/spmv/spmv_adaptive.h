@@ -55,6 +55,13 @@ typedef struct sp_adaptive_plan {
  * blocksize, against SP_ADAPTIVE_MAX_PER_BLOCK; -1 with the reason. */
 int sp_adaptive_items(const char *kernel, const sp_params *p, int blocksize, int *items,
                       sp_err *err);
+/* The `stream` axis (default 2): 0 ordinary loads of the matrix (it stays
+ * in L2 for the next product), 1 evict-first loads (x keeps L2), 2 auto:
+ * sp_adaptive_streams on the device's L2 size; -1 with the reason. */
+int sp_adaptive_stream(const char *kernel, const sp_params *p, int *stream, sp_err *err);
+/* Whether the auto choice streams: the CSR, x and y (values of `value`
+ * bytes) exceed the L2 of l2 bytes. */
+int sp_adaptive_streams(int32_t rows, int32_t cols, int32_t nnz, int value, int64_t l2);
 /* The lanes of a short block of `rows` rows: blocksize / rows rounded
  * down to a power of two, at most 32 (rows = 1: the whole block). */
 int sp_adaptive_lanes(int blocksize, int32_t rows);
@@ -75,6 +82,7 @@ int sp_need_gpu_adaptive(const sp_problem *pb, const sp_params *p, sp_need *need
  * on the harness's stream). */
 int sp_spmv_cuda_adaptive_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                   sp_err *err);
+int sp_spmv_cuda_adaptive_analyse(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_adaptive_launch(void *state, const sp_exec *ex, sp_err *err);
 
 #ifdef __cplusplus

@@ -15,10 +15,11 @@ const sp_kernel sp_spmv_csr_cuda_adaptive = {
     .summary = "CSR, rows cut into blocks of equal nonzeros (CSR-Adaptive), lane groups "
                "sized per block, long rows split; one launch",
     .needs_gpu = 1,
-    .naxes = 2,
-    .axes = {{"blocksize", "64,128,256"}, {"items", SP_ADAPTIVE_ITEMS}},
+    .naxes = 3,
+    .axes = {{"blocksize", "64,128,256"}, {"items", SP_ADAPTIVE_ITEMS}, {"stream", "2"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_adaptive_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
+    .analyse = SP_GPU_FN(sp_spmv_cuda_adaptive_analyse),
     .launch = SP_GPU_FN(sp_spmv_cuda_adaptive_launch),
     .result = SP_GPU_FN(sp_spmv_gpu_result),
     .release = SP_GPU_FN(sp_spmv_gpu_release),

@@ -20,6 +20,15 @@
  */
 #include "spmv_gpu.cuh"
 
+/* A load of the matrix: evict-first when it streams (STREAM, a matrix
+ * larger than L2: x keeps its place), else an ordinary read-only load that
+ * leaves the matrix in L2 for the next product. */
+template <bool STREAM, typename T>
+__device__ __forceinline__ T load_a(const T *p)
+{
+    return STREAM ? __ldcs(p) : __ldg(p);
+}
+
 /* The sum of v over the block, valid in thread 0; red holds a value per
  * warp, and the block may reuse it once every thread has returned. */
 template <typename V>
@@ -42,7 +51,7 @@ __device__ __forceinline__ V block_sum(V v, V *red)
     return v;
 }
 
-template <typename V, int ITEMS>
+template <typename V, int ITEMS, bool STREAM>
 __global__ void csr_adaptive_kernel(const int4 *__restrict__ blocks,
                                     const int32_t *__restrict__ rowptr,
                                     const int32_t *__restrict__ colidx,
@@ -66,7 +75,7 @@ __global__ void csr_adaptive_kernel(const int4 *__restrict__ blocks,
         for (int i = 0; i < ITEMS; i++) {
             int32_t k = tid + i * bs;
             if (k < n)
-                sum += val[base + k] * __ldg(x + colidx[base + k]);
+                sum += load_a<STREAM>(val + base + k) * __ldg(x + load_a<STREAM>(colidx + base + k));
         }
         sum = block_sum(sum, prod);
         if (rows == 1) {
@@ -104,8 +113,8 @@ __global__ void csr_adaptive_kernel(const int4 *__restrict__ blocks,
     for (int i = 0; i < ITEMS; i++) {
         int32_t k = tid + i * bs;
         if (k < n) {
-            col[i] = colidx[base + k];
-            v[i] = val[base + k];
+            col[i] = load_a<STREAM>(colidx + base + k);
+            v[i] = load_a<STREAM>(val + base + k);
         }
     }
     if (tid < rows)
@@ -144,16 +153,18 @@ extern "C" int sp_spmv_cuda_adaptive_prepare(const sp_problem *pb, const sp_para
 {
     const char *name = "spmv_csr_cuda_adaptive";
     *state = NULL;
-    int bs, items;
+    int bs, items, stream;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
-    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_adaptive_items(name, p, bs, &items, err))
+    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_adaptive_items(name, p, bs, &items, err) ||
+        sp_adaptive_stream(name, p, &stream, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
         return -1;
     g->blocksize = bs;
     g->items = items;
+    g->astream = stream;
     sp_adaptive_plan *pl = &g->aplan;
     if (sp_adaptive_split(pb->A, bs, items, pl, err)) {
         sp_fail_prefix(err, "%s", name);
@@ -173,9 +184,35 @@ static void launch(const sp_gpu_spmv *g, const V *val, const V *x, V *y, V *part
                    cudaStream_t stream)
 {
     size_t shared = (size_t)g->blocksize * ITEMS * sizeof(V) + ((size_t)g->blocksize + 1) * 4;
-    csr_adaptive_kernel<V, ITEMS><<<(unsigned)g->aplan.nblocks, g->blocksize, shared, stream>>>(
-        (const int4 *)g->ablock, g->rowptr, g->colidx, val, x, y, g->along_first,
-        g->along_chunks, partial, g->count);
+    unsigned grid = (unsigned)g->aplan.nblocks;
+    if (g->astream)
+        csr_adaptive_kernel<V, ITEMS, true><<<grid, g->blocksize, shared, stream>>>(
+            (const int4 *)g->ablock, g->rowptr, g->colidx, val, x, y, g->along_first,
+            g->along_chunks, partial, g->count);
+    else
+        csr_adaptive_kernel<V, ITEMS, false><<<grid, g->blocksize, shared, stream>>>(
+            (const int4 *)g->ablock, g->rowptr, g->colidx, val, x, y, g->along_first,
+            g->along_chunks, partial, g->count);
+}
+
+/* `stream = 2` (auto): the matrix streams (evict-first loads) when the
+ * CSR, x and y together do not fit in the device's L2, so that x, the one
+ * array read more than once, stays there; a matrix that fits stays cached
+ * for the next product. Device-side (an attribute of the device), so here
+ * and not in prepare. */
+extern "C" int sp_spmv_cuda_adaptive_analyse(void *state, const sp_exec *ex, sp_err *err)
+{
+    (void)ex;
+    sp_gpu_spmv *g = (sp_gpu_spmv *)state;
+    if (!g)
+        return sp_fail(err, "spmv_csr_cuda_adaptive: analyse without a state");
+    if (g->astream != 2)
+        return 0;
+    int dev, l2;
+    SP_CUDA(cudaGetDevice(&dev), err);
+    SP_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), err);
+    g->astream = sp_adaptive_streams(g->rows, g->cols, g->nnz, sizeof(double), (int64_t)l2);
+    return 0;
 }
 
 /* One kernel on the harness's stream; nothing when there are no rows. */
