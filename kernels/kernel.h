@@ -62,6 +62,12 @@ extern "C" {
  * kernel widens its result), and the check takes the precision's own
  * tolerance from the operation (sp_operation.tolerance). */
 #define SP_AXIS_PRECISION "precision"
+/* The `loads` axis of kernels that choose how they read the matrix:
+ * ordinary loads that leave it in the cache for the next product,
+ * evict-first (streaming) loads that leave the cache to the vector, or
+ * auto (the kernel decides from the matrix and the device). */
+#define SP_AXIS_LOADS "loads"
+enum { SP_LOADS_CACHED = 1, SP_LOADS_STREAM = 2, SP_LOADS_AUTO = 3 };
 typedef enum sp_precision {
     SP_DOUBLE = 0,
     SP_SINGLE = 1,

@@ -20,6 +20,9 @@ static const struct {
 } axis_words[] = {
     {SP_AXIS_PRECISION, "double", SP_DOUBLE},
     {SP_AXIS_PRECISION, "single", SP_SINGLE},
+    {SP_AXIS_LOADS, "cached", SP_LOADS_CACHED},
+    {SP_AXIS_LOADS, "stream", SP_LOADS_STREAM},
+    {SP_AXIS_LOADS, "auto", SP_LOADS_AUTO},
 };
 #define N_AXIS_WORDS ((int)(sizeof axis_words / sizeof axis_words[0]))
 

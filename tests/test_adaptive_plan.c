@@ -224,8 +224,8 @@ Test(adaptive_plan, need_counts_the_plan)
     free_rows(&A);
 }
 
-/* The `stream` axis: 0, 1 and 2 (auto, the default) only; auto streams
- * exactly when the CSR and the vectors exceed the L2 it is given. */
+/* The `loads` axis: cached, stream and auto (the default) only; auto
+ * streams exactly when the CSR and the vectors exceed the L2 it is given. */
 Test(adaptive_plan, stream_axis_and_the_auto_choice)
 {
     sp_params p = {0};
@@ -233,9 +233,15 @@ Test(adaptive_plan, stream_axis_and_the_auto_choice)
     int st;
     cr_assert_eq(sp_adaptive_stream("k", &p, &st, &err), 0);
     cr_assert_eq(st, 2, "auto by default");
-    set_axis(&p, "stream", 3);
+    set_axis(&p, SP_AXIS_LOADS, SP_LOADS_STREAM);
+    cr_assert_eq(sp_adaptive_stream("k", &p, &st, &err), 0);
+    cr_assert_eq(st, 1);
+    set_axis(&p, SP_AXIS_LOADS, SP_LOADS_CACHED);
+    cr_assert_eq(sp_adaptive_stream("k", &p, &st, &err), 0);
+    cr_assert_eq(st, 0);
+    set_axis(&p, SP_AXIS_LOADS, 4);
     cr_assert_eq(sp_adaptive_stream("k", &p, &st, &err), -1);
-    cr_assert_not_null(strstr(err.msg, "stream = 3"), "%s", err.msg);
+    cr_assert_not_null(strstr(err.msg, "loads = 4"), "%s", err.msg);
     /* 10^6 rows and columns, 10^7 nonzeros in double: 120 MB + 4 MB + 16 MB */
     int64_t bytes = 10000000LL * 12 + 1000001LL * 4 + 2000000LL * 8;
     cr_assert_eq(sp_adaptive_streams(1000000, 1000000, 10000000, 8, bytes), 0);

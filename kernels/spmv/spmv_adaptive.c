@@ -24,11 +24,12 @@ int sp_adaptive_items(const char *kernel, const sp_params *p, int blocksize, int
 
 int sp_adaptive_stream(const char *kernel, const sp_params *p, int *stream, sp_err *err)
 {
-    long v = sp_param(p, "stream", 2);
-    if (v < 0 || v > 2)
-        return sp_fail(err, "%s: stream = %ld is not 0 (cached loads), 1 (streaming loads) "
-                       "or 2 (auto: stream when the matrix does not fit in L2)", kernel, v);
-    *stream = (int)v;
+    long v = sp_param(p, SP_AXIS_LOADS, SP_LOADS_AUTO);
+    if (v != SP_LOADS_CACHED && v != SP_LOADS_STREAM && v != SP_LOADS_AUTO)
+        return sp_fail(err, "%s: loads = %ld is not cached (%d), stream (%d) or auto (%d: "
+                       "stream when the matrix does not fit in L2)", kernel, v,
+                       SP_LOADS_CACHED, SP_LOADS_STREAM, SP_LOADS_AUTO);
+    *stream = v == SP_LOADS_CACHED ? 0 : v == SP_LOADS_STREAM ? 1 : 2;
     return 0;
 }
 

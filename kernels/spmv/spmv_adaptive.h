@@ -55,9 +55,10 @@ typedef struct sp_adaptive_plan {
  * blocksize, against SP_ADAPTIVE_MAX_PER_BLOCK; -1 with the reason. */
 int sp_adaptive_items(const char *kernel, const sp_params *p, int blocksize, int *items,
                       sp_err *err);
-/* The `stream` axis (default 2): 0 ordinary loads of the matrix (it stays
- * in L2 for the next product), 1 evict-first loads (x keeps L2), 2 auto:
- * sp_adaptive_streams on the device's L2 size; -1 with the reason. */
+/* The `loads` axis (SP_AXIS_LOADS, default auto) into *stream: 0 cached
+ * (ordinary loads: the matrix stays in L2 for the next product), 1 stream
+ * (evict-first: x keeps L2), 2 auto (sp_adaptive_streams on the device's
+ * L2 size, in analyse); -1 with the reason. */
 int sp_adaptive_stream(const char *kernel, const sp_params *p, int *stream, sp_err *err);
 /* Whether the auto choice streams: the CSR, x and y (values of `value`
  * bytes) exceed the L2 of l2 bytes. */

@@ -195,7 +195,7 @@ static void launch(const sp_gpu_spmv *g, const V *val, const V *x, V *y, V *part
             g->along_chunks, partial, g->count);
 }
 
-/* `stream = 2` (auto): the matrix streams (evict-first loads) when the
+/* `loads = auto`: the matrix streams (evict-first loads) when the
  * CSR, x and y together do not fit in the device's L2, so that x, the one
  * array read more than once, stays there; a matrix that fits stays cached
  * for the next product. Device-side (an attribute of the device), so here

@@ -75,7 +75,7 @@ struct sp_gpu_spmv {
     int32_t *along_first, *along_chunks;
     double *apartial;
     int items;
-    int astream;                /* the `stream` axis; after analyse 0 or 1 */
+    int astream;                /* `loads`: 0 cached, 1 stream, 2 auto (0 or 1 after analyse) */
     /* cuSPARSE COO: a row index per nonzero */
     int32_t *coo_row;
     int alg;                    /* cuSPARSE: the cusparseSpMVAlg_t */
