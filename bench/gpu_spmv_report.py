@@ -62,6 +62,32 @@ def main():
                             (mid, k)).fetchone()
             cells.append("-" if r[0] is None else f"{r[0]:.0f}")
         print(f"| {name} | " + " | ".join(cells) + " |")
+    payoff(con)
+
+
+def payoff(con):
+    """Per matrix, the best own run's conversion against the vendor
+    baseline's, and after how many products it pays (the `speedup` view's
+    vendor_payoff: the rule lives in db/views.sql)."""
+    rows = con.execute(
+        "SELECT s.matrix, s.kernel, s.axes, s.convert_s, s.vendor_kernel, s.vendor_convert_s, "
+        "s.median, s.vendor_median, s.vendor_payoff FROM speedup s WHERE s.run_id = "
+        "(SELECT t.run_id FROM speedup t JOIN run_stats q ON q.run_id = t.run_id WHERE "
+        "q.backend = 'cuda' AND t.matrix_id = s.matrix_id ORDER BY t.median LIMIT 1) "
+        "ORDER BY s.matrix_id").fetchall()
+    if not rows:
+        return
+    print("\nWhen the conversion pays (the `speedup` view): the best own run's conversion "
+          "(prepare + analyse) against the vendor baseline's, in ms, and the products after "
+          "which it is ahead, conversion included:\n")
+    print("| matrix | best own | conversion | vendor baseline | its conversion | "
+          "time own / vendor (us) | pays after |")
+    print("| --- | --- | ---: | --- | ---: | ---: | ---: |")
+    for m, k, a, c, vk, vc, t, vt, n in rows:
+        ms = lambda v: "-" if v is None else f"{v * 1e3:.2f}"
+        vt_us = "-" if vt is None else f"{vt * 1e6:.2f}"
+        print(f"| {m} | {k} ({axes_text(a)}) | {ms(c)} | {vk or '-'} | {ms(vc)} | "
+              f"{t * 1e6:.2f} / {vt_us} | {'never' if n is None else n} |")
 
 
 main()

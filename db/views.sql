@@ -180,10 +180,17 @@ WHERE r.place = 1;
 -- speedup_same = 1 when the two intervals overlap (a difference within
 -- the noise, not a speedup). vendor_* likewise. A baseline's columns are
 -- NULL where the sweep has no such run on the matrix (or no interval).
+-- When a faster kernel pays for its conversion: convert_s (prepare +
+-- analyse: building the format, a plan, a library's analysis) beside the
+-- vendor baseline's, and vendor_payoff, the number of products after which
+-- this run, conversion included, has spent no more time than the vendor
+-- baseline with its own conversion: the least n >= 1 with convert_s +
+-- n·median <= vendor_convert_s + n·vendor_median; NULL when this run is not
+-- faster than the vendor's by median (it never pays off).
 CREATE VIEW speedup AS
 WITH base AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
-           r.ci_hi,
+           r.ci_hi, r.convert_s,
            ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, b.role
                               ORDER BY r.median, r.run_id) AS place
     FROM run_stats r
@@ -210,7 +217,15 @@ SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
        v.ci_lo / r.ci_hi AS vendor_speedup_lo,
        v.ci_hi / r.ci_lo AS vendor_speedup_hi,
        CASE WHEN v.median IS NULL OR r.ci_lo IS NULL OR v.ci_lo IS NULL THEN NULL
-            WHEN v.ci_lo <= r.ci_hi AND r.ci_lo <= v.ci_hi THEN 1 ELSE 0 END AS vendor_same
+            WHEN v.ci_lo <= r.ci_hi AND r.ci_lo <= v.ci_hi THEN 1 ELSE 0 END AS vendor_same,
+       r.convert_s,
+       v.convert_s AS vendor_convert_s,
+       CASE WHEN v.median IS NULL OR r.median >= v.median THEN NULL
+            ELSE (SELECT CASE WHEN d <= 1 THEN 1
+                              ELSE CAST(d AS INTEGER) + (d > CAST(d AS INTEGER)) END
+                  FROM (SELECT (coalesce(r.convert_s, 0) - coalesce(v.convert_s, 0)) /
+                               (v.median - r.median) AS d))
+       END AS vendor_payoff
 FROM run_stats r
 LEFT JOIN baseline b
        ON b.sweep_id = r.sweep_id AND b.matrix_id = r.matrix_id

@@ -294,6 +294,34 @@ Test(views, speedup_against_serial_and_vendor_per_operation)
     sp_store_close(f.st);
 }
 
+/* vendor_payoff: the products after which a faster kernel's conversion is
+ * repaid against the vendor baseline's own. cuSPARSE median 4 s with 1 s
+ * of analysis; a kernel of median 2 s and conversion 10 s is level after
+ * (10 - 1) / (4 - 2) = 4.5, so ahead from the 5th product; one of median
+ * 3 s and conversion 0.5 s from the first; a slower one never (NULL). */
+Test(views, vendor_payoff_counts_the_products_a_conversion_costs)
+{
+    fixture f;
+    fixture_open(&f);
+    const double t4[] = {4}, t2[] = {2}, t3[] = {3}, t5[] = {5};
+    ok_run(&f, &k_cusparse, "{}", t4, 1, 4e9, (sp_phases){.convert_s = 1});
+    int64_t slow_conv = ok_run(&f, &k_omp, "{\"threads\":1}", t2, 1, 4e9,
+                               (sp_phases){.convert_s = 10});
+    int64_t cheap = ok_run(&f, &k_omp, "{\"threads\":2}", t3, 1, 4e9,
+                           (sp_phases){.convert_s = 0.5});
+    int64_t exact = ok_run(&f, &k_omp, "{\"threads\":3}", t2, 1, 4e9,
+                           (sp_phases){.convert_s = 9});
+    int64_t slower = ok_run(&f, &k_omp, "{\"threads\":4}", t5, 1, 4e9, no_phases);
+    const char *q = "SELECT vendor_payoff FROM speedup WHERE run_id = ?1";
+    cr_assert_eq(ud_int(f.db, q, slow_conv), 5, "(10 - 1) / (4 - 2) = 4.5: the 5th product");
+    cr_assert_eq(ud_int(f.db, q, cheap), 1, "a cheaper conversion pays from the first");
+    cr_assert_eq(ud_int(f.db, q, exact), 4, "(9 - 1) / 2 = 4 exactly: level at the 4th");
+    cr_assert(isnan(ud_real(f.db, q, slower)), "a slower kernel never pays off");
+    ud_close(ud_real(f.db, "SELECT vendor_convert_s FROM speedup WHERE run_id = ?1", cheap),
+             1, "the vendor's conversion beside it");
+    sp_store_close(f.st);
+}
+
 Test(views, failures_list_runs_and_matrices)
 {
     fixture f;

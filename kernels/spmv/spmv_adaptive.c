@@ -57,18 +57,20 @@ static int32_t row_len(const sp_csr *A, int32_t r)
 
 /* The rows of the short block starting at row r (r's length at most
  * per_block): extended while the nonzeros fit, the rows have a lane group
- * each and the longest row takes at most `steps` steps of its group. */
+ * each and the longest row takes at most `steps` steps of its group
+ * (longest <= steps · lanes; cap[R] = steps · lanes of R rows). */
 static int32_t short_rows(const sp_csr *A, int32_t r, int blocksize, int32_t per_block,
-                          int32_t steps, int32_t *n)
+                          const int32_t *cap, int32_t *n)
 {
-    int32_t R = 1, sum = row_len(A, r), longest = sum;
-    while (r + R < A->rows && R < blocksize) {
-        int32_t len = row_len(A, r + R);
+    const int32_t *ptr = A->rowptr + r;
+    int32_t R = 1, sum = ptr[1] - ptr[0], longest = sum;
+    int32_t most = A->rows - r < blocksize ? A->rows - r : blocksize;
+    while (R < most) {
+        int32_t len = ptr[R + 1] - ptr[R];
         if (len > per_block - sum)
             break;
         int32_t m = len > longest ? len : longest;
-        int32_t lanes = sp_adaptive_lanes(blocksize, R + 1);
-        if ((m + lanes - 1) / lanes > steps)
+        if (m > cap[R + 1])
             break;
         R++, sum += len, longest = m;
     }
@@ -82,6 +84,9 @@ static void walk(const sp_csr *A, int blocksize, int items, sp_adaptive_plan *pl
                  int64_t *nblocks, int32_t *nlong)
 {
     int32_t T = blocksize * items, steps = SP_ADAPTIVE_STEPS(items);
+    int32_t cap[1025];          /* blocksize <= 1024 */
+    for (int32_t R = 1; R <= blocksize; R++)
+        cap[R] = steps * sp_adaptive_lanes(blocksize, R);
     int64_t b = 0;
     int32_t L = 0, r = 0;
     while (r < A->rows) {
@@ -100,7 +105,7 @@ static void walk(const sp_csr *A, int blocksize, int items, sp_adaptive_plan *pl
             b += chunks, L++, r++;
             continue;
         }
-        int32_t n, R = short_rows(A, r, blocksize, T, steps, &n);
+        int32_t n, R = short_rows(A, r, blocksize, T, cap, &n);
         if (pl)
             pl->block[b] = (sp_adaptive_block){r, R, A->rowptr[r], n};
         b++, r += R;
