@@ -1,23 +1,67 @@
 #!/usr/bin/env python3
 """gpu_spmv_report.py DB COPY_GBS — the table of `make bench-gpu` from the
-sweep database: per matrix, the best own CUDA kernel (backend 'cuda') and the
-best cuSPARSE algorithm by median kernel time, their ratio (cuSPARSE time /
-own time: > 1 means ours is faster), the geomean of the ratios, and the best
-own kernel's fraction of the min-bytes bound: (nnz*12 + rows*12 + cols*8)
-bytes at the measured device copy bandwidth. Standard library only."""
+sweep database, per precision the sweep ran: per matrix, the best own CUDA
+kernel (backend 'cuda', by median) against the strongest vendor run at the
+same precision (every cuSPARSE algorithm), from the `speedup` view's
+best_vendor_* columns: the ratio (vendor time / own time: > 1 means ours is
+faster) with its conservative interval, "same" when the two intervals
+overlap; the geomean of the ratios with the geomeans of the per-matrix
+bounds (a bracket, not a confidence interval); the best own kernel's
+fraction of the min-bytes bound: (nnz*(4+v) + rows*(4+v) + cols*v) bytes at
+the measured device copy bandwidth, v the value's bytes. Standard library
+only."""
 import math
 import sqlite3
 import sys
 
-
-def best(con, matrix_id, backend):
-    return con.execute(
-        "SELECT kernel, axes, median, gflops FROM run_stats WHERE matrix_id = ? AND "
-        "backend = ? ORDER BY median LIMIT 1", (matrix_id, backend)).fetchone()
+PREC = "coalesce(json_extract(axes, '$.precision'), 'double')"
 
 
 def axes_text(axes):
     return axes.replace('"', '').replace('{', '').replace('}', '').replace(':', '=')
+
+
+def geo(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def table(con, bw, prec):
+    v = 4 if prec == "single" else 8
+    print(f"\n{prec} precision:\n")
+    print("| matrix | rows | nnz | best own kernel (axes) | GFLOPS | strongest cuSPARSE (axes) "
+          "| GFLOPS | own / cuSPARSE [bounds] | own % of bound |")
+    print("| --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |")
+    ratios, los, his = [], [], []
+    for mid, name, rows, cols, nnz in con.execute(
+            "SELECT id, name, rows, cols, nnz FROM matrices ORDER BY id").fetchall():
+        own = con.execute(
+            f"SELECT run_id, kernel, axes, median, gflops FROM run_stats WHERE matrix_id = ? "
+            f"AND backend = 'cuda' AND {PREC} = ? ORDER BY median LIMIT 1",
+            (mid, prec)).fetchone()
+        if not own:
+            continue
+        s = con.execute(
+            "SELECT best_vendor_kernel, best_vendor_axes, best_vendor_median, "
+            "best_vendor_speedup, best_vendor_speedup_lo, best_vendor_speedup_hi, "
+            "best_vendor_same FROM speedup WHERE run_id = ?", (own[0],)).fetchone()
+        bound = (nnz * (4 + v) + rows * (4 + v) + cols * v) / (bw * 1e9)
+        if not s or s[0] is None:
+            print(f"| {name} | {rows} | {nnz} | {own[1]} ({axes_text(own[2])}) | "
+                  f"{own[4]:.1f} | - | | | {100 * bound / own[3]:.0f} % |")
+            continue
+        vk, va, vm, r, lo, hi, same = s
+        ratios.append(r)
+        if lo is not None and hi is not None:
+            los.append(lo)
+            his.append(hi)
+        iv = "" if lo is None or hi is None else f" [{lo:.2f}, {hi:.2f}]"
+        print(f"| {name} | {rows} | {nnz} | {own[1]} ({axes_text(own[2])}) | {own[4]:.1f} | "
+              f"{vk} ({axes_text(va)}) | {own[4] * own[3] / vm:.1f} | {r:.2f}{iv}"
+              f"{' same' if same == 1 else ''} | {100 * bound / own[3]:.0f} % |")
+    if ratios:
+        br = (f" [{geo(los):.2f}, {geo(his):.2f}]" if len(los) == len(ratios) else "")
+        print(f"\ngeomean own / cuSPARSE ({prec}) over {len(ratios)} matrices: "
+              f"{geo(ratios):.2f}{br}; worst {min(ratios):.2f}")
 
 
 def main():
@@ -25,28 +69,9 @@ def main():
     con = sqlite3.connect(db)
     gpu = con.execute("SELECT gpu FROM sweeps ORDER BY id DESC LIMIT 1").fetchone()
     print(f"GPU: {gpu[0] if gpu else '?'}; device copy bandwidth {bw:.0f} GB/s "
-          "(read + write); kernel time, median of 20\n")
-    print("| matrix | rows | nnz | best own kernel (axes) | GFLOPS | best cuSPARSE (axes) "
-          "| GFLOPS | own / cuSPARSE | own % of bound |")
-    print("| --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |")
-    ratios = []
-    for mid, name, rows, cols, nnz in con.execute(
-            "SELECT id, name, rows, cols, nnz FROM matrices ORDER BY id").fetchall():
-        own, ven = best(con, mid, "cuda"), best(con, mid, "cusparse")
-        if not own or not ven:
-            print(f"| {name} | {rows} | {nnz} | {'-' if not own else own[0]} | | "
-                  f"{'-' if not ven else ven[0]} | | | |")
-            continue
-        ratio = ven[2] / own[2]
-        ratios.append(ratio)
-        bound = (nnz * 12 + rows * 12 + cols * 8) / (bw * 1e9)
-        print(f"| {name} | {rows} | {nnz} | {own[0]} ({axes_text(own[1])}) | {own[3]:.1f} | "
-              f"{ven[0]} ({axes_text(ven[1])}) | {ven[3]:.1f} | {ratio:.2f} | "
-              f"{100 * bound / own[2]:.0f} % |")
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\ngeomean own / cuSPARSE over {len(ratios)} matrices: {geo:.2f}; "
-              f"worst {min(ratios):.2f}")
+          "(read + write); kernel time, median of the samples")
+    for (prec,) in con.execute(f"SELECT DISTINCT {PREC} FROM run_stats ORDER BY 1"):
+        table(con, bw, prec)
     fails = con.execute("SELECT matrix, kernel, axes, status, error FROM run_failures "
                         "WHERE status <> 'skipped'").fetchall()
     for f in fails:
@@ -73,13 +98,15 @@ def payoff(con):
         "SELECT s.matrix, s.kernel, s.axes, s.convert_s, s.vendor_kernel, s.vendor_convert_s, "
         "s.median, s.vendor_median, s.vendor_payoff FROM speedup s WHERE s.run_id = "
         "(SELECT t.run_id FROM speedup t JOIN run_stats q ON q.run_id = t.run_id WHERE "
-        "q.backend = 'cuda' AND t.matrix_id = s.matrix_id ORDER BY t.median LIMIT 1) "
+        "q.backend = 'cuda' AND t.matrix_id = s.matrix_id AND "
+        "coalesce(json_extract(t.axes, '$.precision'), 'double') = 'double' "
+        "ORDER BY t.median LIMIT 1) "
         "ORDER BY s.matrix_id").fetchall()
     if not rows:
         return
     print("\nWhen the conversion pays (the `speedup` view): the best own run's conversion "
           "(prepare + analyse) against the vendor baseline's, in ms, and the products after "
-          "which it is ahead, conversion included:\n")
+          "which it is ahead, conversion included (double precision):\n")
     print("| matrix | best own | conversion | vendor baseline | its conversion | "
           "time own / vendor (us) | pays after |")
     print("| --- | --- | ---: | --- | ---: | ---: | ---: |")

@@ -187,6 +187,11 @@ WHERE r.place = 1;
 -- baseline with its own conversion: the least n >= 1 with convert_s +
 -- n·median <= vendor_convert_s + n·vendor_median; NULL when this run is not
 -- faster than the vendor's by median (it never pays off).
+-- The strongest vendor run: best_vendor_* against the fastest run of any
+-- vendor-library kernel of the operation on the matrix at this run's
+-- precision (every cuSPARSE algorithm, librsb, CUB, MKL: the best of the
+-- library, not one kernel of it), with the same conservative interval and
+-- overlap flag (best_vendor_same).
 CREATE VIEW speedup AS
 WITH base AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
@@ -201,7 +206,19 @@ WITH base AS (
     WHERE coalesce(json_extract(r.axes, '$.precision'), 'double') = 'double'
 ),
 baseline AS (SELECT * FROM base WHERE role = 'serial'),
-vendor AS (SELECT * FROM base WHERE role = 'vendor')
+vendor AS (SELECT * FROM base WHERE role = 'vendor'),
+vendor_runs AS (
+    SELECT r.sweep_id, r.matrix_id, r.operation, r.kernel, r.axes, r.median, r.ci_lo,
+           r.ci_hi, coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision
+    FROM run_stats r
+    WHERE r.backend IN ('cusparse', 'librsb', 'cub', 'mkl')
+),
+strongest AS (
+    SELECT v.*, ROW_NUMBER() OVER (PARTITION BY v.sweep_id, v.matrix_id, v.operation,
+                                                v.precision
+                                   ORDER BY v.median, v.kernel, v.axes) AS place
+    FROM vendor_runs v
+)
 SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
        r.axes, r.median, r.ci_lo, r.ci_hi, r.noisy,
        b.kernel AS baseline_kernel,
@@ -225,14 +242,27 @@ SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
                               ELSE CAST(d AS INTEGER) + (d > CAST(d AS INTEGER)) END
                   FROM (SELECT (coalesce(r.convert_s, 0) - coalesce(v.convert_s, 0)) /
                                (v.median - r.median) AS d))
-       END AS vendor_payoff
+       END AS vendor_payoff,
+       w.kernel AS best_vendor_kernel,
+       w.axes AS best_vendor_axes,
+       w.median AS best_vendor_median,
+       w.median / r.median AS best_vendor_speedup,
+       w.ci_lo / r.ci_hi AS best_vendor_speedup_lo,
+       w.ci_hi / r.ci_lo AS best_vendor_speedup_hi,
+       CASE WHEN w.median IS NULL OR r.ci_lo IS NULL OR w.ci_lo IS NULL THEN NULL
+            WHEN w.ci_lo <= r.ci_hi AND r.ci_lo <= w.ci_hi THEN 1 ELSE 0 END
+           AS best_vendor_same
 FROM run_stats r
 LEFT JOIN baseline b
        ON b.sweep_id = r.sweep_id AND b.matrix_id = r.matrix_id
       AND b.operation = r.operation AND b.place = 1
 LEFT JOIN vendor v
        ON v.sweep_id = r.sweep_id AND v.matrix_id = r.matrix_id
-      AND v.operation = r.operation AND v.place = 1;
+      AND v.operation = r.operation AND v.place = 1
+LEFT JOIN strongest w
+       ON w.sweep_id = r.sweep_id AND w.matrix_id = r.matrix_id
+      AND w.operation = r.operation AND w.place = 1
+      AND w.precision = coalesce(json_extract(r.axes, '$.precision'), 'double');
 
 -- Per sweep, matrix and operation: the kernel and axis values with the
 -- smallest median (ties: the earlier run), with its interval, against the

@@ -322,6 +322,48 @@ Test(views, vendor_payoff_counts_the_products_a_conversion_costs)
     sp_store_close(f.st);
 }
 
+/* best_vendor_*: the fastest run of any vendor kernel at the run's
+ * precision, not the one vendor baseline: cuSPARSE CSR (the baseline) at
+ * 4 s, cuSPARSE COO at 3 s; a single-precision COO run at 1 s is the
+ * strongest for single-precision runs only. Intervals from 6 samples
+ * each, the conservative ends. */
+Test(views, best_vendor_is_the_fastest_vendor_run)
+{
+    static const sp_kernel k_coo = {.name = "spmv_coo_cusparse_alg1", .operation = "spmv",
+                                    .format = "coo", .backend = "cusparse"};
+    fixture f;
+    fixture_open(&f);
+    const double t4[] = {4, 4, 4, 4, 4, 4}, t3[] = {3, 3, 3, 3, 3, 3},
+                 t2[] = {1.9, 2, 2, 2, 2, 2.1}, t1[] = {1, 1, 1, 1, 1, 1};
+    ok_run(&f, &k_cusparse, "{}", t4, 6, 4e9, no_phases);
+    ok_run(&f, &k_coo, "{}", t3, 6, 4e9, no_phases);
+    ok_run(&f, &k_coo, "{\"precision\":\"single\"}", t1, 6, 4e9, no_phases);
+    int64_t own = ok_run(&f, &k_omp, "{\"threads\":2}", t2, 6, 4e9, no_phases);
+    char k[64];
+    ud_text(f.db, "SELECT best_vendor_kernel FROM speedup WHERE run_id = ?1", own, k,
+            sizeof k);
+    cr_assert_str_eq(k, "spmv_coo_cusparse_alg1");
+    ud_close(ud_real(f.db, "SELECT vendor_speedup FROM speedup WHERE run_id = ?1", own), 2,
+             "the vendor baseline stays CSR: 4/2");
+    ud_close(ud_real(f.db, "SELECT best_vendor_speedup FROM speedup WHERE run_id = ?1", own),
+             1.5, "the strongest: 3/2");
+    double lo = ud_real(f.db, "SELECT best_vendor_speedup_lo FROM speedup WHERE run_id = ?1",
+                        own),
+           hi = ud_real(f.db, "SELECT best_vendor_speedup_hi FROM speedup WHERE run_id = ?1",
+                        own),
+           clo = stat(&f, "ci_lo", own), chi = stat(&f, "ci_hi", own);
+    ud_close(lo, 3 / chi, "conservative low end");
+    ud_close(hi, 3 / clo, "conservative high end");
+    cr_assert(lo < 1.5 && hi > 1.5);
+    cr_assert_eq(ud_int(f.db, "SELECT best_vendor_same FROM speedup WHERE run_id = ?1", own),
+                 0, "2 against 3: apart");
+    int64_t single = ok_run(&f, &k_omp, "{\"threads\":2,\"precision\":\"single\"}", t2, 6,
+                            4e9, no_phases);
+    ud_close(ud_real(f.db, "SELECT best_vendor_speedup FROM speedup WHERE run_id = ?1",
+                     single), 0.5, "single against single: 1/2");
+    sp_store_close(f.st);
+}
+
 Test(views, failures_list_runs_and_matrices)
 {
     fixture f;
