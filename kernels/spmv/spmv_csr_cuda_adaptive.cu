@@ -174,7 +174,7 @@ extern "C" int sp_spmv_cuda_adaptive_prepare(const sp_problem *pb, const sp_para
     int rc = sp_spmv_gpu_add(g, &g->ablock, pl->block, nb * sizeof(sp_adaptive_block), 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->along_first, pl->long_first, nl * 4, 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->along_chunks, pl->long_chunks, nl * 4, 0, err) ||
-             sp_spmv_gpu_add(g, (void **)&g->apartial, NULL, nb * sizeof(double), 0, err) ||
+             sp_spmv_gpu_add(g, (void **)&g->partial, NULL, nb * sizeof(double), 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->count, NULL, nl * 4, 1, err);
     return sp_spmv_gpu_done(g, rc ? -1 : 0, state);
 }
@@ -225,11 +225,11 @@ extern "C" int sp_spmv_cuda_adaptive_launch(void *state, const sp_exec *ex, sp_e
         return 0;
     cudaStream_t stream = (cudaStream_t)ex->stream;
     switch (g->items) {
-    case 1: launch<double, 1>(g, g->val, g->x, g->y, g->apartial, stream); break;
-    case 2: launch<double, 2>(g, g->val, g->x, g->y, g->apartial, stream); break;
-    case 4: launch<double, 4>(g, g->val, g->x, g->y, g->apartial, stream); break;
-    case 8: launch<double, 8>(g, g->val, g->x, g->y, g->apartial, stream); break;
-    case 16: launch<double, 16>(g, g->val, g->x, g->y, g->apartial, stream); break;
+    case 1: launch<double, 1>(g, g->val, g->x, g->y, g->partial, stream); break;
+    case 2: launch<double, 2>(g, g->val, g->x, g->y, g->partial, stream); break;
+    case 4: launch<double, 4>(g, g->val, g->x, g->y, g->partial, stream); break;
+    case 8: launch<double, 8>(g, g->val, g->x, g->y, g->partial, stream); break;
+    case 16: launch<double, 16>(g, g->val, g->x, g->y, g->partial, stream); break;
     default:
         return sp_fail(err, "spmv_csr_cuda_adaptive: items = %d unsupported", g->items);
     }

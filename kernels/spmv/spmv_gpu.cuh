@@ -69,11 +69,10 @@ struct sp_gpu_spmv {
     int32_t *dia_offset;
     double *dia_val;
     /* adaptive CSR: the blocks (CUDA int4), each long row's first chunk
-     * block and chunk count, a partial per block (long rows use them),
-     * nonzeros per thread; counters in `count`, one per long row */
+     * block and chunk count, nonzeros per thread; a partial per block in
+     * `partial` (long rows use them), a counter per long row in `count` */
     void *ablock;
     int32_t *along_first, *along_chunks;
-    double *apartial;
     int items;
     int astream;                /* `loads`: 0 cached, 1 stream, 2 auto (0 or 1 after analyse) */
     /* cuSPARSE COO: a row index per nonzero */
