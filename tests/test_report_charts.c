@@ -332,6 +332,22 @@ Test(report_charts, each_requested_chart_is_drawn_with_its_series, .timeout = 24
     gp = tu_slurp(path, NULL);
     cr_assert(strstr(gp, "the 8 best of 10 kernels"), "%s", gp);
     free(gp);
+
+    /* every run's mean beside its median in the run table */
+    snprintf(path, sizeof path, "%s/spmv-all-runs.tsv", out);
+    char *tsv = tu_slurp(path, NULL);
+    cr_assert(strstr(tsv, "\tmedian_s\tci_lo_s\tci_hi_s\tmean_s\trate\t"), "%.300s", tsv);
+    char row[200];
+    snprintf(row, sizeof row, "\tspmv_csr_serial\tcsr/serial\tcpu\t\t10\t");
+    char *at = strstr(tsv, row);
+    cr_assert_not_null(at, "%.600s", tsv);
+    double median, lo, hi, mean;
+    cr_assert_eq(sscanf(at + strlen(row), "%lf\t%lf\t%lf\t%lf", &median, &lo, &hi, &mean), 4);
+    int64_t first = ud_int(sq, "SELECT id FROM matrices ORDER BY nnz LIMIT 1", 0);
+    close_to(median, stat_of(sq, first, "median", "spmv_csr_serial", ""), "median_s");
+    close_to(mean, stat_of(sq, first, "mean", "spmv_csr_serial", ""), "mean_s");
+    cr_assert_neq(median, mean, "the samples are skewed: their mean is not their median");
+    free(tsv);
     sqlite3_close(sq);
 }
 
