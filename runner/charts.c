@@ -16,6 +16,11 @@ static const char *const chart_keys[] = {"y", "x", "split", "kernels", "device",
                                          "baseline", "stat"};
 #define NKEYS (int)(sizeof chart_keys / sizeof *chart_keys)
 
+const char *sp_chart_key_name(int i)
+{
+    return i >= 0 && i < NKEYS ? chart_keys[i] : NULL;
+}
+
 int sp_chart_name_ok(const char *name)
 {
     size_t n = strlen(name);

@@ -57,6 +57,9 @@ typedef struct sp_chart_spec {
     int key_line[8];            /* line of each key, by bit number (0: not given) */
 } sp_chart_spec;
 
+/* The name of key i of a [chart] section (in SP_CHART_KEY_* order), NULL
+ * past the last. */
+const char *sp_chart_key_name(int i);
 /* Is name a valid chart name (SP_CHART_NAME_RULE)? */
 int sp_chart_name_ok(const char *name);
 /* Apply `key = value` to c, checking the value. -1 with a message that
