@@ -36,6 +36,7 @@ typedef struct rq_chart {
     double time_scale;          /* y = time: seconds -> the unit of time_unit */
     const char *time_unit;
     int cores;                  /* physical cores of the sweep's host (0: unknown) */
+    int without_x;              /* groups not drawn: no run of theirs has x */
 } rq_chart;
 
 /* One chart being drawn: the points of one group, the kernels kept. */
@@ -411,12 +412,16 @@ static void rq_base(const rp_report *r, const rq_chart *c, const rq_draw *d,
         snprintf(base + strlen(base), len - strlen(base), "-%lld", (long long)matrix_id);
 }
 
-static int rq_draw_group(rp_report *r, const rq_chart *c, rq_draw *d, const char *matrix,
+/* One chart; none when no kernel drawn has x there (levels against an
+ * axis nothing sweeps say nothing: counted, and the log says so). */
+static int rq_draw_group(rp_report *r, rq_chart *c, rq_draw *d, const char *matrix,
                          int64_t matrix_id, sp_err *err)
 {
     char base[600], dat[620], gp[620];
     rq_pick(c, d);
     rq_ranges(c, d);
+    if (d->no_axis)
+        return c->without_x++, 0;
     rq_base(r, c, d, matrix, matrix_id, base, sizeof base);
     snprintf(dat, sizeof dat, "%s.dat", base);
     snprintf(gp, sizeof gp, "%s.gp", base);
@@ -530,6 +535,10 @@ static int rq_spec(rp_report *r, const sp_chart_spec *spec, const char *op, int 
         rc = rp_db_fail(r, err, "reading the matrix list");
     sqlite3_finalize(s);
     free(c.p);
+    if (rc == 0 && c.without_x && r->log)
+        fprintf(r->log, "report: [chart %s]: %d %s chart%s not drawn: no run there has "
+                "the axis '%s'\n", spec->name, c.without_x, op, c.without_x > 1 ? "s" : "",
+                spec->x);
     return rc;
 }
 

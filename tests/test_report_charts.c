@@ -44,7 +44,8 @@ static const sp_kernel k_extra[6] = {
     "kernels = spmv_csr_*\ndevice = cpu\n"                                              \
     "[chart mean-time]\ny = time\nx = threads\nstat = mean\nkernels = spmv_csr_omp_simd\n" \
     "[chart gflops-blocksize]\nx = blocksize\ndevice = gpu\n"                           \
-    "[chart all]\nx = threads\ndevice = cpu\n"
+    "[chart all]\nx = threads\ndevice = cpu\n"                                          \
+    "[chart per-kernel]\nx = threads\nsplit = kernel\nkernels = spmv_csr_*\n"
 
 /* A run whose ten samples scatter around median seconds (an interval). */
 static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel *k,
@@ -332,6 +333,17 @@ Test(report_charts, each_requested_chart_is_drawn_with_its_series, .timeout = 24
     gp = tu_slurp(path, NULL);
     cr_assert(strstr(gp, "the 8 best of 10 kernels"), "%s", gp);
     free(gp);
+
+    /* split = kernel: a chart per kernel that has the axis; the others
+     * (the serial kernel, the GPU ones: 3 on each of 2 matrices) only a
+     * line in the log */
+    cr_assert(exists(out, "spmv-per-kernel-spmv_csr_omp_simd-small_one", ".png"));
+    n = read_blocks(out, "spmv-per-kernel-spmv_csr_omp_simd-small_one", b, 16);
+    assert_kernels(b, n, (const char *[]){"spmv_csr_omp_simd"}, 1, "per kernel");
+    cr_assert_not(exists(out, "spmv-per-kernel-spmv_csr_serial-small_one", ".dat"));
+    cr_assert_not(exists(out, "spmv-per-kernel-spmv_csr_cuda_vector-small_one", ".dat"));
+    cr_assert(strstr(log, "report: [chart per-kernel]: 6 spmv charts not drawn: no run "
+                          "there has the axis 'threads'"), "log: %s", log);
 
     /* every run's mean beside its median in the run table */
     snprintf(path, sizeof path, "%s/spmv-all-runs.tsv", out);
