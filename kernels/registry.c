@@ -14,6 +14,7 @@
     X(sp_spmv_csr_omp)                                                        \
     X(sp_spmv_csr_omp_blocks)                                                 \
     X(sp_spmv_csr_omp_simd)                                                   \
+    X(sp_spmv_csr_omp_simd_auto)                                              \
     X(sp_spmv_csr_omp_auto)                                                   \
     X(sp_spmv_csr_omp_dynamic)                                                \
     X(sp_spmv_csr_omp_nnz)                                                    \
@@ -25,6 +26,8 @@
     X(sp_spmv_hll_omp_nnz)                                                    \
     X(sp_spmv_hll_aligned_serial)                                             \
     X(sp_spmv_hll_aligned_omp)                                                \
+    X(sp_spmv_hll_aligned_omp_static)                                         \
+    X(sp_spmv_hll_aligned_omp_dynamic)                                        \
     X(sp_spmv_librsb)                                                         \
     X(sp_spmv_mkl)                                                            \
     X(sp_spmv_dia_serial)                                                     \

@@ -251,7 +251,8 @@ static int operation_charts(rp_report *r, sp_err *err)
         rc = rp_series_pick(r, ops[i], &s[i], err) || rp_geomean_chart(r, &s[i], err) ||
              rp_speedup_bars(r, &s[i], err) || rp_rate_bars(r, &s[i], err) ||
              rp_scatter_charts(r, &s[i], err) || rp_profile_chart(r, &s[i], err) ||
-             rp_roofline_charts(r, &s[i], err) || rp_phase_charts(r, ops[i], err);
+             rp_roofline_charts(r, &s[i], err) || rp_phase_charts(r, ops[i], err) ||
+             rp_requested_charts(r, ops[i], err);
     for (int i = 0; i < nops && rc == 0; i++)
         rc = rp_rate_charts(r, &s[i], err) || rp_heatmaps(r, &s[i], err) ||
              rp_all_runs_table(r, ops[i], err);

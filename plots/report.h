@@ -17,6 +17,8 @@
  *                             error bars over each run's 95 % interval
  *   phases-N.png              GPU runs: conversion, host->device, kernel, device->host,
  *                             release; the kernel's interval and the rounds' spread
+ *   OP-NAME[-GROUP]-MATRIX.png  the charts the sweep's config asks for in its
+ *                             [chart NAME] sections (report_request.c)
  *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart
  *   report-files.txt          every file this report wrote; the next report into

@@ -9,8 +9,9 @@
  *        in the cell. The first axis is the parallel one (threads,
  *        blocksize) when the kernel has it, then those of most values.
  *   OP-all-runs.tsv   every ok run of the operation with its median and
- *        rate, each with its 95 % interval (no pages: a table to read with
- *        a script).
+ *        rate, each with its 95 % interval, and the mean of its samples
+ *        (what study 002 reported) beside the median (no pages: a table to
+ *        read with a script).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -232,11 +233,11 @@ int rp_all_runs_table(rp_report *r, const char *op, sp_err *err)
 {
     static const char *const head[] = {
         "matrix", "nnz", "kernel", "family", "device", "axes", "n", "median_s", "ci_lo_s",
-        "ci_hi_s", "rate", "rate_lo", "rate_hi", "rate_unit", "noisy"};
+        "ci_hi_s", "mean_s", "rate", "rate_lo", "rate_hi", "rate_unit", "noisy"};
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(r->db,
             "SELECT r.matrix, m.nnz, r.kernel, r.format || '/' || r.backend, r.device, "
-            AXES_TEXT("r.axes") ", r.n, r.median, r.ci_lo, r.ci_hi, r.rate, r.rate_lo,"
+            AXES_TEXT("r.axes") ", r.n, r.median, r.ci_lo, r.ci_hi, r.mean, r.rate, r.rate_lo,"
             " r.rate_hi, r.rate_unit, r.noisy FROM run_stats r JOIN matrices m"
             " ON m.id = r.matrix_id WHERE r.sweep_id = ?1 AND r.operation = ?2"
             " ORDER BY m.nnz, r.matrix, r.kernel, r.axes", -1, &q, NULL) != SQLITE_OK)
@@ -247,7 +248,7 @@ int rp_all_runs_table(rp_report *r, const char *op, sp_err *err)
     rp_sanitize(base, sizeof base, op);
     snprintf(base + strlen(base), sizeof base - strlen(base), "-all-runs");
     rp_table t;
-    rp_table_init(&t, base, "every run", 15, head);
+    rp_table_init(&t, base, "every run", 16, head);
     t.formats = 0;
     int rc = rp_table_query(&t, q, r, err) || rp_table_emit(r, &t, err) ? -1 : 0;
     sqlite3_finalize(q);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "charts.h"
 #include "cli.h"
 #include "../fetch/fetch.h"
 #include "harness.h"
@@ -105,6 +106,42 @@ static sp_kernel_spec *spec_for(sp_config *cfg, const char *kname)
     return NULL;
 }
 
+/* The [chart NAME] section called name, or NULL. */
+static sp_chart_spec *chart_for(sp_config *cfg, const char *name)
+{
+    for (int i = 0; i < cfg->ncharts; i++)
+        if (!strcmp(cfg->charts[i].name, name))
+            return &cfg->charts[i];
+    return NULL;
+}
+
+/* The name of a [chart NAME] title, or NULL for another section. */
+static const char *chart_title(const char *title)
+{
+    if (!strcmp(title, "chart"))
+        return "";
+    return !strncmp(title, "chart ", 6) ? title + 6 : NULL;
+}
+
+/* Register a [chart NAME] section found by the pre-scan. */
+static int prescan_chart(parse_ctx *c, const char *name, const char *path, int line,
+                         sp_err *err)
+{
+    if (!sp_chart_name_ok(name))
+        return sp_fail(err, "%s:%d: [chart %s]: %s", path, line, name, SP_CHART_NAME_RULE);
+    if (chart_for(c->cfg, name))
+        return sp_fail(err, "%s:%d: chart '%s' appears twice", path, line, name);
+    sp_chart_spec *ch = realloc(c->cfg->charts, (size_t)(c->cfg->ncharts + 1) * sizeof *ch);
+    if (!ch)
+        return sp_fail(err, "out of memory reading %s", path);
+    c->cfg->charts = ch;
+    memset(&ch[c->cfg->ncharts], 0, sizeof *ch);
+    snprintf(ch[c->cfg->ncharts].name, sizeof ch->name, "%.*s", SP_CHART_NAME_MAX, name);
+    ch[c->cfg->ncharts].line = line;
+    c->cfg->ncharts++;
+    return 0;
+}
+
 /* Register one section found by the pre-scan. */
 static int prescan_section(parse_ctx *c, const char *raw, const char *path, int line,
                            sp_err *err)
@@ -114,9 +151,15 @@ static int prescan_section(parse_ctx *c, const char *raw, const char *path, int 
     section_title(raw, title, sizeof title, &kname);
     if (!strcmp(title, "sweep") || !strcmp(title, "matrices") || !strcmp(title, "fetch"))
         return 0;
-    if (!*kname)
-        return sp_fail(err, "%s:%d: unknown section [%s]; expected [sweep], [matrices], "
-                       "[fetch] or [kernel NAME]", path, line, title);
+    if (chart_title(title))
+        return prescan_chart(c, chart_title(title), path, line, err);
+    if (!*kname) {
+        static const char *const sections[] = {"sweep", "matrices", "fetch"};
+        const char *near = sp_cli_nearest(title, sections, 3);
+        return sp_fail(err, "%s:%d: unknown section [%s]%s%s%s; expected [sweep], [matrices], "
+                       "[fetch], [kernel NAME] or [chart NAME]", path, line, title,
+                       near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+    }
     const sp_kernel *k = find_kernel(c->extra, kname);
     if (!k) {
         const char *near = nearest_kernel(c->extra, kname);
@@ -533,6 +576,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
         rc = matrices_key(c->cfg, name, value, line, &c->err);
     else if (!strcmp(title, "fetch"))
         rc = fetch_key(c->cfg, name, value, &c->err);
+    else if (chart_title(title) && chart_for(c->cfg, chart_title(title)))
+        rc = sp_chart_key(chart_for(c->cfg, chart_title(title)), name, value, line, &c->err);
     else if (!spec_for(c->cfg, kname))  /* inih truncates titles over 50 chars */
         rc = sp_fail(&c->err, "section [%s] not understood", title);
     else
@@ -540,6 +585,96 @@ static int on_key(void *user, const char *section, const char *name, const char 
     if (rc)
         c->failed = 1;
     return rc == 0;
+}
+
+/* ---- [chart NAME] against the config's kernels ----------------------------- */
+
+typedef struct glob_check {
+    const sp_config *cfg;
+    const char *bad;            /* the first glob that matches no kernel */
+    char copy[128];
+} glob_check;
+
+static int glob_matches_none(const char *glob, void *user)
+{
+    glob_check *g = user;
+    for (int i = 0; i < g->cfg->nkernels; i++)
+        if (sp_chart_glob_matches(glob, g->cfg->kernels[i].kernel->name))
+            return 0;
+    snprintf(g->copy, sizeof g->copy, "%s", glob);
+    g->bad = g->copy;
+    return 1;
+}
+
+/* "; did you mean WORD?" for the nearest of n names, or "". */
+static void did_you_mean(char *buf, size_t len, const char *word, const char *const *names,
+                         int n)
+{
+    const char *near = sp_cli_nearest(word, names, n);
+    snprintf(buf, len, "%s%s%s", near ? "; did you mean " : "", near ? near : "",
+             near ? "?" : "");
+}
+
+/* x is an axis of a kernel the chart selects (by name and device). */
+static int check_chart_axis(const sp_config *cfg, const sp_chart_spec *ch, const char *path,
+                            sp_err *err)
+{
+    const char *names[512];
+    int n = 0;
+    for (int i = 0; i < cfg->nkernels; i++) {
+        const sp_kernel *k = cfg->kernels[i].kernel;
+        if (!sp_chart_selects(ch, k->name) ||
+            (ch->device[0] && !strcmp(ch->device, "gpu") != !!k->needs_gpu))
+            continue;
+        for (int a = 0; a < k->naxes; a++) {
+            if (!strcmp(k->axes[a].name, ch->x))
+                return 0;
+            if (n < 512)
+                names[n++] = k->axes[a].name;
+        }
+    }
+    char hint[128];
+    did_you_mean(hint, sizeof hint, ch->x, names, n);
+    return sp_fail(err, "%s:%d: [chart %s]: x = %s: no kernel %s has that axis%s", path,
+                   sp_chart_line(ch, SP_CHART_KEY_X), ch->name, ch->x,
+                   ch->kernels[0] || ch->device[0] ? "the chart selects" : "of this config",
+                   hint);
+}
+
+static int check_chart(const sp_config *cfg, const sp_chart_spec *ch, const char *path,
+                       sp_err *err)
+{
+    if (sp_chart_finish(ch, err))
+        return sp_fail_prefix(err, "%s:%d", path, ch->line);
+    glob_check g = {.cfg = cfg};
+    if (sp_chart_each_glob(ch, glob_matches_none, &g))
+        return sp_fail(err, "%s:%d: [chart %s]: kernels: '%s' matches no kernel of this "
+                       "config", path, sp_chart_line(ch, SP_CHART_KEY_KERNELS), ch->name,
+                       g.bad);
+    const char *names[512];
+    int n = 0;
+    for (int i = 0; i < cfg->nkernels && n < 512; i++)
+        names[n++] = cfg->kernels[i].kernel->name;
+    if (ch->baseline[0] && !spec_for((sp_config *)cfg, ch->baseline)) {
+        char hint[200];
+        did_you_mean(hint, sizeof hint, ch->baseline, names, n);
+        return sp_fail(err, "%s:%d: [chart %s]: baseline = %s is not a kernel of this "
+                       "config%s", path, sp_chart_line(ch, SP_CHART_KEY_BASELINE), ch->name,
+                       ch->baseline, hint);
+    }
+    if (ch->operation[0] && !sp_operation_find(ch->operation))
+        return sp_fail(err, "%s:%d: [chart %s]: operation = %s: no such operation (spmv, "
+                       "transpose, sort, ...)", path, sp_chart_line(ch, SP_CHART_KEY_OPERATION),
+                       ch->name, ch->operation);
+    return check_chart_axis(cfg, ch, path, err);
+}
+
+static int check_charts(const sp_config *cfg, const char *path, sp_err *err)
+{
+    for (int i = 0; i < cfg->ncharts; i++)
+        if (check_chart(cfg, &cfg->charts[i], path, err))
+            return -1;
+    return 0;
 }
 
 /* Axes the config left out take the kernel's declared defaults. */
@@ -589,7 +724,7 @@ static int parse_text(parse_ctx *c, const char *path, const char *text, sp_err *
                        path, line);
     if (line < 0)
         return sp_fail(err, "%s: cannot parse (out of memory)", path);
-    if (apply_defaults(c, path, err))
+    if (apply_defaults(c, path, err) || check_charts(c->cfg, path, err))
         return -1;
     if (c->cfg->nmatrices == 0 && !c->cfg->fetch.select)
         return sp_fail(err, "%s: no matrices: add a [matrices] section with source = ... or "
@@ -686,6 +821,7 @@ void sp_config_free(sp_config *cfg)
         sp_axis_values_free(&cfg->kernels[i].batch);
     }
     free(cfg->kernels);
+    free(cfg->charts);
     free(cfg->matrices);
     free(cfg->source_line);
     free(cfg->path);

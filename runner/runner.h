@@ -113,6 +113,8 @@ typedef struct sp_config {
     int nkernels;
     sp_kernel_spec *kernels;
     sp_fetch_config fetch;
+    int ncharts;                /* [chart NAME] sections: what the report draws (charts.h) */
+    struct sp_chart_spec *charts;
 } sp_config;
 
 /* The shortest sample an automatic batch makes (min_sample_time's
