@@ -28,7 +28,8 @@
     " cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count, gpu_mem_gib,"   \
     " gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs, host_triad_threads,"            \
     " device_copy_gbs, isolate, rounds, seed, cache, batch, min_sample_s,"              \
-    " noisy_threshold, libraries"
+    " noisy_threshold, libraries, device_l2_gbs, device_l2_bytes, host_cache_gbs,"      \
+    " host_cache_bytes"
 
 #define RUN_COLS                                                                         \
     "kernel, operation, format, backend, device, axes, status, error, rel_error, flops," \

@@ -27,6 +27,8 @@
 -- store facts about what it built (kernel_info, JSON).
 -- Version 6 (over 5): sweeps.libraries, the outside libraries the binary
 -- ran with (librsb's version; Intel MKL's version and threading layer).
+-- Version 7 (over 6): the cache roofs: sweeps.device_l2_gbs and
+-- device_l2_bytes, host_cache_gbs and host_cache_bytes.
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -86,8 +88,16 @@ CREATE TABLE IF NOT EXISTS sweeps (
     min_sample_s       REAL,            -- auto batches: the shortest sample (NULL: defaults)
     noisy_threshold    REAL,            -- interval half-width / median that marks a run noisy
     -- version 6 ------------------------------------------------------------
-    libraries          TEXT             -- "librsb 1.3.0.2; MKL 2026.2-Product Build
-                                        -- 20260915, threading gnu" (runner/provenance.c)
+    -- libraries: "librsb 1.3.0.2; MKL 2026.2-Product Build 20260915; threading gnu"
+    -- (runner/provenance.c). No comma in a comment near the last columns: SQLite
+    -- 3.40 takes one for the column list's when a migration test drops them
+    libraries          TEXT,
+    -- version 7 ------------------------------------------------------------
+    device_l2_gbs      REAL,            -- reads of half the L2 kept in L2 (NULL: no GPU)
+    device_l2_bytes    INTEGER,         -- the L2 size of the device
+    host_cache_gbs     REAL,            -- STREAM triad in half the last-level cache
+    -- the size of the host last-level cache (sysconf):
+    host_cache_bytes   INTEGER
 );
 
 CREATE TABLE IF NOT EXISTS matrices (
@@ -237,4 +247,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

@@ -82,6 +82,9 @@ typedef struct sp_sweep_meta {
     double noisy_threshold;     /* 0 = unknown */
     /* schema version 6 */
     const char *libraries;      /* outside libraries and versions; NULL or "": none */
+    /* version 7: the cache roofs (0: not measured) */
+    double device_l2_gbs, host_cache_gbs;
+    int64_t device_l2_bytes, host_cache_bytes;
 } sp_sweep_meta;
 
 /* A zeroed meta with git_dirty = -1: every version-2 field unknown. */

@@ -25,10 +25,11 @@ void sp_sweep_meta_init(sp_sweep_meta *m)
     " kernel_release, cpu_sockets, cpu_cores, cpu_threads, mem_total_gib, gpu_sm_count," \
     " gpu_mem_gib, gpu_clock_mhz, gpu_mem_clock_mhz, host_triad_gbs,"                    \
     " host_triad_threads, device_copy_gbs, isolate, rounds, seed, cache, batch,"         \
-    " min_sample_s, noisy_threshold, libraries) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ","    \
+    " min_sample_s, noisy_threshold, libraries, device_l2_gbs, device_l2_bytes,"         \
+    " host_cache_gbs, host_cache_bytes) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ","            \
     " 'running', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"  \
     " ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,"   \
-    " ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45)"
+    " ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48, ?49)"
 
 /* Bind the version-1 columns (?1..?15). */
 static int bind_sweep_v1(sqlite3_stmt *s, const sp_sweep_meta *m, const char *hash)
@@ -71,13 +72,17 @@ static int bind_sweep_v2(sqlite3_stmt *s, const sp_sweep_meta *m)
            bind_measure(s, 37, m->device_copy_gbs) | bind_text(s, 38, m->isolate);
 }
 
-/* Bind the version-4 and -6 columns (?39..?45). */
+/* Bind the version-4, -6 and -7 columns (?39..?49). */
 static int bind_sweep_v4(sqlite3_stmt *s, const sp_sweep_meta *m)
 {
     return bind_int_or_null(s, 39, m->rounds, 0) | sqlite3_bind_int64(s, 40, m->seed) |
            bind_text(s, 41, m->cache) | sqlite3_bind_int(s, 42, m->batch) |
            bind_measure(s, 43, m->min_sample_s) | bind_measure(s, 44, m->noisy_threshold) |
-           bind_text(s, 45, m->libraries && *m->libraries ? m->libraries : NULL);
+           bind_text(s, 45, m->libraries && *m->libraries ? m->libraries : NULL) |
+           bind_measure(s, 46, m->device_l2_gbs) |
+           bind_int_or_null(s, 47, m->device_l2_bytes, 0) |
+           bind_measure(s, 48, m->host_cache_gbs) |
+           bind_int_or_null(s, 49, m->host_cache_bytes, 0);
 }
 
 /* Insert a sweep row with status 'running'. */

@@ -374,34 +374,59 @@ WHERE p.place = 1;
 -- The roofline of the operations rated in GFLOPS: each series' best run
 -- per matrix (series_best_runs, both levels) with its arithmetic intensity (flops per
 -- byte of the operation's byte model), the bandwidth it reached (gbps) and
--- the measured roof of its device: roof_gbs, the host STREAM triad (at the
--- sweep's host_triad_threads) for 'cpu', the device-to-device copy for
--- 'gpu' (NULL where not measured); roof_gflops = intensity x roof_gbs.
+-- the measured roofs of its device:
+--   roof_gbs        memory: the host STREAM triad (at the sweep's
+--                   host_triad_threads) for 'cpu', the device-to-device copy
+--                   for 'gpu' (NULL where not measured); roof_gflops =
+--                   intensity x roof_gbs;
+--   cache_roof_gbs  the cache: the triad on arrays in half the host's
+--                   last-level cache, or reads of half the device's L2 that
+--                   stay there (NULL where not measured; schema 7);
+--                   cache_bytes that cache's size, cache_roof_gflops.
 -- The byte model counts the fewest bytes one launch must move, so a run
--- above its roof (above_roof = 1, roof_ratio = gbps / roof_gbs > 1) did not
--- move them all from memory at the roof's rate: its working set
--- (working_set_mib, the byte model's bytes) was served in part from
--- caches between warm launches (cache 'warm'), or it reads faster than the
--- roof's benchmark, which writes a third (triad) or half (copy) of what it
--- moves. Neither means a wrong byte model: the roof is memory's, and no
--- cache roof is measured yet.
+-- above its memory roof (above_roof = 1, roof_ratio = gbps / roof_gbs > 1)
+-- did not move them all from memory at the roof's rate. above_why says
+-- why, never silently: the working set (working_set_mib, the byte model's
+-- bytes) fits in the cache (fits_cache = 1) and warm launches read it
+-- there; or it does not, and part of it was served from the cache between
+-- launches or the run reads faster than the roof's benchmark, which writes
+-- a third (triad) or half (copy) of what it moves; or it is above the
+-- cache roof too (a byte model that counts more than the kernel moves).
 CREATE VIEW roofline AS
-SELECT k.*, k.flops / k.bytes AS intensity, k.bytes / 1048576.0 AS working_set_mib,
-       CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END AS roof_gbs,
-       CASE k.device WHEN 'gpu' THEN 'device copy' ELSE 'host STREAM triad' END AS roof_name,
-       CASE k.device WHEN 'gpu' THEN NULL ELSE s.host_triad_threads END AS roof_threads,
-       k.flops / k.bytes *
+WITH r AS (
+    SELECT k.*, k.flops / k.bytes AS intensity, k.bytes / 1048576.0 AS working_set_mib,
            CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END
-           AS roof_gflops,
-       k.gbps / CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END
-           AS roof_ratio,
-       CASE WHEN (CASE k.device WHEN 'gpu' THEN s.device_copy_gbs
-                               ELSE s.host_triad_gbs END) > 0
-            THEN k.gbps > CASE k.device WHEN 'gpu' THEN s.device_copy_gbs
-                                        ELSE s.host_triad_gbs END END AS above_roof
-FROM series_best_runs k
-JOIN sweeps s ON s.id = k.sweep_id
-WHERE k.rate_unit = 'GFLOPS' AND k.bytes > 0 AND k.flops > 0;
+               AS roof_gbs,
+           CASE k.device WHEN 'gpu' THEN 'device copy' ELSE 'host STREAM triad' END
+               AS roof_name,
+           CASE k.device WHEN 'gpu' THEN NULL ELSE s.host_triad_threads END AS roof_threads,
+           CASE k.device WHEN 'gpu' THEN s.device_l2_gbs ELSE s.host_cache_gbs END
+               AS cache_roof_gbs,
+           CASE k.device WHEN 'gpu' THEN 'device L2 reads'
+                         ELSE 'host triad in the last-level cache' END AS cache_roof_name,
+           CASE k.device WHEN 'gpu' THEN s.device_l2_bytes ELSE s.host_cache_bytes END
+               AS cache_bytes
+    FROM series_best_runs k
+    JOIN sweeps s ON s.id = k.sweep_id
+    WHERE k.rate_unit = 'GFLOPS' AND k.bytes > 0 AND k.flops > 0
+)
+SELECT r.*,
+       r.intensity * r.roof_gbs AS roof_gflops,
+       r.gbps / r.roof_gbs AS roof_ratio,
+       CASE WHEN r.roof_gbs > 0 THEN r.gbps > r.roof_gbs END AS above_roof,
+       r.intensity * r.cache_roof_gbs AS cache_roof_gflops,
+       CASE WHEN r.cache_bytes > 0 THEN r.bytes <= r.cache_bytes END AS fits_cache,
+       CASE WHEN NOT r.roof_gbs > 0 OR r.gbps <= r.roof_gbs THEN NULL
+            WHEN r.cache_roof_gbs > 0 AND r.gbps > r.cache_roof_gbs
+                THEN 'above the cache roof too: the byte model counts more than it moves'
+            WHEN r.cache_bytes > 0 AND r.bytes <= r.cache_bytes AND r.cache = 'warm'
+                THEN 'its working set fits in the cache, where warm launches read it'
+            WHEN r.cache = 'warm'
+                THEN 'warm launches re-read part of it from the cache, or its reads ' ||
+                     'outrun the roof''s benchmark, which also writes'
+            ELSE 'its reads outrun the roof''s benchmark, which also writes'
+       END AS above_why
+FROM r;
 
 -- The headline: per sweep, operation and series (a kernel or a family, at
 -- its best run on each matrix: series_best_runs), the geomean over matrices of its speedup

@@ -284,6 +284,10 @@ typedef struct sp_gpu_info {
     int clock_mhz, mem_clock_mhz;   /* current (NVML) when clocks_current, else peak */
     int clocks_current;
     double copy_gbs;                /* device-to-device copy, GB/s (sp_gpu_probe only) */
+    /* The L2 roof (sp_gpu_probe only): reads of a buffer of half the L2
+     * (l2_bytes, the device's L2 size) that stay in L2, GB/s */
+    double l2_gbs;
+    int64_t l2_bytes;
     /* Without a usable device: the CUDA call and its own message
      * ("cudaGetDeviceCount: CUDA driver version is insufficient for CUDA
      * runtime version"), kept for the database while the reason says what

@@ -111,6 +111,7 @@ char *rp_column_dup(sqlite3_stmt *s, int col);
  * (only the columns shown, when set: a 0-terminated list of 1-based column
  * numbers), and on request BASE.csv, BASE.md and BASE.tex (booktabs). */
 enum { RP_TABLE_PAGES = 1, RP_TABLE_CSV = 2, RP_TABLE_MD = 4, RP_TABLE_TEX = 8 };
+#define RP_TABLE_MAX_COLS 32    /* columns rp_table_query reads */
 typedef struct rp_table {
     const char *base, *title;
     int ncols;

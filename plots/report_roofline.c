@@ -3,8 +3,9 @@
  * operation's series (rp_series: at most RP_SERIES, each at its best run
  * on each matrix) as GFLOPS against arithmetic intensity (flops per byte
  * of the operation's byte model), log-log, zoomed to the data, under the
- * roof measured for that device in the sweep (host STREAM triad for the
- * CPU, device copy for the GPU; none measured: no roof, said so). Error
+ * roofs measured for that device in the sweep: memory (host STREAM triad
+ * for the CPU, device copy for the GPU; none measured: no roof, said so)
+ * dashed, the cache (a triad in the last-level cache, reads in L2) dotted. Error
  * bars over each run's 95 % interval; each matrix labelled once, at its
  * best point. A point above its roof is circled and the note under the
  * chart says how many and why (db/views.sql roofline: the byte model is
@@ -24,12 +25,14 @@
 
 static const char POINTS_SQL[] =
     "SELECT series, matrix_id, matrix, intensity, rate, rate_lo, rate_hi, coalesce(roof_gbs, 0),"
-    " roof_name, roof_threads, coalesce(above_roof, 0), working_set_mib, cache"
+    " roof_name, roof_threads, coalesce(above_roof, 0), working_set_mib, cache,"
+    " coalesce(cache_roof_gbs, 0), cache_roof_name, coalesce(fits_cache, 0),"
+    " coalesce(cache_bytes, 0)"
     " FROM roofline WHERE sweep_id = ?1 AND operation = ?2 AND level = ?3 AND device = ?4"
     " ORDER BY series, intensity, matrix_id";
 
 enum { P_SERIES, P_ID, P_MATRIX, P_X, P_Y, P_LO, P_HI, P_ROOF, P_ROOF_NAME, P_THREADS,
-       P_ABOVE, P_MIB, P_CACHE, P_N };
+       P_ABOVE, P_MIB, P_CACHE, P_CROOF, P_CROOF_NAME, P_FITS, P_CBYTES, P_N };
 
 static double num(const rp_table *t, int row, int col)
 {
@@ -176,11 +179,13 @@ static void write_labels(FILE *f, const rp_series *s, const rp_table *t, const f
     free(boxes);
 }
 
-/* The note under the chart: the roof, and the points above it and why. */
+/* The note under the chart: the roofs, and the points above the memory
+ * roof and why (the roofline view's above_why, in counts). */
 static void roof_note(char *buf, size_t len, const rp_series *s, const rp_table *t)
 {
-    int above = 0, warm = 1;
+    int above = 0, warm = 1, fits = 0, over_cache = 0;
     double lo = INFINITY, hi = 0, worst = 0, roof = num(t, 0, P_ROOF);
+    double croof = num(t, 0, P_CROOF), cmib = num(t, 0, P_CBYTES) / 1048576.0;
     for (int row = 0; row < t->nrows; row++) {
         if (rp_series_index(s, cell(t, row, P_SERIES)) < 0 || !atoi(cell(t, row, P_ABOVE)))
             continue;
@@ -189,17 +194,36 @@ static void roof_note(char *buf, size_t len, const rp_series *s, const rp_table 
         hi = fmax(hi, num(t, row, P_MIB));
         worst = fmax(worst, num(t, row, P_Y) / num(t, row, P_X) / roof);
         warm &= !strcmp(cell(t, row, P_CACHE), "warm");
+        int warm_row = !strcmp(cell(t, row, P_CACHE), "warm");
+        if (croof > 0 && num(t, row, P_Y) / num(t, row, P_X) > croof)
+            over_cache++;
+        else if (atoi(cell(t, row, P_FITS)) && warm_row)
+            fits++;
     }
+    size_t n = 0;
     if (!(roof > 0))
-        snprintf(buf, len, "no %s roof: the sweep measured none", cell(t, 0, P_ROOF_NAME));
+        n = (size_t)snprintf(buf, len, "no %s roof: the sweep measured none",
+                             cell(t, 0, P_ROOF_NAME));
     else if (above == 0)
-        snprintf(buf, len, "every point under the measured roof");
-    else
-        snprintf(buf, len, "%d above the roof (circled, up to %.2fx; working sets %.3g-%.3g "
-                 "MiB): %s the roof's benchmark, which also writes",
-                 above, worst, lo, hi,
-                 warm ? "warm launches re-read caches, or reads outrun"
-                      : "cold caches: reads outrun");
+        n = (size_t)snprintf(buf, len, "every point under the memory roof");
+    else {
+        n = (size_t)snprintf(buf, len, "%d above the memory roof (circled, up to %.2fx; "
+                             "working sets %.3g-%.3g MiB)", above, worst, lo, hi);
+        if (fits && n < len)
+            n += (size_t)snprintf(buf + n, len - n, ": %d fit%s in the %.3g MiB cache, read "
+                                  "there by warm launches", fits, fits == 1 ? "s" : "",
+                                  cmib);
+        if (above - fits - over_cache > 0 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "%s%d %s the roof's benchmark, which "
+                                  "also writes", fits ? "; " : ": ",
+                                  above - fits - over_cache,
+                                  warm ? "re-read caches between warm launches, or outrun"
+                                       : "outrun");
+        if (over_cache && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "; %d above the cache roof too",
+                                  over_cache);
+    }
+    (void)n;
 }
 
 static void write_script(FILE *f, const rp_series *s, const rp_table *t, const char *dat,
@@ -215,20 +239,28 @@ static void write_script(FILE *f, const rp_series *s, const rp_table *t, const c
         fr.ylo = fmin(fr.ylo, isnan(lo) ? num(t, row, P_Y) : lo);
         fr.yhi = fmax(fr.yhi, isnan(hi) ? num(t, row, P_Y) : hi);
     }
-    fr.xlo /= 1.25, fr.xhi *= 1.25;     /* zoomed to the data, the roof in view over it */
+    double croof = num(t, 0, P_CROOF);
+    fr.xlo /= 1.25, fr.xhi *= 1.25;     /* zoomed to the data, the roofs in view over it */
     if (roof > 0)
         fr.yhi = fmax(fr.yhi, roof * fr.xhi), fr.ylo = fmin(fr.ylo, roof * fr.xlo);
+    if (croof > 0)
+        fr.yhi = fmax(fr.yhi, croof * fr.xhi);
     fr.ylo /= 2, fr.yhi *= 2;
     rp_chart_head(f, s->op, title);
-    char note[600], roofname[200];
+    char note[900], roofname[300];
     roof_note(note, sizeof note, s, t);
     if (roof > 0) {
         const char *threads = cell(t, 0, P_THREADS);
-        snprintf(roofname, sizeof roofname, "roof (dashed): %s%s%s%s, %.4g GB/s; ",
-                 cell(t, 0, P_ROOF_NAME), *threads ? ", " : "", threads,
-                 *threads ? " threads" : "", roof);
-        memmove(note + strlen(roofname), note, strlen(note) + 1);
-        memcpy(note, roofname, strlen(roofname));
+        int w = snprintf(roofname, sizeof roofname, "memory roof (dashed): %s%s%s%s, %.4g "
+                         "GB/s; ", cell(t, 0, P_ROOF_NAME), *threads ? ", " : "", threads,
+                         *threads ? " threads" : "", roof);
+        if (croof > 0 && w > 0 && (size_t)w < sizeof roofname)
+            snprintf(roofname + w, sizeof roofname - (size_t)w,
+                     "cache roof (dotted): %s, %.4g GB/s; ", cell(t, 0, P_CROOF_NAME), croof);
+        if (strlen(roofname) + strlen(note) < sizeof note) {
+            memmove(note + strlen(roofname), note, strlen(note) + 1);
+            memcpy(note, roofname, strlen(roofname));
+        }
     }
     fprintf(f, "set logscale xy\nset xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\n", fr.xlo,
             fr.xhi, fr.ylo, fr.yhi);
@@ -250,6 +282,8 @@ static void write_script(FILE *f, const rp_series *s, const rp_table *t, const c
         }
     if (roof > 0)
         fprintf(f, ", \\\n  x * %.9g with lines dt 2 lw 2 lc rgb 'grey30' notitle", roof);
+    if (croof > 0)
+        fprintf(f, ", \\\n  x * %.9g with lines dt 3 lw 2 lc rgb 'grey55' notitle", croof);
     fprintf(f, "\n");
 }
 
@@ -259,7 +293,8 @@ static int roofline_device(rp_report *r, const rp_series *s, const char *device,
     static const char *const head[] = {"series", "matrix_id", "matrix", "intensity", "gflops",
                                        "gflops_lo", "gflops_hi", "roof_gbs", "roof_name",
                                        "roof_threads", "above_roof", "working_set_mib",
-                                       "cache"};
+                                       "cache", "cache_roof_gbs", "cache_roof_name",
+                                       "fits_cache", "cache_bytes"};
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(r->db, POINTS_SQL, -1, &q, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the roofline query");

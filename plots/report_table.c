@@ -64,13 +64,17 @@ int rp_table_add(rp_table *t, const char *const *cells, sp_err *err)
     return 0;
 }
 
-/* Every row of s (its first ncols columns, as text). */
+/* Every row of s (its first ncols columns, as text; at most
+ * RP_TABLE_MAX_COLS: a wider table is refused, not read in part). */
 int rp_table_query(rp_table *t, sqlite3_stmt *s, const rp_report *r, sp_err *err)
 {
-    const char *cells[16];
+    const char *cells[RP_TABLE_MAX_COLS];
     int step;
+    if (t->ncols > RP_TABLE_MAX_COLS)
+        return sp_fail(err, "report table %s: %d columns, more than %d", t->title, t->ncols,
+                       RP_TABLE_MAX_COLS);
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        for (int c = 0; c < t->ncols && c < 16; c++)
+        for (int c = 0; c < t->ncols; c++)
             cells[c] = (const char *)sqlite3_column_text(s, c);
         if (rp_table_add(t, cells, err))
             return -1;

@@ -270,6 +270,10 @@ void sp_build_version(char *buf, size_t len);
  * bytes per element), best of a few passes over arrays far larger than
  * the caches; ~0.2 s (runner/stream.c). */
 double sp_stream_triad(int threads);
+/* The host's cache roof: the same triad on three arrays in half the
+ * last-level cache (*cache_bytes, from sysconf; 0 unknown, and then 0 GB/s),
+ * about 64 MiB moved a pass, best of the passes. */
+double sp_cache_triad(int threads, uint64_t *cache_bytes);
 
 #ifdef __cplusplus
 }

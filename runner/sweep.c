@@ -139,9 +139,13 @@ static int begin_sweep(run_ctx *rc, sp_err *err)
         m.gpu_clock_mhz = p->gpu_info.clock_mhz;
         m.gpu_mem_clock_mhz = p->gpu_info.mem_clock_mhz;
         m.device_copy_gbs = p->gpu_info.copy_gbs;
+        m.device_l2_gbs = p->gpu_info.l2_gbs, m.device_l2_bytes = p->gpu_info.l2_bytes;
     }
     m.host_triad_threads = max_threads(rc);
     m.host_triad_gbs = sp_stream_triad(m.host_triad_threads);
+    uint64_t llc = 0;
+    m.host_cache_gbs = sp_cache_triad(m.host_triad_threads, &llc);
+    m.host_cache_bytes = (int64_t)llc;
     if (rc->o && rc->o->shard_count > 1)
         m.shard_index = rc->o->shard_index, m.shard_count = rc->o->shard_count;
     return sp_store_begin_sweep(rc->st, &m, &rc->sweep_id, err);

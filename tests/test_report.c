@@ -60,7 +60,8 @@ static int64_t put_matrix(sp_store *st, const char *source, const char *name, in
     return id;
 }
 
-static int64_t put_sweep(sp_store *st)
+/* A sweep with the host's cache roof (0: not measured). */
+static int64_t put_sweep_cache(sp_store *st, double cache_gbs, int64_t cache_bytes)
 {
     sp_sweep_meta m = {.config_path = "configs/report-test.ini",
                        .config_text = "[sweep]\nrepetitions = 5\n\n[matrices]\n"
@@ -70,11 +71,17 @@ static int64_t put_sweep(sp_store *st)
                        .gpu_driver = "13.0", .cuda_runtime = "13.0", .compiler = "gcc 12",
                        .cflags = "-O3 -march=native", .omp_binding = "OMP_PROC_BIND=close",
                        .repetitions = 5, .warmup = 1, .host_triad_gbs = 21.5,
-                       .host_triad_threads = 4, .device_copy_gbs = 2900};
+                       .host_triad_threads = 4, .device_copy_gbs = 2900,
+                       .host_cache_gbs = cache_gbs, .host_cache_bytes = cache_bytes};
     int64_t id;
     sp_err err = {{0}};
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
     return id;
+}
+
+static int64_t put_sweep(sp_store *st)
+{
+    return put_sweep_cache(st, 0, 0);
 }
 
 /* CPU runs on one matrix: serial, OpenMP at 1, 2, 4 threads. */
@@ -1369,6 +1376,26 @@ Test(report, speedup_baseline_fixed_and_named, .timeout = 120)
     free(t);
 }
 
+/* A gnuplot script's text with its label line breaks (' . "\n" . ') as
+ * spaces and its doubled quotes single, in place: phrases can be looked
+ * for wherever the label wrapped. */
+static char *unwrapped(char *t)
+{
+    const char *brk = "' . \"\\n\" . '";
+    size_t nb = strlen(brk);
+    char *w = t;
+    for (const char *p = t; *p;) {
+        if (!strncmp(p, brk, nb))
+            *w++ = ' ', p += nb;
+        else if (p[0] == '\'' && p[1] == '\'')
+            *w++ = '\'', p += 2;
+        else
+            *w++ = *p++;
+    }
+    *w = 0;
+    return t;
+}
+
 /* A run above its device's measured roof is circled, and the chart says
  * how many, by how much and why (db/views.sql roofline). */
 Test(report, roofline_says_why_a_point_is_above_the_roof, .timeout = 120)
@@ -1397,10 +1424,60 @@ Test(report, roofline_says_why_a_point_is_above_the_roof, .timeout = 120)
     cr_assert(strstr(t, "\t20\t20\t20\t1\t11.44\tin_cache\n") &&
               strstr(t, "\t1\t1\t1\t0\t11.44\tfrom_memory\n"), "%s", t);
     free(t);
-    t = read_out(out, "spmv-roofline-cpu.gp");
-    cr_assert(strstr(t, "1 above the roof (circled, up to 5.58x;") &&
-              strstr(t, "warm launches re-read caches") &&
+    t = unwrapped(read_out(out, "spmv-roofline-cpu.gp"));
+    cr_assert(strstr(t, "1 above the memory roof (circled, up to 5.58x;") &&
+              strstr(t, "1 re-read caches between warm launches, or outrun the roof's") &&
+              !strstr(t, "dt 3"), "%s", t);
+    cr_assert(
               strstr(t, "using 1:($5 > 0 ? $2 : NaN) with points pt 6") &&
               strstr(t, "'in_cache' at graph") && strstr(t, "'from_memory' at graph"), "%s", t);
     free(t);
+}
+
+/* With the host's cache roof measured: drawn dotted, and a point above the
+ * memory roof whose working set (12e6 bytes) fits in the 32 MiB cache is
+ * said to be read there; with a cache roof under the point (100 GB/s
+ * against its 120) it is above the cache roof too, and the view says so. */
+Test(report, roofline_draws_the_cache_roof_and_says_what_fits, .timeout = 120)
+{
+    const double roofs[] = {200, 100};
+    for (int i = 0; i < 2; i++) {
+        char dir[512], db[1024], out[1024];
+        tu_tempdir(dir, sizeof dir);
+        tu_path(db, sizeof db, dir, "roof.db");
+        tu_path(out, sizeof out, dir, "report");
+        sp_store *st;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+        int64_t sw = put_sweep_cache(st, roofs[i], 32 << 20);
+        int64_t a = put_matrix(st, "gen:a", "in_cache", 10000);
+        int64_t b = put_matrix(st, "gen:b", "from_memory", 20000);
+        put_run(st, sw, a, &k_omp, "{\"threads\":4}", 1e-4, 2e6);  /* 120 GB/s */
+        put_run(st, sw, b, &k_omp, "{\"threads\":4}", 2e-3, 2e6);  /* 6 GB/s */
+        put_run(st, sw, a, &k_serial, "{}", 4e-3, 2e6);
+        put_run(st, sw, b, &k_serial, "{}", 4e-3, 2e6);
+        cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+        sqlite3 *q = sp_store_db(st);
+        cr_assert_eq(ud_int(q, "SELECT fits_cache FROM roofline WHERE above_roof = 1 AND "
+                               "level = 'kernel' AND sweep_id = ?1", sw), 1);
+        char why[200];
+        ud_text(q, "SELECT above_why FROM roofline WHERE above_roof = 1 AND level = 'kernel' "
+                   "AND sweep_id = ?1", sw, why, sizeof why);
+        cr_assert_not_null(strstr(why, i == 0 ? "fits in the cache" : "above the cache roof"),
+                           "%s", why);
+        cr_assert_eq(ud_int(q, "SELECT count(*) FROM roofline WHERE above_why IS NOT NULL AND "
+                               "level = 'kernel' AND sweep_id = ?1", sw), 1,
+                     "a point under the memory roof needs no reason");
+        sp_store_close(st);
+        cr_assert_eq(sp_report(db, out, &err), 0, "%s", err.msg);
+        char *t = unwrapped(read_out(out, "spmv-roofline-cpu.gp"));
+        char line[64];
+        snprintf(line, sizeof line, "x * %g with lines dt 3", roofs[i]);
+        cr_assert(strstr(t, line) && strstr(t, "cache roof (dotted): host triad in the "
+                                               "last-level cache"), "%s", t);
+        cr_assert(i == 0 ? strstr(t, "1 fits in the 32 MiB cache, read there by warm launches")
+                             != NULL
+                         : strstr(t, "1 above the cache roof too") != NULL, "%s", t);
+        free(t);
+    }
 }
