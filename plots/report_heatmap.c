@@ -150,6 +150,7 @@ static int heatmap_kernel(rp_report *r, const rp_series *s, const char *kernel, 
     sqlite3_stmt *q;
     char axes[8][64];
     int na = 0, step;
+    rp_sql_mark(r);
     if (sqlite3_prepare_v2(r->db, AXES_SQL, -1, &q, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the heatmap axes");
     sqlite3_bind_int64(q, 1, r->sweep_id);
