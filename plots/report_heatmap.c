@@ -244,11 +244,12 @@ int rp_all_runs_table(rp_report *r, const char *op, sp_err *err)
         return rp_db_fail(r, err, "preparing the run table");
     sqlite3_bind_int64(q, 1, r->sweep_id);
     sqlite3_bind_text(q, 2, op, -1, SQLITE_STATIC);
-    char base[128];
+    char base[128], title[128];
     rp_sanitize(base, sizeof base, op);
     snprintf(base + strlen(base), sizeof base - strlen(base), "-all-runs");
+    snprintf(title, sizeof title, "%s: every run", rp_op_title(op));
     rp_table t;
-    rp_table_init(&t, base, "every run", 15, head);
+    rp_table_init(&t, base, title, 15, head);
     t.formats = 0;
     int rc = rp_table_query(&t, q, r, err) || rp_table_emit(r, &t, err) ? -1 : 0;
     sqlite3_finalize(q);
