@@ -279,7 +279,8 @@ Test(report_html, opens_in_headless_chromium, .timeout = 180)
                    " --click spmv-best-per-matrix:0 --click spmv-best-per-matrix:2"
                    " --click spmv-best-per-matrix:5 --click failures:5 2>&1", out);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rc == 77) {
+    if (rc == 77) {     /* no Chromium: the script's one line, as it is */
+        got[strcspn(got, "\n")] = '\0';
         cr_skip_test("%s", got);
         return;
     }
