@@ -193,9 +193,16 @@ def key(s):
 
 
 def natural(s):
-    """Digits as numbers, the rest case-folded: m9 before m10."""
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p.casefold())
-            for p in re.split(r"(\d+)", s) if p]
+    """The order of the page's collator (ICU's, numeric, by base letters) for
+    ASCII names: a run of digits as its number (m9 before m10); spaces and
+    punctuation before digits, digits before letters, letters case-folded."""
+    key = []
+    for part in re.split(r"(\d+)", s):
+        if part.isdigit():
+            key.append((1, int(part)))
+        else:
+            key += [(2, ord(c.casefold())) if c.isalpha() else (0, ord(c)) for c in part]
+    return key
 
 
 def check_sorted(rows, col, descending):
@@ -277,7 +284,8 @@ def run(args):
                                    for a in p.get("args", [])))
         elif m == "Runtime.exceptionThrown":
             d = p.get("exceptionDetails", {})
-            errors.append("exception: " + d.get("exception", {}).get("description", d.get("text", "")))
+            errors.append("exception: " + d.get("exception", {}).get("description",
+                                                                     d.get("text", "")))
         elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
             errors.append("log: " + p["entry"].get("text", ""))
     found["console_errors"] = errors
