@@ -174,7 +174,7 @@ int rp_provenance_html(rp_report *r, FILE *f, sp_err *err)
 {
     static const struct {
         const char *label, *fmt;
-        int args[8];
+        int args[9];            /* the columns of the fmt's %s (unused: T_PATH) */
     } rows[] = {
         {"sweep", "%s, started %s, finished %s", {T_STATUS, T_STARTED, T_FINISHED}},
         {"host", "%s: %s (%s logical CPUs)", {T_HOST, T_CPU, T_CPUS}},
@@ -188,8 +188,8 @@ int rp_provenance_html(rp_report *r, FILE *f, sp_err *err)
         {"outside libraries", "%s", {T_LIBS}},
         {"compiler", "%s, flags %s", {T_COMPILER, T_CFLAGS}},
         {"harness", "OpenMP binding %s, repetitions %s, warm-up runs %s, cache %s, batch %s, "
-                    "min sample %s, rounds %s (seed %s), noisy above +-",
-         {T_OMP, T_REPS, T_WARMUP, T_CACHE, T_BATCH, T_MINSAMPLE, T_ROUNDS, T_SEED}},
+                    "min sample %s, rounds %s (seed %s), noisy above +-%s",
+         {T_OMP, T_REPS, T_WARMUP, T_CACHE, T_BATCH, T_MINSAMPLE, T_ROUNDS, T_SEED, T_NOISY}},
         {"runs", "%s (%s ok, %s failed, %s skipped, %s error, %s crashed, %s timeout) on %s "
                  "matrices",
          {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_CRASHED, T_TIMEOUT, T_MATRICES}},
@@ -204,9 +204,8 @@ int rp_provenance_html(rp_report *r, FILE *f, sp_err *err)
         char line[4096];
         const int *a = rows[i].args;
         snprintf(line, sizeof line, rows[i].fmt, col(s, a[0]), col(s, a[1]), col(s, a[2]),
-                 col(s, a[3]), col(s, a[4]), col(s, a[5]), col(s, a[6]), col(s, a[7]));
-        if (i == 8)     /* the harness line has nine fields: the noise threshold last */
-            snprintf(line + strlen(line), sizeof line - strlen(line), "%s", col(s, T_NOISY));
+                 col(s, a[3]), col(s, a[4]), col(s, a[5]), col(s, a[6]), col(s, a[7]),
+                 col(s, a[8]));
         fprintf(f, "<tr><th scope=\"row\">%s</th><td>", rows[i].label);
         rp_html_text(f, line);
         fputs("</td></tr>\n", f);
