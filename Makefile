@@ -196,7 +196,7 @@ merge: ## merge the complete shards of SHARDS_DIR into DB; prints how to resubmi
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) merge --shards $(SHARDS_DIR)$(if $(SHARDS), --expect $(SHARDS))$(if $(JOB), --job $(JOB))$(if $(CACHE_DIR), --cache-dir $(CACHE_DIR)) $(DB)
 
-report: ## charts (PNG + report.pdf) from DB into REPORT; BASE=old.db adds a change table
+report: ## charts (PNG + report.pdf + index.html) from DB into REPORT; BASE=old.db adds a change table
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) report --db $(DB) --out $(REPORT)$(if $(BASE), --base $(BASE))
 

@@ -13,8 +13,10 @@
 #                             groups (idempotent; `make deps`, `make deps-slurm`)
 #
 # Groups: build (compile and link bin/spsweep), test (the test suite, the
-# report, the benchmarks' Python), slurm (only for tests/test_slurm_cluster.c,
-# which starts a throwaway Slurm cluster; a local sweep never needs Slurm).
+# report, the benchmarks' Python, headless Chromium for the test that opens
+# the report's index.html: tests/html_browser.py), slurm (only for
+# tests/test_slurm_cluster.c, which starts a throwaway Slurm cluster; a
+# local sweep never needs Slurm).
 # Everything it says goes to stderr.
 set -uo pipefail
 exec 1>&2
@@ -36,6 +38,7 @@ test|cmd:sqlite3|sqlite3|sqlite|sqlite
 test|cmd:gnuplot|gnuplot-nox|gnuplot|gnuplot
 test|py:scipy|python3-scipy|python3-scipy|py-scipy
 test|py:ensurepip|python3-venv|python3|python
+test|cmd:chromium|chromium|chromium|-
 slurm|cmd:slurmd|slurm-wlm|slurm-slurmd slurm-slurmctld|slurm
 slurm|cmd:munged|munge|munge|munge
 '

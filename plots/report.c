@@ -24,19 +24,25 @@
  * letter landscape, 10 points. Data strings (kernel names with '_') must
  * not be read as enhanced-text markup. */
 #define PNG_DPI 150
+/* An SVG (index.html, report_html.c) is drawn in points: 72 user units an
+ * inch, a font of F points at font-size F (fontscale 1), the same as the
+ * two-column PDF, which the page then scales to its width. */
+enum { TERM_PNG, TERM_PDF, TERM_SVG };
 static const struct terminal {
     const char *suffix;         /* of the file name after BASE ("" for report.pdf) */
-    int png, col;               /* PNG or PDF; the sp_col the scripts see */
+    int kind;                   /* TERM_*; the sp_col the scripts see: */
+    int col;
     double width_in, height_in;
     int font_pt;
 } terminals[] = {
-    {".png", 1, 2, 7.0, 4.3, 9},
-    {".pdf", 0, 2, 7.0, 4.3, 9},
-    {"-1col.png", 1, 1, 3.5, 3.5, 8},
-    {"-1col.pdf", 0, 1, 3.5, 3.5, 8},
+    {".png", TERM_PNG, 2, 7.0, 4.3, 9},
+    {".pdf", TERM_PDF, 2, 7.0, 4.3, 9},
+    {"-1col.png", TERM_PNG, 1, 3.5, 3.5, 8},
+    {"-1col.pdf", TERM_PDF, 1, 3.5, 3.5, 8},
+    {".svg", TERM_SVG, 2, 7.0, 4.3, 9},
 };
-static const struct terminal page_png = {".png", 1, 0, 11.0, 7.0, 10};
-static const struct terminal page_pdf = {"", 0, 0, 11.0, 7.0, 10};
+static const struct terminal page_png = {".png", TERM_PNG, 0, 11.0, 7.0, 10};
+static const struct terminal page_pdf = {"", TERM_PDF, 0, 11.0, 7.0, 10};
 #define NTERMINALS (int)(sizeof terminals / sizeof *terminals)
 
 /* Open the database read-only, with this build's views (db/store_readonly.c)
@@ -143,15 +149,19 @@ static void chart_command(FILE *f, const char *command, const char *base, const 
 /* "set terminal ..." for one size. */
 static void set_terminal(FILE *f, const struct terminal *t)
 {
-    double scale = t->png ? 0.75 * PNG_DPI / 72 : 0.75;
+    int png = t->kind == TERM_PNG;
+    double scale = png ? 0.75 * PNG_DPI / 72 : t->kind == TERM_PDF ? 0.75 : 1;
     fprintf(f, "sp_col = %d\n", t->col);
-    if (t->png)
+    if (png)
         fprintf(f, "set terminal pngcairo size %d,%d", (int)(t->width_in * PNG_DPI + 0.5),
                 (int)(t->height_in * PNG_DPI + 0.5));
-    else
+    else if (t->kind == TERM_PDF)
         fprintf(f, "set terminal pdfcairo size %gin,%gin", t->width_in, t->height_in);
-    fprintf(f, " noenhanced font 'Sans,%d' fontscale %.6g linewidth %g\n", t->font_pt, scale,
-            t->png ? 1.5 : 1.0);
+    else
+        fprintf(f, "set terminal svg size %d,%d", (int)(t->width_in * 72 + 0.5),
+                (int)(t->height_in * 72 + 0.5));
+    fprintf(f, " noenhanced font '%s,%d' fontscale %.6g linewidth %g\n",
+            t->kind == TERM_SVG ? "sans-serif" : "Sans", t->font_pt, scale, png ? 1.5 : 1.0);
 }
 
 /* report.gp: every figure in each of its sizes, every text page into its
@@ -247,15 +257,31 @@ static int operation_charts(rp_report *r, sp_err *err)
     if (!s)
         return sp_fail(err, "report: out of memory");
     int rc = 0;
-    for (int i = 0; i < nops && rc == 0; i++)
-        rc = rp_series_pick(r, ops[i], &s[i], err) || rp_geomean_chart(r, &s[i], err) ||
-             rp_speedup_bars(r, &s[i], err) || rp_rate_bars(r, &s[i], err) ||
-             rp_scatter_charts(r, &s[i], err) || rp_profile_chart(r, &s[i], err) ||
-             rp_roofline_charts(r, &s[i], err) || rp_phase_charts(r, ops[i], err) ||
-             rp_requested_charts(r, ops[i], err);
-    for (int i = 0; i < nops && rc == 0; i++)
-        rc = rp_rate_charts(r, &s[i], err) || rp_heatmaps(r, &s[i], err) ||
-             rp_all_runs_table(r, ops[i], err);
+    static int (*const main_charts[])(rp_report *, const rp_series *, sp_err *) = {
+        rp_geomean_chart, rp_speedup_bars, rp_rate_bars, rp_scatter_charts, rp_profile_chart,
+        rp_roofline_charts};
+    static int (*const appendix[])(rp_report *, const rp_series *, sp_err *) = {
+        rp_rate_charts, rp_heatmaps};
+    /* each step's SQL starts at its mark (index.html shows a chart's) */
+    for (int i = 0; i < nops && rc == 0; i++) {
+        rc = rp_series_pick(r, ops[i], &s[i], err);
+        for (size_t k = 0; k < sizeof main_charts / sizeof *main_charts && rc == 0; k++) {
+            rp_sql_mark(r);
+            rc = main_charts[k](r, &s[i], err);
+        }
+        rp_sql_mark(r);
+        rc = rc || rp_phase_charts(r, ops[i], err);
+        rp_sql_mark(r);
+        rc = rc || rp_requested_charts(r, ops[i], err);
+    }
+    for (int i = 0; i < nops && rc == 0; i++) {
+        for (size_t k = 0; k < sizeof appendix / sizeof *appendix && rc == 0; k++) {
+            rp_sql_mark(r);
+            rc = appendix[k](r, &s[i], err);
+        }
+        rp_sql_mark(r);
+        rc = rc || rp_all_runs_table(r, ops[i], err);
+    }
     free(s);
     return rc ? -1 : 0;
 }
@@ -264,7 +290,7 @@ static int operation_charts(rp_report *r, sp_err *err)
 static int report_build(rp_report *r, sp_err *err)
 {
     if (open_readonly(r, err) || pick_sweep(r, err) || rp_open_base(r, err) ||
-        sp_mkdir_p(r->out_dir, err) || rp_manifest_clear(r, err))
+        sp_mkdir_p(r->out_dir, err) || rp_manifest_clear(r, err) || rp_html_begin(r, err))
         return -1;
     r->owns_dir = 1;
     int ok = r->ok_runs > 0;
@@ -273,7 +299,8 @@ static int report_build(rp_report *r, sp_err *err)
         (ok && operation_charts(r, err)) || rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
         write_main_script(r, err))
         return -1;
-    if (rp_run_gnuplot(r, REPORT_SCRIPT, err) || check_outputs(r, err))
+    if (rp_run_gnuplot(r, REPORT_SCRIPT, err) || check_outputs(r, err) ||
+        rp_html_write(r, err))
         return -1;
     return 0;
 }
@@ -297,6 +324,7 @@ int sp_report_run(const char *db_path, const char *out_dir, const sp_report_opts
                    .base_db = o->base_db && *o->base_db ? o->base_db : NULL,
                    .base_sweep_id = o->base_sweep_id, .log = o->log};
     int rc = report_build(&r, err);
+    rp_html_free(&r);
     sp_err ignored;     /* after a failure, its message is the one to keep */
     if (r.owns_dir && rp_manifest_write(&r, rc ? &ignored : err))
         rc = -1;

@@ -21,6 +21,10 @@
  *                             [chart NAME] sections (report_request.c)
  *   failures-N.png            every run and matrix without a measurement, with why
  *   report.pdf                a provenance title page, then every chart
+ *   index.html                the same as one self-contained web page: the
+ *                             provenance, every figure as inline SVG (BASE.svg,
+ *                             from the same scripts) with the SQL of its data,
+ *                             every table sortable, the failures (report_html.c)
  *   report-files.txt          every file this report wrote; the next report into
  *                             out_dir removes them first (report_manifest.c)
  * (operations other than spmv add "-<operation>" after the matrix name).

@@ -344,6 +344,7 @@ static int bar_pages(rp_report *r, const rp_series *s, const bar_kind *k, sp_err
 {
     bar_chart c = {.s = s};
     int found = 1, rc = 0, any = 0;
+    rp_sql_mark(r);
     if (k->role)
         rc = find_baseline(r, &c, k->role, &found, err);
     if (rc == 0 && found)

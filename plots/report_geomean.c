@@ -178,6 +178,7 @@ static int geomean_bars(rp_report *r, const rp_series *s, const char *role, sp_e
     char baseline[128];
     int missing, n = 0, rc = 0;
     gm_bar *b = NULL;
+    rp_sql_mark(r);
     if (baseline_of(r, s->op, role, baseline, sizeof baseline, &missing, err))
         return -1;
     if (baseline[0])
@@ -220,6 +221,7 @@ static int geomean_table(rp_report *r, const rp_series *s, sp_err *err)
 {
     char serial[128], vendor[128], h_serial[200], h_vendor[200], base[128], title[256];
     int missing;
+    rp_sql_mark(r);
     if (baseline_of(r, s->op, "serial", serial, sizeof serial, &missing, err) ||
         baseline_of(r, s->op, "vendor", vendor, sizeof vendor, &missing, err))
         return -1;

@@ -151,6 +151,7 @@ static int heatmap_kernel(rp_report *r, const rp_series *s, const char *kernel, 
     sqlite3_stmt *q;
     char axes[8][64];
     int na = 0, step;
+    rp_sql_mark(r);
     if (sqlite3_prepare_v2(r->db, AXES_SQL, -1, &q, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the heatmap axes");
     sqlite3_bind_int64(q, 1, r->sweep_id);
@@ -244,11 +245,12 @@ int rp_all_runs_table(rp_report *r, const char *op, sp_err *err)
         return rp_db_fail(r, err, "preparing the run table");
     sqlite3_bind_int64(q, 1, r->sweep_id);
     sqlite3_bind_text(q, 2, op, -1, SQLITE_STATIC);
-    char base[128];
+    char base[128], title[128];
     rp_sanitize(base, sizeof base, op);
     snprintf(base + strlen(base), sizeof base - strlen(base), "-all-runs");
+    snprintf(title, sizeof title, "%s: every run", rp_op_title(op));
     rp_table t;
-    rp_table_init(&t, base, "every run", 16, head);
+    rp_table_init(&t, base, title, 16, head);
     t.formats = 0;
     int rc = rp_table_query(&t, q, r, err) || rp_table_emit(r, &t, err) ? -1 : 0;
     sqlite3_finalize(q);

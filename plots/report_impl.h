@@ -37,6 +37,7 @@ typedef struct rp_report {
     int nfiles, files_cap;
     char **files;               /* every file written into out_dir (the manifest) */
     int owns_dir;               /* the previous report's files are removed */
+    struct rp_html *html;       /* index.html being gathered (report_html.c) */
 } rp_report;
 
 /* SQL text turning an axes JSON column into "threads=4,blocksize=128". */
@@ -195,6 +196,27 @@ int rp_open_base(rp_report *r, sp_err *err);
 /* The title page (report_title.c, writes title.gp) and the gnuplot run
  * (report_gnuplot.c). */
 int rp_title_page(rp_report *r, sp_err *err);
+/* The same provenance as an HTML section, with the whole config text. */
+int rp_provenance_html(rp_report *r, FILE *f, sp_err *err);
+
+/* index.html (report_html.c): every figure's SVG with the SQL that made
+ * its data, every table sortable, the provenance, the failures.
+ * rp_html_begin starts recording the statements r->db (and the base
+ * database) run; rp_sql_mark drops those run so far (a chart's own queries
+ * start here); rp_html_chart (rp_add_chart calls it for a figure) and
+ * rp_html_table (rp_table_emit) take the statements since the last chart,
+ * table or mark (a chart without any: those of the chart before it, a
+ * later page of the same data); rp_html_write writes the page once gnuplot
+ * has drawn the SVGs. */
+int rp_html_begin(rp_report *r, sp_err *err);
+void rp_sql_mark(rp_report *r);
+int rp_html_chart(rp_report *r, const char *base, sp_err *err);
+int rp_html_table(rp_report *r, const rp_table *t, sp_err *err);
+int rp_html_write(rp_report *r, sp_err *err);
+void rp_html_free(rp_report *r);
+/* Text escaped for HTML (& < > " '; control characters but tab and
+ * newline as spaces). */
+void rp_html_text(FILE *f, const char *s);
 int rp_run_gnuplot(const rp_report *r, const char *script, sp_err *err);
 
 #endif

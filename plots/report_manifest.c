@@ -42,8 +42,8 @@ int rp_manifest_add(rp_report *r, const char *name, sp_err *err)
  * made by rp_sanitize), not hidden, one of the report's suffixes. */
 static int reportable(const char *name)
 {
-    static const char *const suffixes[] = {".png", ".gp",  ".dat", ".tsv", ".pdf",
-                                           ".log", ".csv", ".md",  ".tex"};
+    static const char *const suffixes[] = {".png", ".gp", ".dat", ".tsv", ".pdf", ".log",
+                                           ".csv", ".md", ".tex", ".svg", ".html"};
     size_t n = strlen(name);
     if (n == 0 || name[0] == '.' ||
         strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != n)

@@ -350,6 +350,7 @@ static int rate_chart_one(rp_report *r, int64_t matrix_id, const char *matrix,
                           const char *op, const rate_axis *ax, sp_err *err)
 {
     rate_chart c = {0};
+    rp_sql_mark(r);
     int rc = rate_load(r, matrix_id, op, ax, &c, err);
     if (rc == 0 && c.n > 0) {
         char base[400];

@@ -296,6 +296,7 @@ static int roofline_device(rp_report *r, const rp_series *s, const char *device,
                                        "cache", "cache_roof_gbs", "cache_roof_name",
                                        "fits_cache", "cache_bytes"};
     sqlite3_stmt *q;
+    rp_sql_mark(r);
     if (sqlite3_prepare_v2(r->db, POINTS_SQL, -1, &q, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the roofline query");
     sqlite3_bind_int64(q, 1, r->sweep_id);

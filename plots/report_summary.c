@@ -68,6 +68,7 @@ static int best_table(rp_report *r, const char *op, sp_err *err)
     char serial[160], vendor[160], unit[64], h_serial[200], h_vendor[200], h_rate[100];
     char base[128], title[256];
     sqlite3_stmt *s;
+    rp_sql_mark(r);     /* the table's SQL (index.html) starts here */
     if (sqlite3_prepare_v2(r->db, HEAD_SQL, -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the baseline names");
     sqlite3_bind_int64(s, 1, r->sweep_id);

@@ -315,7 +315,7 @@ int rp_table_emit(rp_report *r, const rp_table *t, sp_err *err)
     int w[16];
     if (t->ncols > 16)
         return sp_fail(err, "report: table %s has more than 16 columns", t->base);
-    if (write_tsv(r, t, err) ||
+    if (rp_html_table(r, t, err) || write_tsv(r, t, err) ||
         ((t->formats & RP_TABLE_CSV) && write_rows(r, t, ".csv", put_csv, err)) ||
         ((t->formats & RP_TABLE_MD) && write_rows(r, t, ".md", put_md, err)) ||
         ((t->formats & RP_TABLE_TEX) && write_rows(r, t, ".tex", put_tex, err)))

@@ -1,7 +1,8 @@
 /*
  * report_title.c — title.gp: the first page of report.pdf, the sweep's
  * provenance (host, CPU, GPU, commit, compiler, dates, run counts) and its
- * config text, drawn as gnuplot labels on an empty plot.
+ * config text, drawn as gnuplot labels on an empty plot; and the same for
+ * index.html (rp_provenance_html), with the whole config text.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,8 @@ static void title_write(FILE *f, sqlite3_stmt *s, int64_t sweep_id)
     fprintf(f, "plot -1 notitle\n");
 }
 
-/* Query the sweep's provenance and write title.gp. */
-int rp_title_page(rp_report *r, sp_err *err)
+/* The sweep's provenance: one row, the columns T_*. */
+static int provenance_query(rp_report *r, sqlite3_stmt **out, sp_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
@@ -144,16 +145,78 @@ int rp_title_page(rp_report *r, sp_err *err)
             " FROM sweeps WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the provenance query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
-    int rc = 0;
     if (sqlite3_step(s) != SQLITE_ROW) {
-        rc = sp_fail(err, "%s: sweep %lld has no sweeps row", r->db_path,
-                     (long long)r->sweep_id);
-    } else {
-        FILE *f = rp_create(r, "title.gp", err);
-        if (f)
-            title_write(f, s, r->sweep_id);
-        rc = f ? rp_finish(f, r, "title.gp", err) : -1;
+        sqlite3_finalize(s);
+        return sp_fail(err, "%s: sweep %lld has no sweeps row", r->db_path,
+                       (long long)r->sweep_id);
     }
+    *out = s;
+    return 0;
+}
+
+/* Query the sweep's provenance and write title.gp. */
+int rp_title_page(rp_report *r, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (provenance_query(r, &s, err))
+        return -1;
+    FILE *f = rp_create(r, "title.gp", err);
+    if (f)
+        title_write(f, s, r->sweep_id);
+    int rc = f ? rp_finish(f, r, "title.gp", err) : -1;
     sqlite3_finalize(s);
     return rc;
+}
+
+/* The provenance for index.html: a row a line of the title page, the
+ * whole config text. */
+int rp_provenance_html(rp_report *r, FILE *f, sp_err *err)
+{
+    static const struct {
+        const char *label, *fmt;
+        int args[9];            /* the columns of the fmt's %s (unused: T_PATH) */
+    } rows[] = {
+        {"sweep", "%s, started %s, finished %s", {T_STATUS, T_STARTED, T_FINISHED}},
+        {"host", "%s: %s (%s logical CPUs)", {T_HOST, T_CPU, T_CPUS}},
+        {"system", "%s, kernel %s, %s socket(s), %s cores, %s GiB memory",
+         {T_OS, T_KREL, T_SOCKETS, T_CORES, T_MEM}},
+        {"GPU", "%s (%s SMs, %s GiB), driver %s, CUDA runtime %s",
+         {T_GPU, T_SMS, T_GPU_MEM, T_DRIVER, T_RUNTIME}},
+        {"measured bandwidth", "host STREAM triad %s GB/s (%s threads), device copy %s GB/s",
+         {T_TRIAD, T_TRIAD_THREADS, T_DCOPY}},
+        {"git commit", "%s", {T_COMMIT}},
+        {"outside libraries", "%s", {T_LIBS}},
+        {"compiler", "%s, flags %s", {T_COMPILER, T_CFLAGS}},
+        {"harness", "OpenMP binding %s, repetitions %s, warm-up runs %s, cache %s, batch %s, "
+                    "min sample %s, rounds %s (seed %s), noisy above +-%s",
+         {T_OMP, T_REPS, T_WARMUP, T_CACHE, T_BATCH, T_MINSAMPLE, T_ROUNDS, T_SEED, T_NOISY}},
+        {"runs", "%s (%s ok, %s failed, %s skipped, %s error, %s crashed, %s timeout) on %s "
+                 "matrices",
+         {T_RUNS, T_OK, T_FAILED, T_SKIPPED, T_ERROR, T_CRASHED, T_TIMEOUT, T_MATRICES}},
+        {"ok runs by cache", "%s", {T_RUNCACHE}},
+        {"config", "%s (XXH3 %s)", {T_PATH, T_HASH}},
+    };
+    sqlite3_stmt *s;
+    if (provenance_query(r, &s, err))
+        return -1;
+    fputs("<h2 id=\"provenance\">Provenance</h2>\n<table class=\"provenance\">\n", f);
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char line[4096];
+        const int *a = rows[i].args;
+        snprintf(line, sizeof line, rows[i].fmt, col(s, a[0]), col(s, a[1]), col(s, a[2]),
+                 col(s, a[3]), col(s, a[4]), col(s, a[5]), col(s, a[6]), col(s, a[7]),
+                 col(s, a[8]));
+        fprintf(f, "<tr><th scope=\"row\">%s</th><td>", rows[i].label);
+        rp_html_text(f, line);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    const char *config = (const char *)sqlite3_column_text(s, T_CONFIG);
+    if (config && *config) {
+        fputs("<details open><summary>config text</summary><pre class=\"config\">", f);
+        rp_html_text(f, config);
+        fputs("</pre></details>\n", f);
+    }
+    sqlite3_finalize(s);
+    return 0;
 }

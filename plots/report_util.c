@@ -30,7 +30,7 @@ static int add_chart(rp_report *r, const char *base, int figure, sp_err *err)
 
 int rp_add_chart(rp_report *r, const char *base, sp_err *err)
 {
-    return add_chart(r, base, 1, err);
+    return add_chart(r, base, 1, err) || rp_html_chart(r, base, err) ? -1 : 0;
 }
 
 int rp_add_page(rp_report *r, const char *base, sp_err *err)

@@ -181,9 +181,10 @@ static const sp_cli_opt report_opts[] = {
 static const sp_cli_cmd cli_report = {
     .name = "report",
     .synopsis = "[options]",
-    .summary = "charts (PNG and report.pdf) and tables from a results database",
+    .summary = "charts (PNG, report.pdf, index.html) and tables from a results database",
     .about = "Draws the charts and tables of one sweep of the database with gnuplot: one "
-             "PNG per chart and report.pdf with all of them (docs/report.md).",
+             "PNG per chart, report.pdf with all of them, and index.html, the same as one "
+             "self-contained web page with sortable tables (docs/report.md).",
     .opts = report_opts,
     .exits = "0 the report was written; "
              "1 the database or sweep cannot be read, or a chart cannot be drawn; "
@@ -575,7 +576,7 @@ static int cmd_report(const cli *c)
                          .log = stderr};
     if (sp_report_run(db, out, &ro, &err))
         return die(err.msg);
-    printf("report written to %s/ (report.pdf and one PNG per chart)\n", out);
+    printf("report written to %s/ (report.pdf, index.html and one PNG per chart)\n", out);
     return 0;
 }
 

@@ -102,8 +102,9 @@ Test(deps, missing_as_root_installs_only_what_is_missing)
     free(out);
 }
 
-/* `make deps` installs the build's and the tests' packages, never Slurm;
- * `make deps-slurm` those of the cluster test alone. */
+/* `make deps` installs the build's and the tests' packages (Chromium for
+ * the test of the report's index.html among them), never Slurm; `make
+ * deps-slurm` those of the cluster test alone. */
 Test(deps, slurm_only_with_deps_slurm)
 {
     stand_ins(0);
@@ -111,7 +112,8 @@ Test(deps, slurm_only_with_deps_slurm)
     int rc = us_sh(&out, "PATH=%s:$PATH bash .ci/deps.sh install build test", dir);
     cr_assert_eq(rc, 0, "%s", out);
     char *log = apt_log();
-    cr_assert(strstr(log, "libcriterion-dev") && strstr(log, "librsb-dev"), "%s", log);
+    cr_assert(strstr(log, "libcriterion-dev") && strstr(log, "librsb-dev") &&
+              strstr(log, " chromium"), "%s", log);
     cr_assert(!strstr(log, "slurm") && !strstr(log, "munge"), "%s", log);
     free(log);
     free(out);

@@ -1127,17 +1127,22 @@ Test(report, fonts_in_points_at_the_printed_size, .timeout = 120)
     int terminals = 0;
     for (char *line = strstr(g, "set terminal"); line; line = strstr(line + 1, "set terminal")) {
         int pt = 0;
-        char *font = strstr(line, "font 'Sans,");
-        cr_assert(font && sscanf(font, "font 'Sans,%d'", &pt) == 1 && pt >= 8, "%.120s", line);
+        /* the SVG (index.html) in points, its font a CSS generic family */
+        int svg = !strncmp(line, "set terminal svg", 16);
+        char *font = strstr(line, svg ? "font 'sans-serif," : "font 'Sans,");
+        cr_assert(font && font < strchr(line, '\n') && pt >= 0 &&
+                      sscanf(strchr(font, ',') + 1, "%d", &pt) == 1 && pt >= 8, "%.120s", line);
         int pdf = !strncmp(line, "set terminal pdfcairo", 21);
-        cr_assert(strstr(line, pdf ? "fontscale 0.75 " : "fontscale 1.5625 ") &&
-                  strstr(line, "noenhanced"), "%.160s", line);
+        const char *scale = svg ? "fontscale 1 " : pdf ? "fontscale 0.75 " : "fontscale 1.5625 ";
+        cr_assert(strstr(line, scale) && strstr(line, "noenhanced"), "%.160s", line);
         terminals++;
     }
-    cr_assert_eq(terminals, 6, "two sizes of figures in PNG and PDF, text pages, report.pdf");
+    cr_assert_eq(terminals, 7, "two sizes of figures in PNG and PDF, the SVG, text pages, "
+                 "report.pdf");
     cr_assert(strstr(g, "pdfcairo size 7in,4.3in noenhanced font 'Sans,9'") &&
               strstr(g, "pdfcairo size 3.5in,3.5in noenhanced font 'Sans,8'") &&
-              strstr(g, "pngcairo size 1050,645 noenhanced font 'Sans,9'"), "%s", g);
+              strstr(g, "pngcairo size 1050,645 noenhanced font 'Sans,9'") &&
+              strstr(g, "svg size 504,310 noenhanced font 'sans-serif,9' fontscale 1 "), "%s", g);
     free(g);
     /* no script asks for a smaller font */
     DIR *d = opendir(out);
