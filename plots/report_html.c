@@ -300,9 +300,9 @@ static const char *chart_caption(const char *base)
         {"-performance-profile", "Dolan and Moré's performance profile: for each series the "
                                  "fraction of the matrices on which its median time is "
                                  "within a factor τ of the fastest kernel's."},
-        {"-roofline-", "GFLOPS against arithmetic intensity under the roof measured in the "
-                       "sweep; circled points lie above the roof (the note under the chart "
-                       "says why)."},
+        {"-roofline-", "GFLOPS against arithmetic intensity under the roofs measured in the "
+                       "sweep (memory dashed, the cache dotted); circled points lie above the "
+                       "memory roof (the note under the chart says why)."},
         {"-gpu-phases-", "GPU runs as stacked bars of the median round: conversion, upload, "
                          "kernel, download, release; the kernel's 95 % interval and, with 3 "
                          "rounds or more, the spread of the rounds' end-to-end times."},
