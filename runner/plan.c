@@ -43,13 +43,16 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill
     const sp_kernel *k = ks->kernel;
     c->kernel = k;
     c->max_fill = ks->max_fill < 0 ? sweep_max_fill : ks->max_fill;
-    c->params.n = k->naxes;
+    long value[SP_MAX_AXES];
     for (int a = k->naxes - 1; a >= 0; a--) {
         int n = ks->axes[a].n;
-        c->params.name[a] = k->axes[a].name;
-        c->params.value[a] = ks->axes[a].v[idx % n];
+        value[a] = ks->axes[a].v[idx % n];
         idx /= n;
     }
+    c->params.n = 0;
+    for (int a = 0; a < k->naxes; a++)     /* an axis added later, left unset: absent */
+        if (ks->axis_text[a] || !k->added_axis || strcmp(k->axes[a].name, k->added_axis))
+            push_param(&c->params, k->axes[a].name, value[a]);
     long b = idx % harness_n(&ks->batch), ca = idx / harness_n(&ks->batch);
     if (ks->cache.n)            /* after the kernel's axes: cache, then batch */
         push_param(&c->params, SP_AXIS_CACHE, ks->cache.v[ca % ks->cache.n]);

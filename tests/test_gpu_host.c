@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../kernels/hll.h"
+#include "../fetch/matrix.h"
 #include "../kernels/spmv/spmv_gpu_host.h"
 #include "spmv_cases.h"
 
@@ -331,9 +332,14 @@ Test(gpu_host, sell_sigma_plan_matches_the_layout)
 Test(gpu_host, spmv_prepare_is_host_only)
 {
     const sp_operation *op = sp_operation_find("spmv");
-    for (int i = 0; i < spmv_case_count(); i++) {
+    /* NULL: the kernels' defaults (double); then single, whose prepare
+     * rounds the values and x to float on the host */
+    const sp_params single = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_SINGLE}};
+    const sp_params *precisions[] = {NULL, &single};
+    for (int i = 0; i < 2 * spmv_case_count(); i++) {
+        const sp_params *p = precisions[i % 2];
         spmv_case c;
-        spmv_case_build(i, &c);
+        spmv_case_build(i / 2, &c);
         sp_problem pb;
         sp_err err = {{0}};
         cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
@@ -343,11 +349,11 @@ Test(gpu_host, spmv_prepare_is_host_only)
                 continue;
             cr_assert(k->upload && k->release, "%s: no upload or release", k->name);
             sp_need need = {0};
-            int refused = k->need && k->need(&pb, NULL, &need, &err);
+            int refused = k->need && k->need(&pb, p, &need, &err);
             if (need.host_bytes > SPMV_TEST_FREE_BYTES)
                 continue;               /* the runner would skip it */
             void *state = NULL;
-            int rc = k->prepare(&pb, NULL, &state, &err);
+            int rc = k->prepare(&pb, p, &state, &err);
             cr_assert_eq(rc, refused ? -1 : 0, "%s on %s: %s", k->name, c.name, err.msg);
             cr_assert(rc == 0 || !state, "%s on %s: a refusal left a state", k->name, c.name);
             k->release(state);
@@ -355,4 +361,99 @@ Test(gpu_host, spmv_prepare_is_host_only)
         op->teardown(&pb);
         spmv_case_free(&c);
     }
+}
+
+/* The `precision` axis in a test's sp_params: precision alone, or after
+ * one other axis. */
+static sp_params with_precision(long prec)
+{
+    return (sp_params){.n = 1, .name = {SP_AXIS_PRECISION}, .value = {prec}};
+}
+
+/* cudaMalloc's 2 MiB pages, as the kernels' need counts each array. */
+static uint64_t pages(uint64_t n, uint64_t elem)
+{
+    return sp_gpu_array_bytes(n, elem);
+}
+
+/* A single-precision run moves 4-byte values: its need counts A's values,
+ * x and y at 4 bytes on the device (the CSR kernels exactly: rowptr and
+ * colidx unchanged, values, x and y halved), and on the host the float
+ * copies prepare rounds (values and x). Every GPU SpMV kernel needs less
+ * device memory in single than in double on a matrix whose arrays span
+ * many pages, and no less host memory; double is what it was. */
+Test(gpu_host, single_precision_need_counts_four_byte_values)
+{
+    sp_csr A;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_generate("laplace2d?n=700", &A, &err), 0, "%s", err.msg);
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
+    uint64_t rows = (uint64_t)A.rows, cols = (uint64_t)A.cols, nnz = (uint64_t)A.nnz;
+    const sp_params sp = with_precision(SP_SINGLE), dp = with_precision(SP_DOUBLE);
+    int kernels = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!k->needs_gpu || strcmp(k->operation, "spmv"))
+            continue;
+        sp_need s = {0}, d = {0}, none = {0};
+        cr_assert_eq(k->need(&pb, &sp, &s, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert_eq(k->need(&pb, &dp, &d, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert_eq(k->need(&pb, NULL, &none, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert(none.device_bytes == d.device_bytes && none.host_bytes == d.host_bytes,
+                  "%s: no axis is double", k->name);
+        cr_assert_lt(s.device_bytes, d.device_bytes, "%s: single %llu, double %llu bytes",
+                     k->name, (unsigned long long)s.device_bytes,
+                     (unsigned long long)d.device_bytes);
+        cr_assert_geq(s.host_bytes, d.host_bytes + (nnz + cols) * 4, "%s: host %llu vs %llu",
+                      k->name, (unsigned long long)s.host_bytes,
+                      (unsigned long long)d.host_bytes);
+        cr_assert_eq(s.stored, d.stored, "%s: the layout is the same", k->name);
+        /* the value arrays shrink by half, at least all but a page each */
+        cr_assert_geq(d.device_bytes - s.device_bytes, (nnz + rows + cols) * 4 - 3 * (2u << 20),
+                      "%s", k->name);
+        kernels++;
+    }
+    cr_assert_geq(kernels, 15);
+    const sp_kernel *scalar = sp_kernel_find("spmv_csr_cuda_scalar");
+    sp_need s = {0};
+    cr_assert_eq(scalar->need(&pb, &sp, &s, &err), 0, "%s", err.msg);
+    cr_assert_eq(s.device_bytes, pages(rows + 1, 4) + pages(nnz, 4) + pages(nnz, 4) +
+                                     pages(cols, 4) + pages(rows, 4));
+    cr_assert_eq(s.host_bytes, 4096 + (nnz + cols) * 4);
+    op->teardown(&pb);
+    sp_csr_free(&A);
+}
+
+/* A precision that is neither double nor single is refused by need and by
+ * prepare, naming the axis, before anything is built. */
+Test(gpu_host, a_precision_of_neither_kind_is_refused)
+{
+    spmv_case c;
+    spmv_case_build(1, &c);
+    const sp_operation *op = sp_operation_find("spmv");
+    sp_problem pb;
+    sp_err err = {{0}};
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
+    const sp_params bad = with_precision(2);
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!k->needs_gpu || strcmp(k->operation, "spmv"))
+            continue;
+        sp_need need = {0};
+        err.msg[0] = 0;
+        cr_assert_eq(k->need(&pb, &bad, &need, &err), -1, "%s: need took precision 2",
+                     k->name);
+        cr_assert_not_null(strstr(err.msg, "precision = 2"), "%s: %s", k->name, err.msg);
+        if (!k->prepare)
+            continue;           /* a CPU-only build */
+        void *state = &err;
+        err.msg[0] = 0;
+        cr_assert_eq(k->prepare(&pb, &bad, &state, &err), -1, "%s", k->name);
+        cr_assert_null(state, "%s: a refusal left a state", k->name);
+        cr_assert_not_null(strstr(err.msg, "precision = 2"), "%s: %s", k->name, err.msg);
+    }
+    op->teardown(&pb);
+    spmv_case_free(&c);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../runner/resume.h"
 #include "../runner/runner.h"
 
 /* A local kernel with two axes, to check the product's order. */
@@ -81,6 +82,62 @@ Test(plan, word_axes_by_name)
                                  "[kernel test_precision]\nprecision = quad\n", mine, &cfg,
                                  &err), -1);
     cr_assert(strstr(err.msg, "'quad' is not one of double, single"), "%s", err.msg);
+}
+
+/* A kernel that gained the precision axis after it had runs (added_axis)
+ * and the same kernel as it was: a section that does not set the axis
+ * plans the same combinations, with the same axes JSON and plan hash; one
+ * that sets it carries it, even at the default. */
+static const sp_kernel before_axis = {
+    .name = "test_added", .operation = "spmv", .format = "csr", .backend = "serial",
+    .naxes = 1, .axes = {{"threads", "1,2"}},
+};
+static const sp_kernel after_axis = {
+    .name = "test_added", .operation = "spmv", .format = "csr", .backend = "serial",
+    .naxes = 2, .axes = {{"threads", "1,2"}, {SP_AXIS_PRECISION, "double"}},
+    .added_axis = SP_AXIS_PRECISION,
+};
+
+/* The plan of text with kernel k: its combinations' axes JSON, one a line,
+ * into json, and its plan hash into hash. */
+static void plan_of(const sp_kernel *k, const char *text, char *json, size_t len,
+                    char hash[17])
+{
+    const sp_kernel *const mine[] = {k, NULL};
+    sp_config cfg;
+    sp_plan plan;
+    sp_err err;
+    cr_assert_eq(sp_config_parse("a.ini", text, mine, &cfg, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_plan_expand(&cfg, &plan, &err), 0, "%s", err.msg);
+    json[0] = 0;
+    for (int i = 0; i < plan.ncombos; i++) {
+        char one[128];
+        sp_params_json(&plan.combos[i].params, one, sizeof one);
+        snprintf(json + strlen(json), len - strlen(json), "%s\n", one);
+    }
+    cr_assert_eq(sp_plan_hash(&cfg, &plan, hash, &err), 0, "%s", err.msg);
+    sp_plan_free(&plan);
+    sp_config_free(&cfg);
+}
+
+Test(plan, an_added_axis_left_unset_changes_no_plan)
+{
+    const char *head = "[matrices]\nsource = gen:laplace2d?n=4\n[kernel test_added]\n";
+    char text[256], json_before[512], json_after[512], hash_before[17], hash_after[17];
+    plan_of(&before_axis, head, json_before, sizeof json_before, hash_before);
+    plan_of(&after_axis, head, json_after, sizeof json_after, hash_after);
+    cr_assert_str_eq(json_after, "{\"threads\":1}\n{\"threads\":2}\n");
+    cr_assert_str_eq(json_after, json_before);
+    cr_assert_str_eq(hash_after, hash_before, "the plan hash changed with the added axis");
+    snprintf(text, sizeof text, "%sprecision = double\n", head);
+    plan_of(&after_axis, text, json_after, sizeof json_after, hash_after);
+    cr_assert_str_eq(json_after, "{\"threads\":1,\"precision\":\"double\"}\n"
+                                 "{\"threads\":2,\"precision\":\"double\"}\n");
+    cr_assert_str_neq(hash_after, hash_before);
+    snprintf(text, sizeof text, "%sthreads = 2\nprecision = double,single\n", head);
+    plan_of(&after_axis, text, json_after, sizeof json_after, hash_after);
+    cr_assert_str_eq(json_after, "{\"threads\":2,\"precision\":\"double\"}\n"
+                                 "{\"threads\":2,\"precision\":\"single\"}\n");
 }
 
 /* A kernel section may sweep the harness's cache and batch like axes: they

@@ -15,8 +15,10 @@ const sp_kernel sp_spmv_csr_cuda_adaptive = {
     .summary = "CSR, rows cut into blocks of equal nonzeros (CSR-Adaptive), lane groups "
                "sized per block, long rows split; one launch",
     .needs_gpu = 1,
-    .naxes = 3,
-    .axes = {{"blocksize", "64,128,256"}, {"items", SP_ADAPTIVE_ITEMS}, {SP_AXIS_LOADS, "auto"}},
+    .naxes = 4,
+    .axes = {{"blocksize", "64,128,256"}, {"items", SP_ADAPTIVE_ITEMS}, {SP_AXIS_LOADS, "auto"},
+             {SP_AXIS_PRECISION, "double"}},
+    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cuda_adaptive_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .analyse = SP_GPU_FN(sp_spmv_cuda_adaptive_analyse),

@@ -16,7 +16,8 @@
  *              atomics on values, the same sum whichever block is last)
  *              and zeroes the counter for the next launch.
  * The descriptor carries the first nonzero, so a block's loads wait for
- * one read only.
+ * one read only. Templated on the value type (`precision`: double or
+ * single, summed in that type, as cuSPARSE with CUDA_R_32F).
  */
 #include "spmv_gpu.cuh"
 
@@ -154,10 +155,11 @@ extern "C" int sp_spmv_cuda_adaptive_prepare(const sp_problem *pb, const sp_para
     const char *name = "spmv_csr_cuda_adaptive";
     *state = NULL;
     int bs, items, stream;
+    sp_precision prec;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
     if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_adaptive_items(name, p, bs, &items, err) ||
-        sp_adaptive_stream(name, p, &stream, err))
+        sp_adaptive_stream(name, p, &stream, err) || sp_precision_param(p, name, &prec, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
@@ -175,14 +177,17 @@ extern "C" int sp_spmv_cuda_adaptive_prepare(const sp_problem *pb, const sp_para
              sp_spmv_gpu_add(g, (void **)&g->along_first, pl->long_first, nl * 4, 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->along_chunks, pl->long_chunks, nl * 4, 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->partial, NULL, nb * sizeof(double), 0, err) ||
-             sp_spmv_gpu_add(g, (void **)&g->count, NULL, nl * 4, 1, err);
+             sp_spmv_gpu_add(g, (void **)&g->count, NULL, nl * 4, 1, err) ||
+             sp_spmv_gpu_precision(g, prec, err);
     return sp_spmv_gpu_done(g, rc ? -1 : 0, state);
 }
 
 template <typename V, int ITEMS>
-static void launch(const sp_gpu_spmv *g, const V *val, const V *x, V *y, V *partial,
-                   cudaStream_t stream)
+static void launch(const sp_gpu_spmv *g, cudaStream_t stream)
 {
+    sp_gpu_values<V> v = sp_spmv_gpu_values<V>(g);
+    const V *val = v.val, *x = v.x;
+    V *y = v.y, *partial = v.partial;
     size_t shared = (size_t)g->blocksize * ITEMS * sizeof(V) + ((size_t)g->blocksize + 1) * 4;
     unsigned grid = (unsigned)g->aplan.nblocks;
     if (g->astream)
@@ -211,7 +216,8 @@ extern "C" int sp_spmv_cuda_adaptive_analyse(void *state, const sp_exec *ex, sp_
     int dev, l2;
     SP_CUDA(cudaGetDevice(&dev), err);
     SP_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), err);
-    g->astream = sp_adaptive_streams(g->rows, g->cols, g->nnz, sizeof(double), (int64_t)l2);
+    g->astream = sp_adaptive_streams(g->rows, g->cols, g->nnz,
+                                     g->prec == SP_SINGLE ? 4 : 8, (int64_t)l2);
     return 0;
 }
 
@@ -224,12 +230,18 @@ extern "C" int sp_spmv_cuda_adaptive_launch(void *state, const sp_exec *ex, sp_e
     if (g->aplan.nblocks == 0)
         return 0;
     cudaStream_t stream = (cudaStream_t)ex->stream;
+    int single = g->prec == SP_SINGLE;
     switch (g->items) {
-    case 1: launch<double, 1>(g, g->val, g->x, g->y, g->partial, stream); break;
-    case 2: launch<double, 2>(g, g->val, g->x, g->y, g->partial, stream); break;
-    case 4: launch<double, 4>(g, g->val, g->x, g->y, g->partial, stream); break;
-    case 8: launch<double, 8>(g, g->val, g->x, g->y, g->partial, stream); break;
-    case 16: launch<double, 16>(g, g->val, g->x, g->y, g->partial, stream); break;
+#define SP_ADAPTIVE_CASE(I)                                                                \
+    case I:                                                                                \
+        single ? launch<float, I>(g, stream) : launch<double, I>(g, stream);               \
+        break;
+        SP_ADAPTIVE_CASE(1)
+        SP_ADAPTIVE_CASE(2)
+        SP_ADAPTIVE_CASE(4)
+        SP_ADAPTIVE_CASE(8)
+        SP_ADAPTIVE_CASE(16)
+#undef SP_ADAPTIVE_CASE
     default:
         return sp_fail(err, "spmv_csr_cuda_adaptive: items = %d unsupported", g->items);
     }

@@ -13,29 +13,27 @@
 #include "spmv_gpu.cuh"
 
 /* sum over k = first, first + STEP, ... < end of val[k]·x[col[k]] */
-template <int STEP>
-__device__ __forceinline__ double row_part(int32_t first, int32_t end,
-                                           const int32_t *__restrict__ colidx,
-                                           const double *__restrict__ val,
-                                           const double *__restrict__ x)
+template <int STEP, typename V>
+__device__ __forceinline__ V row_part(int32_t first, int32_t end,
+                                      const int32_t *__restrict__ colidx,
+                                      const V *__restrict__ val, const V *__restrict__ x)
 {
-    double sum = 0.0;
+    V sum = 0;
 #pragma unroll 4
     for (int32_t k = first; k < end; k += STEP)
         sum += __ldcs(val + k) * __ldg(x + __ldcs(colidx + k));
     return sum;
 }
 
-template <int LANES>
+template <int LANES, typename V>
 __global__ void csr_hybrid_kernel(int32_t rows, int32_t long_min, unsigned chunk_blocks,
                                   int64_t nchunks, const int32_t *__restrict__ rowptr,
                                   const int32_t *__restrict__ colidx,
-                                  const double *__restrict__ val,
-                                  const double *__restrict__ x, double *__restrict__ y,
-                                  const int32_t *__restrict__ long_row,
+                                  const V *__restrict__ val, const V *__restrict__ x,
+                                  V *__restrict__ y, const int32_t *__restrict__ long_row,
                                   const int32_t *__restrict__ long_first,
                                   const int32_t *__restrict__ chunk_long,
-                                  double *__restrict__ partial, unsigned *__restrict__ count)
+                                  V *__restrict__ partial, unsigned *__restrict__ count)
 {
     if (blockIdx.x >= chunk_blocks) {
         /* short rows: group t / LANES owns row t / LANES; every thread
@@ -43,7 +41,7 @@ __global__ void csr_hybrid_kernel(int32_t rows, int32_t long_min, unsigned chunk
         long long t = (long long)(blockIdx.x - chunk_blocks) * blockDim.x + threadIdx.x;
         long long row = t / LANES;
         int lane = (int)(threadIdx.x % LANES);
-        double sum = 0.0;
+        V sum = 0;
         int mine = 0;
         if (row < rows) {
             int32_t b = rowptr[row], e = rowptr[row + 1];
@@ -67,7 +65,7 @@ __global__ void csr_hybrid_kernel(int32_t rows, int32_t long_min, unsigned chunk
     int32_t n = long_first[L + 1] - first, e = rowptr[row + 1];
     int32_t b = rowptr[row] + (int32_t)(c - first) * SP_HYBRID_CHUNK;
     e = min(e, b + SP_HYBRID_CHUNK);
-    double sum = row_part<32>(b + lane, e, colidx, val, x);
+    V sum = row_part<32>(b + lane, e, colidx, val, x);
     for (int o = 16; o > 0; o /= 2)
         sum += __shfl_xor_sync(0xffffffffu, sum, o);
     if (n == 1) {
@@ -85,7 +83,7 @@ __global__ void csr_hybrid_kernel(int32_t rows, int32_t long_min, unsigned chunk
     if (done != (unsigned)n - 1)
         return;
     __threadfence();                    /* the others' partials after their counts */
-    double total = 0.0;
+    V total = 0;
     for (int32_t j = lane; j < n; j += 32)
         total += __ldcg(partial + first + j);
     for (int o = 16; o > 0; o /= 2)
@@ -120,9 +118,11 @@ extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params
     const char *name = "spmv_csr_cuda_hybrid";
     *state = NULL;
     int bs, lanes;
+    sp_precision prec;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
-    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_gpu_lanes(pb->A, p, &lanes, err))
+    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_gpu_lanes(pb->A, p, &lanes, err) ||
+        sp_precision_param(p, name, &prec, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
@@ -133,7 +133,32 @@ extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params
         sp_fail_prefix(err, "%s", name);
         return sp_spmv_gpu_done(g, -1, state);
     }
-    return sp_spmv_gpu_done(g, add_plan(g, err), state);
+    return sp_spmv_gpu_done(g, add_plan(g, err) || sp_spmv_gpu_precision(g, prec, err), state);
+}
+
+/* The kernel for g->lanes in value type V; -1 for lanes it has no case for. */
+template <typename V>
+static int hybrid_launch(const sp_gpu_spmv *g, unsigned blocks, unsigned chunk_blocks,
+                         cudaStream_t stream)
+{
+    const sp_hybrid_plan *pl = &g->plan;
+    sp_gpu_values<V> v = sp_spmv_gpu_values<V>(g);
+    int32_t lm = pl->long_min;
+#define SP_HYBRID_CASE(L)                                                                  \
+    case L:                                                                                \
+        csr_hybrid_kernel<L, V><<<blocks, g->blocksize, 0, stream>>>(                      \
+            g->rows, lm, chunk_blocks, pl->nchunks, g->rowptr, g->colidx, v.val, v.x, v.y, \
+            g->long_row, g->long_first, g->chunk_long, v.partial, g->count);               \
+        return 0;
+    switch (g->lanes) {
+        SP_HYBRID_CASE(2)
+        SP_HYBRID_CASE(4)
+        SP_HYBRID_CASE(8)
+        SP_HYBRID_CASE(16)
+        SP_HYBRID_CASE(32)
+    }
+#undef SP_HYBRID_CASE
+    return -1;
 }
 
 /* One kernel on the harness's stream; the host only sizes the grid. The
@@ -150,24 +175,10 @@ extern "C" int sp_spmv_cuda_hybrid_launch(void *state, const sp_exec *ex, sp_err
     unsigned chunk_blocks = (unsigned)((pl->nchunks + warps - 1) / warps);
     long long threads = (long long)g->rows * g->lanes;
     unsigned blocks = chunk_blocks + (unsigned)((threads + g->blocksize - 1) / g->blocksize);
-    int32_t lm = pl->long_min;
     if (blocks > 0) {
-#define SP_HYBRID_CASE(L)                                                                  \
-    case L:                                                                                \
-        csr_hybrid_kernel<L><<<blocks, g->blocksize, 0, stream>>>(                         \
-            g->rows, lm, chunk_blocks, pl->nchunks, g->rowptr, g->colidx, g->val, g->x,    \
-            g->y, g->long_row, g->long_first, g->chunk_long, g->partial, g->count);        \
-        break;
-        switch (g->lanes) {
-            SP_HYBRID_CASE(2)
-            SP_HYBRID_CASE(4)
-            SP_HYBRID_CASE(8)
-            SP_HYBRID_CASE(16)
-            SP_HYBRID_CASE(32)
-        default:
+        if (g->prec == SP_SINGLE ? hybrid_launch<float>(g, blocks, chunk_blocks, stream)
+                                 : hybrid_launch<double>(g, blocks, chunk_blocks, stream))
             return sp_fail(err, "spmv_csr_cuda_hybrid: lanes = %d unsupported", g->lanes);
-        }
-#undef SP_HYBRID_CASE
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;

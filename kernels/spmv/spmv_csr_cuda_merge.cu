@@ -13,27 +13,30 @@
 
 #include "spmv_gpu.cuh"
 
-/* Shared memory per warp: the tile's products (TILE doubles) and row ends
- * (TILE + 1), rounded to 8 bytes: 3 KB, so 64 warps fit on an SM. */
+/* Shared memory per warp: the tile's products (TILE values V) and row ends
+ * (TILE + 1), rounded to 8 bytes: 3 KB in double, so 64 warps fit on an
+ * SM; 2 KB in float. */
 constexpr int TILE = SP_MERGE_TILE, ITEMS = SP_MERGE_ITEMS;
-constexpr size_t WARP_SMEM = (TILE * 8 + (TILE + 1) * 4 + 7) / 8 * 8;
+template <typename V>
+constexpr size_t WARP_SMEM = (TILE * sizeof(V) + (TILE + 1) * 4 + 7) / 8 * 8;
 
 /* Tile `tile` of the path: rows r0..r1-1 end inside it, nonzeros n0..n1-1
  * lie in it; y[r0..r1-1] written (row r0's part before n0 arrives as the
  * previous tiles' carries), the part of row r1 in carry_*[tile]. */
+template <typename V>
 __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ tiles,
                                  const int32_t *__restrict__ rowptr,
                                  const int32_t *__restrict__ colidx,
-                                 const double *__restrict__ val, const double *__restrict__ x,
-                                 double *__restrict__ y, int32_t *__restrict__ carry_row,
-                                 double *__restrict__ carry_val)
+                                 const V *__restrict__ val, const V *__restrict__ x,
+                                 V *__restrict__ y, int32_t *__restrict__ carry_row,
+                                 V *__restrict__ carry_val)
 {
-    extern __shared__ double smem[];
+    extern __shared__ __align__(8) unsigned char smem[];  /* one name for every V */
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     int64_t tile = (int64_t)blockIdx.x * (blockDim.x / 32) + warp;
     if (tile >= ntiles)
         return;                         /* the whole warp leaves together */
-    double *s_prod = (double *)((char *)smem + warp * WARP_SMEM);
+    V *s_prod = (V *)(smem + warp * WARP_SMEM<V>);
     int32_t *s_end = (int32_t *)(s_prod + TILE);
     int32_t r0 = tiles[2 * tile], n0 = tiles[2 * tile + 1];
     int32_t r1 = tiles[2 * tile + 2], n1 = tiles[2 * tile + 3];
@@ -42,12 +45,12 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
      * clamped into the tile: ITEMS independent loads in flight per array
      * rather than a chain of branches. */
     int32_t c[ITEMS], e[ITEMS];
-    double v[ITEMS];
+    V v[ITEMS];
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
         int k = n0 + max(min(lane + 32 * j, nnzs - 1), 0);
         c[j] = nnzs > 0 ? __ldcs(colidx + k) : 0;     /* read once: evict first, */
-        v[j] = nnzs > 0 ? __ldcs(val + k) : 0.0;      /* x keeps its place in L2 */
+        v[j] = nnzs > 0 ? __ldcs(val + k) : V(0);     /* x keeps its place in L2 */
         e[j] = nrows > 0 ? rowptr[r0 + 1 + min(lane + 32 * j, nrows - 1)] : 0;
     }
 #pragma unroll
@@ -71,13 +74,13 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
             hi = mid;
     }
     int xr = lo, yn = d - lo;
-    double sum = 0.0;
+    V sum = 0;
     for (int it = d; it < dend; it++) {
         if (n0 + yn < s_end[xr]) {
             sum += s_prod[yn++];
         } else {                        /* row r0 + xr ends here */
             y[r0 + xr++] = sum;
-            sum = 0.0;
+            sum = 0;
         }
     }
     /* Carries: each lane's partial of row xr, which a later lane (or the
@@ -86,7 +89,7 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
      * the run's total; it adds that to the row (distinct rows: no clash).
      * Lane 31 always ends at nrows, so exactly one lane writes the tail. */
     for (int o = 1; o < 32; o *= 2) {
-        double v2 = __shfl_down_sync(0xffffffffu, sum, o);
+        V v2 = __shfl_down_sync(0xffffffffu, sum, o);
         int r2 = __shfl_down_sync(0xffffffffu, xr, o);
         if (lane + o < 32 && r2 == xr)
             sum += v2;
@@ -106,16 +109,17 @@ __global__ void csr_merge_kernel(int64_t ntiles, const int32_t *__restrict__ til
 /* Adds each tile's carry to its row, after every y was stored. Carry rows
  * never decrease with the tile, so a warp sums runs of equal rows with
  * shuffles and the first lane of each run adds it once. */
+template <typename V>
 __global__ void csr_merge_fixup(int64_t ntiles, int32_t rows,
                                 const int32_t *__restrict__ carry_row,
-                                const double *__restrict__ carry_val, double *__restrict__ y)
+                                const V *__restrict__ carry_val, V *__restrict__ y)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int lane = threadIdx.x % 32;
     int32_t r = t < ntiles ? carry_row[t] : INT_MAX;
-    double v = t < ntiles ? carry_val[t] : 0.0;
+    V v = t < ntiles ? carry_val[t] : V(0);
     for (int o = 1; o < 32; o *= 2) {
-        double v2 = __shfl_down_sync(0xffffffffu, v, o);
+        V v2 = __shfl_down_sync(0xffffffffu, v, o);
         int32_t r2 = __shfl_down_sync(0xffffffffu, r, o);
         if (lane + o < 32 && r2 == r)
             v += v2;
@@ -134,9 +138,10 @@ extern "C" int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params 
     const char *name = "spmv_csr_cuda_merge";
     *state = NULL;
     int bs;
+    sp_precision prec;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
-    if (sp_gpu_blocksize(name, p, 1, &bs, err))
+    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_precision_param(p, name, &prec, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
@@ -147,7 +152,8 @@ extern "C" int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params 
     size_t n = (size_t)g->ntiles;
     int rc = sp_spmv_gpu_add(g, (void **)&g->tiles, g->h_tiles, (n + 1) * 8, 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->carry_row, NULL, n * 4, 0, err) ||
-             sp_spmv_gpu_add(g, (void **)&g->carry_val, NULL, n * 8, 0, err);
+             sp_spmv_gpu_add(g, (void **)&g->carry_val, NULL, n * 8, 0, err) ||
+             sp_spmv_gpu_precision(g, prec, err);
     return sp_spmv_gpu_done(g, rc, state);
 }
 
@@ -159,10 +165,29 @@ extern "C" int sp_spmv_cuda_merge_analyse(void *state, const sp_exec *ex, sp_err
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g)
         return sp_fail(err, "spmv_csr_cuda_merge: analyse without a state");
-    size_t smem = (size_t)(g->blocksize / 32) * WARP_SMEM;
-    SP_CUDA(cudaFuncSetAttribute(csr_merge_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)smem), err);
+    int warps = g->blocksize / 32;
+    if (g->prec == SP_SINGLE)
+        SP_CUDA(cudaFuncSetAttribute(csr_merge_kernel<float>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)(warps * WARP_SMEM<float>)), err);
+    else
+        SP_CUDA(cudaFuncSetAttribute(csr_merge_kernel<double>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)(warps * WARP_SMEM<double>)), err);
     return 0;
+}
+
+/* The tile kernel, then the carries, in value type V. */
+template <typename V> static void merge_launch(const sp_gpu_spmv *g, cudaStream_t stream)
+{
+    sp_gpu_values<V> v = sp_spmv_gpu_values<V>(g);
+    int warps = g->blocksize / 32;
+    unsigned blocks = (unsigned)((g->ntiles + warps - 1) / warps);
+    csr_merge_kernel<V><<<blocks, g->blocksize, warps * WARP_SMEM<V>, stream>>>(
+        g->ntiles, g->tiles, g->rowptr, g->colidx, v.val, v.x, v.y, g->carry_row,
+        v.carry_val);
+    csr_merge_fixup<V><<<(unsigned)((g->ntiles + 255) / 256), 256, 0, stream>>>(
+        g->ntiles, g->rows, g->carry_row, v.carry_val, v.y);
 }
 
 /* The tile kernel, then the carries, both on the harness's stream (so the
@@ -174,15 +199,11 @@ extern "C" int sp_spmv_cuda_merge_launch(void *state, const sp_exec *ex, sp_err 
     if (!g)
         return sp_fail(err, "spmv_csr_cuda_merge: launch without a state");
     cudaStream_t stream = (cudaStream_t)ex->stream;
-    int warps = g->blocksize / 32;
     if (g->ntiles > 0) {
-        unsigned blocks = (unsigned)((g->ntiles + warps - 1) / warps);
-        csr_merge_kernel<<<blocks, g->blocksize, warps * WARP_SMEM, stream>>>(
-            g->ntiles, g->tiles, g->rowptr, g->colidx, g->val, g->x, g->y, g->carry_row,
-            g->carry_val);
-        SP_CUDA(cudaGetLastError(), err);
-        csr_merge_fixup<<<(unsigned)((g->ntiles + 255) / 256), 256, 0, stream>>>(
-            g->ntiles, g->rows, g->carry_row, g->carry_val, g->y);
+        if (g->prec == SP_SINGLE)
+            merge_launch<float>(g, stream);
+        else
+            merge_launch<double>(g, stream);
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;

@@ -1,41 +1,53 @@
 /*
  * spmv_csr_cuda_scalar.cu — CSR SpMV with one CUDA thread per row (the
  * "scalar" kernel): simple, and its loads coalesce poorly on long rows;
- * the baseline hand-written GPU design.
+ * the baseline hand-written GPU design. V, the value type of A, x, y and
+ * the sum: double, or float for `precision = single`.
  */
 #include "spmv_gpu.cuh"
 
 /* Thread i computes y[i]. The index is formed in 64 bits: with rows near
  * INT32_MAX the last block reaches past 2^31. */
+template <typename V>
 __global__ void csr_scalar_kernel(int32_t rows, const int32_t *__restrict__ rowptr,
                                   const int32_t *__restrict__ colidx,
-                                  const double *__restrict__ val,
-                                  const double *__restrict__ x, double *__restrict__ y)
+                                  const V *__restrict__ val, const V *__restrict__ x,
+                                  V *__restrict__ y)
 {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= rows)
         return;
-    double sum = 0.0;
+    V sum = 0;
     for (int32_t k = rowptr[i]; k < rowptr[i + 1]; k++)
         sum += val[k] * x[colidx[k]];
     y[i] = sum;
 }
 
-/* Host only: the `blocksize` axis checked, A's CSR, x and y recorded for
- * the shared upload (no conversion). */
+/* Host only: the `blocksize` and `precision` axes checked, A's CSR, x and
+ * y recorded for the shared upload (no conversion; in single, A's values
+ * and x rounded to float). */
 extern "C" int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p,
                                            void **state, sp_err *err)
 {
     *state = NULL;
     int bs;
-    if (sp_gpu_blocksize("spmv_csr_cuda_scalar", p, 0, &bs, err))
+    sp_precision prec;
+    if (sp_gpu_blocksize("spmv_csr_cuda_scalar", p, 0, &bs, err) ||
+        sp_precision_param(p, "spmv_csr_cuda_scalar", &prec, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
     if (!g)
         return -1;
     g->blocksize = bs;
-    *state = g;
-    return 0;
+    return sp_spmv_gpu_done(g, sp_spmv_gpu_precision(g, prec, err), state);
+}
+
+template <typename V> static void scalar_launch(const sp_gpu_spmv *g, unsigned blocks,
+                                                cudaStream_t stream)
+{
+    sp_gpu_values<V> v = sp_spmv_gpu_values<V>(g);
+    csr_scalar_kernel<V><<<blocks, g->blocksize, 0, stream>>>(g->rows, g->rowptr, g->colidx,
+                                                              v.val, v.x, v.y);
 }
 
 /* One kernel on the harness's stream; rows = 0 launches nothing. */
@@ -47,8 +59,10 @@ extern "C" int sp_spmv_cuda_scalar_launch(void *state, const sp_exec *ex, sp_err
     cudaStream_t stream = (cudaStream_t)ex->stream;
     unsigned blocks = (unsigned)(((long long)g->rows + g->blocksize - 1) / g->blocksize);
     if (blocks > 0) {
-        csr_scalar_kernel<<<blocks, g->blocksize, 0, stream>>>(g->rows, g->rowptr, g->colidx,
-                                                               g->val, g->x, g->y);
+        if (g->prec == SP_SINGLE)
+            scalar_launch<float>(g, blocks, stream);
+        else
+            scalar_launch<double>(g, blocks, stream);
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;

@@ -1,6 +1,7 @@
 /*
  * spmv_csr_cusparse.cu — the vendor baselines: cusparseSpMV (32-bit
- * indices, double) on CSR (ALG1, ALG2), COO (ALG1, ALG2) and sliced ELL
+ * indices; values, vectors and compute type CUDA_R_64F, or CUDA_R_32F for
+ * `precision = single`) on CSR (ALG1, ALG2), COO (ALG1, ALG2) and sliced ELL
  * (SELL ALG1, built by kernels/hll.c, the HLL-aligned GPU layout).
  * prepare builds the format on the host (COO row indices, the sliced ELL)
  * and records it for the shared upload; analyse is cuSPARSE's inspector
@@ -12,25 +13,45 @@
 #include "spmv_gpu.cuh"
 
 static const double one = 1.0, zero = 0.0;
+static const float one32 = 1.0f, zero32 = 0.0f;
+
+/* cuSPARSE's data type of g's values, vectors and computation. */
+static cudaDataType value_type(const sp_gpu_spmv *g)
+{
+    return g->prec == SP_SINGLE ? CUDA_R_32F : CUDA_R_64F;
+}
+
+/* alpha = 1 and beta = 0 in that type. */
+static const void *alpha(const sp_gpu_spmv *g)
+{
+    return g->prec == SP_SINGLE ? (const void *)&one32 : (const void *)&one;
+}
+static const void *beta(const sp_gpu_spmv *g)
+{
+    return g->prec == SP_SINGLE ? (const void *)&zero32 : (const void *)&zero;
+}
 
 /* The matrix descriptor of g's format: SELL when g->sell_val is set, COO
  * when g->coo_row is, CSR otherwise. */
 static int create_matrix(sp_gpu_spmv *g, sp_err *err)
 {
-    if (g->sell_val)
+    int single = g->prec == SP_SINGLE;
+    void *sell_val = single ? (void *)g->f32.sell_val : (void *)g->sell_val;
+    void *val = single ? (void *)g->f32.val : (void *)g->val;
+    if (sell_val)
         SP_CUSPARSE(cusparseCreateSlicedEll(&g->matA, g->rows, g->cols, g->nnz, g->stored,
-                                            g->hack, g->sell_off, g->sell_col, g->sell_val,
+                                            g->hack, g->sell_off, g->sell_col, sell_val,
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F), err);
+                                            CUSPARSE_INDEX_BASE_ZERO, value_type(g)), err);
     else if (g->coo_row)
         SP_CUSPARSE(cusparseCreateCoo(&g->matA, g->rows, g->cols, g->nnz, g->coo_row,
-                                      g->colidx, g->val, CUSPARSE_INDEX_32I,
-                                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F), err);
+                                      g->colidx, val, CUSPARSE_INDEX_32I,
+                                      CUSPARSE_INDEX_BASE_ZERO, value_type(g)), err);
     else
         SP_CUSPARSE(cusparseCreateCsr(&g->matA, g->rows, g->cols, g->nnz, g->rowptr,
-                                      g->colidx, g->val, CUSPARSE_INDEX_32I,
+                                      g->colidx, val, CUSPARSE_INDEX_32I,
                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                      CUDA_R_64F), err);
+                                      value_type(g)), err);
     return 0;
 }
 
@@ -40,10 +61,13 @@ static int describe(sp_gpu_spmv *g, size_t *bytes, sp_err *err)
 {
     if (create_matrix(g, err))
         return -1;
-    SP_CUSPARSE(cusparseCreateDnVec(&g->vecX, g->cols, g->x, CUDA_R_64F), err);
-    SP_CUSPARSE(cusparseCreateDnVec(&g->vecY, g->rows, g->y, CUDA_R_64F), err);
-    SP_CUSPARSE(cusparseSpMV_bufferSize(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                        g->matA, g->vecX, &zero, g->vecY, CUDA_R_64F,
+    int single = g->prec == SP_SINGLE;
+    void *x = single ? (void *)g->f32.x : (void *)g->x;
+    void *y = single ? (void *)g->f32.y : (void *)g->y;
+    SP_CUSPARSE(cusparseCreateDnVec(&g->vecX, g->cols, x, value_type(g)), err);
+    SP_CUSPARSE(cusparseCreateDnVec(&g->vecY, g->rows, y, value_type(g)), err);
+    SP_CUSPARSE(cusparseSpMV_bufferSize(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(g),
+                                        g->matA, g->vecX, beta(g), g->vecY, value_type(g),
                                         (cusparseSpMVAlg_t)g->alg, bytes), err);
     return 0;
 }
@@ -67,8 +91,8 @@ extern "C" int sp_spmv_cusparse_analyse(void *state, const sp_exec *ex, sp_err *
     if (sp_spmv_gpu_alloc(&g->buffer, bytes, err))
         return -1;
     cusparseStatus_t s = cusparseSpMV_preprocess(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                 &one, g->matA, g->vecX, &zero, g->vecY,
-                                                 CUDA_R_64F, (cusparseSpMVAlg_t)g->alg,
+                                                 alpha(g), g->matA, g->vecX, beta(g), g->vecY,
+                                                 value_type(g), (cusparseSpMVAlg_t)g->alg,
                                                  g->buffer);
     if (s != CUSPARSE_STATUS_SUCCESS && s != CUSPARSE_STATUS_NOT_SUPPORTED)
         return sp_fail(err, "cusparseSpMV_preprocess: %s", cusparseGetErrorString(s));
@@ -97,15 +121,18 @@ static int sell_format(const sp_csr *A, int hack, sp_gpu_spmv *g, sp_err *err)
     return sp_spmv_gpu_add_sell(g, &g->hll, err);
 }
 
-/* Host only: the `hack` axis checked (SELL), then the format built and
- * recorded with x and y: the CSR (CSR, COO), the COO row indices, or the
- * sliced ELL alone. */
+/* Host only: the `hack` axis checked (SELL) and the precision, then the
+ * format built and recorded with x and y: the CSR (CSR, COO), the COO row
+ * indices, or the sliced ELL alone (values and x rounded to float in
+ * single). */
 static int cusparse_prepare(const sp_problem *pb, const sp_params *p, enum cusparse_format f,
                             cusparseSpMVAlg_t alg, void **state, sp_err *err)
 {
     *state = NULL;
     int hack = 0;
-    if (f == FMT_SELL && sp_gpu_hack("spmv_sell_cusparse", p, &hack, err))
+    sp_precision prec;
+    if ((f == FMT_SELL && sp_gpu_hack("spmv_sell_cusparse", p, &hack, err)) ||
+        sp_precision_param(p, "spmv (cuSPARSE)", &prec, err))
         return -1;
     sp_gpu_spmv *g = f == FMT_SELL ? sp_spmv_gpu_new(pb, err) : sp_spmv_gpu_csr(pb, err);
     if (!g)
@@ -116,7 +143,7 @@ static int cusparse_prepare(const sp_problem *pb, const sp_params *p, enum cuspa
         rc = sell_format(pb->A, hack, g, err);
     else if (f == FMT_COO)
         rc = coo_format(pb->A, g, err);
-    return sp_spmv_gpu_done(g, rc, state);
+    return sp_spmv_gpu_done(g, rc || sp_spmv_gpu_precision(g, prec, err), state);
 }
 
 extern "C" int sp_spmv_cusparse_prepare(const sp_problem *pb, const sp_params *p,
@@ -161,10 +188,12 @@ extern "C" int sp_spmv_cusparse_launch(void *state, const sp_exec *ex, sp_err *e
     cudaStream_t stream = (cudaStream_t)ex->stream;
     if (g->matA) {
         SP_CUSPARSE(cusparseSetStream(g->handle, stream), err);
-        SP_CUSPARSE(cusparseSpMV(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, g->matA,
-                                 g->vecX, &zero, g->vecY, CUDA_R_64F,
+        SP_CUSPARSE(cusparseSpMV(g->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(g),
+                                 g->matA, g->vecX, beta(g), g->vecY, value_type(g),
                                  (cusparseSpMVAlg_t)g->alg, g->buffer), err);
         SP_CUDA(cudaGetLastError(), err);
+    } else if (g->rows > 0 && g->prec == SP_SINGLE) {
+        SP_CUDA(cudaMemsetAsync(g->f32.y, 0, (size_t)g->rows * sizeof(float), stream), err);
     } else if (g->rows > 0) {
         SP_CUDA(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(double), stream), err);
     }

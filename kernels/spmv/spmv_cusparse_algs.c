@@ -15,6 +15,7 @@
         .needs_gpu = 1,                                                                \
         .naxes = nax,                                                                  \
         .axes = ax,                                                                    \
+        .added_axis = SP_AXIS_PRECISION,                                               \
         .prepare = SP_GPU_FN(prep),                                                    \
         .upload = SP_GPU_FN(sp_spmv_gpu_upload),                                       \
         .analyse = SP_GPU_FN(sp_spmv_cusparse_analyse),                                \
@@ -24,18 +25,19 @@
         .need = needfn,                                                                \
     };
 
-#define SP_NO_AXES {{NULL, NULL}}
-#define SP_HACK_AXIS {{"hack", SP_GPU_HACKS}}
+/* every baseline has the precision axis (double unless a section sets it) */
+#define SP_NO_AXES {{SP_AXIS_PRECISION, "double"}}
+#define SP_HACK_AXIS {{"hack", SP_GPU_HACKS}, {SP_AXIS_PRECISION, "double"}}
 
 SP_CUSPARSE_KERNEL(sp_spmv_csr_cusparse_alg2, "spmv_csr_cusparse_alg2", "csr",
                    "cusparseSpMV, CSR, CUSPARSE_SPMV_CSR_ALG2",
-                   sp_spmv_cusparse_csr_alg2_prepare, 0, SP_NO_AXES, sp_need_cusparse_csr)
+                   sp_spmv_cusparse_csr_alg2_prepare, 1, SP_NO_AXES, sp_need_cusparse_csr)
 SP_CUSPARSE_KERNEL(sp_spmv_coo_cusparse_alg1, "spmv_coo_cusparse_alg1", "coo",
                    "cusparseSpMV, COO, CUSPARSE_SPMV_COO_ALG1",
-                   sp_spmv_cusparse_coo_alg1_prepare, 0, SP_NO_AXES, sp_need_cusparse_coo)
+                   sp_spmv_cusparse_coo_alg1_prepare, 1, SP_NO_AXES, sp_need_cusparse_coo)
 SP_CUSPARSE_KERNEL(sp_spmv_coo_cusparse_alg2, "spmv_coo_cusparse_alg2", "coo",
                    "cusparseSpMV, COO, CUSPARSE_SPMV_COO_ALG2",
-                   sp_spmv_cusparse_coo_alg2_prepare, 0, SP_NO_AXES, sp_need_cusparse_coo)
+                   sp_spmv_cusparse_coo_alg2_prepare, 1, SP_NO_AXES, sp_need_cusparse_coo)
 SP_CUSPARSE_KERNEL(sp_spmv_sell_cusparse, "spmv_sell_cusparse", "hll",
                    "cusparseSpMV, sliced ELL (our HLL-aligned conversion), SELL_ALG1",
-                   sp_spmv_cusparse_sell_prepare, 1, SP_HACK_AXIS, sp_need_cusparse_sell)
+                   sp_spmv_cusparse_sell_prepare, 2, SP_HACK_AXIS, sp_need_cusparse_sell)

@@ -146,21 +146,24 @@ static int dia_result(void *state, void *out, const sp_exec *ex, sp_err *err)
  * 2 MiB pages. */
 int sp_need_gpu_dia(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    (void)p;
     int32_t nd;
     int64_t stored;
     uint64_t bytes;
-    if (dia_check_problem("spmv_dia_cuda", pb, err))
+    sp_precision prec;
+    if (dia_check_problem("spmv_dia_cuda", pb, err) ||
+        sp_precision_param(p, "spmv_dia_cuda", &prec, err))
         return -1;
     if (sp_dia_plan(pb->A, &nd, &stored, &bytes, err))
         return sp_fail_prefix(err, "spmv_dia_cuda");
     const sp_csr *A = pb->A;
-    need->host_bytes = bytes + sp_dia_work_bytes(A) + 4096;
+    uint64_t vb = prec == SP_SINGLE ? 4 : 8;    /* a value of the layout, x, y */
+    need->host_bytes = bytes + sp_dia_work_bytes(A) + 4096 +
+                       (prec == SP_SINGLE ? ((uint64_t)stored + (uint64_t)A->cols) * 4 : 0);
     need->stored = (uint64_t)stored;
-    need->device_bytes = sp_gpu_array_bytes((uint64_t)stored, 8) +
+    need->device_bytes = sp_gpu_array_bytes((uint64_t)stored, vb) +
                          sp_gpu_array_bytes((uint64_t)nd, 4) +
-                         sp_gpu_array_bytes((uint64_t)A->cols, 8) +
-                         sp_gpu_array_bytes((uint64_t)A->rows, 8);
+                         sp_gpu_array_bytes((uint64_t)A->cols, vb) +
+                         sp_gpu_array_bytes((uint64_t)A->rows, vb);
     return 0;
 }
 

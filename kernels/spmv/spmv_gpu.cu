@@ -6,6 +6,7 @@
  * each step between two waits of its own (runner/harness.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "spmv_gpu.cuh"
 
@@ -72,6 +73,43 @@ int sp_spmv_gpu_add_sell(sp_gpu_spmv *g, const sp_hll *H, sp_err *err)
     return 0;
 }
 
+/* Recorded array i as its float twin f: n values rounded from its host
+ * data (if any) into a copy g owns. */
+static int to_float(sp_gpu_spmv *g, int i, float **f, sp_err *err)
+{
+    sp_gpu_array *a = &g->arrays[i];
+    size_t n = a->bytes / sizeof(double);
+    a->dev = (void **)f;
+    a->bytes = n * sizeof(float);
+    if (!a->host)
+        return 0;
+    float *h = (float *)malloc((n ? n : 1) * sizeof(float));
+    if (!h)
+        return sp_fail(err, "spmv (GPU): out of memory rounding %zu values to single", n);
+    sp_round_to_float((const double *)a->host, h, n);
+    g->h32[i] = h;
+    a->host = h;
+    return 0;
+}
+
+int sp_spmv_gpu_precision(sp_gpu_spmv *g, sp_precision prec, sp_err *err)
+{
+    g->prec = prec;
+    if (prec == SP_DOUBLE)
+        return 0;
+    if (prec != SP_SINGLE)
+        return sp_fail(err, "spmv (GPU): precision %d is neither double nor single", (int)prec);
+    double **d[] = {&g->val, &g->x, &g->y, &g->sell_val, &g->carry_val, &g->partial,
+                    &g->dia_val};
+    float **f[] = {&g->f32.val, &g->f32.x, &g->f32.y, &g->f32.sell_val, &g->f32.carry_val,
+                   &g->f32.partial, &g->f32.dia_val};
+    for (int i = 0; i < g->narrays; i++)
+        for (size_t v = 0; v < sizeof d / sizeof *d; v++)
+            if (g->arrays[i].dev == (void **)d[v] && to_float(g, i, f[v], err))
+                return -1;
+    return 0;
+}
+
 int sp_spmv_gpu_done(sp_gpu_spmv *g, int rc, void **state)
 {
     if (rc) {
@@ -117,6 +155,27 @@ extern "C" int sp_spmv_gpu_upload(void *state, const sp_exec *ex, sp_err *err)
     return 0;
 }
 
+/* Single: the rows floats of y (4 bytes each: what the run moves) into
+ * the first half of out, a wait for them, then widened to double in place
+ * from the last: double i covers floats 2i and 2i + 1, both read already
+ * (i >= 1), or float 0 itself, read first. memcpy: out is read as floats
+ * and written as doubles, which plain pointers may not do. */
+static int single_result(const sp_gpu_spmv *g, unsigned char *out, cudaStream_t stream,
+                         sp_err *err)
+{
+    size_t n = (size_t)g->rows;
+    SP_CUDA(cudaMemcpyAsync(out, g->f32.y, n * sizeof(float), cudaMemcpyDeviceToHost, stream),
+            err);
+    SP_CUDA(cudaStreamSynchronize(stream), err);
+    for (size_t i = n; i-- > 0;) {
+        float f;
+        memcpy(&f, out + i * sizeof f, sizeof f);
+        double d = f;
+        memcpy(out + i * sizeof d, &d, sizeof d);
+    }
+    return 0;
+}
+
 /* y back into out on the harness's stream (the harness has waited for the
  * last launch and waits for this copy). */
 extern "C" int sp_spmv_gpu_result(void *state, void *out, const sp_exec *ex, sp_err *err)
@@ -124,6 +183,8 @@ extern "C" int sp_spmv_gpu_result(void *state, void *out, const sp_exec *ex, sp_
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g || !out)
         return sp_fail(err, "spmv (GPU): result without a state or an output buffer");
+    if (g->rows && g->prec == SP_SINGLE)
+        return single_result(g, (unsigned char *)out, (cudaStream_t)ex->stream, err);
     if (g->rows)
         SP_CUDA(cudaMemcpyAsync(out, g->y, (size_t)g->rows * sizeof(double),
                                 cudaMemcpyDeviceToHost, (cudaStream_t)ex->stream), err);
@@ -169,5 +230,7 @@ extern "C" void sp_spmv_gpu_release(void *state)
     free(g->h_tiles);
     free(g->h_coo_row);
     free(g->h_perm);
+    for (int i = 0; i < SP_GPU_ARRAYS; i++)
+        free(g->h32[i]);
     free(g);
 }

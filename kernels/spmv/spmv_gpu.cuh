@@ -92,7 +92,40 @@ struct sp_gpu_spmv {
     /* ... and what upload makes of it, in order. */
     sp_gpu_array arrays[SP_GPU_ARRAYS];
     int narrays;
+    /* The `precision` axis (sp_spmv_gpu_precision, the last step of a
+     * prepare): in single the value arrays above (val, x, y, sell_val,
+     * carry_val, partial, dia_val) are made in float instead, here, from
+     * host copies prepare rounded (h32, one per recorded array, freed by
+     * release), and the double pointers stay NULL. */
+    sp_precision prec;
+    struct {
+        float *val, *x, *y, *sell_val, *carry_val, *partial, *dia_val;
+    } f32;
+    float *h32[SP_GPU_ARRAYS];
 };
+
+/* The value arrays of g in the kernels' value type V (double: the double
+ * pointers; float: f32), for launches templated on V. */
+template <typename V> struct sp_gpu_values {
+    V *val, *x, *y, *sell_val, *carry_val, *partial, *dia_val;
+};
+template <typename V> sp_gpu_values<V> sp_spmv_gpu_values(const sp_gpu_spmv *g);
+template <> inline sp_gpu_values<double> sp_spmv_gpu_values<double>(const sp_gpu_spmv *g)
+{
+    return {g->val, g->x, g->y, g->sell_val, g->carry_val, g->partial, g->dia_val};
+}
+template <> inline sp_gpu_values<float> sp_spmv_gpu_values<float>(const sp_gpu_spmv *g)
+{
+    return {g->f32.val,       g->f32.x,       g->f32.y,      g->f32.sell_val,
+            g->f32.carry_val, g->f32.partial, g->f32.dia_val};
+}
+
+/* The end of a prepare before sp_spmv_gpu_done: the precision recorded
+ * in g and, in single, every value array recorded so far switched to its
+ * float twin (4 bytes an element), its host data rounded to float into a
+ * copy g owns (counted as conversion, host only). Double changes nothing.
+ * -1 with the reason (out of memory). */
+int sp_spmv_gpu_precision(sp_gpu_spmv *g, sp_precision prec, sp_err *err);
 
 /* A zeroed state for pb's matrix with x (copied from pb->x) and y (left
  * unwritten) recorded for the upload, or NULL (err filled). Host only. */

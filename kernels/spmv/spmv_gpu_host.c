@@ -116,28 +116,55 @@ static uint64_t device_array(uint64_t n, uint64_t elem)
     return sp_gpu_array_bytes(n, elem);
 }
 
-/* The device copies every kernel makes: x and y. */
-static uint64_t vectors(const sp_csr *A)
+void sp_round_to_float(const double *d, float *f, size_t n)
 {
-    return device_array((uint64_t)A->cols, 8) + device_array((uint64_t)A->rows, 8);
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (size_t i = 0; i < n; i++)
+        f[i] = (float)d[i];
+}
+
+/* The bytes of one value (of A, x, y, a carry) at p's precision: 8 in
+ * double, 4 in single; -1 with the reason for another precision. */
+static int value_bytes(const sp_params *p, uint64_t *vb, sp_err *err)
+{
+    sp_precision prec;
+    if (sp_precision_param(p, "spmv (GPU)", &prec, err))
+        return -1;
+    *vb = prec == SP_SINGLE ? 4 : 8;
+    return 0;
+}
+
+/* The host copies a single-precision prepare rounds (sp_spmv_gpu_precision):
+ * `values` of the matrix's format and x, 4 bytes each; none in double. */
+static uint64_t host_single(uint64_t values, const sp_csr *A, uint64_t vb)
+{
+    return vb == 4 ? (values + (uint64_t)A->cols) * 4 : 0;
+}
+
+/* The device copies every kernel makes: x and y, vb bytes a value. */
+static uint64_t vectors(const sp_csr *A, uint64_t vb)
+{
+    return device_array((uint64_t)A->cols, vb) + device_array((uint64_t)A->rows, vb);
 }
 
 /* rowptr, colidx and val on the device. */
-static uint64_t csr_bytes(const sp_csr *A)
+static uint64_t csr_bytes(const sp_csr *A, uint64_t vb)
 {
     return device_array((uint64_t)A->rows + 1, 4) + device_array((uint64_t)A->nnz, 4) +
-           device_array((uint64_t)A->nnz, 8);
+           device_array((uint64_t)A->nnz, vb);
 }
 
 /* The CSR, x and y on the device; on the host only the small state (y
- * comes back into the runner's buffer). Pure arithmetic: the runner calls
- * it in a process that must not touch CUDA. */
+ * comes back into the runner's buffer) and, in single, the rounded
+ * copies of A's values and x. Pure arithmetic: the runner calls it in a
+ * process that must not touch CUDA. */
 int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    (void)p;
-    (void)err;
-    need->host_bytes = 4096;
-    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A);
+    uint64_t vb;
+    if (value_bytes(p, &vb, err))
+        return -1;
+    need->host_bytes = 4096 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
+    need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb);
     return 0;
 }
 
@@ -153,14 +180,16 @@ static void add_cusparse(const sp_problem *pb, sp_need *need)
 
 int sp_need_cusparse_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    sp_need_gpu_csr(pb, p, need, err);
+    if (sp_need_gpu_csr(pb, p, need, err))
+        return -1;
     add_cusparse(pb, need);
     return 0;
 }
 
 int sp_need_cusparse_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    sp_need_gpu_coo(pb, p, need, err);
+    if (sp_need_gpu_coo(pb, p, need, err))
+        return -1;
     add_cusparse(pb, need);
     return 0;
 }
@@ -173,24 +202,28 @@ int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *nee
     return 0;
 }
 
-/* CSR plus the tile coordinates (host and device) and one carry per tile. */
+/* CSR plus the tile coordinates (host and device) and one carry (row and
+ * value) per tile. */
 int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    (void)p;
-    (void)err;
+    uint64_t vb;
+    if (value_bytes(p, &vb, err))
+        return -1;
     uint64_t tiles = (uint64_t)sp_merge_tile_count(pb->A, SP_MERGE_TILE) + 1;
-    need->host_bytes = tiles * 8;
-    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) + device_array(tiles, 8 + 12);
+    need->host_bytes = tiles * 8 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
+    need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
+                         device_array(tiles, 8 + 4 + vb);
     return 0;
 }
 
 /* CSR plus a row index per nonzero (host and device). */
 int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    (void)p;
-    (void)err;
-    need->host_bytes = (uint64_t)pb->A->nnz * 4;
-    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) +
+    uint64_t vb;
+    if (value_bytes(p, &vb, err))
+        return -1;
+    need->host_bytes = (uint64_t)pb->A->nnz * 4 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
+    need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
                          device_array((uint64_t)pb->A->nnz, 4);
     return 0;
 }
@@ -198,8 +231,8 @@ int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
 /* A sliced ELL of `hack` rows per slice (0: ELL) in the GPU layout
  * (kernels/hll.h) on the host and the device: the runner skips the
  * combination when either is more than what is free. */
-static int need_sell(const sp_problem *pb, int32_t hack, int colmajor, sp_need *need,
-                     sp_err *err)
+static int need_sell(const sp_problem *pb, int32_t hack, int colmajor, uint64_t vb,
+                     sp_need *need, sp_err *err)
 {
     int64_t stored;
     uint64_t bytes;
@@ -208,25 +241,28 @@ static int need_sell(const sp_problem *pb, int32_t hack, int colmajor, sp_need *
         return -1;
     int32_t h = hack > 0 ? hack : 1;
     uint64_t slices = ((uint64_t)pb->A->rows + h - 1) / h + 1;
-    need->host_bytes = bytes;
-    need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
-                         device_array(slices, 4) + vectors(pb->A);
+    need->host_bytes = bytes + host_single((uint64_t)stored, pb->A, vb);
+    need->device_bytes = device_array((uint64_t)stored, vb) + device_array((uint64_t)stored, 4) +
+                         device_array(slices, 4) + vectors(pb->A, vb);
     need->stored = (uint64_t)stored;
     return 0;
 }
 
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
-    (void)p;
-    return need_sell(pb, 0, 1, need, err);
+    uint64_t vb;
+    if (value_bytes(p, &vb, err))
+        return -1;
+    return need_sell(pb, 0, 1, vb, need, err);
 }
 
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     int hack = 0;
-    if (sp_gpu_hack("HLL", p, &hack, err))
+    uint64_t vb;
+    if (sp_gpu_hack("HLL", p, &hack, err) || value_bytes(p, &vb, err))
         return -1;
-    return need_sell(pb, hack, 1, need, err);
+    return need_sell(pb, hack, 1, vb, need, err);
 }
 
 int32_t sp_hybrid_long_min(int lanes)
@@ -362,16 +398,17 @@ int sp_sell_sigma(const sp_csr *A, int32_t sigma, int32_t **perm, sp_csr *P, sp_
 int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     int lanes;
-    if (sp_gpu_lanes(pb->A, p, &lanes, err))
+    uint64_t vb;
+    if (sp_gpu_lanes(pb->A, p, &lanes, err) || value_bytes(p, &vb, err))
         return -1;
     int32_t nlong;
     int64_t nchunks;
     sp_hybrid_count(pb->A, sp_hybrid_long_min(lanes), SP_HYBRID_CHUNK, &nlong, &nchunks);
     uint64_t plan = ((uint64_t)nlong * 2 + 1 + (uint64_t)nchunks + 2) * 4;
-    need->host_bytes = 4096 + plan;
-    need->device_bytes = csr_bytes(pb->A) + vectors(pb->A) +
+    need->host_bytes = 4096 + plan + host_single((uint64_t)pb->A->nnz, pb->A, vb);
+    need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
                          device_array((uint64_t)nlong + 1, 4) * 3 +
-                         device_array((uint64_t)nchunks + 1, 4 + 8);
+                         device_array((uint64_t)nchunks + 1, 4 + vb);
     return 0;
 }
 
@@ -421,17 +458,19 @@ int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *ne
     int32_t sigma = 1;
     int hack = 0;
     int64_t stored;
+    uint64_t vb;
     const sp_csr *A = pb->A;
     if (sp_gpu_sigma("spmv_sell_cuda", p, &sigma, err) ||
-        sp_gpu_hack("spmv_sell_cuda", p, &hack, err) ||
+        sp_gpu_hack("spmv_sell_cuda", p, &hack, err) || value_bytes(p, &vb, err) ||
         sp_sell_sigma_plan(A, sigma, hack, &stored, err))
         return -1;
     uint64_t slices = ((uint64_t)A->rows + hack - 1) / hack + 1;
     uint64_t rows = (uint64_t)A->rows + 1;
     need->host_bytes = (uint64_t)stored * 12 + slices * 8 + rows * 4 +
-                       (sigma > 1 ? rows * 4 + (uint64_t)A->nnz * 12 : 0);
-    need->device_bytes = device_array((uint64_t)stored, 8) + device_array((uint64_t)stored, 4) +
-                         device_array(slices, 4) + device_array(rows, 4) + vectors(A);
+                       (sigma > 1 ? rows * 4 + (uint64_t)A->nnz * 12 : 0) +
+                       host_single((uint64_t)stored, A, vb);
+    need->device_bytes = device_array((uint64_t)stored, vb) + device_array((uint64_t)stored, 4) +
+                         device_array(slices, 4) + device_array(rows, 4) + vectors(A, vb);
     need->stored = (uint64_t)stored;
     return 0;
 }

@@ -9,28 +9,31 @@
  *   HLL warp     row-major slices, one warp per slice, one lane per row
  *                (each lane walks its own row: the uncoalesced baseline).
  * Padding (column -1) only ever follows a row's entries; it is skipped by
- * predicate, so its values are never loaded.
+ * predicate, so its values are never loaded. V, the value type of the
+ * layout, x, y and the sums: double, or float for `precision = single`.
  */
 #include "spmv_gpu.cuh"
 
 /* One entry: val·x[col], or 0 for padding. */
-__device__ __forceinline__ double sell_term(const int32_t *__restrict__ col,
-                                            const double *__restrict__ val,
-                                            const double *__restrict__ x, int64_t at)
+template <typename V>
+__device__ __forceinline__ V sell_term(const int32_t *__restrict__ col,
+                                       const V *__restrict__ val, const V *__restrict__ x,
+                                       int64_t at)
 {
     int32_t c = col[at];
-    return c >= 0 ? val[at] * x[c] : 0.0;
+    return c >= 0 ? val[at] * x[c] : V(0);
 }
 
 /* ELL: entry k of row i at k·rows + i. */
+template <typename V>
 __global__ void ell_kernel(int32_t rows, int32_t width, const int32_t *__restrict__ col,
-                           const double *__restrict__ val, const double *__restrict__ x,
-                           double *__restrict__ y)
+                           const V *__restrict__ val, const V *__restrict__ x,
+                           V *__restrict__ y)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= rows)
         return;
-    double sum = 0.0;
+    V sum = 0;
 #pragma unroll 4
     for (int32_t k = 0; k < width; k++)
         sum += sell_term(col, val, x, (int64_t)k * rows + i);
@@ -38,17 +41,18 @@ __global__ void ell_kernel(int32_t rows, int32_t width, const int32_t *__restric
 }
 
 /* HLL aligned: row i is row r of slice s; entry k at off[s] + k·hack + r. */
+template <typename V>
 __global__ void hll_aligned_kernel(int32_t rows, int32_t hack, const int32_t *__restrict__ off,
                                    const int32_t *__restrict__ col,
-                                   const double *__restrict__ val,
-                                   const double *__restrict__ x, double *__restrict__ y)
+                                   const V *__restrict__ val, const V *__restrict__ x,
+                                   V *__restrict__ y)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= rows)
         return;
     int32_t i = (int32_t)t, s = i / hack, r = i - s * hack;   /* 32-bit: fast division */
     int32_t base = off[s], width = (off[s + 1] - base) / hack;
-    double sum = 0.0;
+    V sum = 0;
 #pragma unroll 4
     for (int32_t k = 0; k < width; k++)
         sum += sell_term(col, val, x, base + (int64_t)k * hack + r);
@@ -56,10 +60,11 @@ __global__ void hll_aligned_kernel(int32_t rows, int32_t hack, const int32_t *__
 }
 
 /* HLL block: block s owns slice s; warp w takes rows w, w + warps, ... */
+template <typename V>
 __global__ void hll_block_kernel(int32_t rows, int32_t hack, const int32_t *__restrict__ off,
                                  const int32_t *__restrict__ col,
-                                 const double *__restrict__ val, const double *__restrict__ x,
-                                 double *__restrict__ y)
+                                 const V *__restrict__ val, const V *__restrict__ x,
+                                 V *__restrict__ y)
 {
     int32_t s = blockIdx.x, warps = blockDim.x / 32;
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -68,7 +73,7 @@ __global__ void hll_block_kernel(int32_t rows, int32_t hack, const int32_t *__re
         int64_t i = (int64_t)s * hack + r;
         if (i >= rows)
             break;                      /* uniform per warp: rows only grow */
-        double sum = 0.0;
+        V sum = 0;
         for (int32_t k = lane; k < width; k += 32)
             sum += sell_term(col, val, x, base + (int64_t)r * width + k);
         for (int o = 16; o > 0; o /= 2)
@@ -79,11 +84,12 @@ __global__ void hll_block_kernel(int32_t rows, int32_t hack, const int32_t *__re
 }
 
 /* HLL warp: warp s owns slice s; lane r takes rows r, r + 32, ... */
+template <typename V>
 __global__ void hll_warp_kernel(int32_t rows, int32_t hack, int32_t nslices,
                                 const int32_t *__restrict__ off,
                                 const int32_t *__restrict__ col,
-                                const double *__restrict__ val, const double *__restrict__ x,
-                                double *__restrict__ y)
+                                const V *__restrict__ val, const V *__restrict__ x,
+                                V *__restrict__ y)
 {
     int64_t s = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x % 32;
@@ -94,7 +100,7 @@ __global__ void hll_warp_kernel(int32_t rows, int32_t hack, int32_t nslices,
         int64_t i = s * hack + r;
         if (i >= rows)
             return;
-        double sum = 0.0;
+        V sum = 0;
         for (int32_t k = 0; k < width; k++)
             sum += sell_term(col, val, x, base + (int64_t)r * width + k);
         y[i] = sum;
@@ -102,17 +108,20 @@ __global__ void hll_warp_kernel(int32_t rows, int32_t hack, int32_t nslices,
 }
 
 /* The shared prepare, host only: axes checked, the sliced ELL built in
- * the state, then x, y and its arrays recorded for the shared upload. */
+ * the state, then x, y and its arrays recorded for the shared upload (in
+ * float for single: the layout's values and x rounded). */
 static int sell_prepare(const char *name, const sp_problem *pb, const sp_params *p,
                         int use_hack, int col_major, int warp_multiple, void **state,
                         sp_err *err)
 {
     *state = NULL;
     int bs, hack = 0;
+    sp_precision prec;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
     if (sp_gpu_blocksize(name, p, warp_multiple, &bs, err) ||
-        (use_hack && sp_gpu_hack(name, p, &hack, err)))
+        (use_hack && sp_gpu_hack(name, p, &hack, err)) ||
+        sp_precision_param(p, name, &prec, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
     if (!g)
@@ -123,10 +132,13 @@ static int sell_prepare(const char *name, const sp_problem *pb, const sp_params 
         sp_fail_prefix(err, "%s", name);
         return sp_spmv_gpu_done(g, -1, state);
     }
-    return sp_spmv_gpu_done(g, sp_spmv_gpu_add_sell(g, &g->hll, err), state);
+    return sp_spmv_gpu_done(
+        g, sp_spmv_gpu_add_sell(g, &g->hll, err) || sp_spmv_gpu_precision(g, prec, err), state);
 }
 
-/* launch(g, stream) on the harness's stream; no launch for rows = 0. */
+/* launch(V(0), g, stream) on the harness's stream, V the value type of
+ * g's precision (a generic lambda takes its type from the first argument);
+ * no launch for rows = 0. */
 template <typename Launch>
 static int enqueue(void *state, const sp_exec *ex, const char *name, Launch launch,
                    sp_err *err)
@@ -135,7 +147,10 @@ static int enqueue(void *state, const sp_exec *ex, const char *name, Launch laun
     if (!g)
         return sp_fail(err, "%s: launch without a state", name);
     if (g->rows > 0) {
-        launch(g, (cudaStream_t)ex->stream);
+        if (g->prec == SP_SINGLE)
+            launch(0.0f, g, (cudaStream_t)ex->stream);
+        else
+            launch(0.0, g, (cudaStream_t)ex->stream);
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;
@@ -154,9 +169,10 @@ extern "C" int sp_spmv_cuda_ell_prepare(const sp_problem *pb, const sp_params *p
 
 extern "C" int sp_spmv_cuda_ell_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+    auto launch = [](auto zero, sp_gpu_spmv *g, cudaStream_t stream) {
+        auto v = sp_spmv_gpu_values<decltype(zero)>(g);
         ell_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize, 0, stream>>>(
-            g->rows, g->width, g->sell_col, g->sell_val, g->x, g->y);
+            g->rows, g->width, g->sell_col, v.sell_val, v.x, v.y);
     };
     return enqueue(state, ex, "spmv_ell_cuda", launch, err);
 }
@@ -169,9 +185,10 @@ extern "C" int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_p
 
 extern "C" int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+    auto launch = [](auto zero, sp_gpu_spmv *g, cudaStream_t stream) {
+        auto v = sp_spmv_gpu_values<decltype(zero)>(g);
         hll_aligned_kernel<<<blocks_for(g->rows, g->blocksize), g->blocksize, 0, stream>>>(
-            g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
+            g->rows, g->hack, g->sell_off, g->sell_col, v.sell_val, v.x, v.y);
     };
     return enqueue(state, ex, "spmv_hll_cuda_aligned", launch, err);
 }
@@ -184,9 +201,10 @@ extern "C" int sp_spmv_cuda_hll_block_prepare(const sp_problem *pb, const sp_par
 
 extern "C" int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+    auto launch = [](auto zero, sp_gpu_spmv *g, cudaStream_t stream) {
+        auto v = sp_spmv_gpu_values<decltype(zero)>(g);
         hll_block_kernel<<<(unsigned)g->nslices, g->blocksize, 0, stream>>>(
-            g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
+            g->rows, g->hack, g->sell_off, g->sell_col, v.sell_val, v.x, v.y);
     };
     return enqueue(state, ex, "spmv_hll_cuda_block", launch, err);
 }
@@ -199,10 +217,11 @@ extern "C" int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_para
 
 extern "C" int sp_spmv_cuda_hll_warp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    auto launch = [](sp_gpu_spmv *g, cudaStream_t stream) {
+    auto launch = [](auto zero, sp_gpu_spmv *g, cudaStream_t stream) {
+        auto v = sp_spmv_gpu_values<decltype(zero)>(g);
         hll_warp_kernel<<<blocks_for((int64_t)g->nslices * 32, g->blocksize), g->blocksize,
                           0, stream>>>(
-            g->rows, g->hack, g->nslices, g->sell_off, g->sell_col, g->sell_val, g->x, g->y);
+            g->rows, g->hack, g->nslices, g->sell_off, g->sell_col, v.sell_val, v.x, v.y);
     };
     return enqueue(state, ex, "spmv_hll_cuda_warp", launch, err);
 }

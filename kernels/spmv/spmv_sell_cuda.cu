@@ -9,28 +9,29 @@
  * Against spmv_hll_cuda_aligned: the matrix's loads are marked streaming
  * (__ldcs: evict first, they are read once) so that x keeps its place in
  * L2, and each entry's value is loaded with its column (padding values are
- * stored zeros), so only x's load waits on the column.
+ * stored zeros), so only x's load waits on the column. V: double, or float
+ * for `precision = single`.
  */
 #include "spmv_gpu.cuh"
 
+template <typename V>
 __global__ void sell_sigma_kernel(int32_t rows, int32_t hack, const int32_t *__restrict__ off,
-                                  const int32_t *__restrict__ col,
-                                  const double *__restrict__ val,
-                                  const int32_t *__restrict__ perm,
-                                  const double *__restrict__ x, double *__restrict__ y)
+                                  const int32_t *__restrict__ col, const V *__restrict__ val,
+                                  const int32_t *__restrict__ perm, const V *__restrict__ x,
+                                  V *__restrict__ y)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= rows)
         return;
     int32_t i = (int32_t)t, s = i / hack, r = i - s * hack;
     int32_t base = off[s], width = (off[s + 1] - base) / hack;
-    double sum = 0.0;
+    V sum = 0;
     const int32_t *c = col + base + r;
-    const double *v = val + base + r;
+    const V *v = val + base + r;
 #pragma unroll 4
     for (int32_t k = 0; k < width; k++) {
         int32_t ck = __ldcs(c + (int64_t)k * hack);
-        double vk = __ldcs(v + (int64_t)k * hack);
+        V vk = __ldcs(v + (int64_t)k * hack);
         if (ck >= 0)
             sum += vk * __ldg(x + ck);
     }
@@ -62,10 +63,11 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     *state = NULL;
     int bs, hack;
     int32_t sigma;
+    sp_precision prec;
     if (!pb || !pb->A)
         return sp_fail(err, "%s: problem without a matrix", name);
     if (sp_gpu_blocksize(name, p, 0, &bs, err) || sp_gpu_hack(name, p, &hack, err) ||
-        sp_gpu_sigma(name, p, &sigma, err))
+        sp_gpu_sigma(name, p, &sigma, err) || sp_precision_param(p, name, &prec, err))
         return -1;
     sp_gpu_spmv *g = sp_spmv_gpu_new(pb, err);
     if (!g)
@@ -77,8 +79,17 @@ extern "C" int sp_spmv_cuda_sell_prepare(const sp_problem *pb, const sp_params *
     }
     int rc = sp_spmv_gpu_add_sell(g, &g->hll, err) ||
              (g->h_perm && sp_spmv_gpu_add(g, (void **)&g->perm, g->h_perm,
-                                           (size_t)g->rows * sizeof(int32_t), 0, err));
+                                           (size_t)g->rows * sizeof(int32_t), 0, err)) ||
+             sp_spmv_gpu_precision(g, prec, err);
     return sp_spmv_gpu_done(g, rc, state);
+}
+
+template <typename V>
+static void sell_launch(const sp_gpu_spmv *g, unsigned blocks, cudaStream_t stream)
+{
+    sp_gpu_values<V> v = sp_spmv_gpu_values<V>(g);
+    sell_sigma_kernel<V><<<blocks, g->blocksize, 0, stream>>>(
+        g->rows, g->hack, g->sell_off, g->sell_col, v.sell_val, g->perm, v.x, v.y);
 }
 
 extern "C" int sp_spmv_cuda_sell_launch(void *state, const sp_exec *ex, sp_err *err)
@@ -89,8 +100,10 @@ extern "C" int sp_spmv_cuda_sell_launch(void *state, const sp_exec *ex, sp_err *
     cudaStream_t stream = (cudaStream_t)ex->stream;
     if (g->rows > 0) {
         unsigned blocks = (unsigned)(((int64_t)g->rows + g->blocksize - 1) / g->blocksize);
-        sell_sigma_kernel<<<blocks, g->blocksize, 0, stream>>>(
-            g->rows, g->hack, g->sell_off, g->sell_col, g->sell_val, g->perm, g->x, g->y);
+        if (g->prec == SP_SINGLE)
+            sell_launch<float>(g, blocks, stream);
+        else
+            sell_launch<double>(g, blocks, stream);
         SP_CUDA(cudaGetLastError(), err);
     }
     return 0;

@@ -79,7 +79,8 @@ if [ -x build/tests/gpu ]; then
     # far slower than memcheck: the whole quick suite did not finish in
     # 5 minutes on the H100, so it runs on the tests that reach every kernel
     # using shared memory on small inputs, one step per family.
-    for f in 'gpu_spmv/awkward_matrices' 'gpu_transpose/awkward_matrices' \
+    for f in 'gpu_spmv/awkward_matrices' 'gpu_spmv_single/awkward_matrices' \
+             'gpu_transpose/awkward_matrices' \
              'gpu_transpose/both_sides_of_the_one_block_limit' 'gpu_prim/*' \
              'gpu_qsort/*_design' 'gpu_qsort/splitter_edges' \
              'gpu_qsort/leaf_counting_pass' 'gpu_qsort/scatter_windows' \
