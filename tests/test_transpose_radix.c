@@ -105,7 +105,7 @@ Test(transpose_radix, registered_with_its_axis_and_need)
                         sp_gpu_array_bytes(cells + 1, 4) +
                         sp_gpu_array_bytes(sp_gpu_scan_temp_bytes((int64_t)cells, 256), 1);
         cr_assert_eq(need.device_bytes, want, "shape %d", s);
-        cr_assert_eq(sp_trans_gpu_bytes_radix(A, &pl), want);
+        cr_assert_eq(sp_trans_gpu_bytes_radix(A, &pl, 8), want);
     }
 }
 
