@@ -31,7 +31,9 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
         cr_assert_not_null(k, "%s", trans[i]);
         cr_assert_str_eq(k->operation, "transpose");
         cr_assert(k->needs_gpu && k->need);
-        cr_assert_eq(k->naxes, i < 3 ? 1 : 0, "%s", k->name);
+        /* blocksize for the first three, then the precision of every one */
+        cr_assert_eq(k->naxes, i < 3 ? 2 : 1, "%s", k->name);
+        cr_assert_str_eq(k->axes[k->naxes - 1].name, SP_AXIS_PRECISION, "%s", k->name);
     }
     /* the carry route's statement: CSR, CSC, two 64-bit key arrays, CUB's
      * buffer estimated at 16 bytes a nonzero + 16 MiB */
@@ -349,10 +351,11 @@ Test(transpose_gpu, wintrans_is_registered_with_its_axes)
     cr_assert_not_null(k);
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 2);
+    cr_assert_eq(k->naxes, 3);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[1].name, "chunk");
     cr_assert_str_eq(k->axes[1].defaults, SP_WINTRANS_CHUNKS);
+    cr_assert_str_eq(k->axes[2].name, SP_AXIS_PRECISION);
 }
 
 Test(transpose_gpu, wintrans_chunks_and_row_starts)
@@ -762,11 +765,12 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert_str_eq(k->backend, "cuda");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 2);
+    cr_assert_eq(k->naxes, 3);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[0].defaults, SP_TRANS_BLOCKSIZES);
     cr_assert_str_eq(k->axes[1].name, "lookup");
     cr_assert_str_eq(k->axes[1].defaults, SP_SYMPERM_LOOKUPS);
+    cr_assert_str_eq(k->axes[2].name, SP_AXIS_PRECISION);
     /* the declared defaults parse as an axis (values from 1) */
     sp_axis_values ax;
     sp_err aerr;

@@ -74,7 +74,8 @@ Test(transpose_radix, registered_with_its_axis_and_need)
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert_str_eq(k->backend, "cuda");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 2);
+    cr_assert_eq(k->naxes, 3);
+    cr_assert_str_eq(k->axes[2].name, SP_AXIS_PRECISION);
     cr_assert_str_eq(k->axes[0].name, "digit_bits");
     cr_assert_str_eq(k->axes[0].defaults, SP_RADIX_DIGITS);
     cr_assert_str_eq(k->axes[1].name, "small_nnz");
