@@ -6,6 +6,7 @@
  * The harness times each step (kernel.h); none reads a clock here.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "transpose_gpu.cuh"
 
@@ -132,12 +133,17 @@ static int result_separate(const sp_gpu_trans *g, const sp_csc *C, cudaStream_t 
 
 /* Single: the nnz floats at the front of C.val widened to double in
  * place, from the last (double k covers floats 2k and 2k + 1, both read
- * before it is written when going down). */
+ * before it is written when going down); through memcpy, as the same
+ * bytes are read as float and written as double. */
 static void widen(const sp_gpu_trans *g, const sp_csc *C)
 {
-    const float *f = (const float *)C->val;
-    for (int32_t k = g->nnz - 1; k >= 0; k--)
-        C->val[k] = (double)f[k];
+    char *b = (char *)C->val;
+    for (int32_t k = g->nnz - 1; k >= 0; k--) {
+        float f;
+        memcpy(&f, b + (size_t)k * sizeof f, sizeof f);
+        const double d = f;
+        memcpy(b + (size_t)k * sizeof d, &d, sizeof d);
+    }
 }
 
 /* out's CSC views for g's shape. */

@@ -48,6 +48,15 @@
  *                             paths of transpose_small.cu
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
+ *
+ * Every kernel takes the `precision` axis (double, single): in single the
+ * device holds and moves float values (each kernel's value path is a
+ * template on the value type, picked once by SP_TRANS_BY_VALUE in
+ * transpose_gpu.cuh), prepare rounds A's values to float on the host,
+ * cuSPARSE is asked for CUDA_R_32F, and result widens the CSC's values
+ * to the operation's doubles; the memory statements below take the value
+ * size (vb).
+ *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
  *   transpose_gpu.cu          the state, upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
