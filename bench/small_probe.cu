@@ -6,7 +6,8 @@
  * global timer at each phase; for three generated shapes like the small
  * real matrices (olm1000, bcsstk06, west0479) it prints the median of 30
  * launches (after 10): the event time of the cluster path and of the
- * one-block counting path, and the cluster path's phases in us.
+ * one-block counting path, and the cluster path's phases in us (double
+ * values: the kernels' <double> instantiations).
  */
 #ifndef SMALL_PROBE
 #define SMALL_PROBE 1
@@ -66,9 +67,9 @@ static void probe(int rows, int cols, int per_row, const char *what)
     CHECK(cudaMemcpy(drp, rp.data(), 4 * (rows + 1), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dci, ci.data(), 4 * (size_t)nnz, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dv, v.data(), 8 * (size_t)nnz, cudaMemcpyHostToDevice));
-    CHECK(cudaFuncSetAttribute(small_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CHECK(cudaFuncSetAttribute(small_cluster<double>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)CL_SMEM));
-    CHECK(cudaFuncSetAttribute(small_count, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CHECK(cudaFuncSetAttribute(small_count<double>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)COUNT_SMEM));
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
@@ -78,8 +79,8 @@ static void probe(int rows, int cols, int per_row, const char *what)
     for (int it = 0; it < 40; it++) {
         float ms;
         CHECK(cudaEventRecord(a));
-        small_cluster<<<CL_BLOCKS, CL_THREADS, CL_SMEM>>>(drp, rows, dci, dv, nnz, cols, dcv, dcp,
-                                                         dri);
+        small_cluster<double><<<CL_BLOCKS, CL_THREADS, CL_SMEM>>>(drp, rows, dci, dv, nnz, cols,
+                                                                 dcv, dcp, dri);
         CHECK(cudaEventRecord(b));
         CHECK(cudaEventSynchronize(b));
         CHECK(cudaEventElapsedTime(&ms, a, b));
@@ -91,7 +92,8 @@ static void probe(int rows, int cols, int per_row, const char *what)
                 phase[i].push_back((double)(t[i] - t[i - 1]) / 1e3);
         }
         CHECK(cudaEventRecord(a));
-        small_count<<<1, COUNT_THREADS, COUNT_SMEM>>>(drp, rows, dci, dv, nnz, cols, dcv, dcp, dri);
+        small_count<double><<<1, COUNT_THREADS, COUNT_SMEM>>>(drp, rows, dci, dv, nnz, cols, dcv,
+                                                              dcp, dri);
         CHECK(cudaEventRecord(b));
         CHECK(cudaEventSynchronize(b));
         CHECK(cudaEventElapsedTime(&ms, a, b));

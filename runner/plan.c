@@ -36,23 +36,42 @@ static void push_param(sp_params *p, const char *name, long value)
     p->value[p->n++] = value;
 }
 
+/* A `precision` axis the section leaves out, at its default double: not
+ * carried by the combination (kernels read SP_DOUBLE when it is absent),
+ * so a kernel that gains the axis keeps its axes JSON, its database rows'
+ * meaning and its configs' plan hashes; the views read a missing precision
+ * as double. */
+static int implicit_double(const sp_kernel_spec *ks, int a, long v)
+{
+    return !strcmp(ks->kernel->axes[a].name, SP_AXIS_PRECISION) && !ks->axis_text[a] &&
+           ks->axes[a].n == 1 && v == SP_DOUBLE;
+}
+
+/* The kernel's added axis (sp_kernel.added_axis), left out by the
+ * section: not carried either (the kernel reads its one default). */
+static int added_unset(const sp_kernel_spec *ks, int a)
+{
+    const sp_kernel *k = ks->kernel;
+    return !ks->axis_text[a] && k->added_axis && !strcmp(k->axes[a].name, k->added_axis);
+}
+
 /* Fill combination number idx (mixed radix over the axes) of one kernel;
  * its max_fill the section's, else sweep_max_fill ([sweep]'s). */
 static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill, sp_combo *c)
 {
     const sp_kernel *k = ks->kernel;
+    long v[SP_MAX_AXES];
     c->kernel = k;
     c->max_fill = ks->max_fill < 0 ? sweep_max_fill : ks->max_fill;
-    long value[SP_MAX_AXES];
     for (int a = k->naxes - 1; a >= 0; a--) {
         int n = ks->axes[a].n;
-        value[a] = ks->axes[a].v[idx % n];
+        v[a] = ks->axes[a].v[idx % n];
         idx /= n;
     }
     c->params.n = 0;
-    for (int a = 0; a < k->naxes; a++)     /* an axis added later, left unset: absent */
-        if (ks->axis_text[a] || !k->added_axis || strcmp(k->axes[a].name, k->added_axis))
-            push_param(&c->params, k->axes[a].name, value[a]);
+    for (int a = 0; a < k->naxes; a++)
+        if (!implicit_double(ks, a, v[a]) && !added_unset(ks, a))
+            push_param(&c->params, k->axes[a].name, v[a]);
     long b = idx % harness_n(&ks->batch), ca = idx / harness_n(&ks->batch);
     if (ks->cache.n)            /* after the kernel's axes: cache, then batch */
         push_param(&c->params, SP_AXIS_CACHE, ks->cache.v[ca % ks->cache.n]);

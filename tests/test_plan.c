@@ -140,6 +140,42 @@ Test(plan, an_added_axis_left_unset_changes_no_plan)
                                  "{\"threads\":2,\"precision\":\"single\"}\n");
 }
 
+/* A precision the section leaves out is not carried (kernels read double
+ * when it is absent): the transposition kernels that gained the axis keep
+ * the axes and the plan hash they had, and `precision = double` written
+ * out, or swept, is carried like any axis. */
+Test(plan, precision_left_out_is_not_carried)
+{
+    const sp_kernel *const mine[] = {&with_precision, NULL};
+    const char *m = "[matrices]\nsource = gen:laplace2d?n=4\n";
+    const char *secs[] = {"[kernel test_precision]\nthreads = 2\n",
+                          "[kernel transpose_serial]\n[kernel transpose_cuda_scatter]\n"
+                          "blocksize = 256\n[kernel transpose_cusparse]\n",
+                          "[kernel test_precision]\nthreads = 2\nprecision = double\n",
+                          "[kernel transpose_serial]\nprecision = double,single\n"};
+    const char *want[][3] = {{"{\"threads\":2}"},
+                             {"{}", "{\"blocksize\":256}", "{}"},
+                             {"{\"threads\":2,\"precision\":\"double\"}"},
+                             {"{\"precision\":\"double\"}", "{\"precision\":\"single\"}"}};
+    const int n[] = {1, 3, 1, 2};
+    for (int i = 0; i < 4; i++) {
+        char text[512], json[128];
+        sp_config cfg;
+        sp_plan plan;
+        sp_err err;
+        snprintf(text, sizeof text, "%s%s", m, secs[i]);
+        cr_assert_eq(sp_config_parse("q.ini", text, mine, &cfg, &err), 0, "%s", err.msg);
+        cr_assert_eq(sp_plan_expand(&cfg, &plan, &err), 0, "%s", err.msg);
+        cr_assert_eq(plan.ncombos, n[i], "%s", secs[i]);
+        for (int c = 0; c < n[i]; c++) {
+            sp_params_json(&plan.combos[c].params, json, sizeof json);
+            cr_assert_str_eq(json, want[i][c], "%s: combination %d", secs[i], c);
+        }
+        sp_plan_free(&plan);
+        sp_config_free(&cfg);
+    }
+}
+
 /* A kernel section may sweep the harness's cache and batch like axes: they
  * vary slowest, follow the kernel's axes in the combination, and read by
  * name in JSON and text. Bad values name the axis. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "spmv_cases.h"
+#include "util_tprec.h"
 #include "../fetch/matrix.h"
 #include "../kernels/transpose/transpose.h"
 
@@ -137,9 +138,10 @@ Test(transpose, real_matrices, .timeout = 60)
     }
 }
 
-/* Identical is 0; one changed row index or pointer is +Inf; one changed
- * value its relative change, which fails double's tolerance (0: a
- * transposition is exact) and passes single's only within one rounding. */
+/* Identical is 0; one changed row index or pointer is +Inf; a value that
+ * is the reference's rounded to float its relative change, which fails
+ * double's tolerance (0: a transposition is exact) and passes single's
+ * (2^-24); any other changed value +Inf, however close. */
 Test(transpose, error_is_zero_infinite_or_a_value_change)
 {
     spmv_case c;
@@ -151,15 +153,25 @@ Test(transpose, error_is_zero_infinite_or_a_value_change)
     sp_csc_view(out, &c.A, &C);
     memcpy(out, ref, sp_csc_bytes(&c.A));
     cr_assert_eq(transpose_op()->error(&pb, out, ref), 0.0);
-    C.val[17] = nextafter(C.val[17], INFINITY);
+    sp_csc R;
+    sp_csc_view(ref, &c.A, &R);
+    R.val[17] = 1.0 / 3.0;      /* a value float cannot hold */
+    C.val[17] = nextafter(R.val[17], INFINITY);
+    cr_assert(isinf(transpose_op()->error(&pb, out, ref)), "one ulp off: not a rounding");
+    C.val[17] = (double)(float)R.val[17];
     double e = transpose_op()->error(&pb, out, ref);
     sp_params dbl = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_DOUBLE}};
     sp_params sgl = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_SINGLE}};
-    cr_assert(e > 0 && e <= 0x1p-52, "one ulp in one value: %g", e);
+    cr_assert(e > 0 && e <= 0x1p-24, "the float rounding: %g", e);
+    C.val[17] = (double)nextafterf((float)R.val[17], INFINITY);
+    cr_assert(isinf(transpose_op()->error(&pb, out, ref)), "the next float: +Inf");
+    C.val[17] = (double)(float)R.val[17];
     cr_assert_eq(sp_run_tolerance(transpose_op(), &pb, ref, &dbl, 1e-12), 0.0,
                  "double: exact, whatever the sweep's tolerance");
     cr_assert_eq(sp_run_tolerance(transpose_op(), &pb, ref, NULL, 1e-12), 0.0);
     cr_assert_eq(sp_run_tolerance(transpose_op(), &pb, ref, &sgl, 1e-12), 0x1p-24);
+    cr_assert_gt(e, sp_run_tolerance(transpose_op(), &pb, ref, &dbl, 1e-12));
+    cr_assert_leq(e, sp_run_tolerance(transpose_op(), &pb, ref, &sgl, 1e-12));
     memcpy(out, ref, sp_csc_bytes(&c.A));
     C.val[17] = (double)(float)(C.val[17] * (1 + 0x1p-20));
     cr_assert_gt(transpose_op()->error(&pb, out, ref), 0x1p-24, "a value off by 2^-20");
@@ -226,4 +238,113 @@ Test(transpose, scantrans_need_counts_the_column_windows)
                  "full rows: every thread spans every column");
     sp_csr_free(&D);
     sp_csr_free(&F);
+}
+
+/* Every CPU transposition kernel at the `precision` single on the awkward
+ * matrices (values float cannot hold), generated and real ones: the CSC's
+ * structure the reference's, each value the reference's rounded to float
+ * (util_tprec.h); at every thread count of test_threads. */
+static void check_single(const sp_csr *A0, const char *what)
+{
+    sp_csr A;
+    tprec_unfloat(A0, &A);
+    cr_assert(A.nnz == 0 || tprec_rounded_values(&A) > A.nnz / 2,
+              "%s: values float holds exactly would not show a kernel keeping doubles", what);
+    spmv_axis_override o = {"threads", test_threads, 5};
+    int n = 0;
+    for (int k = 0; sp_kernels[k]; k++) {
+        const sp_kernel *K = sp_kernels[k];
+        if (strcmp(K->operation, "transpose") || K->needs_gpu || !K->prepare)
+            continue;
+        int threaded = K->naxes > 0 && !strcmp(K->axes[0].name, "threads");
+        cr_assert_eq(tprec_check_single(K, &o, 1, &A, what), threaded ? over_budget(K, &A) : 0,
+                     "%s refused %s in single", K->name, what);
+        n++;
+    }
+    cr_assert_geq(n, 3, "serial, ScanTrans and MergeTrans at least");
+    sp_csr_free(&A);
+}
+
+Test(transpose_single, cpu_kernels_on_awkward_matrices, .timeout = 120)
+{
+    for (int i = 0; i < spmv_case_count(); i++) {
+        spmv_case c;
+        spmv_case_build(i, &c);
+        check_single(&c.A, c.name);
+        spmv_case_free(&c);
+    }
+}
+
+Test(transpose_single, cpu_kernels_on_generated_and_real_matrices, .timeout = 120)
+{
+    static const char *specs[] = {"rmat?scale=11&ef=8", "laplace3d?n=10&points=27",
+                                  "denserow?rows=1500&cols=2000&per_row=3&dense=2000",
+                                  "uniform?rows=300&cols=5000000&per_row=4"};
+    for (int s = 0; s < 4; s++) {
+        sp_csr A;
+        sp_err err;
+        cr_assert_eq(sp_generate(specs[s], &A, &err), 0, "%s: %s", specs[s], err.msg);
+        check_single(&A, specs[s]);
+        sp_csr_free(&A);
+    }
+    sp_csr A;
+    sp_err err;
+    sp_mm_opts mo = {.quiet = 1};
+    cr_assert_eq(sp_mm_read("tests/data/ss/bcsstk06.mtx.gz", &mo, &A, NULL, &err), 0, "%s",
+                 err.msg);
+    check_single(&A, "bcsstk06");
+    sp_csr_free(&A);
+}
+
+/* Every transposition kernel, CPU and GPU (their need is plain arithmetic,
+ * stated without a device), declares `precision` with the default double
+ * and takes single; in single its memory statement counts 4-byte values:
+ * a GPU kernel's device bytes fall by at least 4 bytes for each of the
+ * CSR's and the CSC's values, and its host bytes grow by A's values
+ * rounded to float (prepare's conversion); a CPU kernel's CSC values
+ * shrink by as much as that copy adds, and MergeTrans's triples carry
+ * floats (4 bytes a nonzero less). */
+Test(transpose_single, every_kernel_declares_precision_and_needs_4_byte_values)
+{
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_generate("banded?n=1000000&bw=2", &A, &err), 0, "%s", err.msg);
+    sp_problem pb = {.A = &A};
+    const uint64_t nnz = (uint64_t)A.nnz;
+    int n = 0;
+    for (int k = 0; sp_kernels[k]; k++) {
+        const sp_kernel *K = sp_kernels[k];
+        if (strcmp(K->operation, "transpose"))
+            continue;
+        int a = 0;
+        while (a < K->naxes && strcmp(K->axes[a].name, SP_AXIS_PRECISION))
+            a++;
+        cr_assert_lt(a, K->naxes, "%s: no precision axis", K->name);
+        cr_assert_str_eq(K->axes[a].defaults, "double", "%s", K->name);
+        sp_params pd = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_DOUBLE}};
+        sp_params ps = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {SP_SINGLE}};
+        sp_params bad = {.n = 1, .name = {SP_AXIS_PRECISION}, .value = {7}};
+        sp_need d = {0}, s = {0}, b = {0};
+        cr_assert_eq(K->need(&pb, &pd, &d, &err), 0, "%s: %s", K->name, err.msg);
+        cr_assert_eq(K->need(&pb, &ps, &s, &err), 0, "%s: %s", K->name, err.msg);
+        cr_assert_eq(K->need(&pb, &bad, &b, &err), -1, "%s: precision 7 taken", K->name);
+        cr_assert(strstr(err.msg, "precision = 7"), "%s: %s", K->name, err.msg);
+        if (!strcmp(K->name, "transpose_mkl"))
+            continue;   /* MKL states its own (tests/test_mkl.c) */
+        if (K->needs_gpu) {
+            /* less 8 MiB: device arrays are counted in whole 2 MiB pages */
+            cr_assert_geq(d.device_bytes - s.device_bytes, 8 * nnz - (8u << 20),
+                          "%s: device %llu -> %llu",
+                          K->name, (unsigned long long)d.device_bytes,
+                          (unsigned long long)s.device_bytes);
+            cr_assert_eq(s.host_bytes - d.host_bytes, 4 * nnz, "%s: host", K->name);
+        } else {
+            uint64_t fewer = !strcmp(K->name, "transpose_mergetrans") ? 4 * nnz : 0;
+            cr_assert_eq(d.host_bytes - s.host_bytes, fewer, "%s: host %llu -> %llu", K->name,
+                         (unsigned long long)d.host_bytes, (unsigned long long)s.host_bytes);
+        }
+        n++;
+    }
+    cr_assert_geq(n, 12, "3 CPU, 8 GPU kernels and cuSPARSE");
+    sp_csr_free(&A);
 }

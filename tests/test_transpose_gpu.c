@@ -31,7 +31,9 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
         cr_assert_not_null(k, "%s", trans[i]);
         cr_assert_str_eq(k->operation, "transpose");
         cr_assert(k->needs_gpu && k->need);
-        cr_assert_eq(k->naxes, i < 3 ? 1 : 0, "%s", k->name);
+        /* blocksize for the first three, then the precision of every one */
+        cr_assert_eq(k->naxes, i < 3 ? 2 : 1, "%s", k->name);
+        cr_assert_str_eq(k->axes[k->naxes - 1].name, SP_AXIS_PRECISION, "%s", k->name);
     }
     /* the carry route's statement: CSR, CSC, two 64-bit key arrays, CUB's
      * buffer estimated at 16 bytes a nonzero + 16 MiB */
@@ -46,7 +48,7 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
                     sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(nnz * 12 + 3000 * 4 + 4, 1) +
                     2 * sp_gpu_array_bytes(nnz, 8) + sp_gpu_array_bytes(nnz * 16 + (16u << 20), 1);
     cr_assert_eq(need.device_bytes, want);
-    cr_assert_eq(sp_trans_gpu_bytes_carry(&A), want);
+    cr_assert_eq(sp_trans_gpu_bytes_carry(&A, 8), want);
     for (size_t i = 0; i < 6; i++) {
         cr_assert_not_null(sp_operation_find(ops[i]), "%s", ops[i]);
         char name[32];
@@ -280,15 +282,15 @@ Test(transpose_gpu, memory_statements)
     uint64_t csr = sp_gpu_array_bytes(1000001, 4) + sp_gpu_array_bytes(10000000, 4) +
                    sp_gpu_array_bytes(10000000, 8);
     uint64_t csc = sp_gpu_array_bytes(10000000ull * 12 + 2000000ull * 4 + 4, 1);
-    cr_assert_eq(sp_trans_gpu_bytes_mergetrans(&A),
+    cr_assert_eq(sp_trans_gpu_bytes_mergetrans(&A, 8),
                  csr + csc + 2 * sp_gpu_array_bytes(10000000, 8) +
                      sp_gpu_array_bytes(10000000, 4));
-    cr_assert_eq(sp_trans_gpu_bytes_scantrans(&A, 5, 256),
+    cr_assert_eq(sp_trans_gpu_bytes_scantrans(&A, 5, 256, 8),
                  csr + csc + sp_gpu_array_bytes(6ull * 2000000, 4) +
                      sp_gpu_array_bytes(10000000, 4) +
                      sp_gpu_array_bytes(sp_gpu_scan_temp_bytes(2000000, 256), 1));
-    uint64_t all[] = {sp_trans_gpu_bytes_scatter(&A), sp_trans_gpu_bytes_cub(&A),
-                      sp_trans_gpu_bytes_cusparse(&A)};
+    uint64_t all[] = {sp_trans_gpu_bytes_scatter(&A, 8), sp_trans_gpu_bytes_cub(&A, 8),
+                      sp_trans_gpu_bytes_cusparse(&A, 8)};
     for (int i = 0; i < 3; i++) {
         cr_assert_gt(all[i], csr + csc, "more than the CSR and the CSC");
         cr_assert_eq(all[i] % page, 0, "whole pages");
@@ -349,10 +351,11 @@ Test(transpose_gpu, wintrans_is_registered_with_its_axes)
     cr_assert_not_null(k);
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 2);
+    cr_assert_eq(k->naxes, 3);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[1].name, "chunk");
     cr_assert_str_eq(k->axes[1].defaults, SP_WINTRANS_CHUNKS);
+    cr_assert_str_eq(k->axes[2].name, SP_AXIS_PRECISION);
 }
 
 Test(transpose_gpu, wintrans_chunks_and_row_starts)
@@ -544,7 +547,7 @@ Test(transpose_gpu, wintrans_refusals)
     sp_wintrans_plan pl;
     cr_assert_eq(sp_wintrans_plan_of(&A, 256, &pl, &err), 0);
     cr_assert_eq(pl.width, N);
-    cr_assert_eq(need.device_bytes, sp_trans_gpu_bytes_wintrans(&A, &pl, 256));
+    cr_assert_eq(need.device_bytes, sp_trans_gpu_bytes_wintrans(&A, &pl, 256, 8));
 }
 
 Test(transpose_gpu, wintrans_chunk_axis)
@@ -578,7 +581,7 @@ Test(transpose_gpu, wintrans_memory_statement)
     uint64_t csr = sp_gpu_array_bytes(1000001, 4) + sp_gpu_array_bytes(10000000, 4) +
                    sp_gpu_array_bytes(10000000, 8);
     uint64_t csc = sp_gpu_array_bytes(10000000ull * 12 + 2000000ull * 4 + 4, 1);
-    cr_assert_eq(sp_trans_gpu_bytes_wintrans(&A, &pl, 512),
+    cr_assert_eq(sp_trans_gpu_bytes_wintrans(&A, &pl, 512, 8),
                  csr + csc + sp_gpu_array_bytes(6 * 611 + 3, 4) +
                      sp_gpu_array_bytes(3000000, 4) + sp_gpu_array_bytes(2000000, 4) +
                      sp_gpu_array_bytes(sp_gpu_scan_temp_bytes(2000000, 512), 1));
@@ -762,11 +765,12 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert_str_eq(k->backend, "cuda");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 2);
+    cr_assert_eq(k->naxes, 3);
     cr_assert_str_eq(k->axes[0].name, "blocksize");
     cr_assert_str_eq(k->axes[0].defaults, SP_TRANS_BLOCKSIZES);
     cr_assert_str_eq(k->axes[1].name, "lookup");
     cr_assert_str_eq(k->axes[1].defaults, SP_SYMPERM_LOOKUPS);
+    cr_assert_str_eq(k->axes[2].name, SP_AXIS_PRECISION);
     /* the declared defaults parse as an axis (values from 1) */
     sp_axis_values ax;
     sp_err aerr;
@@ -784,10 +788,10 @@ Test(transpose_gpu, symperm_is_registered_with_its_need)
         sp_problem pb = {.A = (sp_csr *)&shapes[s]};
         sp_need need = {0};
         sp_err err;
-        uint64_t cub = sp_trans_gpu_bytes_cub(&shapes[s]);
+        uint64_t cub = sp_trans_gpu_bytes_cub(&shapes[s], 8);
         cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s", err.msg);
         cr_assert_eq(need.device_bytes, cub + sp_gpu_array_bytes(1, 4), "shape %d", s);
-        cr_assert_eq(sp_trans_gpu_bytes_symperm(&shapes[s]), need.device_bytes);
+        cr_assert_eq(sp_trans_gpu_bytes_symperm(&shapes[s], 8), need.device_bytes);
         sp_params p = {.n = 1, .name = {"blocksize"}, .value = {96}};
         cr_assert_eq(k->need(&pb, &p, &need, &err), -1);
         cr_assert_not_null(strstr(err.msg, SYMPERM ": blocksize = 96"), "%s", err.msg);

@@ -74,7 +74,8 @@ Test(transpose_radix, registered_with_its_axis_and_need)
     cr_assert_str_eq(k->operation, "transpose");
     cr_assert_str_eq(k->backend, "cuda");
     cr_assert(k->needs_gpu && k->need);
-    cr_assert_eq(k->naxes, 2);
+    cr_assert_eq(k->naxes, 3);
+    cr_assert_str_eq(k->axes[2].name, SP_AXIS_PRECISION);
     cr_assert_str_eq(k->axes[0].name, "digit_bits");
     cr_assert_str_eq(k->axes[0].defaults, SP_RADIX_DIGITS);
     cr_assert_str_eq(k->axes[1].name, "small_nnz");
@@ -105,7 +106,7 @@ Test(transpose_radix, registered_with_its_axis_and_need)
                         sp_gpu_array_bytes(cells + 1, 4) +
                         sp_gpu_array_bytes(sp_gpu_scan_temp_bytes((int64_t)cells, 256), 1);
         cr_assert_eq(need.device_bytes, want, "shape %d", s);
-        cr_assert_eq(sp_trans_gpu_bytes_radix(A, &pl), want);
+        cr_assert_eq(sp_trans_gpu_bytes_radix(A, &pl, 8), want);
     }
 }
 

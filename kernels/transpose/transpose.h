@@ -33,6 +33,9 @@ typedef struct sp_csc {
 
 /* Bytes of the CSC of A in the operation's layout. */
 size_t sp_csc_bytes(const sp_csr *A);
+/* Bytes of a CSC of A whose values are vb bytes each (8: the operation's
+ * layout; 4: float values, padded to 8 bytes, then colptr, rowidx). */
+size_t sp_csc_bytes_vb(const sp_csr *A, size_t vb);
 /* C's arrays as views into buf (sp_csc_bytes(A) bytes, 8-byte aligned). */
 void sp_csc_view(void *buf, const sp_csr *A, sp_csc *C);
 
@@ -41,18 +44,24 @@ void sp_transpose_count(const sp_csr *A, sp_csc *C);
 
 /* ---- CPU kernels (transpose_cpu.c) ----------------------------------------
  * The state owns the CSC and the kernel's scratch (work_bytes, sized by
- * the kernel's work function from A and the `threads` axis). */
+ * the kernel's work function from A, the `threads` axis and the value
+ * size). At the `precision` single the kernel moves floats: prepare rounds
+ * A's values into val32 (conversion), the CSC's values are cval32 (C.val
+ * is NULL), and result widens them to the operation's doubles. */
 typedef struct sp_transpose_cpu {
     const sp_csr *A;
     int threads;
-    void *out;              /* sp_csc_bytes(A) */
-    sp_csc C;               /* views into out */
+    sp_precision prec;
+    void *out;              /* sp_csc_bytes_vb(A, value bytes) */
+    sp_csc C;               /* views into out (C.val NULL in single) */
+    float *val32;           /* single: A's values rounded to float */
+    float *cval32;          /* single: the CSC's values, a view into out */
     void *work;             /* work_bytes, 8-byte aligned */
     uint64_t work_bytes;
 } sp_transpose_cpu;
 
-/* Scratch a kernel needs for A at `threads` threads. */
-typedef uint64_t (*sp_transpose_work)(const sp_csr *A, int threads);
+/* Scratch a kernel needs for A at `threads` threads with vb-byte values. */
+typedef uint64_t (*sp_transpose_work)(const sp_csr *A, int threads, size_t vb);
 
 int sp_transpose_cpu_prepare(const char *who, sp_transpose_work work, const sp_problem *pb,
                              const sp_params *p, void **state, sp_err *err);

@@ -90,21 +90,29 @@ static int col_bits(int32_t cols)
 
 /* w64a: keys in CSR order, w64b: sorted keys. temp NULL: CUB's size
  * query, nothing enqueued. */
+template <typename V>
+static int carry_sort_t(sp_gpu_trans *g, void *temp, size_t *bytes, cudaStream_t stream,
+                        sp_err *err)
+{
+    SP_CUDA(cub::DeviceRadixSort::SortPairs(temp, *bytes, g->w64a, g->w64b, (const V *)g->val,
+                                            (V *)g->cval, g->nnz, 32, 32 + col_bits(g->cols),
+                                            stream),
+            err);
+    return 0;
+}
+
+/* The sort with g's values (V) as the payload. */
 static int carry_sort(sp_gpu_trans *g, void *temp, size_t *bytes, cudaStream_t stream,
                       sp_err *err)
 {
-    SP_CUDA(cub::DeviceRadixSort::SortPairs(temp, *bytes, g->w64a, g->w64b, g->val, g->cval,
-                                            g->nnz, 32, 32 + col_bits(g->cols), stream),
-            err);
-    return 0;
+    return SP_TRANS_BY_VALUE(g, carry_sort_t, g, temp, bytes, stream, err);
 }
 
 extern "C" int sp_trans_carry_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                       sp_err *err)
 {
-    (void)p;
     *state = NULL;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = CARRY_THREADS;

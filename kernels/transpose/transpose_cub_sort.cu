@@ -20,9 +20,10 @@ __global__ static void iota(int32_t *a, int32_t n)
         a[k] = (int32_t)k;
 }
 
+template <typename V>
 __global__ static void gather_pairs(const int32_t *cols_sorted, const int32_t *perm,
-                                    const int32_t *row, const double *val, int32_t nnz,
-                                    int32_t cols, double *cval, int32_t *colptr, int32_t *rowidx)
+                                    const int32_t *row, const V *val, int32_t nnz,
+                                    int32_t cols, V *cval, int32_t *colptr, int32_t *rowidx)
 {
     for (int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; p <= nnz;
          p += (int64_t)gridDim.x * blockDim.x) {
@@ -36,6 +37,15 @@ __global__ static void gather_pairs(const int32_t *cols_sorted, const int32_t *p
         for (int32_t c = prev + 1; c <= cur; c++)
             colptr[c] = (int32_t)p;
     }
+}
+
+/* gather_pairs of g's values (V) on `stream` at block size bs. */
+template <typename V>
+static void gather_pairs_of(sp_gpu_trans *g, int bs, cudaStream_t stream)
+{
+    gather_pairs<V><<<sp_grid((int64_t)g->nnz + 1, bs * 4), bs, 0, stream>>>(
+        g->w32c, g->w32b, g->w32d, (const V *)g->val, g->nnz, g->cols, (V *)g->cval, g->colptr,
+        g->rowidx);
 }
 
 static int end_bit(int32_t cols)
@@ -73,9 +83,8 @@ int sp_trans_cub_alloc(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 extern "C" int sp_trans_cub_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                     sp_err *err)
 {
-    (void)p;
     *state = NULL;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = SP_TRANS_CUB_BS;
@@ -103,8 +112,7 @@ int sp_trans_cub_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32d, g->nnz, bs, stream, err) ||
         sort_pairs(g, g->lib_temp, &bytes, stream, err))
         return -1;
-    gather_pairs<<<sp_grid((int64_t)g->nnz + 1, bs * 4), bs, 0, stream>>>(
-        g->w32c, g->w32b, g->w32d, g->val, g->nnz, g->cols, g->cval, g->colptr, g->rowidx);
+    SP_TRANS_BY_VALUE(g, gather_pairs_of, g, bs, stream);
     SP_LAUNCHED("gather_pairs", err);
     return 0;
 }

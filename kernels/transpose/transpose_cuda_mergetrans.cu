@@ -20,8 +20,9 @@ __global__ static void make_keys(const int32_t *colidx, int32_t nnz, uint64_t *k
 
 /* Position p = 0..nnz of the sorted keys: row and value gathered, and the
  * pointers of the columns that start at p. */
-__global__ static void gather_keys(const uint64_t *sorted, const int32_t *row, const double *val,
-                                   int32_t nnz, int32_t cols, double *cval, int32_t *colptr,
+template <typename V>
+__global__ static void gather_keys(const uint64_t *sorted, const int32_t *row, const V *val,
+                                   int32_t nnz, int32_t cols, V *cval, int32_t *colptr,
                                    int32_t *rowidx)
 {
     for (int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; p <= nnz;
@@ -40,6 +41,14 @@ __global__ static void gather_keys(const uint64_t *sorted, const int32_t *row, c
     }
 }
 
+/* gather_keys of g's values (V) on `stream`. */
+template <typename V>
+static void gather_keys_of(sp_gpu_trans *g, const uint64_t *sorted, cudaStream_t stream)
+{
+    gather_keys<V><<<sp_grid((int64_t)g->nnz + 1, (int64_t)g->bs * 4), g->bs, 0, stream>>>(
+        sorted, g->w32a, (const V *)g->val, g->nnz, g->cols, (V *)g->cval, g->colptr, g->rowidx);
+}
+
 extern "C" int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params *p,
                                            void **state, sp_err *err)
 {
@@ -47,7 +56,7 @@ extern "C" int sp_trans_mergetrans_prepare(const sp_problem *pb, const sp_params
     int bs = 0;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = bs;
@@ -85,8 +94,7 @@ static int mergetrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
         sp_gpu_merge(g->w64b, g->w64a, g->w64b, g->nnz, SP_PRIM_SEG, bs, &sorted, stream, err) ||
         sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32a, g->nnz, bs, stream, err))
         return -1;
-    gather_keys<<<sp_grid((int64_t)g->nnz + 1, (int64_t)bs * 4), bs, 0, stream>>>(
-        sorted, g->w32a, g->val, g->nnz, g->cols, g->cval, g->colptr, g->rowidx);
+    SP_TRANS_BY_VALUE(g, gather_keys_of, g, sorted, stream);
     SP_LAUNCHED("gather_keys", err);
     return 0;
 }

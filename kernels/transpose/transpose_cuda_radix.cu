@@ -127,16 +127,18 @@ rx_count(const int32_t *__restrict__ key, int32_t n, int shift, int32_t mask, in
  * else from rin. Dynamic shared memory (scatter_smem): the digits' starts
  * in the output and in the tile (2 x bins ints), the warps' packed 16-bit
  * counters (SP_RADIX_WARPS x bins / 2 words), the tile in digit order:
- * columns and rows (SP_RADIX_TILE ints each), values (SP_RADIX_TILE
- * doubles; before the values land there, its first half holds the rows of
- * the positions in the first pass). */
+ * columns and rows (SP_RADIX_TILE ints each), values (SP_RADIX_TILE V,
+ * double or float; before the values land there, its first SP_RADIX_TILE
+ * ints hold the rows of the positions in the first pass). */
+template <typename V>
 __global__ static void __launch_bounds__(RX_THREADS, RX_MIN_BLOCKS)
 rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
            const int32_t *__restrict__ kin, const int32_t *__restrict__ rin,
-           const double *__restrict__ vin, int32_t n, int shift, int32_t mask, int32_t tiles,
+           const V *__restrict__ vin, int32_t n, int shift, int32_t mask, int32_t tiles,
            const int32_t *__restrict__ offs, int32_t *__restrict__ kout,
-           int32_t *__restrict__ rout, double *__restrict__ vout)
+           int32_t *__restrict__ rout, V *__restrict__ vout)
 {
+    static_assert(sizeof(V) >= sizeof(int32_t), "the rows of the first pass fit the values");
     typedef cub::BlockScan<int32_t, RX_THREADS> block_scan;
     __shared__ typename block_scan::TempStorage scan_tmp;
     __shared__ int32_t s_first, s_last;
@@ -146,7 +148,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     uint32_t *counters = (uint32_t *)(tstart + bins);
     int32_t *skey = (int32_t *)(counters + SP_RADIX_WARPS * words);
     int32_t *srow = skey + SP_RADIX_TILE;
-    double *vbuf = (double *)(srow + SP_RADIX_TILE);
+    V *vbuf = (V *)(srow + SP_RADIX_TILE);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t *mine = counters + warp * words;
     const int64_t k0 = (int64_t)blockIdx.x * SP_RADIX_TILE;
@@ -156,7 +158,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
         gstart[b] = offs[(int64_t)b * tiles + blockIdx.x];
     for (int32_t i = threadIdx.x; i < SP_RADIX_WARPS * words; i += RX_THREADS)
         counters[i] = 0;
-    /* the row of each position of the tile in vbuf's first half, filled
+    /* the row of each position of the tile in vbuf's front, filled
      * row by row from rowptr; when the tile spans more rows than positions
      * (empty rows) each position searches rowptr instead */
     int32_t *rowof = (int32_t *)vbuf;
@@ -214,7 +216,7 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     for (int i = 0; i < RX_ITEMS; i++) {
         const int64_t q = w0 + i * 32 + lane;
         if (q < k1)
-            __pipeline_memcpy_async(vbuf + rk[i], vin + q, 8);
+            __pipeline_memcpy_async(vbuf + rk[i], vin + q, sizeof(V));
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
@@ -228,12 +230,13 @@ rx_scatter(bool from_csr, const int32_t *__restrict__ rowptr, int32_t rows,
     }
 }
 
-/* rx_scatter's dynamic shared memory at `bins` digits. */
-static size_t scatter_smem(int32_t bins)
+/* rx_scatter's dynamic shared memory at `bins` digits and vb-byte
+ * values. */
+static size_t scatter_smem(int32_t bins, size_t vb)
 {
     return ((size_t)2 * bins + (size_t)SP_RADIX_WARPS * (bins / 2) +
             (size_t)2 * SP_RADIX_TILE) * 4 +
-           (size_t)SP_RADIX_TILE * 8;
+           (size_t)SP_RADIX_TILE * vb;
 }
 
 /* Host only: the axes and the plan of the passes. */
@@ -245,7 +248,7 @@ extern "C" int sp_trans_radix_prepare(const sp_problem *pb, const sp_params *p, 
     int32_t most = 0;
     if (sp_radix_digit(KERNEL, p, &digit, err) || sp_radix_small_nnz(KERNEL, p, &most, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = RX_THREADS;
@@ -271,10 +274,10 @@ static int radix_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
            sp_trans_gpu_alloc(&g->scan_temp, sp_gpu_scan_temp_bytes(cells, 256), 1, err) ||
            (pl->passes > 1 && (sp_trans_gpu_alloc((void **)&g->w32a, nnz, 4, err) ||
                                sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||
-                               sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err))) ||
+                               sp_trans_gpu_alloc(&g->wval, nnz, g->vb, err))) ||
            (pl->passes > 2 && (sp_trans_gpu_alloc((void **)&g->w32c, nnz, 4, err) ||
                                sp_trans_gpu_alloc((void **)&g->w32d, nnz, 4, err) ||
-                               sp_trans_gpu_alloc((void **)&g->wval2, nnz, 8, err)));
+                               sp_trans_gpu_alloc(&g->wval2, nnz, g->vb, err)));
 }
 
 extern "C" int sp_trans_radix_upload(void *state, const sp_exec *ex, sp_err *err)
@@ -289,9 +292,15 @@ static int radix_setup(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     (void)stream;
     if (sp_trans_small_fits(g))
         return sp_trans_small_init(err);
-    size_t smem = scatter_smem((int32_t)1 << g->radix.digit);
-    if (cudaFuncSetAttribute(rx_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int)smem) != cudaSuccess)
+    size_t smem = scatter_smem((int32_t)1 << g->radix.digit, g->vb);
+    cudaError_t rc = g->prec == SP_SINGLE
+                         ? cudaFuncSetAttribute(rx_scatter<float>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                (int)smem)
+                         : cudaFuncSetAttribute(rx_scatter<double>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                (int)smem);
+    if (rc != cudaSuccess)
         return sp_fail(err, KERNEL ": %zu bytes of shared memory refused", smem);
     return 0;
 }
@@ -301,25 +310,20 @@ extern "C" int sp_trans_radix_analyse(void *state, const sp_exec *ex, sp_err *er
     return sp_trans_gpu_step(state, ex, KERNEL, radix_setup, err);
 }
 
-/* Every pass, then the pointers; enqueued on `stream`. */
-static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+/* Every pass, then the pointers, values V; enqueued on `stream`. */
+template <typename V>
+static int radix_passes(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const sp_radix_plan *pl = &g->radix;
-    if (sp_trans_small_fits(g))
-        return sp_trans_small_route(g, stream, err);
-    if (g->nnz == 0) {
-        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
-        return 0;
-    }
     const int32_t *kin = g->colidx, *rin = NULL;
-    const double *vin = g->val;
+    const V *vin = (const V *)g->val;
     /* rx_count reads whole tiles of keys as int4: every key array is its
      * own cudaMalloc (256-byte aligned) and a tile is a multiple of 4 */
     if (!sp_is_aligned(g->colidx, 16) || !sp_is_aligned(g->w32a, 16) ||
         !sp_is_aligned(g->w32c, 16))
         return sp_fail(err, KERNEL ": a key array is not 16-byte aligned");
     int32_t *sets_k[2] = {g->w32a, g->w32c}, *sets_r[2] = {g->w32b, g->w32d};
-    double *sets_v[2] = {g->wval, g->wval2};
+    V *sets_v[2] = {(V *)g->wval, (V *)g->wval2};
     for (int pass = 0; pass < pl->passes; pass++) {
         int shift = pass * pl->digit;
         int bits = pl->bits - shift < pl->digit ? pl->bits - shift : pl->digit;
@@ -327,14 +331,14 @@ static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
         bool last = pass == pl->passes - 1;
         int32_t *kout = last ? g->w32e : sets_k[pass & 1];
         int32_t *rout = last ? g->rowidx : sets_r[pass & 1];
-        double *vout = last ? g->cval : sets_v[pass & 1];
+        V *vout = last ? (V *)g->cval : sets_v[pass & 1];
         rx_count<<<pl->tiles, RX_THREADS, (size_t)bins * 4, stream>>>(kin, g->nnz, shift, mask,
                                                                       pl->tiles, g->w32f);
         SP_LAUNCHED("rx_count", err);
         if (sp_gpu_scan(g->w32f, g->w32f, (int64_t)bins * pl->tiles, 256, g->scan_temp, stream,
                         err))
             return -1;
-        rx_scatter<<<pl->tiles, RX_THREADS, scatter_smem(bins), stream>>>(
+        rx_scatter<V><<<pl->tiles, RX_THREADS, scatter_smem(bins, sizeof(V)), stream>>>(
             pass == 0, g->rowptr, g->rows, kin, rin, vin, g->nnz, shift, mask, pl->tiles,
             g->w32f, kout, rout, vout);
         SP_LAUNCHED("rx_scatter", err);
@@ -343,6 +347,18 @@ static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
         vin = vout;
     }
     return sp_gpu_idx2ptr(g->w32e, g->nnz, g->colptr, g->cols, 256, stream, err);
+}
+
+/* The one-launch path, or every pass; enqueued on `stream`. */
+static int radix(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    if (sp_trans_small_fits(g))
+        return sp_trans_small_route(g, stream, err);
+    if (g->nnz == 0) {
+        SP_CUDA(cudaMemsetAsync(g->colptr, 0, ((size_t)g->cols + 1) * 4, stream), err);
+        return 0;
+    }
+    return SP_TRANS_BY_VALUE(g, radix_passes, g, stream, err);
 }
 
 extern "C" int sp_trans_radix_launch(void *state, const sp_exec *ex, sp_err *err)

@@ -63,9 +63,10 @@ __global__ static void vertical_scan(int32_t *counts, int32_t cols, int32_t unit
     counts[(size_t)units * cols + j] = run;
 }
 
-__global__ static void write_back(const int32_t *row, const int32_t *colidx, const double *val,
+template <typename V>
+__global__ static void write_back(const int32_t *row, const int32_t *colidx, const V *val,
                                   int32_t nnz, int32_t cols, int32_t units, int32_t *offsets,
-                                  const int32_t *colptr, double *cval, int32_t *rowidx)
+                                  const int32_t *colptr, V *cval, int32_t *rowidx)
 {
     int32_t u = (int32_t)(((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5);
     if (u >= units)
@@ -93,6 +94,15 @@ __global__ static void write_back(const int32_t *row, const int32_t *colidx, con
     }
 }
 
+/* write_back of g's values (V) on `stream`. */
+template <typename V>
+static void write_back_of(sp_gpu_trans *g, unsigned grid, int32_t *counts, cudaStream_t stream)
+{
+    write_back<V><<<grid, g->bs, 0, stream>>>(g->w32b, g->colidx, (const V *)g->val, g->nnz,
+                                              g->cols, g->units, counts, g->colptr,
+                                              (V *)g->cval, g->rowidx);
+}
+
 /* Host only: the axes, and the unit count that fits the budget. */
 extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params *p,
                                           void **state, sp_err *err)
@@ -101,7 +111,7 @@ extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params 
     int bs = 0;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = bs;
@@ -151,8 +161,7 @@ static int scantrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
         return 0;
     if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32b, g->nnz, bs, stream, err))
         return -1;
-    write_back<<<warps_grid, bs, 0, stream>>>(g->w32b, g->colidx, g->val, g->nnz, g->cols,
-                                              g->units, counts, g->colptr, g->cval, g->rowidx);
+    SP_TRANS_BY_VALUE(g, write_back_of, g, warps_grid, counts, stream);
     SP_LAUNCHED("write_back", err);
     return 0;
 }

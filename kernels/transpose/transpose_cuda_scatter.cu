@@ -31,8 +31,9 @@
 
 /* ---- the scatter ---------------------------------------------------------- */
 
+template <typename V>
 __global__ static void scatter(const int32_t *rowptr, int32_t rows, const int32_t *colidx,
-                               const double *val, int32_t nnz, int32_t *cursor, double *cval,
+                               const V *val, int32_t nnz, int32_t *cursor, V *cval,
                                int32_t *rowidx)
 {
     __shared__ int32_t stage[STAGE_ROWS];
@@ -62,7 +63,7 @@ __global__ static void scatter(const int32_t *rowptr, int32_t rows, const int32_
             break;
         if (valid) {
             int32_t c = colidx[k];
-            double v = val[k];
+            V v = val[k];
             int32_t r = staged ? r0 + sp_segment_of(stage, len, k)
                                : sp_segment_of(rowptr, rows + 1, k);
             int32_t dst = sp_warp_atomic_inc(cursor, c, active);
@@ -94,9 +95,10 @@ __global__ static void check_columns(const int32_t *colptr, int32_t cols, const 
 }
 
 /* The listed columns back from the sort's output; one warp per column. */
+template <typename V>
 __global__ static void copy_back(const int32_t *count, const int32_t *seg_begin,
                                  const int32_t *seg_end, const int32_t *row_sorted,
-                                 const double *val_sorted, int32_t *rowidx, double *cval)
+                                 const V *val_sorted, int32_t *rowidx, V *cval)
 {
     int lane = threadIdx.x & 31;
     int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -110,15 +112,22 @@ __global__ static void copy_back(const int32_t *count, const int32_t *seg_begin,
 
 /* CUB's temporary bytes for sorting `segments` of the nnz (row, value)
  * pairs (a size query: nothing is enqueued on `stream`). */
+template <typename V>
+static int segsort_bytes_t(sp_gpu_trans *g, int32_t segments, size_t *bytes,
+                           cudaStream_t stream, sp_err *err)
+{
+    *bytes = 0;
+    SP_CUDA(cub::DeviceSegmentedSort::SortPairs(NULL, *bytes, g->rowidx, g->w32b, (V *)g->cval,
+                                                (V *)g->wval, g->nnz, segments, g->w32c,
+                                                g->w32d, stream),
+            err);
+    return 0;
+}
+
 static int segsort_bytes(sp_gpu_trans *g, int32_t segments, size_t *bytes, cudaStream_t stream,
                          sp_err *err)
 {
-    *bytes = 0;
-    SP_CUDA(cub::DeviceSegmentedSort::SortPairs(NULL, *bytes, g->rowidx, g->w32b, g->cval,
-                                                g->wval, g->nnz, segments, g->w32c, g->w32d,
-                                                stream),
-            err);
-    return 0;
+    return SP_TRANS_BY_VALUE(g, segsort_bytes_t, g, segments, bytes, stream, err);
 }
 
 extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p, void **state,
@@ -128,7 +137,7 @@ extern "C" int sp_trans_scatter_prepare(const sp_problem *pb, const sp_params *p
     int bs = 0;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = bs;
@@ -145,7 +154,7 @@ static int scatter_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     size_t cols = (size_t)g->cols, nnz = (size_t)g->nnz;
     return sp_trans_gpu_alloc((void **)&g->w32a, cols, 4, err) ||          /* cursors */
            sp_trans_gpu_alloc((void **)&g->w32b, nnz, 4, err) ||           /* sorted rows */
-           sp_trans_gpu_alloc((void **)&g->wval, nnz, 8, err) ||           /* sorted values */
+           sp_trans_gpu_alloc(&g->wval, nnz, g->vb, err) ||                 /* sorted values */
            sp_trans_gpu_alloc((void **)&g->w32c, cols, 4, err) ||          /* segment begins */
            sp_trans_gpu_alloc((void **)&g->w32d, cols, 4, err) ||          /* segment ends */
            sp_trans_gpu_alloc((void **)&g->count, 1, 4, err) ||
@@ -172,8 +181,9 @@ extern "C" int sp_trans_scatter_analyse(void *state, const sp_exec *ex, sp_err *
     return sp_trans_gpu_step(state, ex, KERNEL, scatter_setup, err);
 }
 
-/* Steps 1-4 of the header on g, enqueued on `stream`. */
-static int scatter_transpose(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+/* Steps 1-4 of the header on g, enqueued on `stream`, values V. */
+template <typename V>
+static int scatter_transpose_t(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     const int bs = g->bs;
     if (sp_gpu_histogram(g->colidx, g->nnz, g->colptr, g->cols, bs, stream, err) ||
@@ -185,8 +195,9 @@ static int scatter_transpose(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
                             stream),
             err);
     SP_CUDA(cudaMemsetAsync(g->count, 0, 4, stream), err);
-    scatter<<<sp_grid(g->nnz, (int64_t)bs * SP_TRANS_ITEMS), bs, 0, stream>>>(
-        g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->w32a, g->cval, g->rowidx);
+    scatter<V><<<sp_grid(g->nnz, (int64_t)bs * SP_TRANS_ITEMS), bs, 0, stream>>>(
+        g->rowptr, g->rows, g->colidx, (const V *)g->val, g->nnz, g->w32a, (V *)g->cval,
+        g->rowidx);
     SP_LAUNCHED("scatter", err);
     check_columns<<<sp_grid(g->cols, bs), bs, 0, stream>>>(g->colptr, g->cols, g->rowidx,
                                                            g->count, g->w32c, g->w32d);
@@ -205,15 +216,20 @@ static int scatter_transpose(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     if (bytes > g->lib_bytes)
         return sp_fail(err, KERNEL ": CUB asks %zu temporary bytes for %d "
                        "columns, %zu were allocated", bytes, listed, g->lib_bytes);
-    SP_CUDA(cub::DeviceSegmentedSort::SortPairs(g->lib_temp, bytes, g->rowidx, g->w32b, g->cval,
-                                                g->wval, g->nnz, listed, g->w32c, g->w32d,
-                                                stream),
+    SP_CUDA(cub::DeviceSegmentedSort::SortPairs(g->lib_temp, bytes, g->rowidx, g->w32b,
+                                                (V *)g->cval, (V *)g->wval, g->nnz, listed,
+                                                g->w32c, g->w32d, stream),
             err);
     unsigned blocks = sp_grid((int64_t)listed * 32, 256);
-    copy_back<<<blocks < 4096 ? blocks : 4096, 256, 0, stream>>>(
-        g->count, g->w32c, g->w32d, g->w32b, g->wval, g->rowidx, g->cval);
+    copy_back<V><<<blocks < 4096 ? blocks : 4096, 256, 0, stream>>>(
+        g->count, g->w32c, g->w32d, g->w32b, (const V *)g->wval, g->rowidx, (V *)g->cval);
     SP_LAUNCHED("copy_back", err);
     return 0;
+}
+
+static int scatter_transpose(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    return SP_TRANS_BY_VALUE(g, scatter_transpose_t, g, stream, err);
 }
 
 /* Small matrices in one launch, others by the scatter. */

@@ -67,8 +67,8 @@
 /* Slot q's row index and value: plain stores, or evict-first (EF: the
  * CSC is not read again in the pass, so it need not keep the mirrors'
  * rows out of L2). */
-template <bool EF>
-__device__ static __forceinline__ void symperm_store(int32_t *ri, double *cv, int32_t c, double v)
+template <bool EF, typename V>
+__device__ static __forceinline__ void symperm_store(int32_t *ri, V *cv, int32_t c, V v)
 {
     if (EF) {
         __stcs(ri, c);
@@ -84,11 +84,11 @@ __device__ static __forceinline__ void symperm_store(int32_t *ri, double *cv, in
  * both slots before the first is used, so twice the loads are in flight
  * per thread; the value at the guess read with its column (a wasted read
  * on a miss, one dependent read less on a hit). */
-template <bool EF>
+template <bool EF, typename V>
 __device__ static __forceinline__ void
 symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
-             const double *__restrict__ val, sp_symperm_stage s, int64_t q0, int64_t q1, int64_t k1,
-             int32_t *__restrict__ rowidx, double *__restrict__ cval, bool *missing)
+             const V *__restrict__ val, sp_symperm_stage s, int64_t q0, int64_t q1, int64_t k1,
+             int32_t *__restrict__ rowidx, V *__restrict__ cval, bool *missing)
 {
     const bool v0 = q0 < k1, v1 = q1 < k1;
     int32_t c0 = v0 ? __ldg(colidx + q0) : 0, c1 = v1 ? __ldg(colidx + q1) : 0;
@@ -105,7 +105,7 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
     int64_t g0 = v0 ? sp_symperm_guess(q0, r0, a0, b0, c0, ac0, bc0) : -1;
     int64_t g1 = v1 ? sp_symperm_guess(q1, r1, a1, b1, c1, ac1, bc1) : -1;
     int32_t x0 = -1, x1 = -1;
-    double y0 = 0, y1 = 0;
+    V y0 = 0, y1 = 0;
     if (g0 >= 0)
         x0 = __ldg(colidx + g0), y0 = __ldg(val + g0);
     if (g1 >= 0)
@@ -148,12 +148,12 @@ symperm_pair(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__
 #define SYMPERM_WIDE 1
 #endif
 
-template <int LOOKUP>
+template <int LOOKUP, typename V>
 __global__ static void symperm_gather(const int32_t *__restrict__ rowptr, int32_t rows,
                                       const int32_t *__restrict__ colidx,
-                                      const double *__restrict__ val, int32_t nnz, int32_t *flag,
+                                      const V *__restrict__ val, int32_t nnz, int32_t *flag,
                                       int32_t *__restrict__ colptr, int32_t *__restrict__ rowidx,
-                                      double *__restrict__ cval)
+                                      V *__restrict__ cval)
 {
     extern __shared__ int32_t stage[];
     __shared__ int32_t s_stop, s_r0, s_last;
@@ -238,7 +238,7 @@ extern "C" int sp_trans_symperm_prepare(const sp_problem *pb, const sp_params *p
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) ||
         sp_symperm_lookup_axis(KERNEL, p, &lookup, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = bs;
@@ -262,6 +262,26 @@ extern "C" int sp_trans_symperm_upload(void *state, const sp_exec *ex, sp_err *e
     return sp_trans_gpu_upload(state, ex, symperm_work, err);
 }
 
+/* The pass at g's lookup, values V, on `stream`. */
+template <typename V>
+static void symperm_pass(sp_gpu_trans *g, cudaStream_t stream)
+{
+    size_t smem = ((size_t)g->bs * SP_SYMPERM_ITEMS + 1) * 4;
+    unsigned grid = symperm_blocks(g);
+#define SYMPERM_LAUNCH(L)                                                                  \
+    symperm_gather<L, V><<<grid, g->bs, smem, stream>>>(                                       \
+        g->rowptr, g->rows, g->colidx, (const V *)g->val, g->nnz, g->flag, g->colptr,          \
+        g->rowidx, (V *)g->cval)
+    switch (g->lookup) {
+    case SP_SYMPERM_SEARCH: SYMPERM_LAUNCH(SP_SYMPERM_SEARCH); break;
+    case SP_SYMPERM_GUESS: SYMPERM_LAUNCH(SP_SYMPERM_GUESS); break;
+    case SP_SYMPERM_GUESS_EF: SYMPERM_LAUNCH(SP_SYMPERM_GUESS_EF); break;
+    case SP_SYMPERM_PAIR: SYMPERM_LAUNCH(SP_SYMPERM_PAIR); break;
+    default: SYMPERM_LAUNCH(SP_SYMPERM_PAIR_EF); break;
+    }
+#undef SYMPERM_LAUNCH
+}
+
 /* The pass, the flag read, and the fallback when the flag is set; all on
  * `stream`. */
 static int symperm(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
@@ -271,20 +291,7 @@ static int symperm(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
         return sp_trans_cub_route(g, stream, err);
     }
     SP_CUDA(cudaMemsetAsync(g->flag, 0, 4, stream), err);
-    size_t smem = ((size_t)g->bs * SP_SYMPERM_ITEMS + 1) * 4;
-    unsigned grid = symperm_blocks(g);
-#define SYMPERM_LAUNCH(L)                                                                  \
-    symperm_gather<L><<<grid, g->bs, smem, stream>>>(g->rowptr, g->rows, g->colidx, g->val,     \
-                                                     g->nnz, g->flag, g->colptr, g->rowidx,     \
-                                                     g->cval)
-    switch (g->lookup) {
-    case SP_SYMPERM_SEARCH: SYMPERM_LAUNCH(SP_SYMPERM_SEARCH); break;
-    case SP_SYMPERM_GUESS: SYMPERM_LAUNCH(SP_SYMPERM_GUESS); break;
-    case SP_SYMPERM_GUESS_EF: SYMPERM_LAUNCH(SP_SYMPERM_GUESS_EF); break;
-    case SP_SYMPERM_PAIR: SYMPERM_LAUNCH(SP_SYMPERM_PAIR); break;
-    default: SYMPERM_LAUNCH(SP_SYMPERM_PAIR_EF); break;
-    }
-#undef SYMPERM_LAUNCH
+    SP_TRANS_BY_VALUE(g, symperm_pass, g, stream);
     SP_LAUNCHED("symperm_gather", err);
     /* A host read-back inside the launch: whether the matrix is symmetric
      * is found on the device, and the host decides whether the CUB route

@@ -282,10 +282,11 @@ __device__ static int32_t wt_row_of(const int32_t *rowptr, int32_t r1, int32_t c
  * (no spinning, no volatile). The cursors thus serve the round's entries
  * of a column in position order, as the serial transposition does. The
  * loop runs the same number of rounds in every thread (barriers). */
+template <typename V>
 __global__ static void __launch_bounds__(1024)
-wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, const int32_t *rs,
+wt_scatter(const int32_t *rowptr, const int32_t *colidx, const V *val, const int32_t *rs,
            const int32_t *clo, const int32_t *off, int32_t *cnt, const int32_t *colptr, int smem,
-           const int32_t *flag, double *cval, int32_t *rowidx)
+           const int32_t *flag, V *cval, int32_t *rowidx)
 {
     extern __shared__ int32_t s_cur[];
     const int32_t c = blockIdx.x;
@@ -304,7 +305,7 @@ wt_scatter(const int32_t *rowptr, const int32_t *colidx, const double *val, cons
         int32_t k = base + (int32_t)threadIdx.x;
         bool ok = k < p1;
         int32_t j = ok ? colidx[k] : -1;
-        double v = ok ? val[k] : 0.0;
+        V v = ok ? val[k] : (V)0;
         int32_t row = wt_row_of(rowptr, r1, row0, ok ? k : -1);
         row0 = __reduce_max_sync(SP_FULL_MASK, ok ? row : row0);
         unsigned peers = __match_any_sync(SP_FULL_MASK, j);
@@ -336,7 +337,7 @@ extern "C" int sp_trans_wintrans_prepare(const sp_problem *pb, const sp_params *
     int64_t chunk = 0;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) || sp_wintrans_chunk(KERNEL, p, &chunk, err))
         return -1;
-    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, err);
+    sp_gpu_trans *g = sp_trans_gpu_new(KERNEL, pb, p, err);
     if (!g)
         return -1;
     g->bs = bs;
@@ -377,8 +378,10 @@ static int wintrans_setup(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     int smem = (int)SP_WINTRANS_SMEM;
     if (cudaFuncSetAttribute(wt_count, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
             cudaSuccess ||
-        cudaFuncSetAttribute(wt_scatter, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
-            cudaSuccess)
+        cudaFuncSetAttribute(wt_scatter<double>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             smem) != cudaSuccess ||
+        cudaFuncSetAttribute(wt_scatter<float>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             smem) != cudaSuccess)
         return sp_fail(err, KERNEL ": %d bytes of shared memory refused: %s", smem,
                        cudaGetErrorString(cudaGetLastError()));
     return 0;
@@ -413,6 +416,16 @@ static int wintrans_count(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     return 0;
 }
 
+/* wt_scatter of g's values (V) on `stream`. */
+template <typename V>
+static void wt_scatter_of(sp_gpu_trans *g, const int32_t *rs, const int32_t *clo,
+                          const int32_t *off, size_t smem, int use_smem, cudaStream_t stream)
+{
+    wt_scatter<V><<<g->plan.chunks, g->bs, use_smem ? smem : 0, stream>>>(
+        g->rowptr, g->colidx, (const V *)g->val, rs, clo, off, g->w32b, g->colptr, use_smem,
+        g->flag, (V *)g->cval, g->rowidx);
+}
+
 /* Passes 5-6: colptr, the scatter. */
 static int wintrans_scatter(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
@@ -423,9 +436,7 @@ static int wintrans_scatter(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
     int use_smem = smem <= SP_WINTRANS_SMEM;
     if (sp_gpu_scan(g->w32c, g->colptr, g->cols, g->bs, g->scan_temp, stream, err))
         return -1;
-    wt_scatter<<<C, g->bs, use_smem ? smem : 0, stream>>>(g->rowptr, g->colidx, g->val, rs, clo,
-                                                          off, g->w32b, g->colptr, use_smem,
-                                                          g->flag, g->cval, g->rowidx);
+    SP_TRANS_BY_VALUE(g, wt_scatter_of, g, rs, clo, off, smem, use_smem, stream);
     SP_LAUNCHED("wt_scatter", err);
     return 0;
 }

@@ -16,18 +16,24 @@ typedef struct sp_gpu_trans {
     const sp_csr *A;            /* the host CSR (the problem's), read by upload */
     int32_t rows, cols, nnz;
     int bs;
+    /* The `precision` axis: the values on the device are V = double, or
+     * float (vb = 4) rounded from A's in upload (prepare's conversion
+     * buffer val32); every array of values below holds V. */
+    sp_precision prec;
+    size_t vb;
+    float *val32;               /* single: A's values rounded to float (host) */
     int32_t *rowptr, *colidx;   /* the CSR */
-    double *val;
+    void *val;
     bool separate;              /* the CSC in three arrays of its own (cuSPARSE) */
-    void *out;                  /* else one: sp_csc_bytes, val | colptr | rowidx */
-    double *cval;
+    void *out;                  /* else one: V val[nnz] (8-byte padded) | colptr | rowidx */
+    void *cval;
     int32_t *colptr, *rowidx;
     /* work arrays; which are set depends on the kernel */
     int32_t *w32a, *w32b, *w32c, *w32d;   /* int32 arrays of nnz or cols */
     int32_t *w32e, *w32f;
-    double *wval2;
+    void *wval2;                           /* nnz values (V) */
     uint64_t *w64a, *w64b;                 /* 64-bit keys */
-    double *wval;
+    void *wval;                            /* nnz values (V) */
     int32_t *count;                        /* one counter */
     void *scan_temp, *lib_temp;            /* scan levels; CUB or cuSPARSE buffer */
     size_t lib_bytes;
@@ -47,9 +53,17 @@ static inline cudaStream_t sp_trans_stream(const sp_exec *ex)
     return ex ? (cudaStream_t)ex->stream : (cudaStream_t)0;
 }
 
-/* A state for A with the kernel's name, in host memory (no CUDA call):
- * the end of every kernel's prepare. NULL with the reason in err. */
-sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, sp_err *err);
+/* A state for A with the kernel's name at the `precision` of p, in host
+ * memory (no CUDA call; in single A's values rounded to float here, the
+ * conversion): the end of every kernel's prepare. NULL with the reason in
+ * err. */
+sp_gpu_trans *sp_trans_gpu_new(const char *name, const sp_problem *pb, const sp_params *p,
+                               sp_err *err);
+
+/* Call the template fn<V> of g's value type (float in single, else double)
+ * with the arguments that follow: the one place a kernel picks it. */
+#define SP_TRANS_BY_VALUE(g, fn, ...)                                                     \
+    ((g)->prec == SP_SINGLE ? fn<float>(__VA_ARGS__) : fn<double>(__VA_ARGS__))
 /* cudaMalloc of n elements of elem bytes, never zero bytes. */
 int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err);
 /* One step of a kernel on its state (its work arrays, its analyse, its

@@ -48,6 +48,15 @@
  *                             paths of transpose_small.cu
  *   transpose_cusparse        cusparseCsr2cscEx2, default algorithm (baseline)
  *
+ *
+ * Every kernel takes the `precision` axis (double, single): in single the
+ * device holds and moves float values (each kernel's value path is a
+ * template on the value type, picked once by SP_TRANS_BY_VALUE in
+ * transpose_gpu.cuh), prepare rounds A's values to float on the host,
+ * cuSPARSE is asked for CUDA_R_32F, and result widens the CSC's values
+ * to the operation's doubles; the memory statements below take the value
+ * size (vb).
+ *
  *   transpose_gpu_host.c      need, ScanTrans units, descriptors
  *   transpose_gpu.cu          the state, upload, result, release, cuSPARSE
  *   transpose_cuda_*.cu, transpose_cub_sort.cu   the kernels
@@ -65,6 +74,32 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Bytes of one value on the device at a precision: 8 (double) or 4
+ * (single: the kernels move float). */
+static inline uint64_t sp_trans_val_bytes(sp_precision prec)
+{
+    return prec == SP_SINGLE ? 4 : 8;
+}
+
+/* The device CSC in one buffer, the output's layout with vb-byte values:
+ * val[nnz] (padded to 8 bytes), colptr[cols + 1], rowidx[nnz]; in double
+ * byte for byte the host's (sp_csc_bytes). */
+static inline uint64_t sp_trans_csc_dev_bytes(int32_t nnz, int32_t cols, uint64_t vb)
+{
+    return ((uint64_t)nnz * vb + 7) / 8 * 8 + ((uint64_t)cols + 1) * 4 + (uint64_t)nnz * 4;
+}
+
+/* Host bytes of a GPU transposition state: its few bytes, and in single
+ * A's values rounded to float (prepare's conversion). */
+static inline uint64_t sp_trans_gpu_host_bytes(const sp_csr *A, uint64_t vb)
+{
+    return 4096 + (vb == 4 ? (uint64_t)A->nnz * 4 : 0);
+}
+
+/* The `precision` of p for a GPU transposition kernel, as a value size
+ * (vb: sp_trans_val_bytes); -1 with the reason for no precision. */
+int sp_trans_gpu_vb(const char *kernel, const sp_params *p, uint64_t *vb, sp_err *err);
 
 /* The `blocksize` values of the CUDA transposition kernels. */
 #define SP_TRANS_BLOCKSIZES "64,128,256,512,1024"
@@ -120,7 +155,8 @@ int sp_wintrans_window(const sp_csr *A, const sp_wintrans_plan *pl, int32_t c, i
 int sp_wintrans_plan_of(const sp_csr *A, int64_t chunk, sp_wintrans_plan *pl, sp_err *err);
 /* The `chunk` axis (default 16384), in SP_WINTRANS_CHUNK_MIN..MAX. */
 int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp_err *err);
-uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs);
+uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs,
+                                     uint64_t vb);
 
 /* The radix route: tiles of SP_RADIX_TILE positions (one block of
  * SP_RADIX_WARPS warps, each a run of SP_RADIX_TILE / SP_RADIX_WARPS), the
@@ -152,7 +188,7 @@ int sp_radix_digit(const char *kernel, const sp_params *p, int *digit, sp_err *e
  * SP_TRANS_SMALL_NNZ, default SP_TRANS_SMALL_NNZ (1: the passes for all
  * but nnz <= 1). */
 int sp_radix_small_nnz(const char *kernel, const sp_params *p, int32_t *most, sp_err *err);
-uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl);
+uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl, uint64_t vb);
 
 /* ScanTrans's unit count on A with `budget` bytes for its (units + 1) x
  * cols counts; -1 with the reason when not even one unit fits. */
@@ -161,17 +197,18 @@ int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_
 /* The `blocksize` axis of the CUDA transposition kernels (default 256). */
 int sp_trans_gpu_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *err);
 
-/* Device bytes of each kernel (the CSR in, the CSC out, its work arrays);
- * the sp_kernel.need functions add the host side. */
-uint64_t sp_trans_gpu_bytes_scatter(const sp_csr *A);
-uint64_t sp_trans_gpu_bytes_scantrans(const sp_csr *A, int32_t units, int bs);
-uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A);
-uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A);
-uint64_t sp_trans_gpu_bytes_carry(const sp_csr *A);
-uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A);
+/* Device bytes of each kernel (the CSR in, the CSC out, its work arrays)
+ * with vb-byte values (sp_trans_val_bytes: 8 in double, 4 in single); the
+ * sp_kernel.need functions add the host side. */
+uint64_t sp_trans_gpu_bytes_scatter(const sp_csr *A, uint64_t vb);
+uint64_t sp_trans_gpu_bytes_scantrans(const sp_csr *A, int32_t units, int bs, uint64_t vb);
+uint64_t sp_trans_gpu_bytes_mergetrans(const sp_csr *A, uint64_t vb);
+uint64_t sp_trans_gpu_bytes_cub(const sp_csr *A, uint64_t vb);
+uint64_t sp_trans_gpu_bytes_carry(const sp_csr *A, uint64_t vb);
+uint64_t sp_trans_gpu_bytes_cusparse(const sp_csr *A, uint64_t vb);
 /* The symmetric fast path: the CUB route's bytes (its fallback) and the
  * flag. */
-uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A);
+uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A, uint64_t vb);
 
 /* transpose_cuda_symperm's `lookup` axis: how a slot finds its mirror
  * and stores it. */

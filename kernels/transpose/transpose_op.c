@@ -3,16 +3,23 @@
  * indices, checked entry for entry against the serial counting sort.
  *
  * error: 0 when the output is identical to the reference (column pointer,
- * row indices, and values bit for bit); +Inf when the structure differs
- * or a value is not finite; otherwise the largest relative difference of
- * one value. The tolerance is 0 in double, whatever the sweep's — a
- * transposition moves values and computes none, so it is exact or wrong —
- * and the unit roundoff in a lower precision, which rounds each value once
- * to nearest (a value below that precision's normal range loses more, and
- * fails: the precision cannot carry it).
+ * row indices, and values bit for bit); +Inf when the structure differs,
+ * a value is not finite, or a value is neither the reference's nor the
+ * reference's rounded to float (to nearest); otherwise the largest
+ * relative difference of one value (then each differing value is the
+ * float rounding). The tolerance is 0 in double, whatever the sweep's — a
+ * transposition moves values and computes none, so it is exact or wrong,
+ * and a float-rounded value fails it — and the unit roundoff 2^-24 in
+ * single: a single-precision transposition rounds each value to float
+ * once (in prepare) and moves it, so every value must be exactly the
+ * reference rounded to float (any other value is +Inf above), and that
+ * rounding moves a value by at most 2^-24 of itself in float's normal
+ * range. A value below it loses more and fails, one above it (past
+ * FLT_MAX) becomes +Inf and fails: the precision cannot carry them.
  * Work: flops = nnz, so the stored rate is Gnnz/s (reported as Mnnz/s);
  * bytes = reading the CSR once and writing the CSC once.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -21,6 +28,12 @@
 size_t sp_csc_bytes(const sp_csr *A)
 {
     return (size_t)A->nnz * (sizeof(double) + sizeof(int32_t)) +
+           ((size_t)A->cols + 1) * sizeof(int32_t);
+}
+
+size_t sp_csc_bytes_vb(const sp_csr *A, size_t vb)
+{
+    return ((size_t)A->nnz * vb + 7) / 8 * 8 + (size_t)A->nnz * sizeof(int32_t) +
            ((size_t)A->cols + 1) * sizeof(int32_t);
 }
 
@@ -75,16 +88,25 @@ static double transpose_error(const sp_problem *pb, const void *out, const void 
         return INFINITY;
     double worst = 0.0;
     for (int32_t k = 0; k < A->nnz; k++) {
-        double d = fabs(o.val[k] - r.val[k]);
-        if (!isfinite(o.val[k]) || (d > 0 && r.val[k] == 0.0))
+        double v = o.val[k], want = r.val[k];
+        if (v == want)
+            continue;
+        /* else only the reference rounded to float passes (a lower
+         * precision's one rounding); the range test first, as a double
+         * past FLT_MAX has no float */
+        if (!isfinite(v) || !(fabs(want) <= FLT_MAX) || v != (double)(float)want)
             return INFINITY;
-        double rel = d > 0 ? d / fabs(r.val[k]) : 0.0;
+        double rel = fabs(v - want) / fabs(want);  /* want != 0: (float)0 == 0 */
         worst = rel > worst ? rel : worst;     /* not fmax: a call per nonzero */
     }
     return worst;
 }
 
-/* Exact in double; one rounding to nearest per value below it. */
+/* Exact in double. In single each value must be the reference's rounded
+ * to float (the error is +Inf for any other), which is within the unit
+ * roundoff 2^-24 of it wherever float holds it as a normal number: the
+ * bound of one rounding to nearest, and nothing a correct kernel can
+ * exceed, as it computes nothing after that rounding. */
 static double transpose_tolerance(const sp_problem *pb, const void *ref, sp_precision prec,
                                   double configured)
 {

@@ -45,14 +45,14 @@ int sp_radix_small_nnz(const char *kernel, const sp_params *p, int32_t *most, sp
  * value) per nonzero between passes (two from three passes on); the
  * tiles' digit counts and their scan (bins x tiles + 1) with the scan's
  * temporaries. */
-uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl)
+uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl, uint64_t vb)
 {
-    uint64_t nnz = (uint64_t)A->nnz, cols = (uint64_t)A->cols;
+    uint64_t nnz = (uint64_t)A->nnz;
     uint64_t csr = sp_gpu_array_bytes((uint64_t)A->rows + 1, 4) + sp_gpu_array_bytes(nnz, 4) +
-                   sp_gpu_array_bytes(nnz, 8);
-    uint64_t csc = sp_gpu_array_bytes(nnz * 12 + cols * 4 + 4, 1);
+                   sp_gpu_array_bytes(nnz, vb);
+    uint64_t csc = sp_gpu_array_bytes(sp_trans_csc_dev_bytes(A->nnz, A->cols, vb), 1);
     int sets = pl->passes - 1 < 2 ? pl->passes - 1 : 2;
-    uint64_t set = 2 * sp_gpu_array_bytes(nnz, 4) + sp_gpu_array_bytes(nnz, 8);
+    uint64_t set = 2 * sp_gpu_array_bytes(nnz, 4) + sp_gpu_array_bytes(nnz, vb);
     uint64_t cells = ((uint64_t)1 << pl->digit) * (uint64_t)pl->tiles;
     return csr + csc + sp_gpu_array_bytes(nnz, 4) + (uint64_t)sets * set +
            sp_gpu_array_bytes(cells + 1, 4) +
@@ -63,12 +63,14 @@ static int radix_need(const sp_problem *pb, const sp_params *p, sp_need *need, s
 {
     int digit = 0;
     int32_t most = 0;
-    if (sp_radix_digit(KERNEL, p, &digit, err) || sp_radix_small_nnz(KERNEL, p, &most, err))
+    uint64_t vb;
+    if (sp_radix_digit(KERNEL, p, &digit, err) || sp_radix_small_nnz(KERNEL, p, &most, err) ||
+        sp_trans_gpu_vb(KERNEL, p, &vb, err))
         return -1;
     sp_radix_plan pl;
     sp_radix_plan_of(pb->A->cols, pb->A->nnz, digit, &pl);
-    need->device_bytes = sp_trans_gpu_bytes_radix(pb->A, &pl);
-    need->host_bytes = 4096;
+    need->device_bytes = sp_trans_gpu_bytes_radix(pb->A, &pl, vb);
+    need->host_bytes = sp_trans_gpu_host_bytes(pb->A, vb);
     return 0;
 }
 
@@ -81,8 +83,10 @@ const sp_kernel sp_transpose_cuda_radix = {
                "rows and values carried (count, scan, stable scatter a pass); pointers; "
                "small matrices in one launch",
     .needs_gpu = 1,
-    .naxes = 2,
-    .axes = {{"digit_bits", SP_RADIX_DIGITS}, {"small_nnz", SP_TRANS_SMALL_NNZ_S}},
+    .naxes = 3,
+    .axes = {{"digit_bits", SP_RADIX_DIGITS},
+             {"small_nnz", SP_TRANS_SMALL_NNZ_S},
+             {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_trans_radix_prepare),
     .upload = SP_GPU_FN(sp_trans_radix_upload),
     .analyse = SP_GPU_FN(sp_trans_radix_analyse),

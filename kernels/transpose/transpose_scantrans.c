@@ -85,8 +85,9 @@ static uint64_t window_total(const sp_csr *A, int nt)
     return total;
 }
 
-static uint64_t scantrans_work(const sp_csr *A, int threads)
+static uint64_t scantrans_work(const sp_csr *A, int threads, size_t vb)
 {
+    (void)vb;
     return ((uint64_t)threads + 1) * 2 * sizeof(int64_t) + (uint64_t)threads * sizeof(int32_t) +
            window_total(A, threads) * sizeof(int32_t);
 }
@@ -174,23 +175,27 @@ static void final_scan(int32_t *colptr, int32_t cols, const scan_work *w, int t,
 }
 
 /* Phase 4: thread t's entries to their slots, in order; rows found by
- * walking from the row that holds k0. */
-static void scatter(const sp_csr *A, sp_csc *C, const scan_work *w, int t, int64_t k0,
-                    int64_t k1)
-{
-    if (k0 >= k1)
-        return;
-    int32_t *next = w->inter + w->base[t] - w->lo[t];  /* indexed by column */
-    int32_t i = sp_prefix_find(A->rowptr, A->rows, k0 + 1) - 1;
-    for (int64_t k = k0; k < k1; k++) {
-        while (A->rowptr[i + 1] <= k)
-            i++;
-        int32_t j = A->colidx[k];
-        int64_t dst = (int64_t)C->colptr[j] + next[j]++;
-        C->rowidx[dst] = i;
-        C->val[dst] = A->val[k];
+ * walking from the row that holds k0. Values of type V: val in CSR order
+ * to cval (double, or float at the `precision` single). */
+#define SCATTER(NAME, V)                                                                   \
+    static void NAME(const sp_csr *A, const V *val, const sp_csc *C, V *cval,              \
+                     const scan_work *w, int t, int64_t k0, int64_t k1)                    \
+    {                                                                                      \
+        if (k0 >= k1)                                                                      \
+            return;                                                                        \
+        int32_t *next = w->inter + w->base[t] - w->lo[t]; /* indexed by column */         \
+        int32_t i = sp_prefix_find(A->rowptr, A->rows, k0 + 1) - 1;                        \
+        for (int64_t k = k0; k < k1; k++) {                                                \
+            while (A->rowptr[i + 1] <= k)                                                  \
+                i++;                                                                       \
+            int32_t j = A->colidx[k];                                                      \
+            int64_t dst = (int64_t)C->colptr[j] + next[j]++;                               \
+            C->rowidx[dst] = i;                                                            \
+            cval[dst] = val[k];                                                            \
+        }                                                                                  \
     }
-}
+SCATTER(scatter_double, double)
+SCATTER(scatter_float, float)
 
 /* One thread's part of the phases; -1 when the team is not the one the
  * scratch was sized for. */
@@ -208,7 +213,10 @@ static int scantrans_thread(sp_transpose_cpu *s, int t, int nt)
     vertical_scan(&w, nt, s->C.colptr, j0, j1);
     final_scan(s->C.colptr, A->cols, &w, t, nt, j0, j1);  /* barriers inside */
 #pragma omp barrier
-    scatter(A, &s->C, &w, t, k0, k1);
+    if (s->prec == SP_SINGLE)
+        scatter_float(A, s->val32, &s->C, s->cval32, &w, t, k0, k1);
+    else
+        scatter_double(A, A->val, &s->C, s->C.val, &w, t, k0, k1);
     return 0;
 }
 
@@ -245,8 +253,8 @@ const sp_kernel sp_transpose_scantrans = {
     .format = "csc",
     .backend = "openmp",
     .summary = "ScanTrans: per-thread column histograms, vertical and final scans, scatter",
-    .naxes = 1,
-    .axes = {{"threads", "1..nproc:*2,nproc"}},
+    .naxes = 2,
+    .axes = {{"threads", "1..nproc:*2,nproc"}, {SP_AXIS_PRECISION, "double"}},
     .prepare = scantrans_prepare,
     .launch = scantrans_launch,
     .result = sp_transpose_cpu_result,

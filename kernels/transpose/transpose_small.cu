@@ -76,14 +76,15 @@ __device__ unsigned long long small_probe[16];
 typedef cub::BlockRadixSort<uint32_t, SMALL_THREADS, SMALL_ITEMS, int32_t, SMALL_RADIX_BITS>
     small_sort;
 
-/* Dynamic shared memory: the values (SP_TRANS_SMALL_NNZ doubles), then
- * the staged rowptr (SMALL_STAGE ints). */
+/* Dynamic shared memory: the values (SP_TRANS_SMALL_NNZ of V, room for
+ * doubles whatever V is), then the staged rowptr (SMALL_STAGE ints). */
 #define SMALL_SMEM ((size_t)SP_TRANS_SMALL_NNZ * 8 + (size_t)SMALL_STAGE * 4)
 
+template <typename V>
 __global__ static void __launch_bounds__(SMALL_THREADS)
 small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
-                const int32_t *__restrict__ colidx, const double *__restrict__ val, int32_t nnz,
-                int32_t cols, int end_bit, double *__restrict__ cval,
+                const int32_t *__restrict__ colidx, const V *__restrict__ val, int32_t nnz,
+                int32_t cols, int end_bit, V *__restrict__ cval,
                 int32_t *__restrict__ colptr, int32_t *__restrict__ rowidx)
 {
     __shared__ union {
@@ -91,8 +92,8 @@ small_transpose(const int32_t *__restrict__ rowptr, int32_t rows,
         uint32_t keys[SP_TRANS_SMALL_NNZ];
     } sm;
     extern __shared__ __align__(16) unsigned char dyn[];
-    double *sval = (double *)dyn;
-    int32_t *sptr = (int32_t *)(sval + SP_TRANS_SMALL_NNZ);
+    V *sval = (V *)dyn;
+    int32_t *sptr = (int32_t *)(dyn + (size_t)SP_TRANS_SMALL_NNZ * 8);
     const int t = threadIdx.x;
     const bool staged = rows + 1 <= SMALL_STAGE;
     for (int32_t k = t; k < SP_TRANS_SMALL_NNZ; k += SMALL_THREADS) {
@@ -170,11 +171,11 @@ struct count_max {
 /* The counting paths' steps, shared by small_count and small_cluster. A
  * warp's items are the positions q = w0 + 32 i + lane, i < items, q < end.
  * Their columns and values into registers (0 past the end). */
-template <int N>
+template <int N, typename V>
 __device__ static __forceinline__ void small_load_items(const int32_t *__restrict__ colidx,
-                                                        const double *__restrict__ val,
+                                                        const V *__restrict__ val,
                                                         int32_t w0, int items, int32_t end,
-                                                        int32_t (&key)[N], double (&v)[N])
+                                                        int32_t (&key)[N], V (&v)[N])
 {
     const int lane = threadIdx.x & 31;
 #pragma unroll
@@ -182,7 +183,7 @@ __device__ static __forceinline__ void small_load_items(const int32_t *__restric
         const int32_t q = w0 + i * 32 + lane;
         const bool mine = i < items && q < end;
         key[i] = mine ? colidx[q] : 0;
-        v[i] = mine ? val[q] : 0.0;
+        v[i] = mine ? val[q] : (V)0;
     }
 }
 
@@ -234,10 +235,11 @@ __device__ static __forceinline__ void small_row_scan(int32_t *rowof, int32_t n,
             rowof[p0 + j] = rr[j];
 }
 
+template <typename V>
 __global__ static void __launch_bounds__(COUNT_THREADS)
 small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__restrict__ colidx,
-            const double *__restrict__ val, int32_t nnz, int32_t cols,
-            double *__restrict__ cval, int32_t *__restrict__ colptr,
+            const V *__restrict__ val, int32_t nnz, int32_t cols,
+            V *__restrict__ cval, int32_t *__restrict__ colptr,
             int32_t *__restrict__ rowidx)
 {
     typedef cub::BlockScan<int32_t, COUNT_THREADS> block_scan;
@@ -258,7 +260,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
      * column, then (after the ranks) column | rank << 16 (a column < 2^11,
      * a rank < 2^8), leaving registers for the values */
     int32_t key[COUNT_ITEMS];
-    double v[COUNT_ITEMS];
+    V v[COUNT_ITEMS];
     small_load_items(colidx, val, w0, items, nnz, key, v);
     if (staged)
         for (int32_t r = threadIdx.x; r < rows; r += COUNT_THREADS)
@@ -306,7 +308,7 @@ small_count(const int32_t *__restrict__ rowptr, int32_t rows, const int32_t *__r
     }
     __syncthreads();
     int32_t *srow = (int32_t *)dyn;
-    double *sval = (double *)(dyn + (size_t)SP_TRANS_SMALL_NNZ * 4);
+    V *sval = (V *)(dyn + (size_t)SP_TRANS_SMALL_NNZ * 4);
 #pragma unroll
     for (int i = 0; i < COUNT_ITEMS; i++) {
         const int32_t q = w0 + i * 32 + lane;
@@ -368,10 +370,11 @@ static_assert(((size_t)CL_WARPS * (SMALL_COUNT_COLS / 2 + 1) + 2 * SMALL_COUNT_C
 static_assert((size_t)CL_WARPS * (SMALL_COUNT_COLS / 2 + 1) * 4 % 16 == 0,
               "the totals start 16-byte aligned (other blocks read them as int4)");
 
+template <typename V>
 __global__ static void __cluster_dims__(CL_BLOCKS, 1, 1) __launch_bounds__(CL_THREADS)
 small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
-              const int32_t *__restrict__ colidx, const double *__restrict__ val, int32_t nnz,
-              int32_t cols, double *__restrict__ cval, int32_t *__restrict__ colptr,
+              const int32_t *__restrict__ colidx, const V *__restrict__ val, int32_t nnz,
+              int32_t cols, V *__restrict__ cval, int32_t *__restrict__ colptr,
               int32_t *__restrict__ rowidx)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -397,7 +400,7 @@ small_cluster(const int32_t *__restrict__ rowptr, int32_t rows,
     SP_PROBE(0);
     /* key: the column, then column | rank << 16 (column < 2^11, rank < 2^6) */
     int32_t key[CL_ITEMS];
-    double v[CL_ITEMS];
+    V v[CL_ITEMS];
     small_load_items(colidx, val, w0, items, k1, key, v);
     /* the first CL_PRE rounds of row starts read with the columns */
     int32_t ra[CL_PRE], re[CL_PRE];
@@ -518,14 +521,32 @@ int sp_trans_small_fits(const sp_gpu_trans *g)
     return g->nnz <= most && g->cols < SP_TRANS_SMALL_COLS;
 }
 
-int sp_trans_small_init(sp_err *err)
+/* The one-block kernels' shared-memory limits for values V. */
+template <typename V>
+static int small_limits(sp_err *err)
 {
-    SP_CUDA(cudaFuncSetAttribute(small_transpose, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    SP_CUDA(cudaFuncSetAttribute(small_transpose<V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)SMALL_SMEM),
             err);
-    SP_CUDA(cudaFuncSetAttribute(small_count, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    SP_CUDA(cudaFuncSetAttribute(small_count<V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)COUNT_SMEM),
             err);
+    return 0;
+}
+
+/* The cluster kernel's limit for values V (its shared memory holds no
+ * values: the same for both). */
+template <typename V>
+static bool cluster_limit(void)
+{
+    return cudaFuncSetAttribute(small_cluster<V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)CL_SMEM) == cudaSuccess;
+}
+
+int sp_trans_small_init(sp_err *err)
+{
+    if (small_limits<double>(err) || small_limits<float>(err))
+        return -1;
     if (cluster_ok < 0) {
         int dev = 0, clusters = 0, fit = 0;
         cudaFuncAttributes fa;
@@ -540,11 +561,11 @@ int sp_trans_small_init(sp_err *err)
                      cudaGetDevice(&dev) == cudaSuccess &&
                      cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev) ==
                          cudaSuccess &&
-                     clusters && cudaFuncGetAttributes(&fa, small_cluster) == cudaSuccess &&
-                     fa.binaryVersion >= 90 &&
-                     cudaFuncSetAttribute(small_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)CL_SMEM) == cudaSuccess &&
-                     cudaOccupancyMaxActiveClusters(&fit, small_cluster, &cfg) == cudaSuccess &&
+                     clusters &&
+                     cudaFuncGetAttributes(&fa, small_cluster<double>) == cudaSuccess &&
+                     fa.binaryVersion >= 90 && cluster_limit<double>() && cluster_limit<float>() &&
+                     cudaOccupancyMaxActiveClusters(&fit, small_cluster<double>, &cfg) ==
+                         cudaSuccess &&
                      fit > 0;
         (void)cudaGetLastError();
     }
@@ -554,25 +575,32 @@ int sp_trans_small_init(sp_err *err)
 /* The cluster's shape is the kernel's own (__cluster_dims__), so a plain
  * launch on the stream starts it; whether it fits was asked once, in
  * sp_trans_small_init (the kernel's analyse), not here. */
-int sp_trans_small_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+template <typename V>
+static int small_route_t(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
+    const V *val = (const V *)g->val;
+    V *cval = (V *)g->cval;
     if (cluster_ok > 0 && g->cols <= SMALL_COUNT_COLS && g->rows <= CL_ROWS) {
-        small_cluster<<<CL_BLOCKS, CL_THREADS, CL_SMEM, stream>>>(
-            g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->cols, g->cval, g->colptr,
-            g->rowidx);
+        small_cluster<V><<<CL_BLOCKS, CL_THREADS, CL_SMEM, stream>>>(
+            g->rowptr, g->rows, g->colidx, val, g->nnz, g->cols, cval, g->colptr, g->rowidx);
         SP_LAUNCHED("small_cluster", err);
         return 0;
     }
     if (g->cols <= SMALL_COUNT_COLS) {
-        small_count<<<1, COUNT_THREADS, COUNT_SMEM, stream>>>(g->rowptr, g->rows, g->colidx,
-                                                             g->val, g->nnz, g->cols, g->cval,
-                                                             g->colptr, g->rowidx);
+        small_count<V><<<1, COUNT_THREADS, COUNT_SMEM, stream>>>(g->rowptr, g->rows, g->colidx,
+                                                                val, g->nnz, g->cols, cval,
+                                                                g->colptr, g->rowidx);
         SP_LAUNCHED("small_count", err);
         return 0;
     }
-    small_transpose<<<1, SMALL_THREADS, SMALL_SMEM, stream>>>(
-        g->rowptr, g->rows, g->colidx, g->val, g->nnz, g->cols, bits_for((uint32_t)g->cols),
-        g->cval, g->colptr, g->rowidx);
+    small_transpose<V><<<1, SMALL_THREADS, SMALL_SMEM, stream>>>(
+        g->rowptr, g->rows, g->colidx, val, g->nnz, g->cols, bits_for((uint32_t)g->cols), cval,
+        g->colptr, g->rowidx);
     SP_LAUNCHED("small_transpose", err);
     return 0;
+}
+
+int sp_trans_small_route(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+{
+    return SP_TRANS_BY_VALUE(g, small_route_t, g, stream, err);
 }

@@ -24,19 +24,20 @@ int sp_symperm_lookup_axis(const char *kernel, const sp_params *p, int *lookup, 
 
 /* The CSR, the CSC, the CUB route's work arrays and buffer (its fallback),
  * and the one-int flag of the check. */
-uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A)
+uint64_t sp_trans_gpu_bytes_symperm(const sp_csr *A, uint64_t vb)
 {
-    return sp_trans_gpu_bytes_cub(A) + sp_gpu_array_bytes(1, 4);
+    return sp_trans_gpu_bytes_cub(A, vb) + sp_gpu_array_bytes(1, 4);
 }
 
 static int symperm_need(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
     int bs = 0, lookup = 0;
+    uint64_t vb;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) ||
-        sp_symperm_lookup_axis(KERNEL, p, &lookup, err))
+        sp_symperm_lookup_axis(KERNEL, p, &lookup, err) || sp_trans_gpu_vb(KERNEL, p, &vb, err))
         return -1;
-    need->device_bytes = sp_trans_gpu_bytes_symperm(pb->A);
-    need->host_bytes = 4096;
+    need->device_bytes = sp_trans_gpu_bytes_symperm(pb->A, vb);
+    need->host_bytes = sp_trans_gpu_host_bytes(pb->A, vb);
     return 0;
 }
 
@@ -49,8 +50,10 @@ const sp_kernel sp_transpose_cuda_symperm = {
                "gathered from their mirrors (rank guess, binary search on a miss), one "
                "pass; else CUB sort",
     .needs_gpu = 1,
-    .naxes = 2,
-    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {"lookup", SP_SYMPERM_LOOKUPS}},
+    .naxes = 3,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES},
+             {"lookup", SP_SYMPERM_LOOKUPS},
+             {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
     .upload = SP_GPU_FN(sp_trans_symperm_upload),
     .launch = SP_GPU_FN(sp_trans_symperm_launch),

@@ -112,12 +112,13 @@ int sp_wintrans_chunk(const char *kernel, const sp_params *p, int64_t *chunk, sp
 /* The CSR and the CSC; per chunk its first row, raw and carried windows,
  * count offset (6 C + 3 ints with the check's flag); W counts; the column
  * totals and their scan's temporaries. */
-uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs)
+uint64_t sp_trans_gpu_bytes_wintrans(const sp_csr *A, const sp_wintrans_plan *pl, int bs,
+                                     uint64_t vb)
 {
     uint64_t nnz = (uint64_t)A->nnz, cols = (uint64_t)A->cols;
     uint64_t csr = sp_gpu_array_bytes((uint64_t)A->rows + 1, 4) + sp_gpu_array_bytes(nnz, 4) +
-                   sp_gpu_array_bytes(nnz, 8);
-    uint64_t csc = sp_gpu_array_bytes(nnz * 12 + cols * 4 + 4, 1);
+                   sp_gpu_array_bytes(nnz, vb);
+    uint64_t csc = sp_gpu_array_bytes(sp_trans_csc_dev_bytes(A->nnz, A->cols, vb), 1);
     return csr + csc + sp_gpu_array_bytes(6 * (uint64_t)pl->chunks + 3, 4) +
            sp_gpu_array_bytes((uint64_t)pl->width, 4) + sp_gpu_array_bytes(cols, 4) +
            sp_gpu_array_bytes(sp_gpu_scan_temp_bytes((int64_t)cols, bs), 1);
@@ -127,12 +128,13 @@ static int wintrans_need(const sp_problem *pb, const sp_params *p, sp_need *need
 {
     int bs = 0;
     int64_t chunk = 0;
+    uint64_t vb;
     sp_wintrans_plan pl;
     if (sp_trans_gpu_blocksize(KERNEL, p, &bs, err) || sp_wintrans_chunk(KERNEL, p, &chunk, err) ||
-        sp_wintrans_plan_of(pb->A, chunk, &pl, err))
+        sp_trans_gpu_vb(KERNEL, p, &vb, err) || sp_wintrans_plan_of(pb->A, chunk, &pl, err))
         return -1;
-    need->device_bytes = sp_trans_gpu_bytes_wintrans(pb->A, &pl, bs);
-    need->host_bytes = 4096;
+    need->device_bytes = sp_trans_gpu_bytes_wintrans(pb->A, &pl, bs, vb);
+    need->host_bytes = sp_trans_gpu_host_bytes(pb->A, vb);
     return 0;
 }
 
@@ -144,8 +146,10 @@ const sp_kernel sp_transpose_cuda_wintrans = {
     .summary = "ScanTrans over column windows: per-chunk window counts, column offsets, "
                "ordered scatter (banded/stencil matrices; refuses wide windows)",
     .needs_gpu = 1,
-    .naxes = 2,
-    .axes = {{"blocksize", "256,512,1024"}, {"chunk", SP_WINTRANS_CHUNKS}},
+    .naxes = 3,
+    .axes = {{"blocksize", "256,512,1024"},
+             {"chunk", SP_WINTRANS_CHUNKS},
+             {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_trans_wintrans_prepare),
     .upload = SP_GPU_FN(sp_trans_wintrans_upload),
     .analyse = SP_GPU_FN(sp_trans_wintrans_analyse),

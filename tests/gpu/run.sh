@@ -81,7 +81,8 @@ if [ -x build/tests/gpu ]; then
     # using shared memory on small inputs, one step per family.
     for f in 'gpu_spmv/awkward_matrices' 'gpu_spmv_single/awkward_matrices' \
              'gpu_transpose/awkward_matrices' \
-             'gpu_transpose/both_sides_of_the_one_block_limit' 'gpu_prim/*' \
+             'gpu_transpose/both_sides_of_the_one_block_limit' \
+             'gpu_transpose_single/one_launch_paths' 'gpu_prim/*' \
              'gpu_qsort/*_design' 'gpu_qsort/splitter_edges' \
              'gpu_qsort/leaf_counting_pass' 'gpu_qsort/scatter_windows' \
              'gpu_sort/every_distribution_and_awkward_size'; do
