@@ -75,6 +75,14 @@ static int over_budget(const sp_kernel *k, const sp_csr *A)
     return n;
 }
 
+/* librsb 1.3.0 cannot clone a matrix of one row with more than 3
+ * nonzeros transposed: transpose_librsb refuses it at every thread count
+ * (test librsb/refuses_one_row_with_the_reason). */
+static int librsb_refuses(const sp_kernel *k, const sp_csr *A)
+{
+    return !strcmp(k->name, "transpose_librsb") && A->rows == 1 && A->nnz > 3;
+}
+
 /* Every transposition kernel on A: identical to the reference (error 0),
  * refused nowhere but where it does not fit. */
 static void check_kernels(const sp_csr *A, const char *what)
@@ -89,7 +97,8 @@ static void check_kernels(const sp_csr *A, const char *what)
                              "%s refused %s", K->name, what);
             else
                 cr_assert_eq(spmv_check_kernel_all(K, test_threads, 5, A, what),
-                             over_budget(K, A), "%s refused %s", K->name, what);
+                             over_budget(K, A) + 5 * librsb_refuses(K, A), "%s refused %s",
+                             K->name, what);
             n++;
         }
     cr_assert_geq(n, 3, "serial, ScanTrans and MergeTrans at least");
