@@ -84,7 +84,7 @@ get() { echo "$1" | awk -F': ' -v k="$2" '$1 == k {print $2}'; }
 cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
 fmmver=$("$py" -c 'import importlib.metadata as m; print(m.version("fast_matrix_market"))')
 echo "Machine: $cpu, $cpus cores; fast_matrix_market $fmmver ($("$py" -V 2>&1)); $(date -u +%F)"
-echo "File: $file, $(du -m "$file" | cut -f1) MB, $nnz entries, $rows x $rows, random order"
+echo "File: $file, $(( $(stat -c %s "$file") / 1000000 )) MB, $nnz entries, $rows x $rows, random order"
 echo
 echo "| threads | ours → CSR s | ours MB/s | ours → COO s | fmm read_coo s | fmm MB/s | fmm / ours CSR | fmm / ours COO |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
