@@ -249,7 +249,7 @@ asan: ## build CPU-only with AddressSanitizer + UBSan and run the unit tests
 	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  SPSWEEP_BIN=build-asan/spsweep build-asan/tests/unit --jobs 2
 
-bench: all ## Matrix Market parsing vs fast_matrix_market, binary-cache reload
+bench: all ## Matrix Market parsing vs fast_matrix_market at 1, 2, 4 .. nproc threads (SIZE=NNZ, WHEELS=DIR offline), binary-cache reload
 	@bash bench/run.sh
 
 bench-gpu: ## on a GPU machine: every GPU SpMV kernel vs cuSPARSE on the bench set (bench/RESULTS.md)

@@ -1,50 +1,112 @@
 #!/usr/bin/env bash
-# run.sh — `make bench`: Matrix Market parsing, spsweep's sp_mm_read against
-# fast_matrix_market (the fastest reader we know of) on the same file, one
-# thread each, and reload from spsweep's binary CSR cache. Prints a markdown
-# table (bench/RESULTS.md keeps the one reported).
+# run.sh — `make bench`: Matrix Market parsing, spsweep's reader against
+# fast_matrix_market (the fastest reader we know of) on the same file at
+# every thread count t = 1, 2, 4, ... up to nproc, and nproc itself: ours
+# with SPSWEEP_THREADS=t (fetch/mm_par.c), fmm with parallelism=t, the
+# median of 3 reads each, the file in the page cache before every reader.
+# One table row per thread count, with the ratios; then the reload from
+# spsweep's binary CSR cache. Prints markdown (bench/RESULTS.md keeps the
+# tables reported).
 #
-# The file: a random coordinate real general matrix of >= 200 MB written by
-# build/bench/mm_parse --write-random (values with 17 significant digits,
-# like real-world files), kept in bench/work/ (git-ignored) between runs.
-# fast_matrix_market and scipy go into a venv in bench/work/venv (PyPI).
+#   bench/run.sh [NNZ]      the file's entries (default 6000000: 208 MB)
+#   SIZE=NNZ                the same, for a quick run (SIZE=300000: ~10 MB)
+#   THREADS="1 2 16"        other thread counts than the default list
+#   WHEELS=DIR              install fast_matrix_market and numpy offline, from
+#                           the wheels in DIR (pip --no-index --find-links DIR)
+#   PYTHON=python3.12       the interpreter for fmm (default python3); the
+#                           wheels must match its version
+#
+# The file: a random coordinate real general matrix (NNZ / 6 rows, at least
+# 1000) written by build/bench/mm_parse --write-random (values with 17
+# significant digits, like real-world files), kept in bench/work/
+# (git-ignored) between runs. fast_matrix_market and numpy go into a venv in
+# bench/work/venv, from PyPI or WHEELS; where `python3 -m venv` cannot make
+# one (no python3-venv package) into bench/work/pylib with pip --target,
+# put on PYTHONPATH; with WHEELS and no pip at all, the wheels are unpacked
+# there (a wheel is a zip of what pip would install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=bench/work
 mkdir -p "$work"
 make --no-print-directory all build/bench/mm_parse >/dev/null
 
-file=$work/random-6M.mtx
-[ -s "$file" ] || build/bench/mm_parse --write-random "$file" 1000000 6000000 1
-
-venv=$work/venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import fast_matrix_market, scipy' 2>/dev/null; then
-  /usr/bin/python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check fast_matrix_market scipy
+nnz=${SIZE:-${1:-6000000}}
+case $nnz in ''|*[!0-9]*) echo "run.sh: the file size is a count of entries, not '$nnz'" >&2; exit 2 ;; esac
+[ "$nnz" -ge 1000 ] || { echo "run.sh: at least 1000 entries, not $nnz" >&2; exit 2; }
+rows=$((nnz / 6 > 1000 ? nnz / 6 : 1000))
+file=$work/random-$nnz.mtx
+[ "$nnz" = 6000000 ] && file=$work/random-6M.mtx     # the file of the earlier tables
+if [ ! -s "$file" ]; then
+  build/bench/mm_parse --write-random "$file.part" "$rows" "$nnz" 1
+  mv "$file.part" "$file"
 fi
-py=$venv/bin/python
 
-cat "$file" >/dev/null                        # both readers start from the page cache
-ours=$(OMP_NUM_THREADS=1 build/bench/mm_parse "$file" "$work/reload.csr")
-fmm1=$(OMP_NUM_THREADS=1 "$py" bench/fmm_read.py "$file" 1)
-fmm2=$("$py" bench/fmm_read.py "$file" 2)
+# ---- fast_matrix_market ------------------------------------------------------
+python=${PYTHON:-python3}
+pip_args=(-q --disable-pip-version-check)
+[ -n "${WHEELS:-}" ] && pip_args+=(--no-index --find-links "$WHEELS")
+have_fmm() { "$1" -c 'import fast_matrix_market, numpy' 2>/dev/null; }
+venv=$work/venv pylib=$work/pylib
+if have_fmm "$venv/bin/python"; then
+  py=$venv/bin/python
+elif [ -d "$pylib" ] && PYTHONPATH=$pylib have_fmm "$python"; then
+  py=$python; export PYTHONPATH=$pylib
+elif rm -rf "$venv" && "$python" -m venv "$venv" 2>/dev/null &&
+     "$venv/bin/python" -m pip install "${pip_args[@]}" fast_matrix_market numpy; then
+  py=$venv/bin/python
+else
+  echo "run.sh: no venv here ($python -m venv failed); pip install --target $pylib" >&2
+  rm -rf "$venv" "$pylib"
+  if ! "$python" -m pip install "${pip_args[@]}" --target "$pylib" fast_matrix_market numpy &&
+     ! { [ -n "${WHEELS:-}" ] && echo "run.sh: no pip either; unpacking the wheels" >&2 &&
+         for w in "$WHEELS"/fast_matrix_market-*.whl "$WHEELS"/numpy-*.whl; do
+           "$python" -m zipfile -e "$w" "$pylib" || exit 1
+         done && PYTHONPATH=$pylib have_fmm "$python"; }; then
+    echo "run.sh: fast_matrix_market could not be installed for $("$python" -V 2>&1)" \
+         "${WHEELS:+from $WHEELS (wheels for another Python? give PYTHON=)}" >&2
+    exit 1
+  fi
+  py=$python; export PYTHONPATH=$pylib
+fi
+have_fmm "$py" || { echo "run.sh: fast_matrix_market installed but not importable" >&2; exit 1; }
+
+# ---- thread counts: 1, 2, 4, ... <= nproc, and nproc ---------------------------
+cpus=$(nproc)
+if [ -n "${THREADS:-}" ]; then
+  threads=$THREADS
+else
+  threads="" t=1
+  while [ "$t" -le "$cpus" ]; do threads="$threads $t"; t=$((t * 2)); done
+  [ $((t / 2)) = "$cpus" ] || threads="$threads $cpus"
+fi
+
 get() { echo "$1" | awk -F': ' -v k="$2" '$1 == k {print $2}'; }
-
 cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
 fmmver=$("$py" -c 'import importlib.metadata as m; print(m.version("fast_matrix_market"))')
-echo "Machine: $cpu, $(nproc) cores; fast_matrix_market $fmmver; $(date -u +%F)"
+echo "Machine: $cpu, $cpus cores; fast_matrix_market $fmmver ($("$py" -V 2>&1)); $(date -u +%F)"
+echo "File: $file, $(( $(stat -c %s "$file") / 1000000 )) MB, $nnz entries, $rows x $rows, random order"
 echo
-echo "| file MB | nnz | fmm 1 thread s | fmm MB/s | fmm 2 threads s | ours 1 thread s | ours MB/s | ours vs fmm 1 thread | ours to COO only s | cache reload s | cache GB/s |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-awk -v mb="$(get "$ours" file_mb)" -v nnz="$(get "$ours" nnz)" -v f1="$(get "$fmm1" fmm_1_s)" \
-    -v f2="$(get "$fmm2" fmm_2_s)" -v p="$(get "$ours" parse_s)" -v c="$(get "$ours" coo_s)" \
-    -v r="$(get "$ours" reload_s)" -v g="$(get "$ours" reload_gb_s)" 'BEGIN {
-  printf "| %.0f | %d | %.3f | %.0f | %.3f | %.3f | %.0f | %.2fx | %.3f | %.3f | %.2f |\n",
-         mb, nnz, f1, mb / f1, f2, p, mb / p, f1 / p, c, r, g
-}'
+echo "| threads | ours → CSR s | ours MB/s | ours → COO s | fmm read_coo s | fmm MB/s | fmm / ours CSR | fmm / ours COO |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+first=""
+for t in $threads; do
+  cat "$file" >/dev/null                      # both readers start from the page cache
+  ours=$(SPSWEEP_THREADS=$t OMP_NUM_THREADS=$t build/bench/mm_parse "$file" "$work/reload.csr")
+  cat "$file" >/dev/null
+  fmm=$("$py" bench/fmm_read.py "$file" "$t")
+  [ "$(get "$fmm" fmm_nnz)" = "$nnz" ] ||
+    { echo "run.sh: fmm read $(get "$fmm" fmm_nnz) entries, not $nnz" >&2; exit 1; }
+  [ -n "$first" ] || first=$ours
+  awk -v t="$t" -v mb="$(get "$ours" file_mb)" -v p="$(get "$ours" parse_s)" \
+      -v c="$(get "$ours" coo_s)" -v f="$(get "$fmm" "fmm_${t}_s")" 'BEGIN {
+    printf "| %d | %.3f | %.0f | %.3f | %.3f | %.0f | %.2fx | %.2fx |\n",
+           t, p, mb / p, c, f, mb / f, f / p, f / c
+  }'
+done
 echo
-echo "fmm: fast_matrix_market.read_coo(path, parallelism=N), to COO arrays, median of 3."
-echo "ours: sp_mm_read to a sorted CSR (duplicates summed), median of 3; 'to COO only' is"
-echo "sp_mm_read_coo, the same parse stopping where read_coo stops."
-echo "cache: sp_cache_read of the binary CSR written from the same matrix, median of 5, file in"
-echo "the page cache ($(get "$ours" cache_gb) GB)."
+echo "ours → CSR: sp_mm_read to a sorted CSR (duplicates summed, the source hashed); ours → COO:"
+echo "sp_mm_read_coo, the same parse stopping where read_coo stops (COO arrays, duplicates kept)."
+echo "fmm: fast_matrix_market.read_coo(path, parallelism=t) to numpy COO arrays. Each the median"
+echo "of 3 reads; a ratio above 1x: ours is faster."
+echo "Cache reload (sp_cache_read of the binary CSR, median of 5, $(get "$first" cache_gb) GB):" \
+     "$(get "$first" reload_s) s = $(get "$first" reload_gb_s) GB/s."

@@ -132,7 +132,7 @@ static void finish_item(fetch_run *R, sp_fetch_item *it, const sp_dl_item *dl)
     if (!R->o->keep_archives)
         unlink(p.archive);
     snprintf(it->verified_at, sizeof it->verified_at, "%s", m->fetched_at);
-    sp_mm_opts mm = {.quiet = 1};
+    sp_mm_opts mm = {.quiet = 1, .threads = R->o->read_threads};
     if (!R->o->no_convert && sp_csr_cache_build(p.mtx, p.csr, &mm, &e))
         snprintf(it->warning, sizeof it->warning, "fetched, but not converted: %.450s", e.msg);
     it->state = SP_FETCH_DONE;

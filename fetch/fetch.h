@@ -134,6 +134,7 @@ typedef struct sp_fetch_opts {
     int keep_archives;          /* keep <Name>.tar.gz after unpacking */
     int no_verify;              /* trust cached matrices without re-hashing them */
     int no_convert;             /* do not build the binary CSR cache */
+    int read_threads;           /* Matrix Market parse threads of that build (sp_mm_opts) */
     uint64_t max_bytes;         /* cap on one archive's expanded size (0: 64 GiB) */
     int retries;                /* 0: the download default (4); < 0: no retries */
     double retry_delay_s;       /* 0: the download default */

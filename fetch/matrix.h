@@ -53,6 +53,10 @@ typedef struct sp_mm_opts {
                                    0 = 1 MiB */
 } sp_mm_opts;
 
+/* The threads the last body parse of this process ran on (fetch/mm_par.c):
+ * the chunks parsed in parallel, 1 for the serial path, 0 before any. */
+int sp_mm_last_parse_threads(void);
+
 /* Matrix Market reader (fetch/mm_read.c). Reads .mtx or .mtx.gz (by magic
  * bytes, not by name). On success fills A (sorted CSR, duplicates summed,
  * symmetric kinds expanded) and, when src_hash is not NULL, the XXH3 hash

@@ -33,6 +33,13 @@
 
 #define MM_PAR_MIN_BODY ((int64_t)1 << 20)
 
+static _Atomic int last_threads;    /* sp_mm_last_parse_threads */
+
+int sp_mm_last_parse_threads(void)
+{
+    return last_threads;
+}
+
 static int par_threads(const sp_mm_opts *o)
 {
     if (o && o->threads > 0)
@@ -89,6 +96,7 @@ static int par_parse(const mm_text *t, const mm_header *h, const char *body,
     int threads = par_threads(o);
     int64_t min = o && o->par_min_body > 0 ? o->par_min_body : MM_PAR_MIN_BODY;
     int64_t len = (int64_t)(t->end - body);
+    last_threads = 1;
     if (h->array || threads < 2 || len < min || !par_fits(t, h, body, result_bytes))
         return 1;
     mm_chunk *c = calloc((size_t)threads, sizeof *c);
@@ -115,6 +123,7 @@ static int par_parse(const mm_text *t, const mm_header *h, const char *body,
         return 1;
     }
     *out = c, *nc = threads, *total = n;
+    last_threads = threads;
     return 0;
 }
 

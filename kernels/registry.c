@@ -36,6 +36,7 @@
     X(sp_transpose_scantrans)                                                 \
     X(sp_transpose_mergetrans)                                                \
     X(sp_transpose_mkl)                                                       \
+    X(sp_transpose_librsb)                                                    \
     X(sp_spmv_csr_cuda_scalar)                                                \
     X(sp_spmv_csr_cusparse)                                                   \
     X(sp_spmv_csr_cuda_vector)                                                \

@@ -24,7 +24,7 @@
 
 enum { F_SELECT = 1, F_LIMIT, F_CONFIG, F_LIST, F_JOBS, F_BASE, F_CACHE, F_DB, F_REFRESH,
        F_ALL, F_KEEP, F_NOVERIFY, F_NOCONVERT, F_MAXSIZE, F_RETRIES, F_DELAY, F_STALL,
-       F_QUIET };
+       F_QUIET, F_READ_THREADS };
 
 static const sp_cli_opt fetch_opts[] = {
     {"select", "EXPR", F_SELECT, "the matrices of the index for which EXPR holds, e.g. "
@@ -54,6 +54,8 @@ static const sp_cli_opt fetch_opts[] = {
     {"keep-archives", NULL, F_KEEP, "keep the .tar.gz after unpacking"},
     {"no-verify", NULL, F_NOVERIFY, "trust cached matrices without hashing them again"},
     {"no-convert", NULL, F_NOCONVERT, "do not build the binary CSR cache"},
+    {"read-threads", "N", F_READ_THREADS, "threads that parse each Matrix Market file "
+     "into the CSR cache, 1..4096; 0: the default, $SPSWEEP_THREADS, else every CPU"},
     {"max-size", "SIZE", F_MAXSIZE, "refuse archives that expand past SIZE, e.g. 500M "
      "(default 64G)"},
     {"retries", "N", F_RETRIES, "download attempts after the first, 0..100; 0: none "
@@ -153,6 +155,15 @@ static int fetch_option(fetch_cli *c, int opt, const char *v)
     case F_QUIET: c->o.quiet = 1; return 0;
     case F_LIMIT: return num_arg("limit", v, 1, 1e6, &x) ? -1 : (c->limit = (long)x, 0);
     case F_JOBS: return num_arg("jobs", v, 1, 64, &x) ? -1 : (c->o.jobs = (int)x, 0);
+    case F_READ_THREADS:
+        if (num_arg("read-threads", v, 0, SP_READ_THREADS_MAX, &x))
+            return -1;
+        if (x != (int)x) {
+            fprintf(stderr, "spsweep fetch: --read-threads: expected a whole number, not "
+                    "'%s'\n", v);
+            return -1;
+        }
+        return c->o.read_threads = (int)x, 0;
     case F_RETRIES:         /* the engine reads 0 as "default", < 0 as "none" */
         return num_arg("retries", v, 0, 100, &x) ? -1 : (c->o.retries = x ? (int)x : -1, 0);
     case F_DELAY: return num_arg("retry-delay", v, 0, 3600, &x) ? -1 : (c->o.retry_delay_s = x, 0);
@@ -256,6 +267,8 @@ static int merge_config(fetch_cli *c, char ***owned, sp_config *cfg)
         c->o.base_url = cfg->fetch.base_url;
     if (!c->o.jobs)
         c->o.jobs = cfg->fetch.jobs;
+    if (!c->o.read_threads)
+        c->o.read_threads = cfg->read_threads;
     if (!c->o.cache_dir)
         c->o.cache_dir = cfg->cache_dir;
     return 0;

@@ -368,6 +368,14 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
     return 1;
 }
 
+void sp_config_load_opts(const sp_config *cfg, sp_load_opts *lo)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->cache_dir = cfg->cache_dir;
+    lo->mm.complex = cfg->complex;
+    lo->mm.threads = cfg->read_threads;
+}
+
 double sp_config_min_sample(const sp_config *cfg, const sp_kernel *k)
 {
     if (cfg->min_sample_s > 0)
@@ -414,6 +422,8 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
         }
         return sp_fail(err, "'complex' must be 'real' or 'refuse', not '%s'", v);
     }
+    if (!strcmp(name, "read_threads"))
+        return parse_int_value(name, v, 0, SP_READ_THREADS_MAX, &cfg->read_threads, err);
     if (!strcmp(name, "description"))
         return 0;               /* free text, kept with the config text */
     if (!strcmp(name, "isolate"))
@@ -424,12 +434,12 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     static const char *const known[] = {"repetitions", "warmup", "tolerance", "database",
         "cache", "cache_dir", "batch", "min_sample_time", "rounds", "seed", "noisy", "energy",
         "energy_windows", "complex", "description", "timeout", "max_noise", "max_time",
-        "isolate", "max_fill"};
+        "isolate", "max_fill", "read_threads"};
     const char *near = sp_cli_nearest(name, known, (int)(sizeof known / sizeof *known));
     return sp_fail(err, "unknown key '%s' in [sweep]%s%s%s (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
                    "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
-                   "max_time, isolate, max_fill)", name, near ? "; did you mean " : "",
+                   "max_time, isolate, max_fill, read_threads)", name, near ? "; did you mean " : "",
                    near ? near : "", near ? "?" : "");
 }
 

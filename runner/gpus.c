@@ -83,7 +83,7 @@ static int takes_value(const char *opt)
 {
     static const char *const valued[] = {"--db", "--repetitions", "--warmup", "--axis",
         "--cache-dir", "--complex", "--timeout", "--shard", "--only", "--gpus", "--isolate",
-        NULL};
+        "--read-threads", NULL};
     for (int i = 0; valued[i]; i++)
         if (!strcmp(opt, valued[i]))
             return 1;

@@ -34,7 +34,7 @@ enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_Q
        OPT_OUT, OPT_SWEEP, OPT_BASE, OPT_BASE_SWEEP, OPT_TIMEOUT, OPT_NEW, OPT_SHARD,
        OPT_ONLY, OPT_DRY_RUN, OPT_FORCE, OPT_CSV, OPT_JSON, OPT_WHAT, OPT_ISOLATE,
        OPT_ROUNDS, OPT_GPUS, OPT_MARKDOWN, OPT_GBENCH, OPT_TIME_UNIT, OPT_MAN,
-       OPT_COMPLETION };
+       OPT_COMPLETION, OPT_READ_THREADS };
 
 /* Options sweep and plan share, with the same meaning. */
 #define OPT_ROW_DB                                                                         \
@@ -72,6 +72,10 @@ enum { OPT_DB = 1, OPT_REPS, OPT_WARMUP, OPT_AXIS, OPT_CACHE, OPT_COMPLEX, OPT_Q
     {"complex", "real|refuse", OPT_COMPLEX, "complex Matrix Market files: keep the real " \
      "part, with a warning (default), or refuse them"}
 
+#define OPT_ROW_READ_THREADS                                                               \
+    {"read-threads", "N", OPT_READ_THREADS, "threads that parse a Matrix Market file's "  \
+     "body, 1..4096; 0: the default, $SPSWEEP_THREADS, else every CPU"}
+
 static const sp_cli_opt sweep_opts[] = {
     OPT_ROW_DB, OPT_ROW_REPS, OPT_ROW_WARMUP, OPT_ROW_ROUNDS, OPT_ROW_TIMEOUT,
     OPT_ROW_ISOLATE, OPT_ROW_AXIS, OPT_ROW_ONLY, OPT_ROW_SHARD,
@@ -81,7 +85,7 @@ static const sp_cli_opt sweep_opts[] = {
     {"cache-dir", "DIR", OPT_CACHE, "matrix cache (default: the config's cache_dir, "
      "$SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep or ~/.cache/spsweep); the SuiteSparse "
      "matrices the config names are fetched into it first"},
-    OPT_ROW_COMPLEX,
+    OPT_ROW_COMPLEX, OPT_ROW_READ_THREADS,
     {"new", NULL, OPT_NEW, "start a new sweep; by default a sweep of the same plan and "
      "binary in the database is resumed, skipping every combination it already holds"},
     {"dry-run", NULL, OPT_DRY_RUN, "print the plan, as `spsweep plan` does, and run "
@@ -146,7 +150,7 @@ static const sp_cli_cmd cli_plan = {
 static const sp_cli_opt info_opts[] = {
     {"cache-dir", "DIR", OPT_CACHE, "matrix cache for suitesparse: sources (default "
      "$SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"},
-    OPT_ROW_COMPLEX,
+    OPT_ROW_COMPLEX, OPT_ROW_READ_THREADS,
     {NULL, NULL, 0, NULL},
 };
 
@@ -262,7 +266,7 @@ static const sp_cli_cmd cli_help = {
 
 typedef struct cli {
     const char *db, *cache_dir, *out, *complex, *reps, *warmup, *rounds;
-    const char *timeout, *shard, *only, *isolate;
+    const char *timeout, *shard, *only, *isolate, *read_threads;
     int fresh, dry_run, force, csv, json, gpus, markdown, gbench, man, completion;
     const char *what, *time_unit;
     const char *axes[16];
@@ -312,6 +316,7 @@ static int parse_cli(const sp_cli_cmd *cmd, int argc, char **argv, cli *c)
         case OPT_WARMUP: c->warmup = optarg; break;
         case OPT_CACHE: c->cache_dir = optarg; break;
         case OPT_COMPLEX: c->complex = optarg; break;
+        case OPT_READ_THREADS: c->read_threads = optarg; break;
         case OPT_QUIET: c->quiet = 1; break;
         case OPT_OUT: c->out = optarg; break;
         case OPT_SWEEP:
@@ -398,6 +403,8 @@ static int apply_cli(const cli *c, sp_config *cfg)
         return die("--isolate: expected 'auto', 'matrix' or 'combination'");
     if ((c->warmup && cli_int("warmup", c->warmup, 0, 1000000, &cfg->warmup)) ||
         (c->rounds && cli_int("rounds", c->rounds, 1, 1000, &cfg->rounds)) ||
+        (c->read_threads &&
+         cli_int("read-threads", c->read_threads, 0, SP_READ_THREADS_MAX, &cfg->read_threads)) ||
         parse_complex(c->complex, &cfg->complex))
         return 1;
     for (int i = 0; i < c->naxes; i++) {
@@ -536,7 +543,9 @@ static int cmd_info(const cli *c)
     sp_load_opts lo = {.cache_dir = c->cache_dir};
     if (c->nargs != 1)
         return die("expected one SOURCE (gen:..., file:..., keys:..., or a path)");
-    if (parse_complex(c->complex, &lo.mm.complex))
+    if (parse_complex(c->complex, &lo.mm.complex) ||
+        (c->read_threads &&
+         cli_int("read-threads", c->read_threads, 0, SP_READ_THREADS_MAX, &lo.mm.threads)))
         return 1;
     if (sp_source_parse(c->args[0], &src, &err) || info_too_big(&src, &lo, &err) ||
         sp_matrix_load(&src, &lo, &M, &err))

@@ -104,6 +104,7 @@ int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err)
     sp_fetch_opts o = {.cache_dir = cfg->cache_dir, .base_url = cfg->fetch.base_url,
                        .db_path = po->resolve_only ? NULL : cfg->database,
                        .jobs = cfg->fetch.jobs, .progress = -1,
+                       .read_threads = cfg->read_threads,
                        .quiet = po->quiet, .log = log};
     sp_ss_index *ix = NULL;
     sp_err ierr;

@@ -81,6 +81,9 @@ int sp_isolate_parse(const char *text, sp_isolate_mode *m);
 /* `max_fill = F` (>= 1) or `none` (0), for [sweep] and kernel sections. */
 int sp_parse_max_fill(const char *v, double *out, sp_err *err);
 
+/* read_threads / --read-threads: 0 (the default) or 1..this. */
+#define SP_READ_THREADS_MAX 4096
+
 typedef struct sp_config {
     char *path;                 /* as given */
     char *text;                 /* the whole file, stored with the sweep */
@@ -94,6 +97,8 @@ typedef struct sp_config {
     char *database;             /* default results/results.db */
     char *cache_dir;            /* default NULL (fetch/ decides) */
     sp_complex_policy complex;
+    int read_threads;           /* [sweep] read_threads: Matrix Market body parse threads;
+                                 * 0 = $SPSWEEP_THREADS, else every CPU (fetch/mm_par.c) */
     sp_isolate_mode isolate;    /* [sweep] isolate, default auto */
     /* the harness (runner/harness.h) */
     int cold;                   /* [sweep] cache = cold: flush caches before each sample */
@@ -124,6 +129,9 @@ typedef struct sp_config {
 #define SP_MIN_SAMPLE_CPU_S 1e-3
 /* The min_sample_time a kernel's runs get under cfg. */
 double sp_config_min_sample(const sp_config *cfg, const sp_kernel *k);
+/* How the sweep loads cfg's matrices: its cache directory, complex policy
+ * and Matrix Market read threads (lo is overwritten). */
+void sp_config_load_opts(const sp_config *cfg, sp_load_opts *lo);
 
 /* Kernels to look up beside the registry (tests inject deliberately wrong
  * kernels this way); NULL-terminated, may be NULL. */

@@ -61,9 +61,10 @@ static int load_too_big(const run_ctx *rc, const sp_source *src, const sp_load_o
 static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
 {
     const sp_source *src = &rc->cfg->matrices[w->matrix];
-    sp_load_opts lo = {.cache_dir = rc->cfg->cache_dir, .mm = {.complex = rc->cfg->complex}};
+    sp_load_opts lo;
     sp_matrix M;
     sp_err e;
+    sp_config_load_opts(rc->cfg, &lo);
     int too_big = load_too_big(rc, src, &lo, w, n, &e);
     if (too_big || sp_matrix_load(src, &lo, &M, &e)) {
         sp_progress_clear(&rc->progress);

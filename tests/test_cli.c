@@ -552,9 +552,9 @@ Test(cli, man_page_and_completion_come_from_the_tables, .timeout = 60)
     free(out);
     snprintf(cmd, sizeof cmd, "bash -n %s/spsweep.bash", dir);
     cr_assert_eq(system(cmd), 0, "bash rejects the completion script");
-    /* complete `spsweep <TAB>` and `spsweep sweep --re<TAB>` in a real bash */
+    /* complete `spsweep <TAB>` and `spsweep sweep --rep<TAB>` in a real bash */
     snprintf(cmd, sizeof cmd, "bash -c 'source %s/spsweep.bash; COMP_WORDS=(spsweep \"\"); "
-             "COMP_CWORD=1; _spsweep; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(spsweep sweep --re); "
+             "COMP_CWORD=1; _spsweep; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(spsweep sweep --rep); "
              "COMP_CWORD=2; _spsweep; echo \"${COMPREPLY[*]}\"; COMP_WORDS=(spsweep sweep "
              "--only kernel=spmv_csr_se); COMP_CWORD=3; _spsweep; echo \"${COMPREPLY[*]}\"'",
              dir);

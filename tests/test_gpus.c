@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../runner/shards.h"
@@ -221,4 +222,33 @@ Test(gpus, shard_given_up_after_its_restarts_resumes_when_run_again)
     cr_assert_not_null(strstr(out, "6 runs, 3 already there"), "%s", out);
     free(out);
     assert_all_samples(dir, "g.db");
+}
+
+/* --read-threads goes to every shard with its value, before or after the
+ * config: a good count runs, a bad one is refused by the shards, named. */
+Test(gpus, read_threads_forwarded_to_the_shards, .timeout = 120)
+{
+    char dir[256], cfg[512], *out;
+    tu_tempdir(dir, sizeof dir);
+    us_small_config(dir, "small.ini", cfg, sizeof cfg);
+    int rc = us_sh(&out, "%s sweep --read-threads 1 %s --gpus 0,1 --db %s/r.db --quiet",
+                   tu_spsweep_bin(), cfg, dir);
+    cr_assert_eq(rc, 0, "the value is not taken for the config: %s", out);
+    cr_assert_not_null(strstr(out, "merged 2 shards"), "%s", out);
+    free(out);
+    char bad[300], log[600];
+    snprintf(bad, sizeof bad, "%s/bad", dir);
+    cr_assert_eq(mkdir(bad, 0755), 0);
+    rc = us_sh(&out, "%s sweep %s --read-threads 5000 --gpus 0,1 --db %s/bad.db", tu_spsweep_bin(),
+               cfg, bad);
+    cr_assert_neq(rc, 0, "%s", out);
+    cr_assert_not_null(strstr(out, "shard 1/2 failed"), "%s", out);
+    free(out);
+    for (int s = 1; s <= 2; s++) {
+        snprintf(log, sizeof log, "%s/gpu-shards/shard-%d.log", bad, s);
+        char *text = tu_slurp(log, NULL);
+        cr_assert_not_null(strstr(text, "--read-threads: expected an integer in 0..4096, not "
+                                        "'5000'"), "%s: %s", log, text);
+        free(text);
+    }
 }

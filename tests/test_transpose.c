@@ -76,6 +76,14 @@ static int over_budget(const sp_kernel *k, const sp_csr *A)
     return n;
 }
 
+/* librsb 1.3.0 cannot clone a matrix of one row with more than 3
+ * nonzeros transposed: transpose_librsb refuses it at every thread count
+ * (test librsb/refuses_one_row_with_the_reason). */
+static int librsb_refuses(const sp_kernel *k, const sp_csr *A)
+{
+    return !strcmp(k->name, "transpose_librsb") && A->rows == 1 && A->nnz > 3;
+}
+
 /* Every transposition kernel on A: identical to the reference (error 0),
  * refused nowhere but where it does not fit. */
 static void check_kernels(const sp_csr *A, const char *what)
@@ -90,7 +98,8 @@ static void check_kernels(const sp_csr *A, const char *what)
                              "%s refused %s", K->name, what);
             else
                 cr_assert_eq(spmv_check_kernel_all(K, test_threads, 5, A, what),
-                             over_budget(K, A), "%s refused %s", K->name, what);
+                             over_budget(K, A) + 5 * librsb_refuses(K, A), "%s refused %s",
+                             K->name, what);
             n++;
         }
     cr_assert_geq(n, 3, "serial, ScanTrans and MergeTrans at least");
@@ -257,7 +266,8 @@ static void check_single(const sp_csr *A0, const char *what)
         if (strcmp(K->operation, "transpose") || K->needs_gpu || !K->prepare)
             continue;
         int threaded = K->naxes > 0 && !strcmp(K->axes[0].name, "threads");
-        cr_assert_eq(tprec_check_single(K, &o, 1, &A, what), threaded ? over_budget(K, &A) : 0,
+        cr_assert_eq(tprec_check_single(K, &o, 1, &A, what),
+                     threaded ? over_budget(K, &A) + 5 * librsb_refuses(K, &A) : 0,
                      "%s refused %s in single", K->name, what);
         n++;
     }
@@ -339,7 +349,11 @@ Test(transpose_single, every_kernel_declares_precision_and_needs_4_byte_values)
                           (unsigned long long)s.device_bytes);
             cr_assert_eq(s.host_bytes - d.host_bytes, 4 * nnz, "%s: host", K->name);
         } else {
-            uint64_t fewer = !strcmp(K->name, "transpose_mergetrans") ? 4 * nnz : 0;
+            /* MergeTrans's triples and librsb's two matrices and CSR of A^T carry
+             * 4 bytes less a value; librsb also keeps a float copy of A's */
+            uint64_t fewer = !strcmp(K->name, "transpose_mergetrans") ? 4 * nnz
+                             : !strcmp(K->name, "transpose_librsb")   ? 3 * 4 * nnz - 4 * nnz
+                                                                      : 0;
             cr_assert_eq(d.host_bytes - s.host_bytes, fewer, "%s: host %llu -> %llu", K->name,
                          (unsigned long long)d.host_bytes, (unsigned long long)s.host_bytes);
         }

@@ -11,21 +11,14 @@
  * untuned matrix for comparison. The tuner's verdict, the matrix's flags
  * and blocks are stored with the run (runs.kernel_info).
  *
- * librsb keeps process-wide state. rsb_lib_init runs lazily, in the first
- * prepare of each process: the pid that initialised it is recorded, so a
- * child forked from an initialised parent initialises again instead of
- * trusting the copy, and rsb_lib_exit runs at the exit of the process that
- * initialised. (libgomp itself is not fork-safe: a child forked after its
- * parent ran a parallel region with more than one thread hangs in its own
- * first parallel region — the runner must fork before any OpenMP work.)
+ * librsb's process-wide initialisation and its threads: ../rsb_lib.c.
  */
 #include <omp.h>
-#include <rsb.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "../partition.h"
+#include "../rsb_lib.h"
 #include "spmv.h"
 
 typedef struct librsb_state {
@@ -39,53 +32,15 @@ typedef struct librsb_state {
     rsb_real_t tune_speedup;    /* the tuner's declared speedup; 0 untuned */
 } librsb_state;
 
-static pid_t rsb_ready_pid;     /* the process whose librsb is initialised; 0: none */
-
-static void rsb_at_exit(void)
-{
-    if (rsb_ready_pid == getpid())
-        rsb_lib_exit(RSB_NULL_EXIT_OPTIONS);
-}
-
-/* librsb's own message for e. */
+/* librsb's message for e. */
 static int rsb_fail(sp_err *err, rsb_err_t e, const char *what)
 {
-    char msg[256] = "";
-    rsb_strerror_r(e, msg, sizeof msg);
-    return sp_fail(err, "spmv_librsb: %s: %s (error 0x%x)", what, msg, (unsigned)e);
+    return sp_rsb_fail(err, "spmv_librsb", e, what);
 }
 
-/* rsb_lib_init once per process (see the top of the file). */
-static int rsb_ready(sp_err *err)
-{
-    if (rsb_ready_pid == getpid())
-        return 0;
-    int first = rsb_ready_pid == 0;     /* a forked child inherits the atexit */
-    rsb_err_t e = rsb_lib_init(RSB_NULL_INIT_OPTIONS);
-    if (e != RSB_ERR_NO_ERROR)
-        return rsb_fail(err, e, "rsb_lib_init");
-    if (first && atexit(rsb_at_exit))
-        return sp_fail(err, "spmv_librsb: atexit failed");
-    rsb_ready_pid = getpid();
-    return 0;
-}
-
-/* Set librsb's thread count and read it back: librsb clamps a count it
- * cannot run (OMP_THREAD_LIMIT, a build without OpenMP), and a baseline on
- * fewer threads than its axis says would flatter every ratio against it. */
 static int librsb_threads(const librsb_state *s, sp_err *err)
 {
-    rsb_int_t t = s->threads, got = 0;
-    rsb_err_t e = rsb_lib_set_opt(RSB_IO_WANT_EXECUTING_THREADS, &t);
-    if (e != RSB_ERR_NO_ERROR)
-        return rsb_fail(err, e, "RSB_IO_WANT_EXECUTING_THREADS");
-    e = rsb_lib_get_opt(RSB_IO_WANT_EXECUTING_THREADS, &got);
-    if (e != RSB_ERR_NO_ERROR)
-        return rsb_fail(err, e, "reading RSB_IO_WANT_EXECUTING_THREADS");
-    if (got != s->threads)
-        return sp_fail(err, "spmv_librsb: threads = %d asked, librsb runs %d (OMP_THREAD_LIMIT?)",
-                       (int)s->threads, (int)got);
-    return 0;
+    return sp_rsb_threads("spmv_librsb", (int)s->threads, err);
 }
 
 /* librsb's autotuner for y = A x at the axis's thread count: it may
@@ -157,7 +112,7 @@ static int librsb_prepare(const sp_problem *pb, const sp_params *p, void **state
         return sp_fail(err, "spmv_librsb: problem without a matrix or x");
     long tune;
     if (tune_param(p, &tune, err) || sp_threads_param(p, "spmv_librsb", &threads, err) ||
-        rsb_ready(err))
+        sp_rsb_ready("spmv_librsb", err))
         return -1;
     const sp_csr *A = pb->A;
     librsb_state *s = calloc(1, sizeof *s);
