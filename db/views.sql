@@ -328,7 +328,9 @@ FROM matrix_failures;
 -- kernel (level 'kernel', series = the kernel's name) or a family of
 -- kernels (level 'family', series = format/backend, "csr/openmp": what a
 -- chart with more than a handful of kernels draws, each family at the best
--- of its kernels; kernel says which). With the matrix's nnz, rows and nnz
+-- of its kernels; kernel says which). A single-precision run is a series of
+-- its own: its kernel's or family's name with " (single)" (a run without a
+-- precision axis, or at double, keeps the plain name). With the matrix's nnz, rows and nnz
 -- per row; ratio, the run's median over the smallest median of any kernel
 -- on that matrix and operation (1 for the fastest: the performance ratio of
 -- a Dolan-More profile); and its speedups over the baselines (speedup
@@ -337,13 +339,19 @@ FROM matrix_failures;
 -- rate_hi and the speedups' ends.
 CREATE VIEW series_best_runs AS
 WITH placed AS (
-    SELECT r.*, r.format || '/' || r.backend AS family,
+    SELECT r.*,
+           r.format || '/' || r.backend ||
+               CASE json_extract(r.axes, '$.precision') WHEN 'single' THEN ' (single)'
+                                                        ELSE '' END AS family,
+           r.kernel ||
+               CASE json_extract(r.axes, '$.precision') WHEN 'single' THEN ' (single)'
+                                                        ELSE '' END AS kernel_series,
            MIN(r.median) OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation)
                AS best_median
     FROM run_stats r
 ),
 levels AS (
-    SELECT 'kernel' AS level, kernel AS series, * FROM placed
+    SELECT 'kernel' AS level, kernel_series AS series, * FROM placed
     UNION ALL
     SELECT 'family', family, * FROM placed
 ),

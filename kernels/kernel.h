@@ -165,7 +165,10 @@ typedef struct sp_operation {
     double (*tolerance)(const sp_problem *pb, const void *ref, sp_precision prec,
                         double configured);
     double (*flops)(const sp_workload *w);  /* useful work of one run */
-    double (*bytes)(const sp_workload *w);  /* fewest bytes one run must move */
+    /* The fewest bytes one run must move, its values in precision prec
+     * (8 bytes a value in double, 4 in single; an operation without
+     * values ignores it). */
+    double (*bytes)(const sp_workload *w, sp_precision prec);
 } sp_operation;
 
 /* The `precision` axis of p (SP_DOUBLE when absent) into *prec; -1 with

@@ -323,7 +323,10 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
         .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
         .rel_error = out.rel, .flops = op ? op->flops(&w) : NAN,
-        .bytes = op ? op->bytes(&w) : NAN, .phases = out.ph, .warmup = rc->cfg->warmup,
+        .bytes = op ? op->bytes(&w, (sp_precision)sp_param(&c->params, SP_AXIS_PRECISION,
+                                                             SP_DOUBLE))
+                    : NAN,
+        .phases = out.ph, .warmup = rc->cfg->warmup,
         .nsamples = ok ? out.nsamples : 0, .samples = out.samples,
         .stop_reason = stops[out.stop >= 0 && out.stop <= 2 ? out.stop : 0],
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,

@@ -32,7 +32,7 @@ Test(sort, operation_declares_keys_and_matrices)
     sp_keys K;
     us_keys("keys:uniform?n=1000", &K);
     cr_expect_float_eq(op->flops(SP_KEYS_WORKLOAD(&K)), 1000.0, 0);
-    cr_expect_float_eq(op->bytes(SP_KEYS_WORKLOAD(&K)), 8000.0, 0);
+    cr_expect_float_eq(op->bytes(SP_KEYS_WORKLOAD(&K), SP_DOUBLE), 8000.0, 0);
     sp_csr A;
     sp_err err;
     cr_assert_eq(sp_generate("laplace2d?n=10", &A, &err), 0, "%s", err.msg);

@@ -150,7 +150,10 @@ Test(spmv, work_model)
     const sp_operation *op = spmv_op();
     sp_csr A = {.rows = 10, .cols = 20, .nnz = 50};
     cr_assert_float_eq(op->flops(SP_MATRIX_WORKLOAD(&A)), 100.0, 0);
-    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A)), 50 * 12 + 11 * 4 + 20 * 8 + 10 * 8, 0);
+    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A), SP_DOUBLE),
+                       50 * 12 + 11 * 4 + 20 * 8 + 10 * 8, 0);
+    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A), SP_SINGLE),
+                       50 * 8 + 11 * 4 + 20 * 4 + 10 * 4, 0);
     cr_assert_str_eq(op->rate_unit, "GFLOPS");
     sp_problem pb = {.A = &A};
     cr_assert_eq(op->output_bytes(&pb), 80u);

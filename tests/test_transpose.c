@@ -201,7 +201,8 @@ Test(transpose, work_model_and_need)
     const sp_operation *op = transpose_op();
     sp_csr A = {.rows = 10, .cols = 20, .nnz = 50};
     cr_assert_float_eq(op->flops(SP_MATRIX_WORKLOAD(&A)), 50.0, 0);
-    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A)), 50 * 24 + 11 * 4 + 21 * 4, 0);
+    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A), SP_DOUBLE), 50 * 24 + 11 * 4 + 21 * 4, 0);
+    cr_assert_float_eq(op->bytes(SP_MATRIX_WORKLOAD(&A), SP_SINGLE), 50 * 16 + 11 * 4 + 21 * 4, 0);
     cr_assert_str_eq(op->rate_unit, "Gnnz/s");
     sp_problem pb = {.A = &A};
     cr_assert_eq(op->output_bytes(&pb), 50u * 12 + 21 * 4);

@@ -202,8 +202,9 @@ static double in_bytes(int i, const sp_csr *A)
     {                                                                                    \
         return w->A ? elements(I, w->A) : NAN;                                           \
     }                                                                                    \
-    static double NAME##_bytes(const sp_workload *w)                                     \
+    static double NAME##_bytes(const sp_workload *w, sp_precision prec)                  \
     {                                                                                    \
+        (void)prec; /* no values: column indices and counts */                           \
         return w->A ? in_bytes(I, w->A) + (double)out_bytes(I, w->A) : NAN;              \
     }                                                                                    \
     const sp_operation sp_op_##NAME = {                                                  \

@@ -157,9 +157,10 @@ static double sort_flops(const sp_workload *w)
     return w->keys ? (double)w->keys->n : w->A ? (double)w->A->nnz : NAN;
 }
 
-/* Every key read once and written once. */
-static double sort_bytes(const sp_workload *w)
+/* Every key read once and written once (keys: no precision). */
+static double sort_bytes(const sp_workload *w, sp_precision prec)
 {
+    (void)prec;
     return 8 * sort_flops(w);
 }
 

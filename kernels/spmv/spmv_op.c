@@ -150,14 +150,16 @@ static double spmv_flops(const sp_workload *w)
     return w->A ? 2.0 * (double)w->A->nnz : NAN;
 }
 
-/* Values and column indices once, the row pointer once, x once, y once. */
-static double spmv_bytes(const sp_workload *w)
+/* Values and column indices once, the row pointer once, x once, y once;
+ * values, x and y of the run's precision. */
+static double spmv_bytes(const sp_workload *w, sp_precision prec)
 {
     const sp_csr *A = w->A;
     if (!A)
         return NAN;
-    return (double)A->nnz * (8 + 4) + ((double)A->rows + 1) * 4 + (double)A->cols * 8 +
-           (double)A->rows * 8;
+    double v = prec == SP_SINGLE ? 4 : 8;
+    return (double)A->nnz * (v + 4) + ((double)A->rows + 1) * 4 + (double)A->cols * v +
+           (double)A->rows * v;
 }
 
 const sp_operation sp_op_spmv = {

@@ -120,12 +120,13 @@ static double transpose_flops(const sp_workload *w)
 }
 
 /* Read rowptr, colidx, val; write colptr, rowidx, val. */
-static double transpose_bytes(const sp_workload *w)
+static double transpose_bytes(const sp_workload *w, sp_precision prec)
 {
     const sp_csr *A = w->A;
     if (!A)
         return NAN;
-    return (double)A->nnz * 2 * (8 + 4) + ((double)A->rows + 1) * 4 + ((double)A->cols + 1) * 4;
+    double v = prec == SP_SINGLE ? 4 : 8;
+    return (double)A->nnz * 2 * (v + 4) + ((double)A->rows + 1) * 4 + ((double)A->cols + 1) * 4;
 }
 
 const sp_operation sp_op_transpose = {
