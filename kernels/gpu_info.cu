@@ -86,23 +86,29 @@ static double copy_bandwidth(void)
     return best;
 }
 
-/* Reads of n double2 through L2 only (ld.global.cg: L1 bypassed), summed
- * so the loads stay; the sum is stored only when it is impossible. */
-__global__ static void l2_read(const double2 *__restrict__ a, size_t n, double *out)
+/* `passes` reads of n double2 (n a multiple of 4 · the grid's threads)
+ * through L2 only (ld.global.cg: L1 bypassed), four loads in flight a
+ * thread, summed so the loads stay; the sum is stored only when it is
+ * impossible. Many passes a launch: a pass over half the L2 takes ~10 us,
+ * about a launch's own overhead. */
+__global__ static void l2_read(const double2 *__restrict__ a, size_t n, int passes,
+                               double *out)
 {
     double s = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        double2 v = __ldcg(a + i);
-        s += v.x + v.y;
-    }
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (int p = 0; p < passes; p++)
+        for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += 4 * stride) {
+            double2 v0 = __ldcg(a + i), v1 = __ldcg(a + i + stride);
+            double2 v2 = __ldcg(a + i + 2 * stride), v3 = __ldcg(a + i + 3 * stride);
+            s += (v0.x + v0.y) + (v1.x + v1.y) + (v2.x + v2.y) + (v3.x + v3.y);
+        }
     if (s == -1.0)
         *out = s;
 }
 
 /* The L2 read bandwidth: a buffer of half the L2 read again and again
- * (the first pass brings it in), best of 10 passes, GB/s; *l2 = the L2's
- * size. 0 when it cannot be measured. */
+ * (the first launch brings it in), best of 11 launches of 20 passes each,
+ * GB/s; *l2 = the L2's size. 0 when it cannot be measured. */
 static double l2_bandwidth(int64_t *l2)
 {
     int dev = 0, size = 0, sms = 0;
@@ -113,7 +119,11 @@ static double l2_bandwidth(int64_t *l2)
         size <= 0)
         return 0;
     *l2 = size;
-    size_t bytes = (size_t)size / 2 / sizeof(double2) * sizeof(double2);
+    const int threads = 512, passes = 20;
+    size_t grid = (size_t)sms * 4, unit = grid * threads * 4 * sizeof(double2);
+    size_t bytes = (size_t)size / 2 / unit * unit;
+    if (bytes == 0)
+        return 0;
     double2 *a = NULL;
     double *out = NULL;
     cudaEvent_t t0 = NULL, t1 = NULL;
@@ -122,16 +132,16 @@ static double l2_bandwidth(int64_t *l2)
         cudaEventCreate(&t0) == cudaSuccess && cudaEventCreate(&t1) == cudaSuccess &&
         cudaMemset(a, 0, bytes) == cudaSuccess) {
         size_t n = bytes / sizeof(double2);
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 12; i++) {     /* launch 0: one pass, fills L2 */
             float ms = 0;
             if (cudaEventRecord(t0) != cudaSuccess)
                 break;
-            l2_read<<<sms * 4, 512>>>(a, n, out);
+            l2_read<<<(unsigned)grid, threads>>>(a, n, i == 0 ? 1 : passes, out);
             if (cudaEventRecord(t1) != cudaSuccess || cudaEventSynchronize(t1) != cudaSuccess ||
                 cudaEventElapsedTime(&ms, t0, t1) != cudaSuccess || ms <= 0)
                 break;
-            double gbs = (double)bytes / (ms * 1e-3) / 1e9;
-            if (i >= 2 && gbs > best)   /* the first passes fill L2 */
+            double gbs = (double)bytes * passes / (ms * 1e-3) / 1e9;
+            if (i >= 1 && gbs > best)   /* the first launch, one pass, fills L2 */
                 best = gbs;
         }
     }
