@@ -171,7 +171,10 @@ WHERE r.place = 1;
 
 -- Every ok run against the two baselines of its sweep and operation
 -- (baselines: one kernel per role), on the same matrix, each at its best
--- axis values there (the fastest run by median; ties: the earlier run):
+-- axis values there (the fastest run by median; ties: the earlier run) and
+-- at the run's own precision where the sweep ran the baseline in it (else
+-- in double: a single-precision run against cuSPARSE in single when the
+-- sweep has it, against the serial loop in double):
 --   baseline  the 'serial' baseline (spmv_csr_serial for spmv);
 --   vendor    the 'vendor' baseline (a vendor library's kernel).
 -- speedup = baseline median / this run's median, with its interval
@@ -196,17 +199,33 @@ CREATE VIEW speedup AS
 WITH base AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
            r.ci_hi, r.convert_s,
-           ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, b.role
+           coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision,
+           ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, b.role,
+                                           coalesce(json_extract(r.axes, '$.precision'),
+                                                    'double')
                               ORDER BY r.median, r.run_id) AS place
     FROM run_stats r
     JOIN baselines b
       ON b.sweep_id = r.sweep_id AND b.operation = r.operation AND b.kernel = r.kernel
-    -- a baseline is its double-precision runs (a `precision` axis, as on
-    -- spmv_mkl, also gives single-precision runs of the same kernel)
-    WHERE coalesce(json_extract(r.axes, '$.precision'), 'double') = 'double'
 ),
-baseline AS (SELECT * FROM base WHERE role = 'serial'),
-vendor AS (SELECT * FROM base WHERE role = 'vendor'),
+-- a run's baselines are their runs at its own precision where the sweep has
+-- them (spmv_csr_cusparse swept in single too), else their double runs
+-- (spmv_csr_serial has no precision axis)
+picked AS (
+    SELECT r.run_id, x.role, x.kernel, x.median, x.ci_lo, x.ci_hi, x.convert_s,
+           ROW_NUMBER() OVER (PARTITION BY r.run_id, x.role
+                              ORDER BY x.precision = coalesce(json_extract(r.axes,
+                                                                           '$.precision'),
+                                                              'double') DESC) AS pick
+    FROM run_stats r
+    JOIN base x
+      ON x.sweep_id = r.sweep_id AND x.matrix_id = r.matrix_id
+     AND x.operation = r.operation AND x.place = 1
+     AND (x.precision = 'double' OR
+          x.precision = coalesce(json_extract(r.axes, '$.precision'), 'double'))
+),
+baseline AS (SELECT * FROM picked WHERE role = 'serial' AND pick = 1),
+vendor AS (SELECT * FROM picked WHERE role = 'vendor' AND pick = 1),
 vendor_runs AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, r.kernel, r.axes, r.median, r.ci_lo,
            r.ci_hi, coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision
@@ -253,12 +272,8 @@ SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
             WHEN w.ci_lo <= r.ci_hi AND r.ci_lo <= w.ci_hi THEN 1 ELSE 0 END
            AS best_vendor_same
 FROM run_stats r
-LEFT JOIN baseline b
-       ON b.sweep_id = r.sweep_id AND b.matrix_id = r.matrix_id
-      AND b.operation = r.operation AND b.place = 1
-LEFT JOIN vendor v
-       ON v.sweep_id = r.sweep_id AND v.matrix_id = r.matrix_id
-      AND v.operation = r.operation AND v.place = 1
+LEFT JOIN baseline b ON b.run_id = r.run_id
+LEFT JOIN vendor v ON v.run_id = r.run_id
 LEFT JOIN strongest w
        ON w.sweep_id = r.sweep_id AND w.matrix_id = r.matrix_id
       AND w.operation = r.operation AND w.place = 1

@@ -322,6 +322,31 @@ Test(views, vendor_payoff_counts_the_products_a_conversion_costs)
     sp_store_close(f.st);
 }
 
+/* A single-precision run's baselines are at its precision where the
+ * sweep has them: cuSPARSE CSR in double at 4 s and in single at 2 s, the
+ * serial loop (no precision axis) at 8 s; a single run of 1 s is 2x the
+ * single cuSPARSE and 8x the serial loop; a double run of 2 s is 2x the
+ * double cuSPARSE. */
+Test(views, baselines_at_the_runs_precision)
+{
+    fixture f;
+    fixture_open(&f);
+    const double t8[] = {8}, t4[] = {4}, t2[] = {2}, t1[] = {1};
+    ok_run(&f, &k_serial, "{}", t8, 1, 4e9, no_phases);
+    ok_run(&f, &k_cusparse, "{}", t4, 1, 4e9, no_phases);
+    ok_run(&f, &k_cusparse, "{\"precision\":\"single\"}", t2, 1, 4e9, no_phases);
+    int64_t s1 = ok_run(&f, &k_omp, "{\"threads\":2,\"precision\":\"single\"}", t1, 1, 4e9,
+                        no_phases);
+    int64_t d2 = ok_run(&f, &k_omp, "{\"threads\":2}", t2, 1, 4e9, no_phases);
+    const char *vs = "SELECT vendor_speedup FROM speedup WHERE run_id = ?1";
+    const char *sp = "SELECT speedup FROM speedup WHERE run_id = ?1";
+    ud_close(ud_real(f.db, vs, s1), 2, "single against single cuSPARSE: 2/1");
+    ud_close(ud_real(f.db, sp, s1), 8, "single against the double serial loop: 8/1");
+    ud_close(ud_real(f.db, vs, d2), 2, "double against double cuSPARSE: 4/2");
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM speedup", 0), 5, "one row a run");
+    sp_store_close(f.st);
+}
+
 /* best_vendor_*: the fastest run of any vendor kernel at the run's
  * precision, not the one vendor baseline: cuSPARSE CSR (the baseline) at
  * 4 s, cuSPARSE COO at 3 s; a single-precision COO run at 1 s is the
