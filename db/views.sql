@@ -148,6 +148,7 @@ CREATE VIEW baselines AS
 WITH candidates AS (
     SELECT sweep_id, operation, kernel, MAX(format) AS format,
            CASE WHEN MAX(backend) = 'serial' THEN 'serial' ELSE 'vendor' END AS role,
+           MAX(backend) = 'cub' AS cub,
            COUNT(DISTINCT matrix_id) AS matrices
     FROM run_stats
     WHERE backend IN ('serial', 'cusparse', 'librsb', 'cub', 'mkl')
@@ -155,8 +156,11 @@ WITH candidates AS (
     GROUP BY sweep_id, operation, kernel
 ),
 ranked AS (
+    -- CUB is the vendor of an operation only where no sparse library ran:
+    -- the sort's library, but the transposition's CUB kernels are our
+    -- designs on its primitives, and cuSPARSE is their vendor
     SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.sweep_id, c.operation, c.role
-                                   ORDER BY c.matrices DESC, c.format = 'csr' DESC,
+                                   ORDER BY c.cub, c.matrices DESC, c.format = 'csr' DESC,
                                             c.kernel) AS place
     FROM candidates c
 ),
@@ -192,9 +196,9 @@ WHERE r.place = 1;
 -- faster than the vendor's by median (it never pays off).
 -- The strongest vendor run: best_vendor_* against the fastest run of any
 -- vendor-library kernel of the operation on the matrix at this run's
--- precision (every cuSPARSE algorithm, librsb, CUB, MKL: the best of the
--- library, not one kernel of it), with the same conservative interval and
--- overlap flag (best_vendor_same).
+-- precision (every cuSPARSE algorithm, librsb, MKL, and CUB where none of
+-- those ran: the best of the library, not one kernel of it), with the
+-- same conservative interval and overlap flag (best_vendor_same).
 CREATE VIEW speedup AS
 WITH base AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
@@ -230,7 +234,11 @@ vendor_runs AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, r.kernel, r.axes, r.median, r.ci_lo,
            r.ci_hi, coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision
     FROM run_stats r
-    WHERE r.backend IN ('cusparse', 'librsb', 'cub', 'mkl')
+    WHERE r.backend IN ('cusparse', 'librsb', 'mkl')
+       OR (r.backend = 'cub' AND NOT EXISTS (
+               SELECT 1 FROM run_stats o
+               WHERE o.sweep_id = r.sweep_id AND o.operation = r.operation
+                 AND o.backend IN ('cusparse', 'librsb', 'mkl')))
 ),
 strongest AS (
     SELECT v.*, ROW_NUMBER() OVER (PARTITION BY v.sweep_id, v.matrix_id, v.operation,

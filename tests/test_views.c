@@ -347,6 +347,44 @@ Test(views, baselines_at_the_runs_precision)
     sp_store_close(f.st);
 }
 
+/* The transposition's CUB kernels are ours (designs on CUB's primitives):
+ * cuSPARSE is the vendor baseline and the strongest vendor even where a
+ * CUB kernel is faster; the sort's CUB kernel, with no sparse library
+ * beside it, stays its vendor. */
+Test(views, cub_is_a_vendor_only_without_a_sparse_library)
+{
+    static const sp_kernel k_tser = {.name = "transpose_serial", .operation = "transpose",
+                                     .format = "csc", .backend = "serial"};
+    static const sp_kernel k_tcub = {.name = "transpose_cub_carry", .operation = "transpose",
+                                     .format = "csc", .backend = "cub"};
+    static const sp_kernel k_tcus = {.name = "transpose_cusparse", .operation = "transpose",
+                                     .format = "csc", .backend = "cusparse"};
+    static const sp_kernel k_scub = {.name = "sort_cub_radix", .operation = "sort",
+                                     .format = "keys", .backend = "cub"};
+    fixture f;
+    fixture_open(&f);
+    const double t8[] = {8}, t4[] = {4}, t2[] = {2};
+    ok_run(&f, &k_tser, "{}", t8, 1, 4e9, no_phases);
+    int64_t cub = ok_run(&f, &k_tcub, "{}", t2, 1, 4e9, no_phases);
+    ok_run(&f, &k_tcus, "{}", t4, 1, 4e9, no_phases);
+    int64_t srt = ok_run(&f, &k_sort, "{}", t8, 1, 4e6, no_phases);
+    ok_run(&f, &k_scub, "{}", t2, 1, 4e6, no_phases);
+    char k[64];
+    ud_text(f.db, "SELECT kernel FROM baselines WHERE operation = 'transpose' AND "
+                  "role = 'vendor' AND sweep_id = ?1", f.sweep, k, sizeof k);
+    cr_assert_str_eq(k, "transpose_cusparse");
+    ud_text(f.db, "SELECT best_vendor_kernel FROM speedup WHERE run_id = ?1", cub, k, sizeof k);
+    cr_assert_str_eq(k, "transpose_cusparse");
+    ud_close(ud_real(f.db, "SELECT vendor_speedup FROM speedup WHERE run_id = ?1", cub), 2,
+             "CUB carry against cuSPARSE: 4/2");
+    ud_text(f.db, "SELECT kernel FROM baselines WHERE operation = 'sort' AND role = 'vendor' "
+                  "AND sweep_id = ?1", f.sweep, k, sizeof k);
+    cr_assert_str_eq(k, "sort_cub_radix");
+    ud_close(ud_real(f.db, "SELECT best_vendor_speedup FROM speedup WHERE run_id = ?1", srt),
+             0.25, "the sort against CUB: 2/8");
+    sp_store_close(f.st);
+}
+
 /* best_vendor_*: the fastest run of any vendor kernel at the run's
  * precision, not the one vendor baseline: cuSPARSE CSR (the baseline) at
  * 4 s, cuSPARSE COO at 3 s; a single-precision COO run at 1 s is the
