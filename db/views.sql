@@ -57,6 +57,8 @@ DROP VIEW IF EXISTS run_stats;
 -- convert_s, h2d_s, d2h_s, free_s — the phases the harness timed (the
 --          median round's): prepare + analyse, upload, the result's
 --          download, release.
+-- precision — the run's `precision` axis, 'double' where it has none (the
+--          one place the views read it).
 -- kernel_info — the kernel's JSON facts about what it built (librsb's
 --          matrix flags and tuner's verdict), NULL when it says none.
 -- kernel_s, with_transfers_s, end_to_end_s — the three timing modes:
@@ -79,6 +81,7 @@ SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        r.kernel, r.operation, r.format, r.backend, r.device, r.axes,
        json_extract(r.axes, '$.threads') AS threads,
        json_extract(r.axes, '$.blocksize') AS blocksize,
+       coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision,
        r.repetitions AS n, r.median, r.mean, r.min_s AS min, r.max_s AS max, r.stddev,
        r.ci_lo, r.ci_hi, r.ci_level, r.ci_method,
        (r.ci_hi - r.ci_lo) / 2 / r.median AS noise,
@@ -152,7 +155,7 @@ WITH candidates AS (
            COUNT(DISTINCT matrix_id) AS matrices
     FROM run_stats
     WHERE backend IN ('serial', 'cusparse', 'librsb', 'cub', 'mkl')
-      AND coalesce(json_extract(axes, '$.precision'), 'double') = 'double'
+      AND precision = 'double'
     GROUP BY sweep_id, operation, kernel
 ),
 ranked AS (
@@ -203,10 +206,9 @@ CREATE VIEW speedup AS
 WITH base AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
            r.ci_hi, r.convert_s,
-           coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision,
+           r.precision,
            ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, b.role,
-                                           coalesce(json_extract(r.axes, '$.precision'),
-                                                    'double')
+                                           r.precision
                               ORDER BY r.median, r.run_id) AS place
     FROM run_stats r
     JOIN baselines b
@@ -218,21 +220,18 @@ WITH base AS (
 picked AS (
     SELECT r.run_id, x.role, x.kernel, x.median, x.ci_lo, x.ci_hi, x.convert_s,
            ROW_NUMBER() OVER (PARTITION BY r.run_id, x.role
-                              ORDER BY x.precision = coalesce(json_extract(r.axes,
-                                                                           '$.precision'),
-                                                              'double') DESC) AS pick
+                              ORDER BY x.precision = r.precision DESC) AS pick
     FROM run_stats r
     JOIN base x
       ON x.sweep_id = r.sweep_id AND x.matrix_id = r.matrix_id
      AND x.operation = r.operation AND x.place = 1
-     AND (x.precision = 'double' OR
-          x.precision = coalesce(json_extract(r.axes, '$.precision'), 'double'))
+     AND (x.precision = 'double' OR x.precision = r.precision)
 ),
 baseline AS (SELECT * FROM picked WHERE role = 'serial' AND pick = 1),
 vendor AS (SELECT * FROM picked WHERE role = 'vendor' AND pick = 1),
 vendor_runs AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, r.kernel, r.axes, r.median, r.ci_lo,
-           r.ci_hi, coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision
+           r.ci_hi, r.precision
     FROM run_stats r
     WHERE r.backend IN ('cusparse', 'librsb', 'mkl')
        OR (r.backend = 'cub' AND NOT EXISTS (
@@ -285,7 +284,7 @@ LEFT JOIN vendor v ON v.run_id = r.run_id
 LEFT JOIN strongest w
        ON w.sweep_id = r.sweep_id AND w.matrix_id = r.matrix_id
       AND w.operation = r.operation AND w.place = 1
-      AND w.precision = coalesce(json_extract(r.axes, '$.precision'), 'double');
+      AND w.precision = r.precision;
 
 -- Per sweep, matrix and operation: the kernel and axis values with the
 -- smallest median (ties: the earlier run), with its interval, against the
@@ -364,11 +363,11 @@ CREATE VIEW series_best_runs AS
 WITH placed AS (
     SELECT r.*,
            r.format || '/' || r.backend ||
-               CASE json_extract(r.axes, '$.precision') WHEN 'single' THEN ' (single)'
-                                                        ELSE '' END AS family,
+               CASE r.precision WHEN 'double' THEN '' ELSE ' (' || r.precision || ')' END
+               AS family,
            r.kernel ||
-               CASE json_extract(r.axes, '$.precision') WHEN 'single' THEN ' (single)'
-                                                        ELSE '' END AS kernel_series,
+               CASE r.precision WHEN 'double' THEN '' ELSE ' (' || r.precision || ')' END
+               AS kernel_series,
            MIN(r.median) OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation)
                AS best_median
     FROM run_stats r
