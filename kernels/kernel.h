@@ -217,14 +217,6 @@ typedef struct sp_kernel {
     int needs_gpu;
     int naxes;
     sp_axis axes[SP_MAX_AXES];
-    /* The name of an axis given to the kernel after it had runs (the GPU
-     * SpMV kernels' `precision`), or NULL. A config section that does not
-     * set it runs its one default value without carrying the axis: the
-     * combination has no such parameter (the kernel reads sp_param's
-     * dflt, which must be that value), so its axes JSON and the plan hash
-     * stay what they were before the kernel had the axis. A section that
-     * sets it, even to the default, carries it. */
-    const char *added_axis;
     /* NULL function pointers mean "not built" (e.g. a CUDA kernel in a
      * CPU-only build); the runner skips such a kernel with the reason. */
     /* Host only, no CUDA call: check the axes, build the kernel's format in

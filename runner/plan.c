@@ -47,14 +47,6 @@ static int implicit_double(const sp_kernel_spec *ks, int a, long v)
            ks->axes[a].n == 1 && v == SP_DOUBLE;
 }
 
-/* The kernel's added axis (sp_kernel.added_axis), left out by the
- * section: not carried either (the kernel reads its one default). */
-static int added_unset(const sp_kernel_spec *ks, int a)
-{
-    const sp_kernel *k = ks->kernel;
-    return !ks->axis_text[a] && k->added_axis && !strcmp(k->axes[a].name, k->added_axis);
-}
-
 /* Fill combination number idx (mixed radix over the axes) of one kernel;
  * its max_fill the section's, else sweep_max_fill ([sweep]'s). */
 static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill, sp_combo *c)
@@ -70,7 +62,7 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill
     }
     c->params.n = 0;
     for (int a = 0; a < k->naxes; a++)
-        if (!implicit_double(ks, a, v[a]) && !added_unset(ks, a))
+        if (!implicit_double(ks, a, v[a]))
             push_param(&c->params, k->axes[a].name, v[a]);
     long b = idx % harness_n(&ks->batch), ca = idx / harness_n(&ks->batch);
     if (ks->cache.n)            /* after the kernel's axes: cache, then batch */

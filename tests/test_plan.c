@@ -84,7 +84,7 @@ Test(plan, word_axes_by_name)
     cr_assert(strstr(err.msg, "'quad' is not one of double, single"), "%s", err.msg);
 }
 
-/* A kernel that gained the precision axis after it had runs (added_axis)
+/* A kernel that gained the precision axis after it had runs
  * and the same kernel as it was: a section that does not set the axis
  * plans the same combinations, with the same axes JSON and plan hash; one
  * that sets it carries it, even at the default. */
@@ -95,7 +95,6 @@ static const sp_kernel before_axis = {
 static const sp_kernel after_axis = {
     .name = "test_added", .operation = "spmv", .format = "csr", .backend = "serial",
     .naxes = 2, .axes = {{"threads", "1,2"}, {SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
 };
 
 /* The plan of text with kernel k: its combinations' axes JSON, one a line,

@@ -18,7 +18,6 @@ const sp_kernel sp_spmv_csr_cuda_adaptive = {
     .naxes = 4,
     .axes = {{"blocksize", "64,128,256"}, {"items", SP_ADAPTIVE_ITEMS}, {SP_AXIS_LOADS, "auto"},
              {SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cuda_adaptive_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .analyse = SP_GPU_FN(sp_spmv_cuda_adaptive_analyse),

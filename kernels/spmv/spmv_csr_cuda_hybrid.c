@@ -17,7 +17,6 @@ const sp_kernel sp_spmv_csr_cuda_hybrid = {
     .naxes = 3,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"lanes", "1,2,4,8,16,32"},
              {SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cuda_hybrid_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_hybrid_launch),

@@ -15,7 +15,6 @@ const sp_kernel sp_spmv_csr_cuda_merge = {
     .naxes = 2,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES},
              {SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cuda_merge_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .analyse = SP_GPU_FN(sp_spmv_cuda_merge_analyse),

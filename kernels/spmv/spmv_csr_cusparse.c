@@ -14,7 +14,6 @@ const sp_kernel sp_spmv_csr_cusparse = {
     .needs_gpu = 1,
     .naxes = 1,
     .axes = {{SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cusparse_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .analyse = SP_GPU_FN(sp_spmv_cusparse_analyse),

@@ -15,7 +15,6 @@
         .needs_gpu = 1,                                                                \
         .naxes = nax,                                                                  \
         .axes = ax,                                                                    \
-        .added_axis = SP_AXIS_PRECISION,                                               \
         .prepare = SP_GPU_FN(prep),                                                    \
         .upload = SP_GPU_FN(sp_spmv_gpu_upload),                                       \
         .analyse = SP_GPU_FN(sp_spmv_cusparse_analyse),                                \

@@ -18,7 +18,6 @@ const sp_kernel sp_spmv_dia_cuda = {
     .naxes = 3,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"rows_per_thread", "1,2,4"},
              {SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cuda_dia_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_dia_launch),

@@ -18,7 +18,6 @@ const sp_kernel sp_spmv_sell_cuda = {
              {"hack", SP_GPU_HACKS},
              {"sigma", "1,256,4096,1048576"},
              {SP_AXIS_PRECISION, "double"}},
-    .added_axis = SP_AXIS_PRECISION,
     .prepare = SP_GPU_FN(sp_spmv_cuda_sell_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_sell_launch),
