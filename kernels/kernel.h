@@ -177,6 +177,11 @@ typedef struct sp_operation {
 int sp_precision_param(const sp_params *p, const char *who, sp_precision *prec, sp_err *err);
 /* "double", "single": the precision's word in configs and the database. */
 const char *sp_precision_name(sp_precision p);
+/* n values rounded to float into a new array (at least one element, so
+ * n = 0 still gives a pointer; OpenMP over large n): what a prepare in
+ * single precision makes of A's values or x. NULL when out of memory;
+ * free() it. */
+float *sp_float_copy(const double *d, size_t n);
 /* The tolerance a run of op with axes p is checked against: op->tolerance
  * at the run's precision, else the sweep's `configured` one. */
 double sp_run_tolerance(const sp_operation *op, const sp_problem *pb, const void *ref,

@@ -83,10 +83,9 @@ static int to_float(sp_gpu_spmv *g, int i, float **f, sp_err *err)
     a->bytes = n * sizeof(float);
     if (!a->host)
         return 0;
-    float *h = (float *)malloc((n ? n : 1) * sizeof(float));
+    float *h = sp_float_copy((const double *)a->host, n);
     if (!h)
         return sp_fail(err, "spmv (GPU): out of memory rounding %zu values to single", n);
-    sp_round_to_float((const double *)a->host, h, n);
     g->h32[i] = h;
     a->host = h;
     return 0;

@@ -116,13 +116,6 @@ static uint64_t device_array(uint64_t n, uint64_t elem)
     return sp_gpu_array_bytes(n, elem);
 }
 
-void sp_round_to_float(const double *d, float *f, size_t n)
-{
-#pragma omp parallel for schedule(static) if (n > 65536)
-    for (size_t i = 0; i < n; i++)
-        f[i] = (float)d[i];
-}
-
 /* The bytes of one value (of A, x, y, a carry) at p's precision: 8 in
  * double, 4 in single; -1 with the reason for another precision. */
 static int value_bytes(const sp_params *p, uint64_t *vb, sp_err *err)

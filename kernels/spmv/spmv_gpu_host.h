@@ -84,9 +84,6 @@ int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err);
  * them: whole 2 MiB pages, never less than one element. */
 uint64_t sp_gpu_array_bytes(uint64_t n, uint64_t elem);
 
-/* f[i] = d[i] rounded to float, i < n, OpenMP over large arrays: a
- * single-precision kernel's copies of A's values and x (prepare). */
-void sp_round_to_float(const double *d, float *f, size_t n);
 
 /* sp_kernel.need of each family: device arrays (format, x, y, work) and the
  * host copy of a converted format. */

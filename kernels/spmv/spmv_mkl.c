@@ -69,15 +69,11 @@ static int alloc_vectors(mkl_spmv *s, const sp_csr *A, const double *x, sp_err *
         return s->y ? 0 : sp_fail(err, WHO ": out of memory for y (%d rows)", A->rows);
     }
     s->y32 = calloc((size_t)A->rows + 1, sizeof *s->y32);
-    s->x32 = malloc(((size_t)A->cols + 1) * sizeof *s->x32);
-    s->val32 = malloc(((size_t)A->nnz + 1) * sizeof *s->val32);
+    s->x32 = sp_float_copy(x, (size_t)A->cols);
+    s->val32 = sp_float_copy(A->val, (size_t)A->nnz);
     if (!s->y32 || !s->x32 || !s->val32)
         return sp_fail(err, WHO ": out of memory for the single-precision copies (%d nonzeros)",
                        A->nnz);
-    for (int32_t j = 0; j < A->cols; j++)
-        s->x32[j] = (float)x[j];
-    for (int32_t k = 0; k < A->nnz; k++)
-        s->val32[k] = (float)A->val[k];
     return 0;
 }
 

@@ -59,12 +59,8 @@ static void views(sp_transpose_cpu *s)
 static int round_values(sp_transpose_cpu *s)
 {
     const sp_csr *A = s->A;
-    s->val32 = malloc(((size_t)A->nnz ? (size_t)A->nnz : 1) * sizeof(float));
-    if (!s->val32)
-        return -1;
-    for (int32_t k = 0; k < A->nnz; k++)
-        s->val32[k] = (float)A->val[k];
-    return 0;
+    s->val32 = sp_float_copy(A->val, (size_t)A->nnz);
+    return s->val32 ? 0 : -1;
 }
 
 int sp_transpose_cpu_prepare(const char *who, sp_transpose_work work, const sp_problem *pb,

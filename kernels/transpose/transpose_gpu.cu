@@ -20,11 +20,9 @@ int sp_trans_gpu_alloc(void **p, size_t n, size_t elem, sp_err *err)
 static int round_values(sp_gpu_trans *g, sp_err *err)
 {
     const sp_csr *A = g->A;
-    g->val32 = (float *)malloc(((size_t)A->nnz ? (size_t)A->nnz : 1) * sizeof(float));
+    g->val32 = sp_float_copy(A->val, (size_t)A->nnz);
     if (!g->val32)
         return sp_fail(err, "%s: out of memory for %d float values", g->name, A->nnz);
-    for (int32_t k = 0; k < A->nnz; k++)
-        g->val32[k] = (float)A->val[k];
     return 0;
 }
 

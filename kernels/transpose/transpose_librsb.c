@@ -129,10 +129,7 @@ static int rsb_transpose_prepare(const sp_problem *pb, const sp_params *p, void 
     size_t nnz = (size_t)A->nnz + 1;    /* + 1: no zero-byte allocation */
     size_t vb = prec == SP_SINGLE ? sizeof(float) : sizeof(double);
     s->val = malloc(nnz * vb);
-    if (prec == SP_SINGLE && (s->a32 = malloc(nnz * sizeof(float))) != NULL)
-        for (size_t i = 0; i + 1 < nnz; i++)
-            s->a32[i] = (float)A->val[i];
-    if (prec == SP_SINGLE && !s->a32) {
+    if (prec == SP_SINGLE && !(s->a32 = sp_float_copy(A->val, (size_t)A->nnz))) {
         rsb_transpose_release(s);
         return sp_fail(err, WHO ": out of memory for A's values in single");
     }

@@ -84,11 +84,9 @@ static int build(mkl_transpose *s, sp_err *err)
         st = mkl_sparse_d_create_csr(&s->M, SPARSE_INDEX_BASE_ZERO, A->rows, A->cols, start,
                                      start + 1, col, (double *)A->val);
     } else {
-        s->val32 = malloc((size_t)A->nnz * sizeof *s->val32);
+        s->val32 = sp_float_copy(A->val, (size_t)A->nnz);
         if (!s->val32)
             return sp_fail(err, WHO ": out of memory for %d float values", A->nnz);
-        for (int32_t k = 0; k < A->nnz; k++)
-            s->val32[k] = (float)A->val[k];
         st = mkl_sparse_s_create_csr(&s->M, SPARSE_INDEX_BASE_ZERO, A->rows, A->cols, start,
                                      start + 1, col, s->val32);
     }
