@@ -21,4 +21,4 @@ rm -f "$db" "$db-wal" "$db-shm"
 bin/spsweep sweep "${SPMV_BENCH_CONFIG:-bench/gpu_spmv.ini}" --db "$db" >"$out/sweep.log" 2>&1 ||
   echo "spsweep sweep exited with $? (see $out/sweep.log)"
 [ -s "$db" ] || { tail -30 "$out/sweep.log"; exit 1; }
-python3 bench/gpu_spmv_report.py "$db" "$bw" | tee "$out/table.md"
+python3 bench/gpu_spmv_report.py "$db" | tee "$out/table.md"

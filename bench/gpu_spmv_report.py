@@ -1,77 +1,61 @@
 #!/usr/bin/env python3
-"""gpu_spmv_report.py DB COPY_GBS — the table of `make bench-gpu` from the
-sweep database, per precision the sweep ran: per matrix, the best own CUDA
-kernel (backend 'cuda', by median) against the strongest vendor run at the
-same precision (every cuSPARSE algorithm), from the `speedup` view's
-best_vendor_* columns: the ratio (vendor time / own time: > 1 means ours is
-faster) with its conservative interval, "same" when the two intervals
-overlap; the geomean of the ratios with the geomeans of the per-matrix
-bounds (a bracket, not a confidence interval); the best own kernel's
-fraction of the min-bytes bound: (nnz*(4+v) + rows*(4+v) + cols*v) bytes at
-the measured device copy bandwidth, v the value's bytes. Standard library
-only."""
-import math
+"""gpu_spmv_report.py DB — the table of `make bench-gpu` from the sweep
+database, per precision the sweep ran: per matrix, our best GPU run against
+the strongest vendor run at the same precision (every cuSPARSE algorithm),
+read from the `own_vs_vendor` view: the ratio (vendor time / own time: > 1
+means ours is faster) with its conservative interval and verdict ("same"
+when the two intervals overlap), and our run's fraction of the device's
+memory roof (the operation's byte model at the sweep's measured device
+copy bandwidth); then the geomean from `own_vs_vendor_geomean` (with the
+geomeans of the per-matrix bounds: a bracket, not a confidence interval).
+The same rows are the report's spmv-own-vs-vendor tables: the rule lives in
+db/views.sql, once. Standard library only."""
 import sqlite3
 import sys
-
-PREC = "coalesce(json_extract(axes, '$.precision'), 'double')"
 
 
 def axes_text(axes):
     return axes.replace('"', '').replace('{', '').replace('}', '').replace(':', '=')
 
 
-def geo(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
-
-
-def table(con, bw, prec):
-    v = 4 if prec == "single" else 8
+def table(con, prec):
     print(f"\n{prec} precision:\n")
     print("| matrix | rows | nnz | best own kernel (axes) | GFLOPS | strongest cuSPARSE (axes) "
-          "| GFLOPS | own / cuSPARSE [bounds] | own % of bound |")
+          "| GFLOPS | own / cuSPARSE [bounds] | own % of roof |")
     print("| --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |")
-    ratios, los, his = [], [], []
-    for mid, name, rows, cols, nnz in con.execute(
-            "SELECT id, name, rows, cols, nnz FROM matrices ORDER BY id").fetchall():
-        own = con.execute(
-            f"SELECT run_id, kernel, axes, median, gflops FROM run_stats WHERE matrix_id = ? "
-            f"AND backend = 'cuda' AND {PREC} = ? ORDER BY median LIMIT 1",
-            (mid, prec)).fetchone()
-        if not own:
+    for (name, rows, nnz, ok, oa, orate, vk, va, vrate, r, lo, hi, verdict,
+         roof) in con.execute(
+            "SELECT matrix, rows, nnz, own_kernel, own_axes, own_rate, vendor_kernel, "
+            "vendor_axes, vendor_rate, ratio, ratio_lo, ratio_hi, verdict, own_roof_ratio "
+            "FROM own_vs_vendor WHERE operation = 'spmv' AND device = 'gpu' AND "
+            "precision = ? ORDER BY matrix_id", (prec,)):
+        roof_s = "-" if roof is None else f"{100 * roof:.0f} %"
+        if vk is None:
+            print(f"| {name} | {rows} | {nnz} | {ok} ({axes_text(oa)}) | {orate:.1f} | - | | "
+                  f"| {roof_s} |")
             continue
-        s = con.execute(
-            "SELECT best_vendor_kernel, best_vendor_axes, best_vendor_median, "
-            "best_vendor_speedup, best_vendor_speedup_lo, best_vendor_speedup_hi, "
-            "best_vendor_same FROM speedup WHERE run_id = ?", (own[0],)).fetchone()
-        bound = (nnz * (4 + v) + rows * (4 + v) + cols * v) / (bw * 1e9)
-        if not s or s[0] is None:
-            print(f"| {name} | {rows} | {nnz} | {own[1]} ({axes_text(own[2])}) | "
-                  f"{own[4]:.1f} | - | | | {100 * bound / own[3]:.0f} % |")
-            continue
-        vk, va, vm, r, lo, hi, same = s
-        ratios.append(r)
-        if lo is not None and hi is not None:
-            los.append(lo)
-            his.append(hi)
         iv = "" if lo is None or hi is None else f" [{lo:.2f}, {hi:.2f}]"
-        print(f"| {name} | {rows} | {nnz} | {own[1]} ({axes_text(own[2])}) | {own[4]:.1f} | "
-              f"{vk} ({axes_text(va)}) | {own[4] * own[3] / vm:.1f} | {r:.2f}{iv}"
-              f"{' same' if same == 1 else ''} | {100 * bound / own[3]:.0f} % |")
-    if ratios:
-        br = (f" [{geo(los):.2f}, {geo(his):.2f}]" if len(los) == len(ratios) else "")
-        print(f"\ngeomean own / cuSPARSE ({prec}) over {len(ratios)} matrices: "
-              f"{geo(ratios):.2f}{br}; worst {min(ratios):.2f}")
+        print(f"| {name} | {rows} | {nnz} | {ok} ({axes_text(oa)}) | {orate:.1f} | "
+              f"{vk} ({axes_text(va)}) | {vrate:.1f} | {r:.2f}{iv}"
+              f"{' same' if verdict == 'same' else ''} | {roof_s} |")
+    for scope, n, g, glo, ghi, worst, wm, fa, sa, sl in con.execute(
+            "SELECT scope, matrices, geomean, geomean_lo, geomean_hi, worst, worst_matrix, "
+            "faster, same, slower FROM own_vs_vendor_geomean WHERE operation = 'spmv' AND "
+            "device = 'gpu' AND precision = ? ORDER BY scope", (prec,)):
+        br = "" if glo is None else f" [{glo:.2f}, {ghi:.2f}]"
+        print(f"\ngeomean own / cuSPARSE ({prec}, {scope}) over {n} matrices: {g:.2f}{br}; "
+              f"worst {worst:.2f} ({wm}); {fa} faster, {sa} same, {sl} slower")
 
 
 def main():
-    db, bw = sys.argv[1], float(sys.argv[2])
-    con = sqlite3.connect(db)
-    gpu = con.execute("SELECT gpu FROM sweeps ORDER BY id DESC LIMIT 1").fetchone()
-    print(f"GPU: {gpu[0] if gpu else '?'}; device copy bandwidth {bw:.0f} GB/s "
-          "(read + write); kernel time, median of the samples")
-    for (prec,) in con.execute(f"SELECT DISTINCT {PREC} FROM run_stats ORDER BY 1"):
-        table(con, bw, prec)
+    con = sqlite3.connect(sys.argv[1])
+    gpu, bw = con.execute("SELECT gpu, device_copy_gbs FROM sweeps ORDER BY id DESC "
+                          "LIMIT 1").fetchone() or (None, None)
+    bw_s = "not measured" if bw is None else f"{bw:.0f} GB/s (read + write)"
+    print(f"GPU: {gpu or '?'}; device copy bandwidth {bw_s}; kernel time, median of the "
+          "samples")
+    for (prec,) in con.execute("SELECT DISTINCT precision FROM run_stats ORDER BY 1"):
+        table(con, prec)
     fails = con.execute("SELECT matrix, kernel, axes, status, error FROM run_failures "
                         "WHERE status <> 'skipped'").fetchall()
     for f in fails:
@@ -99,7 +83,7 @@ def payoff(con):
         "s.median, s.vendor_median, s.vendor_payoff FROM speedup s WHERE s.run_id = "
         "(SELECT t.run_id FROM speedup t JOIN run_stats q ON q.run_id = t.run_id WHERE "
         "q.backend = 'cuda' AND t.matrix_id = s.matrix_id AND "
-        "coalesce(json_extract(t.axes, '$.precision'), 'double') = 'double' "
+        "q.precision = 'double' "
         "ORDER BY t.median LIMIT 1) "
         "ORDER BY s.matrix_id").fetchall()
     if not rows:

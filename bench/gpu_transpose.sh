@@ -26,5 +26,5 @@ for s in transpose prim; do
     echo "spsweep sweep bench/gpu_$s.ini exited with $? (see $out/$s.log)"
 done
 [ -s "$out/transpose.db" ] || { tail -30 "$out/transpose.log"; exit 1; }
-python3 bench/gpu_transpose_report.py "$out/transpose.db" "$bw" \
+python3 bench/gpu_transpose_report.py "$out/transpose.db" \
   $( [ -s "$out/prim.db" ] && echo "$out/prim.db") | tee "$out/table.md"

@@ -1,25 +1,20 @@
 #!/usr/bin/env python3
-"""gpu_transpose_report.py DB COPY_GBS [PRIM_DB] — the tables of
+"""gpu_transpose_report.py DB [PRIM_DB] — the tables of
 `make bench-gpu-transpose`: per matrix the median kernel time of every GPU
-transposition kernel (best axes), the best own kernel (backends 'cuda' and
-'cub') against cusparseCsr2cscEx2, the ratio (cuSPARSE time / own time: > 1
-means ours is faster) and its geomean, and the own kernel's effective
-bandwidth (bytes: read the CSR once, write the CSC once, nnz*24 + rows*4 +
-cols*4) as a fraction of the device copy bandwidth; then, from PRIM_DB,
-each primitive's median time per block size. Standard library only."""
-import math
+transposition kernel (best axes); then, per precision, our best kernel
+against cusparseCsr2cscEx2 from the `own_vs_vendor` view (our designs on
+CUB's primitives count as ours: cuSPARSE is the vendor here), the ratio
+(cuSPARSE time / own time: > 1 means ours is faster) with its conservative
+interval and verdict, our run's bandwidth (the operation's byte model: the
+CSR read once, the CSC written once) as a fraction of the sweep's measured
+device copy, and the geomeans from `own_vs_vendor_geomean`, over all
+matrices and over those of >= 10^6 nonzeros (the smaller ones are
+launch-bound: their ratios move with cuSPARSE's launches); then, from
+PRIM_DB, each primitive's median time per block size. The ratios are the
+report's transpose-own-vs-vendor tables: the rule lives in db/views.sql.
+Standard library only."""
 import sqlite3
 import sys
-
-
-# matrices of at least this many nonzeros get a geomean of their own (the
-# smaller ones are launch-bound: their ratios move with cuSPARSE's launches)
-LARGE_NNZ = 1000000
-
-def best(con, mid, where, args=()):
-    return con.execute(
-        "SELECT kernel, axes, median, gbps FROM run_stats WHERE matrix_id = ? AND " + where +
-        " ORDER BY median LIMIT 1", (mid,) + tuple(args)).fetchone()
 
 
 def axes_text(axes):
@@ -27,50 +22,56 @@ def axes_text(axes):
     return f" ({t})" if t else ""
 
 
-def transpose_tables(con, bw):
-    gpu = con.execute("SELECT gpu FROM sweeps ORDER BY id DESC LIMIT 1").fetchone()
-    print(f"GPU: {gpu[0] if gpu else '?'}; device copy bandwidth {bw:.0f} GB/s "
-          "(read + write); kernel time (CUDA events), median of 20\n")
+def transpose_tables(con):
+    gpu, bw = con.execute("SELECT gpu, device_copy_gbs FROM sweeps ORDER BY id DESC "
+                          "LIMIT 1").fetchone() or (None, None)
+    bw_s = "not measured" if bw is None else f"{bw:.0f} GB/s (read + write)"
+    print(f"GPU: {gpu or '?'}; device copy bandwidth {bw_s}; kernel time (the harness's "
+          "CUDA events), median of the samples\n")
     kernels = [k for (k,) in con.execute(
         "SELECT DISTINCT kernel FROM runs WHERE operation = 'transpose' ORDER BY backend, kernel")]
-    print("| matrix | nnz | " + " | ".join(k.replace("transpose_", "") + " ms" for k in kernels) +
-          " |")
-    print("| --- | ---: |" + " ---: |" * len(kernels))
-    mats = con.execute("SELECT id, name, rows, cols, nnz FROM matrices ORDER BY id").fetchall()
-    for mid, name, rows, cols, nnz in mats:
-        cells = []
-        for k in kernels:
-            r = best(con, mid, "kernel = ?", (k,))
-            cells.append("-" if not r else f"{1e3 * r[2]:.3f}")
-        print(f"| {name} | {nnz} | " + " | ".join(cells) + " |")
-    print("\n| matrix | best own (axes) | ms | GB/s | % of copy | cuSPARSE ms | "
-          "cuSPARSE / own |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-    ratios, large = [], []
-    for mid, name, rows, cols, nnz in mats:
-        own = best(con, mid, "backend IN ('cuda', 'cub') AND operation = 'transpose'")
-        ven = best(con, mid, "backend = 'cusparse' AND operation = 'transpose'")
-        if not own or not ven:
-            print(f"| {name} | {own[0] if own else '-'} | | | | | |")
-            continue
-        ratio = ven[2] / own[2]
-        ratios.append(ratio)
-        if nnz >= LARGE_NNZ:
-            large.append(ratio)
-        print(f"| {name} | {own[0]}{axes_text(own[1])} | {1e3 * own[2]:.3f} | {own[3]:.0f} | "
-              f"{100 * own[3] / bw:.0f} % | {1e3 * ven[2]:.3f} | {ratio:.2f} |")
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\ngeomean cuSPARSE / best own over {len(ratios)} matrices: {geo:.2f}; "
-              f"worst {min(ratios):.2f}, best {max(ratios):.2f}")
-    if large and len(large) < len(ratios):
-        # small matrices are launch-bound: their ratios move with cuSPARSE's launch costs
-        geo = math.exp(sum(math.log(r) for r in large) / len(large))
-        print(f"geomean over the {len(large)} matrices of at least {LARGE_NNZ} nonzeros: "
-              f"{geo:.2f}")
+    precs = [p for (p,) in con.execute(
+        "SELECT DISTINCT precision FROM run_stats WHERE operation = 'transpose' ORDER BY 1")]
+    print("| matrix | nnz | precision | " +
+          " | ".join(k.replace("transpose_", "") + " ms" for k in kernels) + " |")
+    print("| --- | ---: | --- |" + " ---: |" * len(kernels))
+    mats = con.execute("SELECT id, name, nnz FROM matrices ORDER BY id").fetchall()
+    for prec in precs:
+        for mid, name, nnz in mats:
+            cells = []
+            for k in kernels:
+                r = con.execute("SELECT min(median) FROM run_stats WHERE matrix_id = ? AND "
+                                "kernel = ? AND precision = ?", (mid, k, prec)).fetchone()
+                cells.append("-" if r[0] is None else f"{1e3 * r[0]:.3f}")
+            print(f"| {name} | {nnz} | {prec} | " + " | ".join(cells) + " |")
+    for prec in precs:
+        print(f"\n{prec} precision:\n")
+        print("| matrix | nnz | best own (axes) | ms | GB/s | % of copy | cuSPARSE ms | "
+              "cuSPARSE / own [bounds] |")
+        print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+        for (name, nnz, ok, oa, om, gbps, roof, vm, r, lo, hi, verdict) in con.execute(
+                "SELECT matrix, nnz, own_kernel, own_axes, own_median, own_gbps, "
+                "own_roof_ratio, vendor_median, ratio, ratio_lo, ratio_hi, verdict "
+                "FROM own_vs_vendor WHERE operation = 'transpose' AND device = 'gpu' AND "
+                "precision = ? ORDER BY matrix_id", (prec,)):
+            roof_s = "-" if roof is None else f"{100 * roof:.0f} %"
+            if vm is None:
+                print(f"| {name} | {nnz} | {ok}{axes_text(oa)} | {1e3 * om:.3f} | {gbps:.0f} | "
+                      f"{roof_s} | - | |")
+                continue
+            iv = "" if lo is None or hi is None else f" [{lo:.2f}, {hi:.2f}]"
+            print(f"| {name} | {nnz} | {ok}{axes_text(oa)} | {1e3 * om:.3f} | {gbps:.0f} | "
+                  f"{roof_s} | {1e3 * vm:.3f} | {r:.2f}{iv}"
+                  f"{' same' if verdict == 'same' else ''} |")
+        for scope, n, g, glo, ghi, worst, wm, fa, sa, sl in con.execute(
+                "SELECT scope, matrices, geomean, geomean_lo, geomean_hi, worst, worst_matrix, "
+                "faster, same, slower FROM own_vs_vendor_geomean WHERE operation = 'transpose' "
+                "AND device = 'gpu' AND precision = ? ORDER BY scope", (prec,)):
+            br = "" if glo is None else f" [{glo:.2f}, {ghi:.2f}]"
+            print(f"\ngeomean cuSPARSE / best own ({prec}, {scope}) over {n} matrices: "
+                  f"{g:.2f}{br}; worst {worst:.2f} ({wm}); {fa} faster, {sa} same, {sl} slower")
     for f in con.execute("SELECT matrix, kernel, axes, status, error FROM run_failures"):
         print(f"not ok: {f}")
-
 
 
 def prim_table(con):
@@ -93,9 +94,9 @@ def prim_table(con):
 
 def main():
     con = sqlite3.connect(sys.argv[1])
-    transpose_tables(con, float(sys.argv[2]))
-    if len(sys.argv) > 3:
-        prim_table(sqlite3.connect(sys.argv[3]))
+    transpose_tables(con)
+    if len(sys.argv) > 2:
+        prim_table(sqlite3.connect(sys.argv[2]))
 
 
 main()

@@ -167,6 +167,12 @@ typedef struct sp_run_record {
  * impossible even with two writers). */
 int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err);
 
+/* The divisor of a rate unit (its first letter: "GFLOPS" 1e9, "Mkeys/s"
+ * 1e6; NULL counts as GFLOPS), from the views' rate_scales: the progress
+ * line divides by what run_stats divides by. 1 for a unit without a known
+ * prefix or when the database cannot say. */
+double sp_store_rate_scale(sp_store *st, const char *unit);
+
 /* Merge shard databases (db/merge.c): see runner/main.c `spsweep merge`. */
 typedef struct sp_merge_result {
     int sweeps, runs, duplicates, matrices, matrix_failures;

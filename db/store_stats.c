@@ -114,3 +114,18 @@ int store_restat_missing(sp_store *st, sp_err *err)
     free(ids);
     return 0;
 }
+
+double sp_store_rate_scale(sp_store *st, const char *unit)
+{
+    sqlite3_stmt *s;
+    sp_err err = {{0}};
+    if (!st || store_prepare(st, "SELECT scale FROM rate_scales"
+                                 " WHERE prefix = upper(substr(coalesce(?1, 'G'), 1, 1))",
+                             &s, "preparing the rate scale", &err))
+        return 1;
+    if (unit)
+        sqlite3_bind_text(s, 1, unit, -1, SQLITE_STATIC);
+    double scale = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_double(s, 0) : 1;
+    sqlite3_finalize(s);
+    return scale;
+}

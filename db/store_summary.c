@@ -2,7 +2,8 @@
  * store_summary.c — the end-of-sweep table printed by `spsweep sweep`:
  * per matrix the best kernel (from the best_runs view) with its rate's and
  * speedup's 95 % intervals and whether it beats the runner-up beyond the
- * noise, then the run counts, the noisy runs, the first failure reasons
+ * noise, then ours against the vendor library (own_vs_vendor_geomean),
+ * the run counts, the noisy runs, the first failure reasons
  * (run_failures) and the matrices that could not be loaded
  * (matrix_failures).
  */
@@ -243,10 +244,8 @@ static int summary_counts(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db,
-            "SELECT COUNT(*), TOTAL(status = 'ok'), TOTAL(status = 'failed'),"
-            " TOTAL(status = 'skipped'), TOTAL(status = 'error'),"
-            " TOTAL(status = 'crashed'), TOTAL(status = 'timeout')"
-            " FROM runs WHERE sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
+            "SELECT runs, ok, failed, skipped, error, crashed, timeout"
+            " FROM run_counts WHERE sweep_id = ?1", -1, &s, NULL) != SQLITE_OK)
         return summary_fail(db, err, "preparing the run counts");
     sqlite3_bind_int64(s, 1, sweep_id);
     int rc = 0;
@@ -313,6 +312,48 @@ static int summary_matrix_failures(sqlite3 *db, int64_t sweep_id, FILE *out, sp_
     return rc;
 }
 
+/* Print, per operation, device and precision where a vendor library ran,
+ * our best against the vendor's best (own_vs_vendor_geomean): the geomean
+ * with its bound, the verdicts and the worst matrix. The 'nnz >= 1e6'
+ * scope only where it leaves matrices out. */
+static int summary_vendor(sqlite3 *db, int64_t sweep_id, FILE *out, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+            "SELECT g.operation, g.device, g.precision, g.scope, g.matrices, g.geomean,"
+            " g.geomean_lo, g.geomean_hi, g.faster, g.same, g.slower, g.worst, g.worst_matrix"
+            " FROM own_vs_vendor_geomean g WHERE g.sweep_id = ?1 AND (g.scope = 'all' OR"
+            "  g.matrices < (SELECT a.matrices FROM own_vs_vendor_geomean a"
+            "   WHERE a.sweep_id = g.sweep_id AND a.operation = g.operation"
+            "   AND a.device = g.device AND a.precision = g.precision AND a.scope = 'all'))"
+            " ORDER BY g.operation, g.device, g.precision, g.scope", -1, &s, NULL) != SQLITE_OK)
+        return summary_fail(db, err, "preparing the own-vs-vendor lines");
+    sqlite3_bind_int64(s, 1, sweep_id);
+    int step, first = 1;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        if (first)
+            fprintf(out, "ours against the vendor library (own_vs_vendor: our best run over "
+                         "its best per matrix, > 1 ours faster; geomean [bound]):\n");
+        first = 0;
+        char bound[64] = "";
+        if (sqlite3_column_type(s, 6) != SQLITE_NULL)
+            snprintf(bound, sizeof bound, " [%.2f, %.2f]", sqlite3_column_double(s, 6),
+                     sqlite3_column_double(s, 7));
+        const char *scope = (const char *)sqlite3_column_text(s, 3);
+        fprintf(out, "  %s %s %s%s%s: %.2fx%s over %d matrices (%d faster, %d same, "
+                "%d slower); worst %.2f on %s\n",
+                (const char *)sqlite3_column_text(s, 0), (const char *)sqlite3_column_text(s, 1),
+                (const char *)sqlite3_column_text(s, 2), strcmp(scope, "all") ? ", " : "",
+                strcmp(scope, "all") ? scope : "", sqlite3_column_double(s, 5), bound,
+                sqlite3_column_int(s, 4), sqlite3_column_int(s, 8), sqlite3_column_int(s, 9),
+                sqlite3_column_int(s, 10), sqlite3_column_double(s, 11),
+                (const char *)sqlite3_column_text(s, 12));
+    }
+    int rc = step == SQLITE_DONE ? 0 : summary_fail(db, err, "reading own-vs-vendor");
+    sqlite3_finalize(s);
+    return rc;
+}
+
 /* Print the end-of-sweep table, the run counts and the failure reasons. */
 int sp_store_print_summary(sp_store *st, int64_t sweep_id, FILE *out, sp_err *err)
 {
@@ -333,7 +374,8 @@ int sp_store_print_summary(sp_store *st, int64_t sweep_id, FILE *out, sp_err *er
             "of its 95 %% interval]; speedup against the serial kernel [its interval]; a "
             "winner whose interval overlaps the runner-up kernel's is a tie)\n",
             (long long)sweep_id);
-    if (summary_best(db, sweep_id, out, err) || summary_counts(db, sweep_id, out, err) ||
+    if (summary_best(db, sweep_id, out, err) || summary_vendor(db, sweep_id, out, err) ||
+        summary_counts(db, sweep_id, out, err) ||
         summary_failures(db, sweep_id, out, err) ||
         summary_matrix_failures(db, sweep_id, out, err) || summary_noisy(db, sweep_id, out, err))
         return -1;

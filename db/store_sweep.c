@@ -244,24 +244,6 @@ int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
     return store_step_done(st, s, "recording the matrix failure", err);
 }
 
-/* Add n runs of status (or, for "matrix", n matrix failures) to t. */
-static void tally_add(sp_sweep_tally *t, const char *status, int n)
-{
-    static const char *const names[] = {"ok", "failed", "skipped", "crashed", "timeout"};
-    int *const slots[] = {&t->ok, &t->failed, &t->skipped, &t->crashed, &t->timeouts};
-    if (!strcmp(status, "matrix")) {
-        t->matrix_failures += n;
-        return;
-    }
-    t->runs += n;
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(status, names[i])) {
-            *slots[i] += n;
-            return;
-        }
-    t->errors += n;             /* 'error', or a status this version does not know */
-}
-
 /* The runs of sweep_id by status, and its matrix failures (reopening a
  * sweep forgets those, so they are the latest attempt's). */
 int sp_store_sweep_tally(sp_store *st, int64_t sweep_id, sp_sweep_tally *t, sp_err *err)
@@ -270,16 +252,20 @@ int sp_store_sweep_tally(sp_store *st, int64_t sweep_id, sp_sweep_tally *t, sp_e
         return sp_fail(err, "sp_store_sweep_tally: NULL argument");
     memset(t, 0, sizeof *t);
     sqlite3_stmt *s;
-    if (store_prepare(st, "SELECT status, count(*) FROM runs WHERE sweep_id = ?1"
-                          " GROUP BY status UNION ALL SELECT 'matrix', count(*)"
-                          " FROM matrix_failures WHERE sweep_id = ?1", &s,
+    if (store_prepare(st, "SELECT runs, ok, failed, skipped, error, crashed, timeout,"
+                          " matrix_failures FROM run_counts WHERE sweep_id = ?1", &s,
                       "preparing the sweep's tally", err))
         return -1;
     sqlite3_bind_int64(s, 1, sweep_id);
-    int step;
-    while ((step = sqlite3_step(s)) == SQLITE_ROW)
-        tally_add(t, (const char *)sqlite3_column_text(s, 0), sqlite3_column_int(s, 1));
-    int rc = step == SQLITE_DONE ? 0 : store_fail(st, err, "counting the sweep's runs");
+    int step = sqlite3_step(s);
+    if (step == SQLITE_ROW) {
+        int *const slots[] = {&t->runs, &t->ok, &t->failed, &t->skipped, &t->errors,
+                              &t->crashed, &t->timeouts, &t->matrix_failures};
+        for (int i = 0; i < 8; i++)
+            *slots[i] = sqlite3_column_int(s, i);
+    }
+    int rc = step == SQLITE_ROW || step == SQLITE_DONE
+                 ? 0 : store_fail(st, err, "counting the sweep's runs");
     sqlite3_finalize(s);
     return rc;
 }

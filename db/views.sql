@@ -14,6 +14,9 @@
 -- counts as G). For GFLOPS that is exactly flops / seconds / 1e9.
 -- gbps = bytes / seconds / 1e9 (the operation's byte model).
 
+DROP VIEW IF EXISTS own_vs_vendor_geomean;
+DROP VIEW IF EXISTS own_vs_vendor;
+DROP VIEW IF EXISTS run_counts;
 DROP VIEW IF EXISTS geomean_speedup;
 DROP VIEW IF EXISTS roofline;
 DROP VIEW IF EXISTS series_best_runs;
@@ -22,8 +25,20 @@ DROP VIEW IF EXISTS run_modes;
 DROP VIEW IF EXISTS run_failures;
 DROP VIEW IF EXISTS best_runs;
 DROP VIEW IF EXISTS speedup;
+DROP VIEW IF EXISTS vendor_runs;
+DROP VIEW IF EXISTS sweep_roofs;
 DROP VIEW IF EXISTS baselines;
 DROP VIEW IF EXISTS run_stats;
+DROP VIEW IF EXISTS rate_scales;
+
+-- The divisor a rate unit's first letter stands for (upper-cased: 'k' is
+-- 'K'); any other letter divides by 1. The one table of it: run_stats
+-- reads it, and so does the sweep's progress line (runner/sweep_combo.c).
+CREATE VIEW rate_scales AS
+SELECT 'T' AS prefix, 1e12 AS scale
+UNION ALL SELECT 'G', 1e9
+UNION ALL SELECT 'M', 1e6
+UNION ALL SELECT 'K', 1e3;
 
 -- One row per 'ok' run: statistics of its samples and the rates they give.
 --
@@ -67,9 +82,9 @@ DROP VIEW IF EXISTS run_stats;
 CREATE VIEW run_stats AS
 WITH scaled AS (
     SELECT r.id,
-           CASE upper(substr(coalesce(r.rate_unit, 'G'), 1, 1))
-                WHEN 'T' THEN 1e12 WHEN 'G' THEN 1e9 WHEN 'M' THEN 1e6
-                WHEN 'K' THEN 1e3 ELSE 1.0 END AS rate_scale,
+           coalesce((SELECT u.scale FROM rate_scales u
+                     WHERE u.prefix = upper(substr(coalesce(r.rate_unit, 'G'), 1, 1))), 1.0)
+               AS rate_scale,
            coalesce(r.convert_s, 0) + coalesce(r.free_s, 0) AS c_s,
            coalesce(r.h2d_s, 0) + coalesce(r.d2h_s, 0) AS t_s,
            coalesce(s.noisy_threshold, 0.05) AS threshold
@@ -176,6 +191,38 @@ FROM ranked r
 JOIN op_matrices o ON o.sweep_id = r.sweep_id AND o.operation = r.operation
 WHERE r.place = 1;
 
+-- The vendor libraries' runs, the one definition: every ok run of a
+-- cuSPARSE, librsb or MKL kernel, and of a CUB kernel where none of those
+-- ran for the operation in the sweep (CUB is the sort's library, but the
+-- transposition's CUB kernels are our designs on its primitives, and
+-- cuSPARSE is their vendor). The speedup view's strongest vendor and
+-- own_vs_vendor read it.
+CREATE VIEW vendor_runs AS
+SELECT r.*
+FROM run_stats r
+WHERE r.backend IN ('cusparse', 'librsb', 'mkl')
+   OR (r.backend = 'cub' AND NOT EXISTS (
+           SELECT 1 FROM runs o
+           WHERE o.sweep_id = r.sweep_id AND o.operation = r.operation AND o.status = 'ok'
+             AND o.backend IN ('cusparse', 'librsb', 'mkl')));
+
+-- The measured roofs of each sweep, a row per device ('cpu', 'gpu'): the
+-- memory roof (roof_gbs: the host STREAM triad at host_triad_threads for
+-- the CPU, the device-to-device copy for the GPU; NULL where not measured)
+-- and the cache roof (cache_roof_gbs over cache_bytes: the triad in half
+-- the host's last-level cache, reads of half the device's L2; schema 7).
+-- The roofline and own_vs_vendor read them.
+CREATE VIEW sweep_roofs AS
+SELECT id AS sweep_id, 'cpu' AS device, host_triad_gbs AS roof_gbs,
+       'host STREAM triad' AS roof_name, host_triad_threads AS roof_threads,
+       host_cache_gbs AS cache_roof_gbs, 'host triad in the last-level cache' AS cache_roof_name,
+       host_cache_bytes AS cache_bytes
+FROM sweeps
+UNION ALL
+SELECT id, 'gpu', device_copy_gbs, 'device copy', NULL, device_l2_gbs, 'device L2 reads',
+       device_l2_bytes
+FROM sweeps;
+
 -- Every ok run against the two baselines of its sweep and operation
 -- (baselines: one kernel per role), on the same matrix, each at its best
 -- axis values there (the fastest run by median; ties: the earlier run) and
@@ -198,10 +245,11 @@ WHERE r.place = 1;
 -- n·median <= vendor_convert_s + n·vendor_median; NULL when this run is not
 -- faster than the vendor's by median (it never pays off).
 -- The strongest vendor run: best_vendor_* against the fastest run of any
--- vendor-library kernel of the operation on the matrix at this run's
--- precision (every cuSPARSE algorithm, librsb, MKL, and CUB where none of
--- those ran: the best of the library, not one kernel of it), with the
--- same conservative interval and overlap flag (best_vendor_same).
+-- vendor-library kernel (vendor_runs) of the operation on the matrix, on
+-- this run's device and at its precision (every cuSPARSE algorithm for a
+-- GPU run, librsb and MKL for a CPU run: the best of the library, not one
+-- kernel of it), with the same conservative interval and overlap flag
+-- (best_vendor_same). NULL where no vendor ran on the run's device.
 CREATE VIEW speedup AS
 WITH base AS (
     SELECT r.sweep_id, r.matrix_id, r.operation, b.role, r.kernel, r.median, r.ci_lo,
@@ -229,20 +277,12 @@ picked AS (
 ),
 baseline AS (SELECT * FROM picked WHERE role = 'serial' AND pick = 1),
 vendor AS (SELECT * FROM picked WHERE role = 'vendor' AND pick = 1),
-vendor_runs AS (
-    SELECT r.sweep_id, r.matrix_id, r.operation, r.kernel, r.axes, r.median, r.ci_lo,
-           r.ci_hi, r.precision
-    FROM run_stats r
-    WHERE r.backend IN ('cusparse', 'librsb', 'mkl')
-       OR (r.backend = 'cub' AND NOT EXISTS (
-               SELECT 1 FROM run_stats o
-               WHERE o.sweep_id = r.sweep_id AND o.operation = r.operation
-                 AND o.backend IN ('cusparse', 'librsb', 'mkl')))
-),
 strongest AS (
-    SELECT v.*, ROW_NUMBER() OVER (PARTITION BY v.sweep_id, v.matrix_id, v.operation,
-                                                v.precision
-                                   ORDER BY v.median, v.kernel, v.axes) AS place
+    SELECT v.sweep_id, v.matrix_id, v.operation, v.device, v.kernel, v.axes, v.median,
+           v.ci_lo, v.ci_hi, v.precision,
+           ROW_NUMBER() OVER (PARTITION BY v.sweep_id, v.matrix_id, v.operation,
+                                           v.device, v.precision
+                              ORDER BY v.median, v.kernel, v.axes) AS place
     FROM vendor_runs v
 )
 SELECT r.run_id, r.sweep_id, r.matrix_id, r.matrix, r.operation, r.kernel,
@@ -284,7 +324,7 @@ LEFT JOIN vendor v ON v.run_id = r.run_id
 LEFT JOIN strongest w
        ON w.sweep_id = r.sweep_id AND w.matrix_id = r.matrix_id
       AND w.operation = r.operation AND w.place = 1
-      AND w.precision = r.precision;
+      AND w.device = r.device AND w.precision = r.precision;
 
 -- Per sweep, matrix and operation: the kernel and axis values with the
 -- smallest median (ties: the earlier run), with its interval, against the
@@ -425,19 +465,10 @@ WHERE p.place = 1;
 CREATE VIEW roofline AS
 WITH r AS (
     SELECT k.*, k.flops / k.bytes AS intensity, k.bytes / 1048576.0 AS working_set_mib,
-           CASE k.device WHEN 'gpu' THEN s.device_copy_gbs ELSE s.host_triad_gbs END
-               AS roof_gbs,
-           CASE k.device WHEN 'gpu' THEN 'device copy' ELSE 'host STREAM triad' END
-               AS roof_name,
-           CASE k.device WHEN 'gpu' THEN NULL ELSE s.host_triad_threads END AS roof_threads,
-           CASE k.device WHEN 'gpu' THEN s.device_l2_gbs ELSE s.host_cache_gbs END
-               AS cache_roof_gbs,
-           CASE k.device WHEN 'gpu' THEN 'device L2 reads'
-                         ELSE 'host triad in the last-level cache' END AS cache_roof_name,
-           CASE k.device WHEN 'gpu' THEN s.device_l2_bytes ELSE s.host_cache_bytes END
-               AS cache_bytes
+           s.roof_gbs, s.roof_name, s.roof_threads, s.cache_roof_gbs, s.cache_roof_name,
+           s.cache_bytes
     FROM series_best_runs k
-    JOIN sweeps s ON s.id = k.sweep_id
+    JOIN sweep_roofs s ON s.sweep_id = k.sweep_id AND s.device = k.device
     WHERE k.rate_unit = 'GFLOPS' AND k.bytes > 0 AND k.flops > 0
 )
 SELECT r.*,
@@ -491,3 +522,111 @@ SELECT sweep_id, operation, level, series, MAX(family) AS family,
        COUNT(vendor_speedup) AS vendor_matrices
 FROM series_best_runs
 GROUP BY sweep_id, operation, level, series;
+
+-- Run counts per sweep, by status ('error' also counts a status this
+-- version does not know), the matrices its runs covered, and the matrices
+-- it could not load or fetch: the one count the sweep's exit status, the
+-- end-of-sweep summary and the report's provenance read.
+CREATE VIEW run_counts AS
+SELECT s.id AS sweep_id, COUNT(r.id) AS runs,
+       coalesce(SUM(r.status = 'ok'), 0) AS ok,
+       coalesce(SUM(r.status = 'failed'), 0) AS failed,
+       coalesce(SUM(r.status = 'skipped'), 0) AS skipped,
+       coalesce(SUM(r.status NOT IN ('ok', 'failed', 'skipped', 'crashed', 'timeout')), 0)
+           AS error,
+       coalesce(SUM(r.status = 'crashed'), 0) AS crashed,
+       coalesce(SUM(r.status = 'timeout'), 0) AS timeout,
+       COUNT(DISTINCT r.matrix_id) AS matrices,
+       (SELECT COUNT(*) FROM matrix_failures f WHERE f.sweep_id = s.id) AS matrix_failures
+FROM sweeps s
+LEFT JOIN runs r ON r.sweep_id = s.id
+GROUP BY s.id;
+
+-- Ours against the vendor's, per sweep, operation, device, precision and
+-- matrix: the best own run (the fastest by median of every kernel that is
+-- not a vendor library's: our kernels, serial loops included, and CUB
+-- designs where CUB is not the vendor) against the strongest vendor run
+-- (vendor_runs) on the same device at the same precision, each at its best
+-- axis values (ties: the earlier run). vendor_* is NULL where no vendor ran
+-- there. ratio = vendor median / own median (> 1: ours is faster), with
+-- the conservative interval [ratio_lo, ratio_hi] of the speedup view (both
+-- intervals at their unfavourable ends); verdict 'faster' or 'slower' when
+-- the two intervals are apart, 'same' when they overlap (a difference
+-- within the noise), NULL without an interval on either side.
+-- own_roof_ratio: the own run's bandwidth (the operation's byte model)
+-- over its device's memory roof (sweep_roofs). The report's
+-- OP-own-vs-vendor tables and the bench tables of bench/RESULTS.md are
+-- this view.
+CREATE VIEW own_vs_vendor AS
+WITH own AS (
+    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation,
+                                                r.device, r.precision
+                                   ORDER BY r.median, r.run_id) AS place
+    FROM run_stats r
+    WHERE r.run_id NOT IN (SELECT run_id FROM vendor_runs)
+),
+vendor AS (
+    SELECT v.*, ROW_NUMBER() OVER (PARTITION BY v.sweep_id, v.matrix_id, v.operation,
+                                                v.device, v.precision
+                                   ORDER BY v.median, v.run_id) AS place
+    FROM vendor_runs v
+)
+SELECT o.sweep_id, o.operation, o.device, o.precision, o.matrix_id, o.matrix,
+       m.rows, m.cols, m.nnz,
+       o.run_id AS own_run_id, o.kernel AS own_kernel, o.axes AS own_axes,
+       o.median AS own_median, o.ci_lo AS own_ci_lo, o.ci_hi AS own_ci_hi,
+       o.rate AS own_rate, o.rate_unit, o.gbps AS own_gbps,
+       o.gbps / f.roof_gbs AS own_roof_ratio,
+       v.run_id AS vendor_run_id, v.kernel AS vendor_kernel, v.axes AS vendor_axes,
+       v.median AS vendor_median, v.ci_lo AS vendor_ci_lo, v.ci_hi AS vendor_ci_hi,
+       v.rate AS vendor_rate,
+       v.median / o.median AS ratio,
+       CASE WHEN v.ci_lo > 0 AND o.ci_hi > 0 THEN v.ci_lo / o.ci_hi END AS ratio_lo,
+       CASE WHEN v.ci_hi > 0 AND o.ci_lo > 0 THEN v.ci_hi / o.ci_lo END AS ratio_hi,
+       CASE WHEN v.median IS NULL OR o.ci_lo IS NULL OR v.ci_lo IS NULL THEN NULL
+            WHEN v.ci_lo <= o.ci_hi AND o.ci_lo <= v.ci_hi THEN 'same'
+            WHEN v.median > o.median THEN 'faster' ELSE 'slower' END AS verdict
+FROM own o
+JOIN matrices m ON m.id = o.matrix_id
+LEFT JOIN vendor v
+       ON v.sweep_id = o.sweep_id AND v.matrix_id = o.matrix_id
+      AND v.operation = o.operation AND v.device = o.device
+      AND v.precision = o.precision AND v.place = 1
+LEFT JOIN sweep_roofs f ON f.sweep_id = o.sweep_id AND f.device = o.device
+WHERE o.place = 1;
+
+-- own_vs_vendor summed up per sweep, operation, device and precision, over
+-- the matrices with both sides (scope 'all') and again over those of at
+-- least 10^6 nonzeros (scope 'nnz >= 1e6': smaller kernels are bound by
+-- launches and set-up, where a ratio moves with the vendor's launch
+-- count): the geomean of the ratios with a bound [geomean_lo, geomean_hi]
+-- (the geomeans of the per-matrix interval ends when every matrix has
+-- both: where the geomean lies when each ratio lies in its own interval;
+-- conservative, not a confidence interval), the worst ratio and its
+-- matrix, and how many matrices each verdict got (faster, same, slower;
+-- the rest had no interval).
+CREATE VIEW own_vs_vendor_geomean AS
+WITH scoped AS (
+    SELECT 'all' AS scope, * FROM own_vs_vendor WHERE ratio IS NOT NULL
+    UNION ALL
+    SELECT 'nnz >= 1e6', * FROM own_vs_vendor WHERE ratio IS NOT NULL AND nnz >= 1000000
+),
+ranked AS (
+    SELECT s.*, ROW_NUMBER() OVER (PARTITION BY s.sweep_id, s.operation, s.device,
+                                                s.precision, s.scope
+                                   ORDER BY s.ratio, s.matrix_id) AS worst_place
+    FROM scoped s
+)
+SELECT sweep_id, operation, device, precision, scope, COUNT(*) AS matrices,
+       exp(avg(ln(ratio))) AS geomean,
+       CASE WHEN COUNT(ratio_lo) = COUNT(*) AND COUNT(ratio_hi) = COUNT(*)
+            THEN exp(avg(ln(ratio_lo))) END AS geomean_lo,
+       CASE WHEN COUNT(ratio_lo) = COUNT(*) AND COUNT(ratio_hi) = COUNT(*)
+            THEN exp(avg(ln(ratio_hi))) END AS geomean_hi,
+       MIN(ratio) AS worst,
+       MAX(CASE WHEN worst_place = 1 THEN matrix END) AS worst_matrix,
+       coalesce(SUM(verdict = 'faster'), 0) AS faster,
+       coalesce(SUM(verdict = 'same'), 0) AS same,
+       coalesce(SUM(verdict = 'slower'), 0) AS slower
+FROM ranked
+GROUP BY sweep_id, operation, device, precision, scope;

@@ -2,7 +2,8 @@
  * report_summary.c — the summary table of each operation (best kernel and
  * axis values per matrix, its time, rate and speedups over the fixed
  * baselines each with its 95 % interval, and whether it beats or ties the
- * runner-up; the geomeans are a chart, report_geomean.c) and the failure
+ * runner-up; the geomeans are a chart, report_geomean.c), ours against
+ * the vendor library per matrix and in geomean (own_vs_vendor), and the failure
  * table (every run and matrix the sweep could not measure, with the
  * reason: nothing is dropped silently).
  */
@@ -97,6 +98,73 @@ static int best_table(rp_report *r, const char *op, sp_err *err)
     return emit_query(r, BEST_SQL, op, &t, err);
 }
 
+/* Ours against the vendor library per matrix (db/views.sql own_vs_vendor):
+ * at each device and precision where a vendor ran, our best run and the
+ * vendor's best, each with its interval, the ratio (vendor time over ours,
+ * > 1: ours faster) with its conservative bound, the verdict, and our
+ * run's fraction of its device's memory roof. */
+static const char VENDOR_SQL[] =
+    "SELECT device, precision, matrix, nnz, own_kernel, " AXES_TEXT("own_axes") ","
+    " rp_measure(own_median * 1e3, own_ci_lo * 1e3, own_ci_hi * 1e3, ''),"
+    " vendor_kernel, " AXES_TEXT("vendor_axes") ","
+    " rp_measure(vendor_median * 1e3, vendor_ci_lo * 1e3, vendor_ci_hi * 1e3, ''),"
+    " rp_ratio(ratio, ratio_lo, ratio_hi), coalesce(verdict, 'no interval'),"
+    " iif(own_roof_ratio IS NULL, '-', printf('%.0f %%', own_roof_ratio * 100))"
+    " FROM own_vs_vendor WHERE sweep_id = ?1 AND operation = ?2 AND ratio IS NOT NULL"
+    " ORDER BY device, precision, nnz, matrix";
+
+/* The same summed up: the geomean of the ratios with its bound, per device,
+ * precision and scope (all matrices; those of >= 10^6 nonzeros). */
+static const char VENDOR_GEOMEAN_SQL[] =
+    "SELECT device, precision, scope, matrices, rp_ratio(geomean, geomean_lo, geomean_hi),"
+    " faster, same, slower, printf('%.2f', worst), worst_matrix"
+    " FROM own_vs_vendor_geomean WHERE sweep_id = ?1 AND operation = ?2"
+    " ORDER BY device, precision, scope";
+
+/* OP-own-vs-vendor and OP-own-vs-vendor-geomean, where a vendor library
+ * ran for the operation (nothing otherwise). */
+static int vendor_tables(rp_report *r, const char *op, sp_err *err)
+{
+    static const int shown[] = {2, 3, 5, 8, 11, 12, 13, 0};  /* the times: in the files */
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM own_vs_vendor WHERE sweep_id = ?1 AND"
+                                  " operation = ?2 AND ratio IS NOT NULL LIMIT 1", -1, &s,
+                           NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the vendor lookup");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    sqlite3_bind_text(s, 2, op, -1, SQLITE_STATIC);
+    int any = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    if (!any)
+        return 0;
+    const char *head[] = {"device", "precision", "matrix", "nnz", "best own kernel", "axes",
+                          "own ms [95 % CI]", "strongest vendor", "vendor axes",
+                          "vendor ms [95 % CI]", "vendor / own [bound]", "verdict",
+                          "own % of memory roof"};
+    const char *ghead[] = {"device", "precision", "scope", "matrices",
+                           "geomean vendor / own [bound]", "faster", "same", "slower",
+                           "worst", "worst matrix"};
+    char base[128], gbase[160], title[256], gtitle[256];
+    rp_sanitize(base, sizeof base, op);
+    snprintf(gbase, sizeof gbase, "%s-own-vs-vendor-geomean", base);
+    snprintf(base + strlen(base), sizeof base - strlen(base), "-own-vs-vendor");
+    snprintf(title, sizeof title, "%s: our best kernel against the vendor library's best, "
+             "per matrix", rp_op_title(op));
+    snprintf(gtitle, sizeof gtitle, "%s: ours against the vendor library, geomean",
+             rp_op_title(op));
+    rp_table t;
+    rp_sql_mark(r);
+    rp_table_init(&t, base, title, 13, head);
+    t.shown = shown;
+    t.formats |= RP_TABLE_CSV | RP_TABLE_MD | RP_TABLE_TEX;
+    if (emit_query(r, VENDOR_SQL, op, &t, err))
+        return -1;
+    rp_sql_mark(r);
+    rp_table_init(&t, gbase, gtitle, 10, ghead);
+    t.formats |= RP_TABLE_CSV | RP_TABLE_MD | RP_TABLE_TEX;
+    return emit_query(r, VENDOR_GEOMEAN_SQL, op, &t, err);
+}
+
 int rp_summary_tables(rp_report *r, sp_err *err)
 {
     sqlite3_stmt *s;
@@ -114,7 +182,7 @@ int rp_summary_tables(rp_report *r, sp_err *err)
     if (step != SQLITE_DONE && step != SQLITE_ROW)
         return rp_db_fail(r, err, "listing operations");
     for (int i = 0; i < n; i++)
-        if (best_table(r, ops[i], err))
+        if (best_table(r, ops[i], err) || vendor_tables(r, ops[i], err))
             return -1;
     return 0;
 }

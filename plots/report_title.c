@@ -121,20 +121,14 @@ static int provenance_query(rp_report *r, sqlite3_stmt **out, sp_err *err)
             "SELECT config_path, config_hash, git_commit, started_at, finished_at, status,"
             " host, cpu, cpu_count, gpu, gpu_driver, cuda_runtime, compiler, cflags,"
             " omp_binding, repetitions, warmup, config_text,"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'ok'),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'failed'),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'skipped'),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'error'),"
-            " (SELECT COUNT(DISTINCT matrix_id) FROM runs WHERE sweep_id = ?1),"
+            " rc.runs, rc.ok, rc.failed, rc.skipped, rc.error, rc.matrices,"
             " iif(host_triad_gbs IS NULL, NULL, printf('%.1f', host_triad_gbs)),"
             " host_triad_threads,"
             " iif(device_copy_gbs IS NULL, NULL, printf('%.0f', device_copy_gbs)),"
             " os, kernel_release, cpu_sockets, cpu_cores,"
             " iif(mem_total_gib IS NULL, NULL, printf('%.1f', mem_total_gib)),"
             " gpu_sm_count, iif(gpu_mem_gib IS NULL, NULL, printf('%.1f', gpu_mem_gib)),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'crashed'),"
-            " (SELECT COUNT(*) FROM runs WHERE sweep_id = ?1 AND status = 'timeout'),"
+            " rc.crashed, rc.timeout,"
             " coalesce(cache, 'warm'), iif(coalesce(batch, 0) = 0, 'auto', batch),"
             " iif(min_sample_s IS NULL, 'default', printf('%g ms', min_sample_s * 1e3)),"
             " coalesce(rounds, 1), seed,"
@@ -142,7 +136,8 @@ static int provenance_query(rp_report *r, sqlite3_stmt **out, sp_err *err)
             " (SELECT group_concat(c || ' ' || n, ', ') FROM (SELECT coalesce(cache, 'warm') AS c,"
             "   COUNT(*) AS n FROM runs WHERE sweep_id = ?1 AND status = 'ok' GROUP BY c)),"
             " coalesce(libraries, 'none recorded')"
-            " FROM sweeps WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
+            " FROM sweeps JOIN run_counts rc ON rc.sweep_id = sweeps.id WHERE id = ?1", -1, &s,
+            NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the provenance query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
     if (sqlite3_step(s) != SQLITE_ROW) {

@@ -262,18 +262,6 @@ static void count_status(sp_sweep_result *res, const char *status)
         res->errors++;
 }
 
-/* The divisor a rate unit's prefix stands for (as in db/views.sql). */
-static double unit_scale(const char *unit)
-{
-    switch (unit ? unit[0] : 'G') {
-    case 'T': return 1e12;
-    case 'G': return 1e9;
-    case 'M': return 1e6;
-    case 'K': case 'k': return 1e3;
-    default: return 1;
-    }
-}
-
 /* One progress line per run. Skipped runs stay quiet when the reason was
  * said once up front (no GPU); the summary counts them. */
 static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
@@ -289,7 +277,7 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
         double *scratch = malloc((size_t)out->nsamples * sizeof *scratch);
         double med = scratch ? sp_median(out->samples, out->nsamples, scratch) : NAN;
         free(scratch);
-        sp_sweep_say(rc, "%10.4f ms %9.3f %s", med * 1e3, flops / med / unit_scale(unit),
+        sp_sweep_say(rc, "%10.4f ms %9.3f %s", med * 1e3, flops / med / sp_store_rate_scale(rc->st, unit),
             unit ? unit : "GFLOPS");
         if (rc->cfg->auto_reps)
             sp_sweep_say(rc, "  (%d reps, stopped on %s)", out->nsamples,

@@ -21,6 +21,8 @@ static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
                                 .format = "csr", .backend = "openmp"};
 static const sp_kernel k_cusparse = {.name = "spmv_csr_cusparse", .operation = "spmv",
                                      .format = "csr", .backend = "cusparse"};
+static const sp_kernel k_cuda = {.name = "spmv_csr_cuda_vector", .operation = "spmv",
+                                 .format = "csr", .backend = "cuda"};
 static const sp_kernel k_sort = {.name = "sort_test", .operation = "sort",
                                  .format = "keys", .backend = "serial"};
 
@@ -367,7 +369,9 @@ Test(views, cub_is_a_vendor_only_without_a_sparse_library)
     ok_run(&f, &k_tser, "{}", t8, 1, 4e9, no_phases);
     int64_t cub = ok_run(&f, &k_tcub, "{}", t2, 1, 4e9, no_phases);
     ok_run(&f, &k_tcus, "{}", t4, 1, 4e9, no_phases);
-    int64_t srt = ok_run(&f, &k_sort, "{}", t8, 1, 4e6, no_phases);
+    static const sp_kernel k_gsort = {.name = "sort_gpu_test", .operation = "sort",
+                                      .format = "keys", .backend = "cuda"};
+    int64_t srt = ok_run(&f, &k_gsort, "{}", t8, 1, 4e6, no_phases);
     ok_run(&f, &k_scub, "{}", t2, 1, 4e6, no_phases);
     char k[64];
     ud_text(f.db, "SELECT kernel FROM baselines WHERE operation = 'transpose' AND "
@@ -385,8 +389,8 @@ Test(views, cub_is_a_vendor_only_without_a_sparse_library)
     sp_store_close(f.st);
 }
 
-/* best_vendor_*: the fastest run of any vendor kernel at the run's
- * precision, not the one vendor baseline: cuSPARSE CSR (the baseline) at
+/* best_vendor_*: the fastest run of any vendor kernel on the run's device
+ * at its precision, not the one vendor baseline: cuSPARSE CSR (the baseline) at
  * 4 s, cuSPARSE COO at 3 s; a single-precision COO run at 1 s is the
  * strongest for single-precision runs only. Intervals from 6 samples
  * each, the conservative ends. */
@@ -401,7 +405,7 @@ Test(views, best_vendor_is_the_fastest_vendor_run)
     ok_run(&f, &k_cusparse, "{}", t4, 6, 4e9, no_phases);
     ok_run(&f, &k_coo, "{}", t3, 6, 4e9, no_phases);
     ok_run(&f, &k_coo, "{\"precision\":\"single\"}", t1, 6, 4e9, no_phases);
-    int64_t own = ok_run(&f, &k_omp, "{\"threads\":2}", t2, 6, 4e9, no_phases);
+    int64_t own = ok_run(&f, &k_cuda, "{\"blocksize\":128}", t2, 6, 4e9, no_phases);
     char k[64];
     ud_text(f.db, "SELECT best_vendor_kernel FROM speedup WHERE run_id = ?1", own, k,
             sizeof k);
@@ -420,10 +424,181 @@ Test(views, best_vendor_is_the_fastest_vendor_run)
     cr_assert(lo < 1.5 && hi > 1.5);
     cr_assert_eq(ud_int(f.db, "SELECT best_vendor_same FROM speedup WHERE run_id = ?1", own),
                  0, "2 against 3: apart");
-    int64_t single = ok_run(&f, &k_omp, "{\"threads\":2,\"precision\":\"single\"}", t2, 6,
-                            4e9, no_phases);
+    int64_t single = ok_run(&f, &k_cuda, "{\"blocksize\":128,\"precision\":\"single\"}",
+                            t2, 6, 4e9, no_phases);
     ud_close(ud_real(f.db, "SELECT best_vendor_speedup FROM speedup WHERE run_id = ?1",
                      single), 0.5, "single against single: 1/2");
+    sp_store_close(f.st);
+}
+
+/* Store a run of kernel k with the samples on matrix m; returns its id. */
+static int64_t ok_run_on(fixture *f, int64_t m, const sp_kernel *k, const char *axes,
+                         const double *s, int n)
+{
+    int64_t keep = f->matrix, id;
+    f->matrix = m;
+    id = ok_run(f, k, axes, s, n, 4e9, no_phases);
+    f->matrix = keep;
+    return id;
+}
+
+/* Another matrix of nnz nonzeros named name; returns its id. */
+static int64_t other_matrix(fixture *f, const char *name, int64_t nnz)
+{
+    sp_matrix M;
+    memset(&M, 0, sizeof M);
+    snprintf(M.src.text, sizeof M.src.text, "gen:%s", name);
+    snprintf(M.src.name, sizeof M.src.name, "%s", name);
+    M.feat = (sp_features){.rows = nnz / 2, .cols = nnz / 2, .nnz = nnz, .size_class = "large"};
+    M.checksum = (uint64_t)nnz;
+    int64_t id;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_matrix(f->st, &M, &id, &err), 0, "%s", err.msg);
+    return id;
+}
+
+/* own_vs_vendor: per device and precision our fastest run (any kernel that
+ * is not a vendor library's, at its best axes) against the strongest
+ * vendor run on the same device: the GPU's 2 s against cuSPARSE COO's 3 s
+ * (CSR's 4 s is not the strongest); the intervals [1.9, 2.1] and [3, 3]
+ * are apart: faster. The CPU's best (OpenMP at 5 s, under the serial 8 s)
+ * has no vendor on its device: a row with NULL vendor and ratio. */
+Test(views, own_vs_vendor_best_of_each_side_on_its_device)
+{
+    static const sp_kernel k_coo = {.name = "spmv_coo_cusparse_alg1", .operation = "spmv",
+                                    .format = "coo", .backend = "cusparse"};
+    fixture f;
+    fixture_open(&f);
+    const double t2[] = {1.9, 2, 2, 2, 2, 2.1}, t3[] = {3, 3, 3, 3, 3, 3},
+                 t4[] = {4, 4, 4, 4, 4, 4}, t5[] = {5, 5, 5, 5, 5, 5}, t8[] = {8, 8, 8, 8, 8, 8};
+    int64_t own = ok_run(&f, &k_cuda, "{\"blocksize\":128}", t2, 6, 4e9, no_phases);
+    ok_run(&f, &k_cuda, "{\"blocksize\":256}", t3, 6, 4e9, no_phases);
+    ok_run(&f, &k_cusparse, "{}", t4, 6, 4e9, no_phases);
+    int64_t coo = ok_run(&f, &k_coo, "{}", t3, 6, 4e9, no_phases);
+    int64_t omp = ok_run(&f, &k_omp, "{\"threads\":2}", t5, 6, 4e9, no_phases);
+    ok_run(&f, &k_serial, "{}", t8, 6, 4e9, no_phases);
+    cr_assert_eq(ud_int(f.db, "SELECT own_run_id FROM own_vs_vendor WHERE device = 'gpu' AND "
+                              "sweep_id = ?1", f.sweep), own);
+    cr_assert_eq(ud_int(f.db, "SELECT vendor_run_id FROM own_vs_vendor WHERE device = 'gpu' "
+                              "AND sweep_id = ?1", f.sweep), coo);
+    ud_close(ud_real(f.db, "SELECT ratio FROM own_vs_vendor WHERE own_run_id = ?1", own), 1.5,
+             "3 / 2");
+    ud_close(ud_real(f.db, "SELECT ratio_lo FROM own_vs_vendor WHERE own_run_id = ?1", own),
+             3 / stat(&f, "ci_hi", own), "conservative low end");
+    ud_close(ud_real(f.db, "SELECT ratio_hi FROM own_vs_vendor WHERE own_run_id = ?1", own),
+             3 / stat(&f, "ci_lo", own), "conservative high end");
+    char v[32];
+    ud_text(f.db, "SELECT verdict FROM own_vs_vendor WHERE own_run_id = ?1", own, v, sizeof v);
+    cr_assert_str_eq(v, "faster");
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM own_vs_vendor WHERE sweep_id = ?1",
+                        f.sweep), 2, "one row per device");
+    cr_assert_eq(ud_int(f.db, "SELECT vendor_kernel IS NULL AND ratio IS NULL FROM "
+                              "own_vs_vendor WHERE own_run_id = ?1", omp), 1,
+                 "no vendor on the CPU");
+    sp_store_close(f.st);
+}
+
+/* own_vs_vendor_geomean over three matrices: the fixture's (20 nonzeros)
+ * ours 2 against 4 (ratio 2, apart: faster), big1 (2e6) ours 4 against 2
+ * (0.5, slower), big2 (3e6) ours 3 against 3 (1, same). Scope 'all': the
+ * geomean (2 · 0.5 · 1)^(1/3) = 1, worst 0.5 on big1; scope 'nnz >= 1e6':
+ * the two large ones, sqrt(0.5) with the geomeans of their bounds. */
+Test(views, own_vs_vendor_geomean_scopes_verdicts_and_worst)
+{
+    fixture f;
+    fixture_open(&f);
+    int64_t big1 = other_matrix(&f, "big1", 2000000), big2 = other_matrix(&f, "big2", 3000000);
+    const double t2[] = {1.9, 2, 2, 2, 2, 2.1}, t3[] = {2.9, 3, 3, 3, 3, 3.1},
+                 t4[] = {3.9, 4, 4, 4, 4, 4.1};
+    ok_run_on(&f, f.matrix, &k_cuda, "{}", t2, 6);
+    ok_run_on(&f, f.matrix, &k_cusparse, "{}", t4, 6);
+    int64_t a = ok_run_on(&f, big1, &k_cuda, "{}", t4, 6);
+    int64_t av = ok_run_on(&f, big1, &k_cusparse, "{}", t2, 6);
+    int64_t b = ok_run_on(&f, big2, &k_cuda, "{}", t3, 6);
+    int64_t bv = ok_run_on(&f, big2, &k_cusparse, "{}", t3, 6);
+    const char *q = "SELECT %s FROM own_vs_vendor_geomean WHERE sweep_id = ?1 AND scope = '%s'";
+    char sql[256];
+#define G(col, scope) (snprintf(sql, sizeof sql, q, col, scope), ud_real(f.db, sql, f.sweep))
+    ud_close(G("matrices", "all"), 3, "three matrices");
+    ud_close(G("geomean", "all"), 1, "(2 * 0.5 * 1)^(1/3)");
+    ud_close(G("worst", "all"), 0.5, "big1");
+    ud_close(G("faster", "all"), 1, "one faster");
+    ud_close(G("same", "all"), 1, "one same");
+    ud_close(G("slower", "all"), 1, "one slower");
+    ud_close(G("matrices", "nnz >= 1e6"), 2, "the two large");
+    ud_close(G("geomean", "nnz >= 1e6"), sqrt(0.5), "sqrt(0.5 * 1)");
+    double lo = sqrt(stat(&f, "ci_lo", av) / stat(&f, "ci_hi", a) * stat(&f, "ci_lo", bv) /
+                     stat(&f, "ci_hi", b));
+    ud_close(G("geomean_lo", "nnz >= 1e6"), lo, "the geomean of the low ends");
+    cr_assert(lo < sqrt(0.5));
+#undef G
+    char w[32];
+    ud_text(f.db, "SELECT worst_matrix FROM own_vs_vendor_geomean WHERE sweep_id = ?1 AND "
+                  "scope = 'all'", f.sweep, w, sizeof w);
+    cr_assert_str_eq(w, "big1");
+    FILE *out = tmpfile();
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_print_summary(f.st, f.sweep, out, &err), 0, "%s", err.msg);
+    rewind(out);
+    char text[8192];
+    text[fread(text, 1, sizeof text - 1, out)] = 0;
+    fclose(out);
+    cr_assert(strstr(text, "spmv gpu double: 1.00x ["), "%s", text);
+    cr_assert(strstr(text, "over 3 matrices (1 faster, 1 same, 1 slower); worst 0.50 on big1"),
+              "%s", text);
+    cr_assert(strstr(text, "spmv gpu double, nnz >= 1e6: 0.71x"), "%s", text);
+    sp_store_close(f.st);
+}
+
+/* run_counts: every status counted once, an unknown one as an error (a
+ * newer version's), the matrix failures beside; the sweep's tally (its
+ * exit status) reads the same view. */
+Test(views, run_counts_by_status_and_the_tally_agree)
+{
+    fixture f;
+    fixture_open(&f);
+    const double s1[] = {1};
+    ok_run(&f, &k_omp, "{\"threads\":1}", s1, 1, 4e9, no_phases);
+    const char *st[] = {"failed", "skipped", "skipped", "error", "crashed", "timeout"};
+    sp_err err = {{0}};
+    for (int i = 0; i < 6; i++) {
+        char axes[32];
+        snprintf(axes, sizeof axes, "{\"threads\":%d}", i + 2);
+        sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
+                           .axes_json = axes, .status = st[i], .error = "why",
+                           .rel_error = NAN};
+        cr_assert_eq(sp_store_run(f.st, &r, NULL, &err), 0, "%s", err.msg);
+    }
+    ud_exec(f.db, "UPDATE runs SET status = 'error' WHERE status = 'error'");
+    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "gen:gone", "error", "r", &err), 0,
+                 "%s", err.msg);
+    const char *cols[] = {"runs", "ok", "failed", "skipped", "error", "crashed", "timeout",
+                          "matrices", "matrix_failures"};
+    const int want[] = {7, 1, 1, 2, 1, 1, 1, 1, 1};
+    for (int i = 0; i < 9; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT %s FROM run_counts WHERE sweep_id = ?1", cols[i]);
+        cr_assert_eq(ud_int(f.db, sql, f.sweep), want[i], "%s", cols[i]);
+    }
+    sp_sweep_tally t;
+    cr_assert_eq(sp_store_sweep_tally(f.st, f.sweep, &t, &err), 0, "%s", err.msg);
+    cr_assert(t.runs == 7 && t.ok == 1 && t.failed == 1 && t.skipped == 2 && t.errors == 1 &&
+              t.crashed == 1 && t.timeouts == 1 && t.matrix_failures == 1);
+    sp_store_close(f.st);
+}
+
+/* The rate scales: the one table run_stats and the progress line read. */
+Test(views, rate_scale_from_the_units_first_letter)
+{
+    fixture f;
+    fixture_open(&f);
+    ud_close(sp_store_rate_scale(f.st, "GFLOPS"), 1e9, "G");
+    ud_close(sp_store_rate_scale(f.st, NULL), 1e9, "NULL counts as GFLOPS");
+    ud_close(sp_store_rate_scale(f.st, "Mkeys/s"), 1e6, "M");
+    ud_close(sp_store_rate_scale(f.st, "knnz/s"), 1e3, "k as K");
+    ud_close(sp_store_rate_scale(f.st, "Tnnz/s"), 1e12, "T");
+    ud_close(sp_store_rate_scale(f.st, "bytes/s"), 1, "no prefix");
+    ud_close(sp_store_rate_scale(NULL, "GFLOPS"), 1, "no database");
     sp_store_close(f.st);
 }
 
@@ -670,7 +845,8 @@ Test(views, migration_from_version_5_adds_libraries)
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     /* the last column first: SQLite 3.40 cannot drop a table's last column
      * once the columns before it were dropped */
-    ud_exec(db, "DROP VIEW roofline; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
+    ud_exec(db, "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
+                "DROP VIEW sweep_roofs; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP COLUMN device_l2_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN device_l2_gbs; ALTER TABLE sweeps DROP COLUMN "
                 "libraries; PRAGMA user_version = 5");
@@ -705,7 +881,8 @@ Test(views, migration_from_version_6_adds_the_cache_roofs)
     sp_store_close(st);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, "DROP VIEW roofline; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
+    ud_exec(db, "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
+                "DROP VIEW sweep_roofs; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP "
                 "COLUMN device_l2_bytes; ALTER TABLE sweeps DROP COLUMN device_l2_gbs; "
                 "PRAGMA user_version = 6");
