@@ -140,7 +140,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # machine): compiled by `make test` too, so every .cu builds in CI
 BENCH_CU_OBJ := $(if $(filter 1,$(CUDA)),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard bench/*.cu)))
 
-.PHONY: all help deps deps-mkl ensure-deps sweep fetch test unit-test python-test gpu-test asan report \
+.PHONY: all help include-graph deps deps-mkl ensure-deps sweep fetch test unit-test python-test gpu-test asan report \
         bench bench-fetch bench-gpu bench-gpu-transpose bench-sort list clean slurm merge docs install
 
 all: $(BIN) ## build bin/spsweep (CUDA objects when nvcc is present; ARCH=native or a gcc -march name)
@@ -219,6 +219,9 @@ install: $(BIN) ## install bin/spsweep, spsweep(1) and bash completion under PRE
 
 # docs/cli.md is the commands' own help (runner/cli.c prints it from the
 # option tables); tests/test_cli.c fails when it is stale.
+include-graph: ## the includes between the stages' folders: upward includes and cycles (issue 24's evidence)
+	python3 bench/include_graph.py
+
 docs: $(BIN) ## write docs/cli.md from the commands' option tables
 	$(BIN) help --markdown > docs/cli.md
 
