@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../kernels/kernel.h"
+#include "../kernels/status.h"
 #include "../fetch/matrix.h"
 
 #ifdef __cplusplus
@@ -110,10 +111,10 @@ typedef int (*sp_run_key_fn)(void *user, const char *source, const char *kernel,
 int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void *user,
                           sp_err *err);
 
-/* Record a matrix the sweep could not load or fetch: status "skipped" or
- * "error", with the reason. */
+/* Record a matrix the sweep could not load or fetch: status SP_RUN_SKIPPED
+ * or SP_RUN_ERROR, with the reason. */
 int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
-                            const char *status, const char *reason, sp_err *err);
+                            sp_run_status status, const char *reason, sp_err *err);
 
 /* A sweep's runs by status, and the matrices it could not load or fetch:
  * every run it holds, those of earlier invocations it resumed included. */
@@ -131,13 +132,13 @@ typedef struct sp_run_record {
     int64_t sweep_id, matrix_id;
     const sp_kernel *kernel;
     const char *axes_json;      /* {"threads":4} — canonical, keys in axis order */
-    const char *status;         /* ok failed skipped error crashed timeout */
+    sp_run_status status;       /* any but SP_RUN_ABORTED (kernels/status.h) */
     const char *error;          /* NULL when ok */
     double rel_error;           /* NAN when not checked */
     double flops, bytes;        /* op->flops / op->bytes for this matrix */
     sp_phases phases;
     int warmup;
-    int nsamples;               /* 0 unless status is "ok" */
+    int nsamples;               /* 0 unless status is SP_RUN_OK */
     const double *samples;      /* seconds per timed repetition */
     const char *stop_reason;    /* ok runs: "count" | "noise" | "time"; NULL = "count" */
     const char *rate_unit;      /* NULL: the operation's (sp_operation_find) */

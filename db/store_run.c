@@ -68,29 +68,6 @@ int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err
     return find_matrix(st, M->src.text, checksum, matrix_id, err);
 }
 
-/* 'gpu' when the kernel runs on the device: it says so, or its backend is
- * a CUDA library. */
-static const char *kernel_device(const sp_kernel *k)
-{
-    static const char *const gpu_backends[] = {"cuda", "cusparse", "cub", "thrust", "gpu"};
-    if (k->needs_gpu)
-        return "gpu";
-    for (size_t i = 0; k->backend && i < sizeof gpu_backends / sizeof *gpu_backends; i++)
-        if (strcmp(k->backend, gpu_backends[i]) == 0)
-            return "gpu";
-    return "cpu";
-}
-
-/* Is status one of the six a run may have? */
-static int known_status(const char *s)
-{
-    static const char *const statuses[] = {"ok", "failed", "skipped", "error", "crashed",
-                                           "timeout"};
-    for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++)
-        if (strcmp(s, statuses[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* Check a run record before anything is written. */
 static int check_run(const sp_run_record *r, sp_err *err)
@@ -98,12 +75,11 @@ static int check_run(const sp_run_record *r, sp_err *err)
     if (!r->kernel || !r->kernel->name || !r->kernel->operation)
         return sp_fail(err, "sp_store_run: run without a kernel name and operation");
     const char *k = r->kernel->name;
-    if (!r->status)
-        return sp_fail(err, "sp_store_run: kernel %s: no status", k);
-    int ok = strcmp(r->status, "ok") == 0;
-    if (!known_status(r->status))
-        return sp_fail(err, "sp_store_run: kernel %s: status '%s' is not ok, failed, "
-                       "skipped, error, crashed or timeout", k, r->status);
+    int ok = r->status == SP_RUN_OK;
+    if ((int)r->status < 0 || (int)r->status >= SP_RUN_STORED)
+        return sp_fail(err, "sp_store_run: kernel %s: status %d (%s) is not one a run is "
+                       "stored with: ok, failed, error, skipped, crashed or timeout", k,
+                       (int)r->status, sp_run_status_name(r->status));
     if (ok && (r->nsamples < 1 || !r->samples))
         return sp_fail(err, "sp_store_run: kernel %s: status ok without samples", k);
     if (r->nsamples < 0)
@@ -150,7 +126,7 @@ static int find_run(sp_store *st, const sp_run_record *r, int64_t *id, sp_err *e
 static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err)
 {
     const sp_kernel *k = r->kernel;
-    int ok = strcmp(r->status, "ok") == 0;
+    int ok = r->status == SP_RUN_OK;
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "INSERT INTO runs (sweep_id, matrix_id, kernel, operation, format,"
@@ -166,9 +142,9 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
              bind_text(s, 3, k->name) | bind_text(s, 4, k->operation) |
              bind_text(s, 5, k->format) | bind_text(s, 6, k->backend) |
-             bind_text(s, 7, kernel_device(k)) |
+             bind_text(s, 7, sp_kernel_device(k)) |
              bind_text(s, 8, r->axes_json ? r->axes_json : "{}") |
-             bind_text(s, 9, r->status) | bind_text(s, 10, r->error) |
+             bind_text(s, 9, sp_run_status_name(r->status)) | bind_text(s, 10, r->error) |
              bind_real(s, 11, r->rel_error) | bind_real(s, 12, r->flops) |
              bind_real(s, 13, r->bytes) | bind_real(s, 14, r->phases.convert_s) |
              bind_real(s, 15, r->phases.h2d_s) | bind_real(s, 16, r->phases.d2h_s) |
@@ -225,7 +201,7 @@ static void round_energy(const sp_run_record *r, double *joules, int64_t *launch
 /* The round's own row: status, batch, launches, machine, phases. */
 static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp_err *err)
 {
-    int ok = strcmp(r->status, "ok") == 0;
+    int ok = r->status == SP_RUN_OK;
     double joules;
     int64_t elaunches;
     round_energy(r, &joules, &elaunches);
@@ -239,7 +215,7 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
                       &s, "preparing the round insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
-             bind_text(s, 3, r->status) | bind_text(s, 4, r->error) |
+             bind_text(s, 3, sp_run_status_name(r->status)) | bind_text(s, 4, r->error) |
              bind_int_or_null(s, 5, ok ? r->batch : 0, 0) |
              bind_int_or_null(s, 6, ok ? (int64_t)r->nsamples * (r->batch > 0 ? r->batch : 1)
                                        : 0, 0) |
@@ -301,7 +277,7 @@ static int round_stored(sp_store *st, int64_t run_id, int round, int *yes, sp_er
  * failure is kept). The run's machine columns fold every round in. */
 static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *err)
 {
-    int ok = strcmp(r->status, "ok") == 0;
+    int ok = r->status == SP_RUN_OK;
     sqlite3_stmt *s;
     if (store_prepare(st,
                       "UPDATE runs SET status = CASE WHEN status = 'ok' THEN ?2 ELSE status END,"
@@ -312,7 +288,7 @@ static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *
                       " WHERE id = ?1",
                       &s, "preparing the run update", err))
         return -1;
-    int rc = sqlite3_bind_int64(s, 1, id) | bind_text(s, 2, r->status) |
+    int rc = sqlite3_bind_int64(s, 1, id) | bind_text(s, 2, sp_run_status_name(r->status)) |
              sqlite3_bind_int(s, 3, r->round) | bind_text(s, 4, r->error ? r->error : "") |
              bind_int_or_null(s, 5, r->batch, 0);
     if (rc != SQLITE_OK) {
@@ -427,7 +403,7 @@ static int store_round(sp_store *st, const sp_run_record *r, int64_t *id, int *o
         return -1;
     if (have)
         return *id = found, *old = 1, 0;
-    int ok = strcmp(r->status, "ok") == 0;
+    int ok = r->status == SP_RUN_OK;
     if (found)
         *id = found;
     if (found ? extend_run(st, found, r, err)

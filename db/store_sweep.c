@@ -224,20 +224,20 @@ int sp_store_each_run_key(sp_store *st, int64_t sweep_id, sp_run_key_fn fn, void
 
 /* Record a matrix the sweep could not load or fetch. */
 int sp_store_matrix_failure(sp_store *st, int64_t sweep_id, const char *source,
-                            const char *status, const char *reason, sp_err *err)
+                            sp_run_status status, const char *reason, sp_err *err)
 {
-    if (!st || !source || !status)
+    if (!st || !source)
         return sp_fail(err, "sp_store_matrix_failure: NULL argument");
-    if (strcmp(status, "skipped") != 0 && strcmp(status, "error") != 0)
+    if (status != SP_RUN_SKIPPED && status != SP_RUN_ERROR)
         return sp_fail(err, "sp_store_matrix_failure: status '%s' is not skipped or error",
-                       status);
+                       sp_run_status_name(status));
     sqlite3_stmt *s;
     if (store_prepare(st, "INSERT INTO matrix_failures (sweep_id, source, status, reason,"
                           " created_at) VALUES (?1, ?2, ?3, ?4, " SQL_NOW ")", &s,
                       "preparing the matrix failure insert", err))
         return -1;
     if ((sqlite3_bind_int64(s, 1, sweep_id) | bind_text(s, 2, source) |
-         bind_text(s, 3, status) | bind_text(s, 4, reason)) != SQLITE_OK) {
+         bind_text(s, 3, sp_run_status_name(status)) | bind_text(s, 4, reason)) != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the matrix failure");
     }

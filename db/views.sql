@@ -523,8 +523,8 @@ SELECT sweep_id, operation, level, series, MAX(family) AS family,
 FROM series_best_runs
 GROUP BY sweep_id, operation, level, series;
 
--- Run counts per sweep, by status ('error' also counts a status this
--- version does not know), the matrices its runs covered, and the matrices
+-- Run counts per sweep, by status (runs.status CHECKs the six; 'error'
+-- would count any other), the matrices its runs covered, and the matrices
 -- it could not load or fetch: the one count the sweep's exit status, the
 -- end-of-sweep summary and the report's provenance read.
 CREATE VIEW run_counts AS

@@ -274,6 +274,9 @@ void sp_kernel_libraries(char *buf, size_t len);
 
 /* NULL-terminated list of every registered kernel (kernels/registry.c). */
 extern const sp_kernel *const sp_kernels[];
+/* "gpu" for a kernel that runs on the device (needs_gpu), else "cpu": the
+ * device column of the database, `spsweep list` and the charts. */
+const char *sp_kernel_device(const sp_kernel *k);
 const sp_kernel *sp_kernel_find(const char *name);
 const sp_operation *sp_operation_find(const char *name);
 

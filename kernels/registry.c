@@ -141,3 +141,8 @@ long sp_param(const sp_params *p, const char *name, long dflt)
             return p->value[i];
     return dflt;
 }
+
+const char *sp_kernel_device(const sp_kernel *k)
+{
+    return k && k->needs_gpu ? "gpu" : "cpu";
+}

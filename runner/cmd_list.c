@@ -50,7 +50,7 @@ enum { F_DEVICE, F_OPERATION, F_FORMAT, F_BACKEND, F_NAME, NFIELDS };
 
 static const char *field(const sp_kernel *k, int f)
 {
-    const char *v[NFIELDS] = {k->needs_gpu ? "gpu" : "cpu", k->operation, k->format,
+    const char *v[NFIELDS] = {sp_kernel_device(k), k->operation, k->format,
                               k->backend, k->name};
     return v[f] ? v[f] : "";
 }
@@ -160,7 +160,7 @@ int sp_cmd_list(int argc, char **argv)
         not_built += !strcmp(here, "not built");
         not_built_gpu += !strcmp(here, "not built") && k->needs_gpu;
         printf("%-*s  %-9s  %-6s  %-8s  %-6s  %-9s  %s\n", wname, k->name, k->operation,
-               k->format, k->backend, k->needs_gpu ? "gpu" : "cpu", here, axes);
+               k->format, k->backend, sp_kernel_device(k), here, axes);
         if (long_form)
             printf("%*s  %s\n", wname, "", k->summary ? k->summary : "(no description)");
     }

@@ -43,13 +43,13 @@ enum {
 };
 #define SP_WIRE_MAX_PAYLOAD (64u << 20)
 
-/* Status codes in SP_MSG_DONE. */
-enum { SP_DONE_OK, SP_DONE_FAILED, SP_DONE_ERROR, SP_DONE_SKIPPED };
+/* Status codes in SP_MSG_DONE: SP_RUN_OK, _FAILED, _ERROR or _SKIPPED
+ * (kernels/status.h, whose values these are on the wire). */
 /* Stop reasons of the repetitions. */
 enum { SP_STOP_COUNT, SP_STOP_NOISE, SP_STOP_TIME };
 
 typedef struct sp_wire_done {
-    int32_t status;         /* SP_DONE_* */
+    int32_t status;         /* SP_RUN_OK .. SP_RUN_SKIPPED */
     int32_t stop;           /* SP_STOP_* */
     double rel_error;       /* NaN when not checked */
     int32_t batch;          /* launches per sample the harness used */
@@ -117,10 +117,10 @@ typedef struct sp_child_outcome {
  * started. */
 int sp_child_run(sp_child_fn fn, void *arg, double timeout_s,
                  const volatile sig_atomic_t *stop, sp_child_outcome *out, sp_err *err);
-/* The run status ("ok", "failed", "error", "skipped", "crashed",
- * "timeout") an outcome stands for, with the error text in msg. */
-const char *sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *msg,
-                             size_t len);
+/* The run status an outcome stands for (any but SP_RUN_ABORTED when the
+ * child was not stopped by a second interrupt), with the error text in msg. */
+sp_run_status sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *msg,
+                               size_t len);
 void sp_child_outcome_free(sp_child_outcome *o);
 
 /* Pieces of child.c that worker.c shares. */

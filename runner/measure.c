@@ -169,24 +169,24 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     int short_mem = device_short(j, err);
     sp_profile_mark("device-memory");
     if (short_mem)
-        return short_mem > 0 ? SP_DONE_SKIPPED : SP_DONE_ERROR;
+        return short_mem > 0 ? SP_RUN_SKIPPED : SP_RUN_ERROR;
     start_openmp_threads(j);
     long threads = sp_param(j->params, "threads", omp_get_max_threads());
     sp_profile_mark("threads");
     if (sp_harness_open(h, k, j->cold, (int)threads, err))
-        return sp_fail_prefix(err, "harness"), SP_DONE_ERROR;
+        return sp_fail_prefix(err, "harness"), SP_RUN_ERROR;
     sp_profile_mark("harness-open");
     h->on_stage = stage_hook, h->stage_ctx = (void *)(intptr_t)fd;
     if (sp_harness_prepare(h, j->pb, j->params, state, ph, err))
-        return SP_DONE_ERROR;
+        return SP_RUN_ERROR;
     send_info(fd, k, *state);
     stage(fd, "warm-up");
     for (int w = 0; w < j->warmup; w++)
         if (sp_harness_launch(h, *state, err))
-            return sp_fail_prefix(err, "warm-up %d", w + 1), SP_DONE_ERROR;
+            return sp_fail_prefix(err, "warm-up %d", w + 1), SP_RUN_ERROR;
     int batch = 1;
     if (choose_batch(j, h, *state, &batch, err))
-        return SP_DONE_ERROR;
+        return SP_RUN_ERROR;
     d->batch = batch;
     stage(fd, "repetitions");
     sp_run_machine m;
@@ -196,13 +196,13 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
         (j->energy_s > 0 &&
          sp_run_machine_energy(&m, h, *state, batch, sp_median(b->v, b->n, b->scratch),
                                j->energy_s, j->energy_windows, err)))
-        return SP_DONE_ERROR;
+        return SP_RUN_ERROR;
     sp_profile_mark("timed");
     sp_run_machine_end(&m, wm);
     sp_profile_mark("machine-after");
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
     if (sp_harness_result(h, *state, j->out, ph, err))
-        return SP_DONE_ERROR;
+        return SP_RUN_ERROR;
     stage(fd, "check");
     d->rel_error = j->op->error(j->pb, j->out, j->ref);
     sp_profile_mark("checked");
@@ -210,8 +210,8 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     double tolerance = sp_run_tolerance(j->op, j->pb, j->ref, j->params, j->tolerance);
     if (!(d->rel_error <= tolerance))
         return sp_fail(err, "relative error %.3g exceeds tolerance %.3g", d->rel_error,
-                       tolerance), SP_DONE_FAILED;
-    return SP_DONE_OK;
+                       tolerance), SP_RUN_FAILED;
+    return SP_RUN_OK;
 }
 
 /* Send the samples and their flags in frames of at most 1 Mi each. */
@@ -242,7 +242,7 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_phases ph = {0, 0, 0, 0};
     void *state = NULL;
     sample_buf b = {0};
-    sp_wire_done d = {SP_DONE_ERROR, SP_STOP_COUNT, NAN, 1, 0};
+    sp_wire_done d = {SP_RUN_ERROR, SP_STOP_COUNT, NAN, 1, 0};
     sp_harness h;
     memset(&h, 0, sizeof h);
     static sp_wire_machine wm;      /* 3 KiB: off the stack */
@@ -250,7 +250,7 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_profile_mark("begin");
     d.status = measure(j, fd, &h, &state, &ph, &b, &d, &wm, &err);
     sp_profile_mark("measured");
-    if (d.status == SP_DONE_OK) {
+    if (d.status == SP_RUN_OK) {
         send_samples(fd, &b);
         sp_wire_send(fd, SP_MSG_MACHINE, &wm, sizeof wm);
     }
@@ -259,10 +259,10 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_wire_send(fd, SP_MSG_PHASES, &ph, sizeof ph);
     sp_harness_close(&h);
     sp_profile_mark("closed");
-    if (d.status == SP_DONE_OK && !context_sound(j, &err))
-        d.status = SP_DONE_ERROR;       /* the samples sent are not kept */
+    if (d.status == SP_RUN_OK && !context_sound(j, &err))
+        d.status = SP_RUN_ERROR;       /* the samples sent are not kept */
     sp_profile_mark("context-checked");
-    size_t mlen = d.status == SP_DONE_OK ? 0 : strlen(err.msg);
+    size_t mlen = d.status == SP_RUN_OK ? 0 : strlen(err.msg);
     unsigned char msg[sizeof d + sizeof err.msg];
     memcpy(msg, &d, sizeof d);
     memcpy(msg + sizeof d, err.msg, mlen);

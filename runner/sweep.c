@@ -70,11 +70,11 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
         sp_progress_clear(&rc->progress);
         /* could not be had (fetch failed) or would not fit: skipped; could
          * not be read: error */
-        const char *status = too_big || src->unavailable[0] ? "skipped" : "error";
+        sp_run_status status = too_big || src->unavailable[0] ? SP_RUN_SKIPPED : SP_RUN_ERROR;
         int line = sp_config_source_line(rc->cfg, w->matrix);
         if (line)               /* named as config errors are */
             sp_fail_prefix(&e, "%s:%d", rc->cfg->path, line);
-        sp_sweep_say(rc, "matrix %s: %s: %s\n", src->text, status, e.msg);
+        sp_sweep_say(rc, "matrix %s: %s: %s\n", src->text, sp_run_status_name(status), e.msg);
         rc->res->matrix_errors++;
         rc->done += n;
         /* the other matrices still run */

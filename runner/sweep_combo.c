@@ -17,7 +17,7 @@
 
 /* What became of one combination. */
 typedef struct combo_outcome {
-    const char *status;
+    sp_run_status status;
     char msg[1024];
     double rel;
     sp_phases ph;
@@ -148,7 +148,7 @@ static int worker_body(void *arg, const void *cmd, size_t len, int fd)
                               wc.need_device_bytes);
     j.check_context = 1;
     int status = sp_measure(&j, fd);
-    return status == SP_DONE_OK || status == SP_DONE_SKIPPED;
+    return status == SP_RUN_OK || status == SP_RUN_SKIPPED;
 }
 
 /* Run the combination in the matrix's worker, or in a child of its own. */
@@ -178,7 +178,7 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
     sp_child_outcome co;
     sp_err e;
     if (run_isolated(rc, os, c, out->need.device_bytes, &co, &e)) {
-        out->status = "error";
+        out->status = SP_RUN_ERROR;
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
         return;
     }
@@ -187,7 +187,7 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
     out->rel = co.result.rel_error;
     out->stop = co.result.stop;
     out->batch = co.result.batch;
-    if (!strcmp(out->status, "ok")) {
+    if (out->status == SP_RUN_OK) {
         out->samples = co.samples;
         out->nsamples = co.nsamples;
         co.samples = NULL;
@@ -227,7 +227,7 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
     sp_err e = {{0}};
     op_state *os = NULL;
     sp_workload w = workload_of(M);
-    out->status = "skipped";
+    out->status = SP_RUN_SKIPPED;
     if (k->needs_gpu && !rc->prov.have_gpu)
         snprintf(out->msg, sizeof out->msg, "%s%s%s%s", rc->prov.gpu_reason,
                  rc->prov.gpu_detail[0] ? " (" : "", rc->prov.gpu_detail,
@@ -237,7 +237,7 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
                  k->name,
                  strcmp(k->backend, "mkl") ? "" : " (no MKL: make deps-mkl, then make)");
     else if (!(os = op_state_get(rc, k->operation, &w, &e)))
-        out->status = "error", snprintf(out->msg, sizeof out->msg, "%s", e.msg);
+        out->status = SP_RUN_ERROR, snprintf(out->msg, sizeof out->msg, "%s", e.msg);
     else if (kernel_need(k, os, c, &out->need, &e))
         snprintf(out->msg, sizeof out->msg, "%s", e.msg);
     else if (!over_fill(M, c, &out->need, out->msg, sizeof out->msg) &&
@@ -245,21 +245,18 @@ static void decide(run_ctx *rc, const sp_matrix *M, const sp_combo *c, combo_out
         isolate(rc, os, c, out);
 }
 
-static void count_status(sp_sweep_result *res, const char *status)
+/* Count one stored run in the sweep's result. */
+static void count_status(sp_sweep_result *res, sp_run_status status)
 {
     res->runs++;
-    if (!strcmp(status, "ok"))
-        res->ok++;
-    else if (!strcmp(status, "failed"))
-        res->failed++;
-    else if (!strcmp(status, "skipped"))
-        res->skipped++;
-    else if (!strcmp(status, "crashed"))
-        res->crashed++;
-    else if (!strcmp(status, "timeout"))
-        res->timeouts++;
-    else
-        res->errors++;
+    switch (status) {
+    case SP_RUN_OK: res->ok++; break;
+    case SP_RUN_FAILED: res->failed++; break;
+    case SP_RUN_SKIPPED: res->skipped++; break;
+    case SP_RUN_CRASHED: res->crashed++; break;
+    case SP_RUN_TIMEOUT: res->timeouts++; break;
+    default: res->errors++; break;
+    }
 }
 
 /* One progress line per run. Skipped runs stay quiet when the reason was
@@ -268,12 +265,12 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
                     const combo_outcome *out, double flops, const char *unit)
 {
     char axes[256];
-    if (!strcmp(out->status, "skipped") && c->kernel->needs_gpu && !rc->prov.have_gpu)
+    if (out->status == SP_RUN_SKIPPED && c->kernel->needs_gpu && !rc->prov.have_gpu)
         return;
     sp_params_text(&c->params, axes, sizeof axes);
     sp_sweep_say(rc, "[%*d/%d] %-*s %-22s %-16s ", rc->total >= 1000 ? 5 : 3, rc->done, rc->total,
         rc->name_width, M->src.name, c->kernel->name, axes);
-    if (!strcmp(out->status, "ok")) {
+    if (out->status == SP_RUN_OK) {
         double *scratch = malloc((size_t)out->nsamples * sizeof *scratch);
         double med = scratch ? sp_median(out->samples, out->nsamples, scratch) : NAN;
         free(scratch);
@@ -288,7 +285,7 @@ static void log_run(run_ctx *rc, const sp_matrix *M, const sp_combo *c,
             sp_sweep_say(rc, "  [%s]", out->machine.describe);
         sp_sweep_say(rc, "\n");
     } else {
-        sp_sweep_say(rc, "%s: %s\n", out->status, out->msg);
+        sp_sweep_say(rc, "%s: %s\n", sp_run_status_name(out->status), out->msg);
     }
 }
 
@@ -300,12 +297,12 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     const sp_kernel *k = c->kernel;
     combo_outcome out = {.rel = NAN};
     decide(rc, M, c, &out);
-    if (!strcmp(out.status, "aborted"))
+    if (out.status == SP_RUN_ABORTED)
         return 0;               /* killed on a second interrupt: resume reruns it */
     char axes[256];
     sp_params_json(&c->params, axes, sizeof axes);
     const sp_operation *op = sp_operation_find(k->operation);
-    int ok = !strcmp(out.status, "ok");
+    int ok = out.status == SP_RUN_OK;
     sp_workload w = workload_of(M);
     sp_run_record r = {
         .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,

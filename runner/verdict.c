@@ -49,31 +49,30 @@ static void death(const sp_child_outcome *o, char *msg, size_t len)
 }
 
 /* The run status an outcome stands for; the error text in msg ("" for ok). */
-const char *sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *msg,
-                             size_t len)
+sp_run_status sp_child_verdict(const sp_child_outcome *o, double timeout_s, char *msg,
+                               size_t len)
 {
-    static const char *const done_status[] = {"ok", "failed", "error", "skipped"};
     char line[256];
     msg[0] = 0;
     last_line(o->stderr_tail, line, sizeof line);
     if (o->aborted) {
         snprintf(msg, len, "stopped by a second interrupt during %s", o->stage);
-        return "aborted";
+        return SP_RUN_ABORTED;
     }
     if (o->timed_out) {
         snprintf(msg, len, "no result after %g s (timeout) during %s; killed", timeout_s,
                  o->stage[0] ? o->stage : "start");
         append(msg, len, "stderr", line);
-        return "timeout";
+        return SP_RUN_TIMEOUT;
     }
     int clean = WIFEXITED(o->wait_status) && WEXITSTATUS(o->wait_status) == 0;
     if (!o->done || !clean || o->protocol_error || o->result.status < 0 ||
-        o->result.status > SP_DONE_SKIPPED) {
+        o->result.status > SP_RUN_SKIPPED) {
         death(o, msg, len);
         append(msg, len, "it said", o->message);
         append(msg, len, "stderr", line);
-        return "crashed";
+        return SP_RUN_CRASHED;
     }
     snprintf(msg, len, "%s", o->message);
-    return done_status[o->result.status];
+    return (sp_run_status)o->result.status;
 }

@@ -190,7 +190,7 @@ static void settle(sp_worker *w, sp_child_outcome *o, int kill_it, double deadli
     drain_stderr(w, o, 0, 0);
     o->wait_status = 0;
     int status = o->result.status;
-    if (status != SP_DONE_OK && status != SP_DONE_SKIPPED) {
+    if (status != SP_RUN_OK && status != SP_RUN_SKIPPED) {
         int ws;                         /* it leaves by itself after such a report */
         worker_reap(w, o, sp_seconds() + LEAVE_GRACE_S, &ws);
     }

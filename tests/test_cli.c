@@ -171,7 +171,7 @@ static void three_sweeps(const char *path)
         cr_assert_eq(sp_store_matrix(st, &M, &mx, &err), 0, "%s", err.msg);
         const double s[3] = {1e-3, 2e-3, 3e-3};
         sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = &k, .axes_json = "{}",
-                           .status = "ok", .flops = 2e6, .bytes = 1e7, .nsamples = 3,
+                           .status = SP_RUN_OK, .flops = 2e6, .bytes = 1e7, .nsamples = 3,
                            .samples = s};
         cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
         cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);

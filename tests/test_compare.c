@@ -249,7 +249,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, int threads, in
     draw(x, n, median, spread, seed);
     snprintf(axes, sizeof axes, "{\"threads\":%d}", threads);
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = &k_omp,
-                       .axes_json = axes, .status = "ok", .rel_error = 1e-16, .flops = 2e4,
+                       .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e4,
                        .bytes = 1e5, .warmup = 1, .nsamples = n, .samples = x};
     sp_err err = {{0}};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);

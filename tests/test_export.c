@@ -49,7 +49,7 @@ static void make_db(char *path, size_t len)
     const double *s[] = {s1, s2};
     for (int i = 0; i < 2; i++) {
         sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = &k_omp,
-                           .axes_json = axes[i], .status = "ok", .flops = 6e9,
+                           .axes_json = axes[i], .status = SP_RUN_OK, .flops = 6e9,
                            .nsamples = i ? 1 : 3, .samples = s[i],
                            .kernel_info = i ? NULL : "{\"tuned\":true,\"blocks\":[1,2]}"};
         cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);

@@ -20,9 +20,9 @@ static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv
 static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
                                 .format = "csr", .backend = "openmp"};
 static const sp_kernel k_vector = {.name = "spmv_csr_vector_cuda", .operation = "spmv",
-                                   .format = "csr", .backend = "cuda"};
+                                   .format = "csr", .backend = "cuda", .needs_gpu = 1};
 static const sp_kernel k_cusparse = {.name = "spmv_csr_cusparse", .operation = "spmv",
-                                     .format = "csr", .backend = "cusparse"};
+                                     .format = "csr", .backend = "cusparse", .needs_gpu = 1};
 
 /* Every stored time is multiplied by this (a "slower build" for the
  * comparison tests); 1 elsewhere. Each test runs in its own process. */
@@ -35,7 +35,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel
     median *= time_factor;
     const double s[5] = {median * 0.97, median, median * 1.08, median * 0.99, median * 1.2};
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
-                       .axes_json = axes, .status = "ok", .rel_error = 1e-16,
+                       .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-16,
                        .flops = flops, .bytes = 6 * flops, .warmup = 1, .nsamples = 5,
                        .samples = s};
     if (strcmp(k->backend, "serial") && strcmp(k->backend, "openmp"))   /* GPU phases */
@@ -107,7 +107,7 @@ static void put_gpu_runs(sp_store *st, int64_t sweep, int64_t m, double scale)
 static void put_failed(sp_store *st, int64_t sweep, int64_t m)
 {
     sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_omp,
-                       .axes_json = "{\"threads\":8}", .status = "failed",
+                       .axes_json = "{\"threads\":8}", .status = SP_RUN_FAILED,
                        .error = "relative error 1e-3 above tolerance", .rel_error = 1e-3};
     sp_err err = {{0}};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
@@ -351,7 +351,7 @@ static void put_round(sp_store *st, int64_t sweep, int64_t m, const sp_kernel *k
                       const double *s, int n, sp_phases phases)
 {
     sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = k, .axes_json = "{}",
-                       .status = "ok", .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
+                       .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
                        .warmup = 1, .nsamples = n, .samples = s, .phases = phases,
                        .round = round};
     sp_err err = {{0}};
@@ -672,10 +672,10 @@ Test(report, no_successful_run_still_draws_title_and_failures, .timeout = 120)
     int64_t sw = put_sweep(st), m = put_matrix(st, "gen:x", "x", 100);
     put_failed(st, sw, m);
     sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_vector,
-                       .axes_json = "{\"blocksize\":64}", .status = "crashed",
+                       .axes_json = "{\"blocksize\":64}", .status = SP_RUN_CRASHED,
                        .error = "killed by SIGSEGV", .rel_error = NAN};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
-    r.status = "timeout";
+    r.status = SP_RUN_TIMEOUT;
     r.error = "no result after 600 s";
     r.axes_json = "{\"blocksize\":128}";
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
@@ -748,7 +748,7 @@ static void assert_data_files_plain(const char *out)
 Test(report, gnuplot_special_characters_in_names, .timeout = 120)
 {
     static const sp_kernel k_odd = {.name = "odd_%d \"k\" 'k' \\k_&k@k\nk", .operation = "spmv",
-                                    .format = "csr", .backend = "cuda"};
+                                    .format = "csr", .backend = "cuda", .needs_gpu = 1};
     char dir[512], db[1024], out[1024];
     tu_tempdir(dir, sizeof dir);
     tu_path(db, sizeof db, dir, "odd.db");
@@ -936,7 +936,7 @@ Test(report, long_tables_paginate, .timeout = 120)
         char axes[64];
         snprintf(axes, sizeof axes, "{\"threads\":%d}", 100 + i);
         sp_run_record r = {.sweep_id = 1, .matrix_id = 1, .kernel = &k_omp,
-                           .axes_json = axes, .status = "skipped", .error = "too many threads"};
+                           .axes_json = axes, .status = SP_RUN_SKIPPED, .error = "too many threads"};
         cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
     }
     sp_store_close(st);

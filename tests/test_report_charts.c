@@ -56,7 +56,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel
     for (int i = 0; i < 10; i++)
         s[i] = median * f[i];
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
-                       .axes_json = axes, .status = "ok", .rel_error = 1e-16, .flops = 2e6,
+                       .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e6,
                        .bytes = 12e6, .warmup = 1, .nsamples = 10, .samples = s};
     sp_err err = {{0}};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);

@@ -25,7 +25,7 @@ static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv
 static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
                                 .format = "csr", .backend = "openmp"};
 static const sp_kernel k_cuda = {.name = "spmv_csr_vector_cuda", .operation = "spmv",
-                                 .format = "csr", .backend = "cuda"};
+                                 .format = "csr", .backend = "cuda", .needs_gpu = 1};
 
 /* Names a page must escape: a tag, an ampersand, both quotes. Their nnz
  * order (9000, 30000, 100000) is neither their text order nor the text
@@ -40,7 +40,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t m, const sp_kernel *k,
 {
     const double s[5] = {median * 0.97, median, median * 1.08, median * 0.99, median * 1.2};
     sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = k, .axes_json = axes,
-                       .status = "ok", .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
+                       .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
                        .warmup = 1, .nsamples = 5, .samples = s};
     if (!strcmp(k->backend, "cuda"))
         r.phases = (sp_phases){.convert_s = 1e-3, .h2d_s = 2e-3, .d2h_s = 0.5e-3,
@@ -94,7 +94,7 @@ static void build_db(const char *path, int with_gpu)
         }
         if (i == 0) {
             sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp,
-                               .axes_json = "{\"threads\":8}", .status = "failed",
+                               .axes_json = "{\"threads\":8}", .status = SP_RUN_FAILED,
                                .error = REASON, .rel_error = 1e-3};
             cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
         }

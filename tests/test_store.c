@@ -16,7 +16,7 @@ static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv
 static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
                                 .format = "csr", .backend = "openmp"};
 static const sp_kernel k_gpu = {.name = "spmv_csr_cuda", .operation = "spmv",
-                                .format = "csr", .backend = "cuda"};
+                                .format = "csr", .backend = "cuda", .needs_gpu = 1};
 
 /* A fresh store in a temp dir (in a nested directory that does not exist yet). */
 static sp_store *open_temp(char *path, size_t len)
@@ -74,7 +74,7 @@ static int64_t add_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_ker
                        const char *axes, const double *s, int n)
 {
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
-                       .axes_json = axes, .status = "ok", .rel_error = 1e-15,
+                       .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-15,
                        .flops = 1000.0, .bytes = 6000.0, .warmup = 1, .nsamples = n,
                        .samples = s};
     int64_t id = 0;
@@ -84,7 +84,7 @@ static int64_t add_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_ker
 }
 
 static int64_t add_failed(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel *k,
-                          const char *status, const char *error)
+                          sp_run_status status, const char *error)
 {
     static const double ignored[3] = {1e-3, 2e-3, 3e-3};
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
@@ -244,7 +244,7 @@ Test(store, run_and_samples_stored_exactly)
     int64_t m = add_matrix(st, "gen:x", "x", 1);
     const double s[7] = {1e-3, 2e-3, 3e-3, 4e-3, 5e-3, 6e-3, 7e-3};
     sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_gpu,
-                       .axes_json = "{\"blocksize\":128}", .status = "ok",
+                       .axes_json = "{\"blocksize\":128}", .status = SP_RUN_OK,
                        .rel_error = NAN, .flops = 2e6, .bytes = 1e7,
                        .phases = {.convert_s = 0.5, .h2d_s = 0.25, .d2h_s = 0.125},
                        .warmup = 2, .nsamples = 7, .samples = s};
@@ -374,8 +374,8 @@ Test(store, failed_runs_have_no_samples_and_are_listed)
     sp_store *st = open_temp(path, sizeof path);
     int64_t sw = add_sweep(st, NULL);
     int64_t m = add_matrix(st, "gen:a", "a", 1);
-    int64_t f = add_failed(st, sw, m, &k_omp, "failed", "relative error 3e-2 above 1e-12");
-    int64_t k = add_failed(st, sw, m, &k_gpu, "skipped", "no GPU");
+    int64_t f = add_failed(st, sw, m, &k_omp, SP_RUN_FAILED, "relative error 3e-2 above 1e-12");
+    int64_t k = add_failed(st, sw, m, &k_gpu, SP_RUN_SKIPPED, "no GPU");
     cr_assert_eq(q_int(st, "SELECT COUNT(*) FROM samples WHERE run_id = ?1", f), 0);
     cr_assert_eq(q_int(st, "SELECT COUNT(*) FROM samples", 0), 0);
     cr_assert_eq(q_int(st, "SELECT COUNT(*) FROM run_stats", 0), 0);
@@ -397,7 +397,7 @@ Test(store, hostile_strings_stored_verbatim)
     int64_t sw = add_sweep(st, cfg);
     int64_t m = add_matrix(st, "file:it's; \"odd\".mtx", "it's; \"odd\"", 7);
     const char *why = "bad'); DELETE FROM samples; SELECT ('";
-    int64_t r = add_failed(st, sw, m, &k_omp, "error", why);
+    int64_t r = add_failed(st, sw, m, &k_omp, SP_RUN_ERROR, why);
     char buf[512];
     q_text(st, "SELECT config_text FROM sweeps WHERE id = ?1", sw, buf, sizeof buf);
     cr_assert_str_eq(buf, cfg);
@@ -419,7 +419,7 @@ Test(store, failing_sample_rolls_back_whole_run)
     add_run(st, sw, m, &k_serial, "{}", good, 3);
     const double bad[4] = {1e-3, 2e-3, 0.0, 4e-3};
     sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp,
-                       .axes_json = "{\"threads\":2}", .status = "ok", .rel_error = 0,
+                       .axes_json = "{\"threads\":2}", .status = SP_RUN_OK, .rel_error = 0,
                        .flops = 1, .bytes = 1, .nsamples = 4, .samples = bad};
     sp_err err = {{0}};
     int64_t id = -7;
@@ -443,19 +443,22 @@ Test(store, invalid_records_rejected_before_writing)
     int64_t sw = add_sweep(st, NULL);
     int64_t m = add_matrix(st, "gen:a", "a", 1);
     sp_err err = {{0}};
-    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp, .status = "ok"};
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp, .status = SP_RUN_OK};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), -1, "ok without samples accepted");
     cr_assert(strstr(err.msg, "without samples"), "%s", err.msg);
-    r.status = "great";
+    r.status = SP_RUN_ABORTED;  /* never stored: resume runs it again */
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), -1);
-    cr_assert(strstr(err.msg, "great"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "aborted"), "%s", err.msg);
+    r.status = (sp_run_status)42;
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), -1);
+    cr_assert(strstr(err.msg, "status 42"), "%s", err.msg);
     const double s[1] = {1e-3};
     sp_run_record bad_axes = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp,
-                              .axes_json = "{threads:", .status = "ok", .nsamples = 1,
+                              .axes_json = "{threads:", .status = SP_RUN_OK, .nsamples = 1,
                               .samples = s};
     cr_assert_eq(sp_store_run(st, &bad_axes, NULL, &err), -1, "invalid JSON accepted");
     sp_run_record no_sweep = {.sweep_id = sw + 99, .matrix_id = m, .kernel = &k_omp,
-                              .status = "ok", .nsamples = 1, .samples = s};
+                              .status = SP_RUN_OK, .nsamples = 1, .samples = s};
     cr_assert_eq(sp_store_run(st, &no_sweep, NULL, &err), -1, "dangling sweep id accepted");
     cr_assert(strstr(err.msg, "FOREIGN KEY"), "%s", err.msg);
     cr_assert_eq(q_int(st, "SELECT COUNT(*) FROM runs", 0), 0);
@@ -513,7 +516,7 @@ Test(store, summary_lists_best_kernel_per_matrix)
     add_run(st, sw, a, &k_omp, "{\"threads\":4}", t1, 3);
     add_run(st, sw, b, &k_serial, "{}", t1, 3);
     add_run(st, sw, b, &k_omp, "{\"threads\":2}", t2, 3);
-    add_failed(st, sw, c, &k_omp, "failed", "wrong result on gamma");
+    add_failed(st, sw, c, &k_omp, SP_RUN_FAILED, "wrong result on gamma");
     FILE *f = tmpfile();
     cr_assert_not_null(f);
     sp_err err = {{0}};
@@ -578,7 +581,7 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
     static const double j0[1] = {2.0}, j1[2] = {1.5, 2.5};
     static const int64_t l0[1] = {1000}, l1[2] = {500, 500};
     sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_gpu, .axes_json = "{}",
-                       .status = "ok", .rel_error = 1e-15, .flops = 1e6, .bytes = 6e6,
+                       .status = SP_RUN_OK, .rel_error = 1e-15, .flops = 1e6, .bytes = 6e6,
                        .warmup = 1, .nsamples = 6, .samples = r0, .batch = 40,
                        .cache = "warm", .energy_windows = 1, .energy_j = j0,
                        .energy_launches = l0,
@@ -632,7 +635,7 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
                  1e6 / jhi / 1e9, "GFLOPS per watt, low end");
     cr_assert_eq(q_int(st, "SELECT batch FROM run_stats WHERE run_id = ?1", id), 40);
     /* a fourth round that fails: the run is failed, no view shows its time */
-    r.round = 3, r.status = "crashed", r.error = "killed by SIGSEGV", r.nsamples = 0;
+    r.round = 3, r.status = SP_RUN_CRASHED, r.error = "killed by SIGSEGV", r.nsamples = 0;
     r.samples = NULL;
     cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
     char status[16], error[128];
@@ -643,4 +646,22 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
     cr_assert_eq(q_int(st, "SELECT count(*) FROM run_stats WHERE run_id = ?1", id), 0);
     cr_assert_eq(q_int(st, "SELECT count(*) FROM run_rounds WHERE run_id = ?1", id), 4);
     sp_store_close(st);
+}
+
+/* The status names: one table, each name parsed back to its status, and
+ * nothing else parsed. */
+Test(store, run_status_names_round_trip)
+{
+    static const char *const want[] = {"ok", "failed", "error", "skipped", "crashed", "timeout",
+                                       "aborted"};
+    for (int i = 0; i <= SP_RUN_ABORTED; i++) {
+        cr_assert_str_eq(sp_run_status_name((sp_run_status)i), want[i]);
+        sp_run_status s;
+        cr_assert_eq(sp_run_status_parse(want[i], &s), 0);
+        cr_assert_eq(s, (sp_run_status)i);
+    }
+    sp_run_status s = SP_RUN_OK;
+    cr_assert_eq(sp_run_status_parse("OK", &s), -1);
+    cr_assert_eq(sp_run_status_parse(NULL, &s), -1);
+    cr_assert_str_eq(sp_run_status_name((sp_run_status)99), "?");
 }

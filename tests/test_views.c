@@ -20,9 +20,9 @@ static const sp_kernel k_serial = {.name = "spmv_csr_serial", .operation = "spmv
 static const sp_kernel k_omp = {.name = "spmv_csr_omp", .operation = "spmv",
                                 .format = "csr", .backend = "openmp"};
 static const sp_kernel k_cusparse = {.name = "spmv_csr_cusparse", .operation = "spmv",
-                                     .format = "csr", .backend = "cusparse"};
+                                     .format = "csr", .backend = "cusparse", .needs_gpu = 1};
 static const sp_kernel k_cuda = {.name = "spmv_csr_cuda_vector", .operation = "spmv",
-                                 .format = "csr", .backend = "cuda"};
+                                 .format = "csr", .backend = "cuda", .needs_gpu = 1};
 static const sp_kernel k_sort = {.name = "sort_test", .operation = "sort",
                                  .format = "keys", .backend = "serial"};
 
@@ -58,7 +58,7 @@ static int64_t ok_run(fixture *f, const sp_kernel *k, const char *axes, const do
                       int n, double flops, sp_phases ph)
 {
     sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = k,
-                       .axes_json = axes, .status = "ok", .rel_error = 0, .flops = flops,
+                       .axes_json = axes, .status = SP_RUN_OK, .rel_error = 0, .flops = flops,
                        .bytes = 8e9, .phases = ph, .nsamples = n, .samples = s};
     int64_t id = 0;
     sp_err err = {{0}};
@@ -248,7 +248,7 @@ Test(views, timing_modes_and_other_rate_units)
      * no GFLOPS column for it. */
     const double t[] = {2, 2, 3};
     sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_sort,
-                       .axes_json = "{}", .status = "ok", .flops = 4e6, .bytes = 1,
+                       .axes_json = "{}", .status = SP_RUN_OK, .flops = 4e6, .bytes = 1,
                        .nsamples = 3, .samples = t, .rate_unit = "Mkeys/s"};
     int64_t sid;
     sp_err err;
@@ -358,11 +358,11 @@ Test(views, cub_is_a_vendor_only_without_a_sparse_library)
     static const sp_kernel k_tser = {.name = "transpose_serial", .operation = "transpose",
                                      .format = "csc", .backend = "serial"};
     static const sp_kernel k_tcub = {.name = "transpose_cub_carry", .operation = "transpose",
-                                     .format = "csc", .backend = "cub"};
+                                     .format = "csc", .backend = "cub", .needs_gpu = 1};
     static const sp_kernel k_tcus = {.name = "transpose_cusparse", .operation = "transpose",
-                                     .format = "csc", .backend = "cusparse"};
+                                     .format = "csc", .backend = "cusparse", .needs_gpu = 1};
     static const sp_kernel k_scub = {.name = "sort_cub_radix", .operation = "sort",
-                                     .format = "keys", .backend = "cub"};
+                                     .format = "keys", .backend = "cub", .needs_gpu = 1};
     fixture f;
     fixture_open(&f);
     const double t8[] = {8}, t4[] = {4}, t2[] = {2};
@@ -370,7 +370,7 @@ Test(views, cub_is_a_vendor_only_without_a_sparse_library)
     int64_t cub = ok_run(&f, &k_tcub, "{}", t2, 1, 4e9, no_phases);
     ok_run(&f, &k_tcus, "{}", t4, 1, 4e9, no_phases);
     static const sp_kernel k_gsort = {.name = "sort_gpu_test", .operation = "sort",
-                                      .format = "keys", .backend = "cuda"};
+                                      .format = "keys", .backend = "cuda", .needs_gpu = 1};
     int64_t srt = ok_run(&f, &k_gsort, "{}", t8, 1, 4e6, no_phases);
     ok_run(&f, &k_scub, "{}", t2, 1, 4e6, no_phases);
     char k[64];
@@ -397,7 +397,7 @@ Test(views, cub_is_a_vendor_only_without_a_sparse_library)
 Test(views, best_vendor_is_the_fastest_vendor_run)
 {
     static const sp_kernel k_coo = {.name = "spmv_coo_cusparse_alg1", .operation = "spmv",
-                                    .format = "coo", .backend = "cusparse"};
+                                    .format = "coo", .backend = "cusparse", .needs_gpu = 1};
     fixture f;
     fixture_open(&f);
     const double t4[] = {4, 4, 4, 4, 4, 4}, t3[] = {3, 3, 3, 3, 3, 3},
@@ -466,7 +466,7 @@ static int64_t other_matrix(fixture *f, const char *name, int64_t nnz)
 Test(views, own_vs_vendor_best_of_each_side_on_its_device)
 {
     static const sp_kernel k_coo = {.name = "spmv_coo_cusparse_alg1", .operation = "spmv",
-                                    .format = "coo", .backend = "cusparse"};
+                                    .format = "coo", .backend = "cusparse", .needs_gpu = 1};
     fixture f;
     fixture_open(&f);
     const double t2[] = {1.9, 2, 2, 2, 2, 2.1}, t3[] = {3, 3, 3, 3, 3, 3},
@@ -550,16 +550,16 @@ Test(views, own_vs_vendor_geomean_scopes_verdicts_and_worst)
     sp_store_close(f.st);
 }
 
-/* run_counts: every status counted once, an unknown one as an error (a
- * newer version's), the matrix failures beside; the sweep's tally (its
- * exit status) reads the same view. */
+/* run_counts: every status counted once, the matrix failures beside; the
+ * sweep's tally (its exit status) reads the same view. */
 Test(views, run_counts_by_status_and_the_tally_agree)
 {
     fixture f;
     fixture_open(&f);
     const double s1[] = {1};
     ok_run(&f, &k_omp, "{\"threads\":1}", s1, 1, 4e9, no_phases);
-    const char *st[] = {"failed", "skipped", "skipped", "error", "crashed", "timeout"};
+    const sp_run_status st[] = {SP_RUN_FAILED, SP_RUN_SKIPPED, SP_RUN_SKIPPED, SP_RUN_ERROR,
+                                SP_RUN_CRASHED, SP_RUN_TIMEOUT};
     sp_err err = {{0}};
     for (int i = 0; i < 6; i++) {
         char axes[32];
@@ -569,8 +569,7 @@ Test(views, run_counts_by_status_and_the_tally_agree)
                            .rel_error = NAN};
         cr_assert_eq(sp_store_run(f.st, &r, NULL, &err), 0, "%s", err.msg);
     }
-    ud_exec(f.db, "UPDATE runs SET status = 'error' WHERE status = 'error'");
-    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "gen:gone", "error", "r", &err), 0,
+    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "gen:gone", SP_RUN_ERROR, "r", &err), 0,
                  "%s", err.msg);
     const char *cols[] = {"runs", "ok", "failed", "skipped", "error", "crashed", "timeout",
                           "matrices", "matrix_failures"};
@@ -607,7 +606,7 @@ Test(views, failures_list_runs_and_matrices)
     fixture f;
     fixture_open(&f);
     sp_err err;
-    const char *st[] = {"crashed", "timeout", "skipped"};
+    const sp_run_status st[] = {SP_RUN_CRASHED, SP_RUN_TIMEOUT, SP_RUN_SKIPPED};
     for (int i = 0; i < 3; i++) {
         char axes[32];
         snprintf(axes, sizeof axes, "{\"threads\":%d}", i + 1);
@@ -616,10 +615,10 @@ Test(views, failures_list_runs_and_matrices)
                            .rel_error = NAN};
         cr_assert_eq(sp_store_run(f.st, &r, NULL, &err), 0, "%s", err.msg);
     }
-    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "suitesparse:HB/none", "skipped",
+    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "suitesparse:HB/none", SP_RUN_SKIPPED,
                                          "could not be fetched: 404", &err), 0, "%s",
                  err.msg);
-    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "x", "bogus", "r", &err), -1);
+    cr_assert_eq(sp_store_matrix_failure(f.st, f.sweep, "x", SP_RUN_OK, "r", &err), -1);
     cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_failures WHERE sweep_id = ?1",
                         f.sweep), 3);
     cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM failures WHERE sweep_id = ?1", f.sweep), 4);
@@ -646,7 +645,7 @@ Test(views, duplicate_run_is_not_stored_twice)
     const double s[] = {1, 2};
     int64_t a = ok_run(&f, &k_omp, "{\"threads\":1}", s, 2, 4e9, no_phases);
     sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
-                       .axes_json = "{\"threads\":1}", .status = "ok", .nsamples = 2,
+                       .axes_json = "{\"threads\":1}", .status = SP_RUN_OK, .nsamples = 2,
                        .samples = s, .flops = 1};
     int64_t b = 0;
     sp_err err;
@@ -725,9 +724,9 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     static const sp_kernel k = {.name = "spmv_csr_cuda_scalar", .operation = "spmv",
                                 .backend = "cuda", .needs_gpu = 1};
     sp_run_record r = {.sweep_id = 7, .matrix_id = 3, .kernel = &k, .axes_json = "{}",
-                       .status = "crashed", .error = "killed by SIGSEGV", .rel_error = NAN};
+                       .status = SP_RUN_CRASHED, .error = "killed by SIGSEGV", .rel_error = NAN};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
-    r.status = "timeout";
+    r.status = SP_RUN_TIMEOUT;
     r.axes_json = "{\"blocksize\":64}";
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_failures WHERE sweep_id = 7", 0), 3);
