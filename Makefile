@@ -226,9 +226,10 @@ docs: $(BIN) ## write docs/cli.md from the commands' option tables
 	$(BIN) help --markdown > docs/cli.md
 
 # everything is built first (in parallel), then the tests run with the
-# machine to themselves: no compiler beside a timed test
+# machine to themselves: no compiler beside a timed test. The bench programs
+# are built too, so a change that breaks one fails here, not on a GPU host.
 test: ensure-deps ## build and run the whole test suite (GPU tests skip without a GPU)
-	@$(MAKE) --no-print-directory $(UNIT_BIN) $(BIN) $(GPU_BIN) $(BENCH_CU_OBJ)
+	@$(MAKE) --no-print-directory $(UNIT_BIN) $(BIN) $(GPU_BIN) $(BENCH_CU_OBJ) $(BENCH_BIN)
 	@$(MAKE) --no-print-directory unit-test
 	@$(MAKE) --no-print-directory python-test
 	$(GPU_BIN)

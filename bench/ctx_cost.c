@@ -31,7 +31,7 @@ static void context_child(void *arg, int fd)
     int bad = sp_gpu_mem_here(&avail, &total, why, sizeof why);
     double t = sp_seconds() - t0;
     sp_wire_send(fd, SP_MSG_SAMPLES, &t, sizeof t);
-    sp_wire_done d = {bad ? SP_DONE_ERROR : SP_DONE_OK, SP_STOP_COUNT, 0};
+    sp_wire_done d = {bad ? SP_RUN_ERROR : SP_RUN_OK, SP_STOP_COUNT, 0, 1, 0};
     sp_wire_send(fd, SP_MSG_DONE, &d, sizeof d);
 }
 
@@ -57,7 +57,7 @@ static int contexts(const char *what, const char *loading, int n)
         sp_child_outcome o;
         sp_err err;
         if (sp_child_run(context_child, (void *)loading, 120, NULL, &o, &err) || !o.done ||
-            o.result.status != SP_DONE_OK || o.nsamples != 1) {
+            o.result.status != SP_RUN_OK || o.nsamples != 1) {
             fprintf(stderr, "ctx_cost: %s: no context (%s)\n", what, o.stderr_tail);
             return 1;
         }
@@ -85,7 +85,7 @@ static int combos(const char *what, const sp_kernel *k, const sp_params *p,
         sp_child_outcome o;
         sp_err err;
         if (sp_child_run(sp_measure_child, &j, 120, NULL, &o, &err) || !o.done ||
-            o.result.status != SP_DONE_OK) {
+            o.result.status != SP_RUN_OK) {
             fprintf(stderr, "ctx_cost: %s: %s %s\n", k->name, o.message, o.stderr_tail);
             return 1;
         }
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     sp_problem pb;
     const sp_operation *op = sp_operation_find("spmv");
     if (sp_source_parse(text, &src, &err) || sp_matrix_load(&src, &lo, &M, &err) ||
-        op->setup(&pb, &M.A, &err)) {
+        op->setup(&pb, SP_MATRIX_WORKLOAD(&M.A), &err)) {
         fprintf(stderr, "ctx_cost: %s\n", err.msg);
         return 1;
     }

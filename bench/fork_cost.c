@@ -16,7 +16,7 @@
 static void trivial(void *arg, int fd)
 {
     (void)arg;
-    sp_wire_done d = {SP_DONE_OK, SP_STOP_COUNT, 0};
+    sp_wire_done d = {SP_RUN_OK, SP_STOP_COUNT, 0, 1, 0};
     sp_wire_send(fd, SP_MSG_DONE, &d, sizeof d);
 }
 

@@ -208,7 +208,7 @@ typedef struct sp_measure_job {
     int energy_windows;         /* windows of energy_s each (1..SP_ENERGY_WINDOWS_MAX) */
 } sp_measure_job;
 
-/* Measure one combination and report it on fd; returns the SP_DONE_*
+/* Measure one combination and report it on fd; returns the SP_RUN_*
  * status it reported. */
 int sp_measure(const sp_measure_job *j, int fd);
 /* The child's body: an sp_child_fn taking an sp_measure_job. */

@@ -160,7 +160,7 @@ static int choose_batch(const sp_measure_job *j, sp_harness *h, void *state, int
     return sp_harness_batch(h, state, j->min_sample_s, batch, err);
 }
 
-/* Every step up to the check; returns an SP_DONE_* status. */
+/* Every step up to the check; returns an SP_RUN_* status (OK, FAILED, ERROR or SKIPPED). */
 static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
                    sp_phases *ph, sample_buf *b, sp_wire_done *d, sp_wire_machine *wm,
                    sp_err *err)
