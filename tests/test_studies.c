@@ -224,8 +224,9 @@ Test(studies, the_study_axis_values_are_kept)
     assert_values(&cfg, "histogram_cuda", "blocksize", hist, 3);
     assert_values(&cfg, "idx2ptr_cuda", "blocksize", hist, 3);
     assert_values(&cfg, "ptr2idx_cuda", "blocksize", p2i, 2);
-    cr_assert(strstr(cfg.matrices[0].text, "rows=500000") &&
-                  strstr(cfg.matrices[0].text, "per_row=20"),
+    cr_assert(strstr(cfg.matrices[0].text, "gen:random?") &&
+                  strstr(cfg.matrices[0].text, "rows=500000") &&
+                  strstr(cfg.matrices[0].text, "nnz=10000000"),
               "the study's default instance: 500000 x 500000, 10^7 nonzeros");
     sp_config_free(&cfg);
 
