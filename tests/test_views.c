@@ -528,7 +528,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
                  "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
@@ -562,7 +562,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 8);
     sp_store_close(st);
 }
 
@@ -603,7 +603,7 @@ Test(views, migration_from_version_3_computes_the_statistics)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     /* samples 1..6: median 3.5; n = 6 -> ranks 1 and 6 (level 0.96875) */
     ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 3.5, "median");
     ud_close(ud_real(db, "SELECT ci_lo FROM run_stats WHERE run_id = 11", 0), 1.0, "ci_lo");
@@ -636,11 +636,12 @@ Test(views, migration_from_version_2_adds_isolate)
     int64_t id;
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, "ALTER TABLE sweeps DROP COLUMN isolate; PRAGMA user_version = 2");
+    ud_exec(db, "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+                "ALTER TABLE sweeps DROP COLUMN isolate; PRAGMA user_version = 2");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
     m.isolate = "matrix";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -670,14 +671,15 @@ Test(views, migration_from_version_5_adds_libraries)
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     /* the last column first: SQLite 3.40 cannot drop a table's last column
      * once the columns before it were dropped */
-    ud_exec(db, "DROP VIEW roofline; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
+    ud_exec(db, "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+                "DROP VIEW roofline; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP COLUMN device_l2_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN device_l2_gbs; ALTER TABLE sweeps DROP COLUMN "
                 "libraries; PRAGMA user_version = 5");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE libraries IS NULL", 0), 1);
     m.libraries = "librsb 1.3; MKL 2026.2, threading gnu";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -705,14 +707,15 @@ Test(views, migration_from_version_6_adds_the_cache_roofs)
     sp_store_close(st);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, "DROP VIEW roofline; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
+    ud_exec(db, "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+                "DROP VIEW roofline; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP "
                 "COLUMN device_l2_bytes; ALTER TABLE sweeps DROP COLUMN device_l2_gbs; "
                 "PRAGMA user_version = 6");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE device_l2_gbs IS NULL AND "
                             "host_cache_bytes IS NULL", 0), 1);
     m.device_l2_gbs = 9000, m.device_l2_bytes = 50 << 20;
