@@ -214,6 +214,11 @@ Test(studies, the_study_axis_values_are_kept)
     }
     static const long bs_trans[] = {64, 128, 256, 512, 1024};
     assert_values(&cfg, "transpose_cuda_scantrans", "blocksize", bs_trans, 5);
+    /* the study's thread count (the occupancy API) beside ours, and its
+     * four steps timed */
+    static const long scan_threads[] = {SP_SCAN_THREADS_AUTO, SP_SCAN_THREADS_CHUNKS};
+    assert_values(&cfg, "transpose_cuda_scantrans", SP_AXIS_SCAN_THREADS, scan_threads, 2);
+    cr_assert_eq(cfg.steps, 1, "ScanTrans's steps as sub-phases");
     sp_config_free(&cfg);
 
     load(&STUDY_LIST[0], &cfg);                     /* 000: the primitives' tables */
