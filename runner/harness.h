@@ -23,7 +23,9 @@ extern "C" {
 
 /* Most named steps one launch may mark (sp_exec_mark). */
 #define SP_MAX_STEPS 16
+#ifndef __cplusplus
 _Static_assert(SP_MAX_STEPS <= SP_GPU_CLOCK_MARKS, "a GPU event per step mark");
+#endif
 
 /* The steps of one sample, in the order first marked: each one's time
  * from its mark to the next (the first from the sample's start, the last
