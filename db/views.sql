@@ -141,8 +141,9 @@ FROM run_stats;
 -- (position, from 1). median_s is the median over the run's rounds of each
 -- round's median (run_rounds.steps; the one round's with rounds = 1);
 -- share = median_s / kernel_s, the step's part of the run's median
--- launch (the steps of a launch add up to it, so the shares of a run sum
--- to about 1). rounds: how many rounds timed the step.
+-- launch (each sample's steps add up to it, so on a quiet machine the
+-- shares of a run sum to about 1; medians need not add up where samples
+-- lose their time in different steps). rounds: how many rounds timed it.
 CREATE VIEW run_steps AS
 WITH per_round AS (
     SELECT rr.run_id, rr.round, j.key AS step, j.value AS seconds, j.id AS node

@@ -217,8 +217,7 @@ static double q_real(sqlite3 *db, const char *sql)
 /* A sweep of the CPU ScanTrans with steps = 1 and 3 rounds: every round
  * stores the four steps of study 001 (the kernels of its GPU version) in
  * order; the view gives each step once per run with its median over the
- * rounds, and the four shares of the launch add up to about 1 (a sum of
- * medians is not the median of sums: loosely). The serial kernel marks
+ * rounds, none above the run's slowest sample. The serial kernel marks
  * nothing and has no steps; a sweep without steps stores none. */
 Test(steps, a_sweep_stores_scantrans_steps_and_the_view_reads_them, .timeout = 120)
 {
@@ -254,8 +253,13 @@ Test(steps, a_sweep_stores_scantrans_steps_and_the_view_reads_them, .timeout = 1
                            " AND rounds = 3 AND median_s > 0 AND"
                            " position = CASE step WHEN 'histogram' THEN 1 WHEN 'vertical_scan'"
                            " THEN 2 WHEN 'prefix_sum' THEN 3 WHEN 'write_back' THEN 4 END"), 4);
-    double shares = q_real(h, "SELECT sum(share) FROM run_steps");
-    cr_assert(shares > 0.5 && shares < 1.5, "the steps' shares of the launch sum to %g", shares);
+    /* a step is part of its sample: no step's median above the run's
+     * slowest sample. (Their sum need not be near the median sample: on
+     * a loaded machine each sample may lose its time in a different step,
+     * a descheduled thread at another barrier; the exact sum is the
+     * harness test above.) */
+    cr_assert_eq(q_real(h, "SELECT count(*) FROM run_steps st JOIN run_stats s ON"
+                           " s.run_id = st.run_id WHERE st.median_s <= s.max * (1 + 1e-9)"), 4);
     /* the view's median is the middle round's */
     cr_assert_float_eq(q_real(h, "SELECT median_s FROM run_steps WHERE step = 'write_back'"),
                        q_real(h, "SELECT json_extract(steps, '$.write_back') AS w FROM run_rounds"
