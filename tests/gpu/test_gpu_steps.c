@@ -41,6 +41,12 @@ static int marked_spins(void *state, const sp_exec *ex, sp_err *err)
     return sp_gpu_spin(ex->stream, s->second, err);
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return (u > v) - (u < v);
+}
+
 static const sp_kernel spins = {.name = "test_gpu_steps", .operation = "transpose",
                                 .backend = "test", .needs_gpu = 1, .launch = marked_spins};
 
@@ -52,18 +58,26 @@ Test(gpu_steps, spins_between_marks_are_measured_as_their_steps, .timeout = 60)
     sp_harness_time_steps(&h);
     spin_steps s = {1e-3, 2e-3};
     cr_assert_eq(sp_harness_launch(&h, &s, &err), 0, "%s", err.msg);
-    for (int rep = 0; rep < 5; rep++) {
+    /* each step at least its spin in every sample; at most 10 % over it in
+     * the median of 7 (a sample may wait for another context's time slice
+     * when GPU tests run side by side) */
+    double a[7], b[7];
+    for (int rep = 0; rep < 7; rep++) {
         double t = 0;
         cr_assert_eq(sp_harness_sample(&h, &s, 1, &t, &err), 0, "%s", err.msg);
         cr_assert_eq(h.steps.n, 2);
         cr_assert_str_eq(h.steps.name[0], "first");
         cr_assert_str_eq(h.steps.name[1], "second");
-        double a = h.steps.seconds[0], b = h.steps.seconds[1];
-        cr_assert(a >= 0.999e-3 && (a <= 1.1e-3 || !timed_exactly()), "1 ms step: %g s", a);
-        cr_assert(b >= 1.999e-3 && (b <= 2.1e-3 || !timed_exactly()), "2 ms step: %g s", b);
-        cr_assert_float_eq(a + b, t, 1e-9, "the steps add up to the sample (%g + %g, %g)", a,
-                           b, t);
+        a[rep] = h.steps.seconds[0], b[rep] = h.steps.seconds[1];
+        cr_assert(a[rep] >= 0.999e-3, "1 ms step: %g s", a[rep]);
+        cr_assert(b[rep] >= 1.999e-3, "2 ms step: %g s", b[rep]);
+        cr_assert_float_eq(a[rep] + b[rep], t, 1e-9, "the steps add up to the sample "
+                           "(%g + %g, %g)", a[rep], b[rep], t);
     }
+    qsort(a, 7, sizeof *a, by_value);
+    qsort(b, 7, sizeof *b, by_value);
+    cr_assert(a[3] <= 1.1e-3 || !timed_exactly(), "1 ms step: median %g s", a[3]);
+    cr_assert(b[3] <= 2.1e-3 || !timed_exactly(), "2 ms step: median %g s", b[3]);
     sp_harness_close(&h);
 }
 
@@ -119,12 +133,19 @@ Test(gpu_steps, scantrans_marks_the_studys_four_steps, .timeout = 120)
     sp_csr_free(&A);
 }
 
-/* Every scan_threads value, exact on A (none refused: auto fits these). */
+/* Every scan_threads value, exact on A. auto, the study's choice, makes
+ * about max(rows, cols) chunks of cols counts each: on a matrix where that
+ * passes the kernel's 4 GiB of counts it is refused (the study's "low
+ * mem"), so it is tried only where it fits with room for the occupancy
+ * API's rounding. */
 static void check_scan_threads(const sp_csr *A, const char *what)
 {
     static const long bs[] = {64, 256}, values[] = {SP_SCAN_THREADS_AUTO,
                                                      SP_SCAN_THREADS_CHUNKS, 1, 7, 33, 1000};
-    spmv_axis_override o[2] = {{"blocksize", bs, 2}, {SP_AXIS_SCAN_THREADS, values, 6}};
+    double most = A->rows > A->cols ? A->rows : A->cols;
+    int fits = (most + 2048) * ((double)A->cols + 1) * 4 < 3.5e9;
+    spmv_axis_override o[2] = {{"blocksize", bs, 2},
+                               {SP_AXIS_SCAN_THREADS, values + !fits, 6 - !fits}};
     const sp_kernel *k = sp_kernel_find("transpose_cuda_scantrans");
     cr_assert(k && k->prepare, "transpose_cuda_scantrans is not built into this binary");
     cr_assert_eq(spmv_check_kernel_with(k, o, 2, A, what), 0, "%s: a value refused", what);
