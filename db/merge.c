@@ -205,9 +205,10 @@ static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
         " seconds, round, flags FROM src.samples WHERE run_id = ?1",
         "INSERT INTO main.run_rounds (run_id, round, status, error, batch, launches, flags,"
         " energy_j, state_before, state_after, created_at, energy_launches, convert_s,"
-        " h2d_s, d2h_s, free_s, kernel_info) SELECT ?2, round, status, error, batch,"
+        " h2d_s, d2h_s, free_s, kernel_info, steps) SELECT ?2, round, status, error, batch,"
         " launches, flags, energy_j, state_before, state_after, created_at, energy_launches,"
-        " convert_s, h2d_s, d2h_s, free_s, kernel_info FROM src.run_rounds WHERE run_id = ?1",
+        " convert_s, h2d_s, d2h_s, free_s, kernel_info, steps FROM src.run_rounds"
+        " WHERE run_id = ?1",
         "INSERT INTO main.energy_windows (run_id, round, window_no, energy_j, launches)"
         " SELECT ?2, round, window_no, energy_j, launches FROM src.energy_windows"
         " WHERE run_id = ?1"};

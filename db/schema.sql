@@ -211,6 +211,11 @@ CREATE TABLE IF NOT EXISTS run_rounds (
     d2h_s       REAL,                   -- the result's device->host copy
     free_s      REAL,                   -- release
     kernel_info TEXT CHECK (kernel_info IS NULL OR json_valid(kernel_info)),  -- this round's
+    -- version 8: `steps = 1`: the median over the round's samples of each
+    -- step the kernel marked (sp_exec_mark), seconds, as a JSON object in
+    -- the order marked ({"histogram":1.2e-05,"vertical_scan":...}); NULL
+    -- when steps were not timed or the kernel marks none. View: run_steps.
+    steps       TEXT CHECK (steps IS NULL OR json_valid(steps)),
     PRIMARY KEY (run_id, round)
 ) WITHOUT ROWID;
 
@@ -247,4 +252,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

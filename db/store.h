@@ -155,6 +155,8 @@ typedef struct sp_run_record {
     const int64_t *energy_launches;     /* launches in each window */
     const char *state_before, *state_after;     /* machine state JSON; NULL = none */
     const char *kernel_info;    /* version 5: the kernel's JSON facts (sp_kernel.info) */
+    const char *steps;          /* version 8: the round's step medians, a JSON object
+                                 * ({"histogram":1.2e-05,...}); NULL = not timed */
 } sp_run_record;
 
 /* Store one round of a run, its samples and their statistics, in one

@@ -209,9 +209,9 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
     if (store_prepare(st,
                       "INSERT INTO run_rounds (run_id, round, status, error, batch, launches,"
                       " flags, energy_j, state_before, state_after, energy_launches,"
-                      " convert_s, h2d_s, d2h_s, free_s, kernel_info, created_at) VALUES"
-                      " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                      VALID_JSON("?16") ", " SQL_NOW ")",
+                      " convert_s, h2d_s, d2h_s, free_s, kernel_info, steps, created_at)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+                      " ?15, " VALID_JSON("?16") ", " VALID_JSON("?17") ", " SQL_NOW ")",
                       &s, "preparing the round insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
@@ -223,7 +223,8 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
              bind_text(s, 9, r->state_before) | bind_text(s, 10, r->state_after) |
              bind_int_or_null(s, 11, elaunches, 0) | bind_real(s, 12, r->phases.convert_s) |
              bind_real(s, 13, r->phases.h2d_s) | bind_real(s, 14, r->phases.d2h_s) |
-             bind_real(s, 15, r->phases.free_s) | bind_text(s, 16, r->kernel_info);
+             bind_real(s, 15, r->phases.free_s) | bind_text(s, 16, r->kernel_info) |
+             bind_text(s, 17, ok ? r->steps : NULL);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the round");

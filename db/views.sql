@@ -17,6 +17,7 @@
 DROP VIEW IF EXISTS own_vs_vendor_geomean;
 DROP VIEW IF EXISTS own_vs_vendor;
 DROP VIEW IF EXISTS run_counts;
+DROP VIEW IF EXISTS run_steps;
 DROP VIEW IF EXISTS geomean_speedup;
 DROP VIEW IF EXISTS roofline;
 DROP VIEW IF EXISTS series_best_runs;
@@ -149,6 +150,42 @@ UNION ALL
 SELECT run_id, sweep_id, matrix_id, matrix, kernel, operation, axes, device,
        'end_to_end', end_to_end_s, flops / end_to_end_s / rate_scale, rate_unit
 FROM run_stats;
+
+-- The steps of every ok run that timed them (`steps = 1`, schema version 8):
+-- one row per step the kernel marked (sp_exec_mark), in the order marked
+-- (position, from 1). median_s is the median over the run's rounds of each
+-- round's median (run_rounds.steps; the one round's with rounds = 1);
+-- share = median_s / kernel_s, the step's part of the run's median
+-- launch (each sample's steps add up to it, so on a quiet machine the
+-- shares of a run sum to about 1; medians need not add up where samples
+-- lose their time in different steps). rounds: how many rounds timed it.
+CREATE VIEW run_steps AS
+WITH per_round AS (
+    SELECT rr.run_id, rr.round, j.key AS step, j.value AS seconds, j.id AS node
+    FROM run_rounds rr, json_each(rr.steps) j
+    WHERE rr.status = 'ok' AND rr.steps IS NOT NULL AND json_valid(rr.steps)
+), ordered AS (
+    SELECT run_id, step, seconds,
+           row_number() OVER (PARTITION BY run_id, round ORDER BY node) AS position
+    FROM per_round
+), ranked AS (
+    SELECT run_id, step, seconds,
+           min(position) OVER (PARTITION BY run_id, step) AS position,
+           row_number() OVER (PARTITION BY run_id, step ORDER BY seconds) AS k,
+           count(*) OVER (PARTITION BY run_id, step) AS n
+    FROM ordered
+), medians AS (
+    SELECT run_id, step, min(position) AS position, max(n) AS rounds,
+           avg(seconds) AS median_s
+    FROM ranked
+    WHERE k IN ((n + 1) / 2, (n + 2) / 2)
+    GROUP BY run_id, step
+)
+SELECT s.run_id, s.sweep_id, s.matrix_id, s.matrix, s.kernel, s.operation, s.axes,
+       s.device, s.cache, m.step, m.position, m.rounds, m.median_s, s.kernel_s,
+       m.median_s / s.kernel_s AS share
+FROM medians m
+JOIN run_stats s ON s.run_id = m.run_id;
 
 -- The baselines of each sweep and operation: one kernel per role, the same
 -- on every matrix (a ratio "vs serial" whose kernel changed from matrix to

@@ -25,6 +25,7 @@ static const gen_kind KINDS[] = {
     {"uniform", {"rows", "cols", "per_row", "seed", NULL}, gen_uniform},
     {"banded", {"n", "bw", NULL}, gen_banded},
     {"denserow", {"rows", "cols", "per_row", "dense", "seed", NULL}, gen_denserow},
+    {"random", {"rows", "cols", "nnz", "seed", NULL}, gen_random},
 };
 #define NKINDS (sizeof KINDS / sizeof KINDS[0])
 

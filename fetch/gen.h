@@ -93,6 +93,7 @@ int gen_rmat(const gen_params *p, sp_csr *A, sp_err *err);
 int gen_uniform(const gen_params *p, sp_csr *A, sp_err *err);
 int gen_banded(const gen_params *p, sp_csr *A, sp_err *err);
 int gen_denserow(const gen_params *p, sp_csr *A, sp_err *err);
+int gen_random(const gen_params *p, sp_csr *A, sp_err *err);
 
 /* ---- random stream: splitmix64 (Steele, Lea, Flood 2014) ------------- */
 

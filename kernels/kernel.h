@@ -68,6 +68,18 @@ extern "C" {
  * auto (the kernel decides from the matrix and the device). */
 #define SP_AXIS_LOADS "loads"
 enum { SP_LOADS_CACHED = 1, SP_LOADS_STREAM = 2, SP_LOADS_AUTO = 3 };
+/* The `scan_threads` axis of transpose_cuda_scantrans (study 001): how
+ * many chunks ScanTrans cuts the nonzeros into (K threads in the study,
+ * one warp a chunk here), each with its row of counts: a count N >= 1,
+ * or a word: chunks, the kernel's own choice (one per 4096 nonzeros, at
+ * most 65536, within its memory budget; the value a section that leaves
+ * the axis out gets, not carried in the axes, so older runs keep theirs),
+ * or auto, the study's:
+ * the occupancy API's block size (cudaOccupancyMaxPotentialBlockSize)
+ * times the blocks that cover max(rows, cols). */
+#define SP_AXIS_SCAN_THREADS "scan_threads"
+enum { SP_SCAN_THREADS_CHUNKS = 0, SP_SCAN_THREADS_AUTO = -1 };
+#define SP_SCAN_THREADS_MAX (1L << 24)
 typedef enum sp_precision {
     SP_DOUBLE = 0,
     SP_SINGLE = 1,
@@ -211,7 +223,24 @@ typedef struct sp_exec {
      * through cusparseSetStream, CUB through its stream argument), and the
      * launch returns without waiting. NULL for CPU kernels. */
     void *stream;
+    /* Set by the harness only when the sweep times steps (`steps = 1`):
+     * a launch calls sp_exec_mark(ex, "histogram") as it enqueues each of
+     * its steps, and the harness reads its clock there (a CUDA event on
+     * the stream for a GPU kernel), so a sample splits into named steps.
+     * NULL otherwise: a mark costs nothing. */
+    void (*mark)(void *ctx, const char *step);
+    void *mark_ctx;
 } sp_exec;
+
+/* Mark the start of a named step of the launch in progress (a string
+ * literal: the harness keeps the pointer until the sample ends). A step
+ * lasts until the next mark or the end of the launch; the first step of
+ * a launch starts with the sample. */
+static inline void sp_exec_mark(const sp_exec *ex, const char *step)
+{
+    if (ex && ex->mark)
+        ex->mark(ex->mark_ctx, step);
+}
 
 typedef struct sp_kernel {
     const char *name;       /* "spmv_csr_omp" */

@@ -23,7 +23,15 @@ static const struct {
     {SP_AXIS_LOADS, "cached", SP_LOADS_CACHED},
     {SP_AXIS_LOADS, "stream", SP_LOADS_STREAM},
     {SP_AXIS_LOADS, "auto", SP_LOADS_AUTO},
+    {SP_AXIS_SCAN_THREADS, "chunks", SP_SCAN_THREADS_CHUNKS},
+    {SP_AXIS_SCAN_THREADS, "auto", SP_SCAN_THREADS_AUTO},
 };
+
+/* Axes that take counts (1 or more) beside their words. */
+static int takes_counts(const char *axis)
+{
+    return !strcmp(axis, SP_AXIS_SCAN_THREADS);
+}
 #define N_AXIS_WORDS ((int)(sizeof axis_words / sizeof axis_words[0]))
 
 const char *sp_axis_word(const char *axis, long value)
@@ -49,6 +57,16 @@ static int axis_word_value(const char *axis, const char *s, int len, long *v, sp
     }
     if (!*words)
         return 1;
+    if (takes_counts(axis)) {   /* a count, if it is an integer (parse_bound) */
+        char *stop;
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*s", len, s);
+        long x = strtol(buf, &stop, 10);
+        if (len > 0 && len < (int)sizeof buf && !*stop && x >= 1)
+            return 1;
+        return sp_fail(err, "axis '%s': '%.*s' is not one of %s, nor a count of 1 or more",
+                       axis, len, s, words);
+    }
     return sp_fail(err, "axis '%s': '%.*s' is not one of %s", axis, len, s, words);
 }
 
@@ -68,6 +86,8 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *lo = 0, *hi = SP_BATCH_MAX;    /* 0: auto */
     else if (!strcmp(axis, SP_AXIS_PRECISION))
         *lo = SP_DOUBLE, *hi = SP_SINGLE;
+    else if (!strcmp(axis, SP_AXIS_SCAN_THREADS))     /* its words are 0 and -1 */
+        *lo = SP_SCAN_THREADS_AUTO, *hi = SP_SCAN_THREADS_MAX;
 }
 
 /* Parse an integer or `nproc` from [s, end); on a word axis, one of its
@@ -151,6 +171,8 @@ static int parse_item(const char *axis, const char *s, const char *end, long npr
     }
     if (lo > hi)
         return sp_fail(err, "axis '%s': empty range %ld..%ld", axis, lo, hi);
+    if (takes_counts(axis) && lo < 1)
+        return sp_fail(err, "axis '%s': a range spans counts (1 or more), not words", axis);
     long min, max;
     axis_bounds(axis, &min, &max);
     if (lo < min || hi > max)       /* before expanding a huge range */

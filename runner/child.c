@@ -93,6 +93,9 @@ static void on_frame(sp_child_outcome *o, unsigned type, const unsigned char *p,
     } else if (type == SP_MSG_INFO && len < sizeof o->info) {
         memcpy(o->info, p, len);
         o->info[len] = 0;
+    } else if (type == SP_MSG_STEPS && len < sizeof o->steps) {
+        memcpy(o->steps, p, len);
+        o->steps[len] = 0;
     } else if (type == SP_MSG_DONE && len >= sizeof o->result) {
         memcpy(&o->result, p, sizeof o->result);
         snprintf(o->message, sizeof o->message, "%.*s", (int)(len - sizeof o->result),

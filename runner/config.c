@@ -323,7 +323,8 @@ static int parse_duration(const char *name, const char *v, double *out, sp_err *
 }
 
 /* The harness's keys: cache, cache_dir, batch, min_sample_time, rounds,
- * seed, noisy. 1 when name is none of them. */
+ * seed, noisy, energy, max_fill, energy_windows, steps. 1 when name is
+ * none of them. */
 static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
 {
     /* `cache` once named the matrix cache directory: a value other than
@@ -357,6 +358,11 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
         return parse_duration(name, v, &cfg->energy_s, err);
     if (!strcmp(name, "max_fill"))
         return sp_parse_max_fill(v, &cfg->max_fill, err);
+    if (!strcmp(name, "steps") && parse_int_value(name, v, 0, 1, &cfg->steps, err))
+        return sp_fail(err, "'steps' must be 0 or 1 (1: time the steps a kernel marks, one "
+                       "launch a sample), not '%s'", v);
+    if (!strcmp(name, "steps"))
+        return 0;
     if (!strcmp(name, "energy_windows"))
         return parse_int_value(name, v, 1, SP_ENERGY_WINDOWS_MAX, &cfg->energy_windows, err);
     if (!strcmp(name, "noisy")) {
@@ -434,12 +440,12 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
     static const char *const known[] = {"repetitions", "warmup", "tolerance", "database",
         "cache", "cache_dir", "batch", "min_sample_time", "rounds", "seed", "noisy", "energy",
         "energy_windows", "complex", "description", "timeout", "max_noise", "max_time",
-        "isolate", "max_fill", "read_threads"};
+        "isolate", "max_fill", "read_threads", "steps"};
     const char *near = sp_cli_nearest(name, known, (int)(sizeof known / sizeof *known));
     return sp_fail(err, "unknown key '%s' in [sweep]%s%s%s (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
                    "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
-                   "max_time, isolate, max_fill, read_threads)", name, near ? "; did you mean " : "",
+                   "max_time, isolate, max_fill, read_threads, steps)", name, near ? "; did you mean " : "",
                    near ? near : "", near ? "?" : "");
 }
 

@@ -139,6 +139,13 @@ static void gen_structure(const char *spec, sp_shape *sh)
          * default) */
         sh->row_max = fmin(sh->cols, fmax(ceil(mean), sh->nnz * pow(0.76, log2(sh->rows))));
         sh->ndiags = scattered_diagonals(d, sh->nnz);
+    } else if (len == 6 && !strncmp(spec, "random", 6)) {
+        /* positions uniform over the matrix: rows are binomial around the
+         * mean; the longest of `rows` such draws lies about
+         * sqrt(2 mean ln rows) + ln rows above it (a Poisson tail bound) */
+        double lr = log(fmax(sh->rows, 2));
+        sh->row_max = fmin(sh->cols, ceil(mean + sqrt(2 * mean * lr) + lr));
+        sh->ndiags = scattered_diagonals(d, sh->nnz);
     } else if (len == 8 && !strncmp(spec, "denserow", 8)) {
         sh->row_max = sh->cols;
         sh->ndiags = scattered_diagonals(d, sh->nnz);

@@ -10,6 +10,7 @@
 struct sp_gpu_clock {
     cudaStream_t stream;
     cudaEvent_t start, stop;
+    cudaEvent_t mark[SP_GPU_CLOCK_MARKS];   /* step marks, created on first use */
     void *flush;
     size_t flush_bytes;
 };
@@ -87,6 +88,27 @@ extern "C" int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err)
     return 0;
 }
 
+extern "C" int sp_gpu_clock_mark(sp_gpu_clock *c, int i, sp_err *err)
+{
+    if (i < 0 || i >= SP_GPU_CLOCK_MARKS)
+        return sp_fail(err, "GPU clock: step mark %d outside 0..%d", i, SP_GPU_CLOCK_MARKS - 1);
+    if (!c->mark[i] &&
+        cuda_ok(cudaEventCreate(&c->mark[i]), "GPU clock: cudaEventCreate (step mark)", err))
+        return -1;
+    return cuda_ok(cudaEventRecord(c->mark[i], c->stream), "GPU clock: step mark", err);
+}
+
+extern "C" int sp_gpu_clock_mark_elapsed(sp_gpu_clock *c, int i, double *seconds, sp_err *err)
+{
+    float ms = 0;
+    if (i < 0 || i >= SP_GPU_CLOCK_MARKS || !c->mark[i])
+        return sp_fail(err, "GPU clock: step mark %d was not recorded", i);
+    if (cuda_ok(cudaEventElapsedTime(&ms, c->start, c->mark[i]), "GPU clock: step time", err))
+        return -1;
+    *seconds = 1e-3 * (double)ms;
+    return 0;
+}
+
 extern "C" int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err)
 {
     return cuda_ok(cudaStreamSynchronize(c->stream), "GPU clock: the untimed launches", err);
@@ -131,6 +153,9 @@ extern "C" void sp_gpu_clock_close(sp_gpu_clock *c)
         cudaEventDestroy(c->start);
     if (c->stop)
         cudaEventDestroy(c->stop);
+    for (int i = 0; i < SP_GPU_CLOCK_MARKS; i++)
+        if (c->mark[i])
+            cudaEventDestroy(c->mark[i]);
     if (c->stream)
         cudaStreamDestroy(c->stream);
     free(c);

@@ -29,6 +29,13 @@ int sp_gpu_clock_start(sp_gpu_clock *c, sp_err *err);
 /* Record the stop event, wait for it, *seconds = stop - start. A launch
  * error of the work in between surfaces here, with CUDA's message. */
 int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err);
+/* Most step marks one sample may hold (sp_exec_mark, `steps = 1`). */
+#define SP_GPU_CLOCK_MARKS 16
+/* Record mark event i (0 .. SP_GPU_CLOCK_MARKS-1) on the stream, between
+ * the start and the stop; its events are created on first use. */
+int sp_gpu_clock_mark(sp_gpu_clock *c, int i, sp_err *err);
+/* Seconds from the start event to mark i, after sp_gpu_clock_stop. */
+int sp_gpu_clock_mark_elapsed(sp_gpu_clock *c, int i, double *seconds, sp_err *err);
 /* Wait for everything on the stream (a warm-up launch, a reset). */
 int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err);
 /* Wait for the whole device (every stream, the legacy default one

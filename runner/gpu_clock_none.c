@@ -37,6 +37,18 @@ int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err)
     return none(err);
 }
 
+int sp_gpu_clock_mark(sp_gpu_clock *c, int i, sp_err *err)
+{
+    (void)c, (void)i;
+    return none(err);
+}
+
+int sp_gpu_clock_mark_elapsed(sp_gpu_clock *c, int i, double *seconds, sp_err *err)
+{
+    (void)c, (void)i, (void)seconds;
+    return none(err);
+}
+
 int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err)
 {
     (void)c;

@@ -221,10 +221,79 @@ int sp_harness_launch(sp_harness *h, void *state, sp_err *err)
     return h->gpu ? sp_gpu_clock_sync(h->clock, err) : 0;
 }
 
+/* ---- steps (`steps = 1`) ------------------------------------------------ */
+
+/* A name a database column and a JSON key can hold as it is. */
+static int step_name_ok(const char *s)
+{
+    if (!s || !*s || strlen(s) > 48)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '-' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+/* ex.mark: read the clock at a step's start. A failure is kept for the
+ * sample to report (a launch cannot return it from here). */
+static void harness_mark(void *ctx, const char *step)
+{
+    sp_harness *h = ctx;
+    if (!h->in_sample || h->mark_failed)
+        return;
+    int i = h->nmarks;
+    if (!step_name_ok(step))
+        h->mark_failed = 1, sp_fail(&h->mark_err, "step name '%s': 1 to 48 letters, digits, "
+                                    "'_', '-' or '.'", step ? step : "(null)");
+    else if (i == SP_MAX_STEPS)
+        h->mark_failed = 1, sp_fail(&h->mark_err, "more than %d step marks in one launch "
+                                    "(the last: '%s')", SP_MAX_STEPS, step);
+    else if (h->gpu ? sp_gpu_clock_mark(h->clock, i, &h->mark_err)
+                    : (h->mark_t[i] = sp_harness_cpu_clock(), 0))
+        h->mark_failed = 1;
+    else
+        h->mark_name[h->nmarks++] = step;
+}
+
+void sp_harness_time_steps(sp_harness *h)
+{
+    h->timing_steps = 1;
+    h->ex.mark = harness_mark;
+    h->ex.mark_ctx = h;
+}
+
+/* h->steps from the sample's marks: t0 the CPU clock at its start, total
+ * its length (the whole batch's). */
+static int collect_steps(sp_harness *h, double t0, double total, sp_err *err)
+{
+    double at[SP_MAX_STEPS];
+    sp_steps *st = &h->steps;
+    st->n = 0;
+    if (h->mark_failed)
+        return sp_fail(err, "%s", h->mark_err.msg);
+    for (int i = 0; i < h->nmarks; i++)
+        if (h->gpu ? sp_gpu_clock_mark_elapsed(h->clock, i, &at[i], err)
+                   : (at[i] = h->mark_t[i] - t0, 0))
+            return -1;
+    for (int i = 0; i < h->nmarks; i++) {
+        double from = i == 0 ? 0 : at[i], to = i + 1 < h->nmarks ? at[i + 1] : total;
+        int slot = 0;
+        while (slot < st->n && strcmp(st->name[slot], h->mark_name[i]))
+            slot++;
+        if (slot == st->n)
+            st->name[st->n] = h->mark_name[i], st->seconds[st->n++] = 0;
+        st->seconds[slot] += to > from ? to - from : 0;
+    }
+    return 0;
+}
+
 int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp_err *err)
 {
     if (batch < 1 || batch > SP_BATCH_MAX)
         return sp_fail(err, "batch = %d outside 1..%d", batch, SP_BATCH_MAX);
+    if (h->timing_steps && batch != 1)
+        return sp_fail(err, "steps = 1 times one launch a sample, not a batch of %d", batch);
     if (h->cold && (h->gpu ? sp_gpu_clock_flush(h->clock, err) : (cpu_flush(h), 0)))
         return -1;
     if (!h->k->launch)
@@ -234,12 +303,16 @@ int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp
     double t0 = 0, total = 0;
     if (h->gpu ? sp_gpu_clock_start(h->clock, err) : (t0 = sp_harness_cpu_clock(), 0))
         return -1;
+    h->in_sample = h->timing_steps, h->nmarks = 0, h->mark_failed = 0;
     for (int i = 0; i < batch; i++)
         if (h->k->launch(state, &h->ex, err))
-            return sp_fail_prefix(err, "launch %d of %d", i + 1, batch);
+            return h->in_sample = 0, sp_fail_prefix(err, "launch %d of %d", i + 1, batch);
+    h->in_sample = 0;
     if (h->gpu ? sp_gpu_clock_stop(h->clock, &total, err)
                : (total = sp_harness_cpu_clock() - t0, 0))
         return -1;
+    if (h->timing_steps && collect_steps(h, t0, total, err))
+        return sp_fail_prefix(err, "steps");
     *seconds = total / batch;
     return 0;
 }
@@ -256,7 +329,7 @@ static int batch_for(double min_s, double per)
 int sp_harness_batch(sp_harness *h, void *state, double min_sample_s, int *batch, sp_err *err)
 {
     *batch = 1;
-    if (h->cold || h->k->reset || !h->k->launch || !(min_sample_s > 0))
+    if (h->cold || h->k->reset || h->timing_steps || !h->k->launch || !(min_sample_s > 0))
         return 0;
     double one = 0;
     if (sp_harness_sample(h, state, 1, &one, err))

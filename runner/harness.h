@@ -21,6 +21,21 @@ extern "C" {
  * needs 500; the cap only bounds a kernel that does nothing. */
 #define SP_BATCH_MAX 100000
 
+/* Most named steps one launch may mark (sp_exec_mark). */
+#define SP_MAX_STEPS 16
+#ifndef __cplusplus
+_Static_assert(SP_MAX_STEPS <= SP_GPU_CLOCK_MARKS, "a GPU event per step mark");
+#endif
+
+/* The steps of one sample, in the order first marked: each one's time
+ * from its mark to the next (the first from the sample's start, the last
+ * to its end), a name marked twice summed; they add up to the sample. */
+typedef struct sp_steps {
+    int n;
+    const char *name[SP_MAX_STEPS];     /* the kernel's string literals */
+    double seconds[SP_MAX_STEPS];
+} sp_steps;
+
 typedef struct sp_harness {
     const sp_kernel *k;
     int gpu;                /* k->needs_gpu: timed on the GPU clock */
@@ -35,6 +50,14 @@ typedef struct sp_harness {
      * stage (runner/measure.c reports them to the parent); may be NULL. */
     void (*on_stage)(void *ctx, const char *step);
     void *stage_ctx;
+    /* `steps = 1` (sp_harness_time_steps): the marks of the sample in
+     * progress, and after sp_harness_sample the sample's steps. */
+    int timing_steps;
+    int in_sample, nmarks, mark_failed;
+    const char *mark_name[SP_MAX_STEPS];
+    double mark_t[SP_MAX_STEPS];        /* CPU: the clock at each mark */
+    sp_err mark_err;
+    sp_steps steps;
 } sp_harness;
 
 /* Set h up for kernel k: the GPU clock (stream, events, and with cold an
@@ -66,9 +89,18 @@ int sp_harness_launch(sp_harness *h, void *state, sp_err *err);
  * whole batch's time / batch, the time of one launch. */
 int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp_err *err);
 
+/* Time the kernel's steps from now on: every launch gets ex.mark, each
+ * sp_exec_mark inside a sample reads the harness's clock (a CUDA event on
+ * its stream for a GPU kernel, recorded in stream order between the
+ * sample's two events), and sp_harness_sample fills h->steps. Samples are
+ * then one launch each (sp_harness_batch gives 1, a larger batch is
+ * refused): a step's time is one launch's. Marks outside a sample (warm-up)
+ * are ignored. h must stay where it is: ex.mark_ctx points to it. */
+void sp_harness_time_steps(sp_harness *h);
+
 /* Launches per sample so that one sample lasts at least min_sample_s: 1
- * for a cold run or a kernel with a reset (each launch needs its own
- * flush or reset); otherwise measured: one launch, then the batch that
+ * for a cold run, a kernel with a reset (each launch needs its own
+ * flush or reset) or timed steps; otherwise measured: one launch, then the batch that
  * should fill min_sample_s, checked once and grown if it fell short. */
 int sp_harness_batch(sp_harness *h, void *state, double min_sample_s, int *batch, sp_err *err);
 

@@ -40,6 +40,7 @@ enum {
     SP_MSG_MACHINE = 6,     /* sp_wire_machine: the machine around the samples */
     SP_MSG_SAMPLE_FLAGS = 7, /* int32 SP_MACHINE_* bits, one per sample sent */
     SP_MSG_INFO = 8,        /* text: the kernel's info, a JSON object (sp_kernel.info) */
+    SP_MSG_STEPS = 9,       /* text: the median of each timed step, a JSON object */
 };
 #define SP_WIRE_MAX_PAYLOAD (64u << 20)
 
@@ -102,6 +103,7 @@ typedef struct sp_child_outcome {
     int have_machine;           /* SP_MSG_MACHINE arrived */
     sp_wire_machine machine;
     char info[1024];            /* SP_MSG_INFO: the kernel's JSON, "" when none */
+    char steps[1024];           /* SP_MSG_STEPS: the steps' medians, "" when none */
     int timed_out;              /* killed after the timeout */
     int aborted;                /* killed because the sweep was told to stop */
     int protocol_error;         /* malformed frame */
@@ -206,6 +208,7 @@ typedef struct sp_measure_job {
     double min_sample_s;        /* the shortest sample a calibrated batch makes */
     double energy_s;            /* GPU energy window after the samples; 0: none */
     int energy_windows;         /* windows of energy_s each (1..SP_ENERGY_WINDOWS_MAX) */
+    int steps;                  /* time the kernel's marked steps (one launch a sample) */
 } sp_measure_job;
 
 /* Measure one combination and report it on fd; returns the SP_RUN_*

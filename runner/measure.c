@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "isolate.h"
 #include "measure_machine.h"
+#include "measure_steps.h"
 #include "memguard.h"
 #include "../db/stats.h"
 
@@ -100,7 +101,8 @@ static int auto_done(const sp_measure_job *j, sample_buf *b, double t0, int *sto
 /* The timed repetitions; each is one sample of `batch` launches, stored as
  * the time of one launch. */
 static int timed_reps(const sp_measure_job *j, sp_harness *h, void *state, int batch,
-                      sp_run_machine *m, sample_buf *b, int *stop, sp_err *err)
+                      sp_run_machine *m, sample_buf *b, sp_step_series *ss, int *stop,
+                      sp_err *err)
 {
     double t0 = sp_seconds();
     for (;;) {
@@ -109,7 +111,8 @@ static int timed_reps(const sp_measure_job *j, sp_harness *h, void *state, int b
             return sp_fail_prefix(err, "repetition %d", b->n + 1);
         if (!(s > 0) || !isfinite(s))
             return sp_fail(err, "repetition %d: measured %g s", b->n + 1, s);
-        if (push(b, s, sp_run_machine_sample(m), err))
+        if (push(b, s, sp_run_machine_sample(m), err) ||
+            (h->timing_steps && sp_step_series_push(ss, &h->steps, err)))
             return -1;
         if (!j->auto_reps && b->n >= j->repetitions)
             return *stop = SP_STOP_COUNT, 0;
@@ -153,6 +156,8 @@ static void start_openmp_threads(const sp_measure_job *j)
 static int choose_batch(const sp_measure_job *j, sp_harness *h, void *state, int *batch,
                         sp_err *err)
 {
+    if (j->steps)
+        return *batch = 1, 0;   /* a step's time is one launch's (harness.h) */
     if (j->batch > 0) {
         *batch = j->cold || j->kernel->reset ? 1 : j->batch;
         return 0;
@@ -162,8 +167,8 @@ static int choose_batch(const sp_measure_job *j, sp_harness *h, void *state, int
 
 /* Every step up to the check; returns an SP_RUN_* status (OK, FAILED, ERROR or SKIPPED). */
 static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
-                   sp_phases *ph, sample_buf *b, sp_wire_done *d, sp_wire_machine *wm,
-                   sp_err *err)
+                   sp_phases *ph, sample_buf *b, sp_step_series *ss, sp_wire_done *d,
+                   sp_wire_machine *wm, sp_err *err)
 {
     const sp_kernel *k = j->kernel;
     int short_mem = device_short(j, err);
@@ -177,6 +182,8 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
         return sp_fail_prefix(err, "harness"), SP_RUN_ERROR;
     sp_profile_mark("harness-open");
     h->on_stage = stage_hook, h->stage_ctx = (void *)(intptr_t)fd;
+    if (j->steps)
+        sp_harness_time_steps(h);
     if (sp_harness_prepare(h, j->pb, j->params, state, ph, err))
         return SP_RUN_ERROR;
     send_info(fd, k, *state);
@@ -192,7 +199,7 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
     sp_run_machine m;
     sp_run_machine_begin(&m, h, (int)threads);
     sp_profile_mark("machine-before");
-    if (timed_reps(j, h, *state, batch, &m, b, &d->stop, err) ||
+    if (timed_reps(j, h, *state, batch, &m, b, ss, &d->stop, err) ||
         (j->energy_s > 0 &&
          sp_run_machine_energy(&m, h, *state, batch, sp_median(b->v, b->n, b->scratch),
                                j->energy_s, j->energy_windows, err)))
@@ -242,17 +249,22 @@ int sp_measure(const sp_measure_job *j, int fd)
     sp_phases ph = {0, 0, 0, 0};
     void *state = NULL;
     sample_buf b = {0};
+    sp_step_series ss = {0};
+    char steps[1024];
     sp_wire_done d = {SP_RUN_ERROR, SP_STOP_COUNT, NAN, 1, 0};
     sp_harness h;
     memset(&h, 0, sizeof h);
     static sp_wire_machine wm;      /* 3 KiB: off the stack */
     memset(&wm, 0, sizeof wm);
     sp_profile_mark("begin");
-    d.status = measure(j, fd, &h, &state, &ph, &b, &d, &wm, &err);
+    d.status = measure(j, fd, &h, &state, &ph, &b, &ss, &d, &wm, &err);
     sp_profile_mark("measured");
     if (d.status == SP_RUN_OK) {
         send_samples(fd, &b);
         sp_wire_send(fd, SP_MSG_MACHINE, &wm, sizeof wm);
+        /* the kernel's steps, when the sweep times them and it marks any */
+        if (!sp_step_series_json(&ss, steps, sizeof steps))
+            sp_wire_send(fd, SP_MSG_STEPS, steps, strlen(steps));
     }
     if (state)
         sp_harness_release(&h, state, &ph);
@@ -270,6 +282,7 @@ int sp_measure(const sp_measure_job *j, int fd)
     free(b.v);
     free(b.scratch);
     free(b.flags);
+    sp_step_series_free(&ss);
     return d.status;
 }
 

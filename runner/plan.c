@@ -40,11 +40,15 @@ static void push_param(sp_params *p, const char *name, long value)
  * carried by the combination (kernels read SP_DOUBLE when it is absent),
  * so a kernel that gains the axis keeps its axes JSON, its database rows'
  * meaning and its configs' plan hashes; the views read a missing precision
- * as double. */
+ * as double. Likewise `scan_threads` left out at chunks, the kernel's
+ * choice before the axis existed. */
 static int implicit_double(const sp_kernel_spec *ks, int a, long v)
 {
-    return !strcmp(ks->kernel->axes[a].name, SP_AXIS_PRECISION) && !ks->axis_text[a] &&
-           ks->axes[a].n == 1 && v == SP_DOUBLE;
+    const char *name = ks->kernel->axes[a].name;
+    if (ks->axis_text[a] || ks->axes[a].n != 1)
+        return 0;
+    return (!strcmp(name, SP_AXIS_PRECISION) && v == SP_DOUBLE) ||
+           (!strcmp(name, SP_AXIS_SCAN_THREADS) && v == SP_SCAN_THREADS_CHUNKS);
 }
 
 /* Fill combination number idx (mixed radix over the axes) of one kernel;

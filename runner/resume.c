@@ -42,6 +42,8 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
             cfg->seed, cfg->energy_s);
     if (cfg->energy_s > 0)      /* only then: plans without energy keep their hash */
         fprintf(f, "energy_windows %d\n", cfg->energy_windows);
+    if (cfg->steps)             /* likewise: one launch a sample changes the samples */
+        fprintf(f, "steps %d\n", cfg->steps);
     for (int m = 0; m < cfg->nmatrices; m++)
         fprintf(f, "matrix %s\n", cfg->matrices[m].text);
     for (int i = 0; i < plan->ncombos; i++) {

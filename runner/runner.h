@@ -6,7 +6,7 @@
  *   [sweep]           repetitions (N | auto), warmup, tolerance, database,
  *                     cache (warm | cold), cache_dir, batch (auto | N),
  *                     min_sample_time, rounds, seed, noisy, energy, complex, timeout,
- *                     max_noise, max_time
+ *                     max_noise, max_time, steps
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
  *                     select = EXPR, limit = N   (SuiteSparse index, fetch/fetch.h)
  *   [fetch]           base_url, jobs
@@ -109,6 +109,8 @@ typedef struct sp_config {
     double noisy_threshold;     /* [sweep] noisy: half-width / median marking a run noisy */
     double energy_s;            /* [sweep] energy: GPU energy window after the samples; 0 off */
     int energy_windows;         /* [sweep] energy_windows: windows a round (default 3) */
+    int steps;                  /* [sweep] steps = 1: time the steps kernels mark
+                                 * (sp_exec_mark), one launch a sample; default 0 */
     double max_fill;            /* [sweep] max_fill: a padded layout may store at most this
                                  * many times the CSR's entries; 0 = none (default 10) */
     int nmatrices;

@@ -30,6 +30,7 @@ typedef struct combo_outcome {
     int have_machine;
     sp_wire_machine machine;    /* the machine around the samples */
     char info[1024];            /* the kernel's JSON facts, "" when none */
+    char steps[1024];           /* the medians of its timed steps, "" when none */
 } combo_outcome;
 
 static void op_state_free(op_state *os)
@@ -115,7 +116,7 @@ static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_com
         .cold = (int)sp_param(&c->params, SP_AXIS_CACHE, cfg->cold),
         .batch = (int)sp_param(&c->params, SP_AXIS_BATCH, cfg->batch),
         .min_sample_s = sp_config_min_sample(cfg, c->kernel), .energy_s = cfg->energy_s,
-        .energy_windows = cfg->energy_windows,
+        .energy_windows = cfg->energy_windows, .steps = cfg->steps,
     };
 }
 
@@ -198,6 +199,7 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
         out->have_machine = co.have_machine;
         out->machine = co.machine;
         memcpy(out->info, co.info, sizeof out->info);
+        memcpy(out->steps, co.steps, sizeof out->steps);
     }
     sp_child_outcome_free(&co);
 }
@@ -318,6 +320,7 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .batch = out.batch,
         .cache = sp_param(&c->params, SP_AXIS_CACHE, rc->cfg->cold) ? "cold" : "warm",
         .sample_flags = out.sample_flags, .kernel_info = out.info[0] ? out.info : NULL,
+        .steps = out.steps[0] ? out.steps : NULL,
     };
     if (ok && out.have_machine) {
         r.flags = out.machine.flags, r.energy_windows = out.machine.energy_windows;

@@ -272,7 +272,7 @@ Test(gen, bad_parameters)
         {"laplace2d?n= 12", "gen:laplace2d?n= 12: parameter 'n': ' 12' is not an integer"},
         {"laplace2d?n=1.5", "gen:laplace2d?n=1.5: parameter 'n': '1.5' is not an integer"},
         {"foo?n=1", "gen:foo?n=1: unknown generator 'foo' (known: laplace2d, laplace3d, rmat, "
-                    "uniform, banded, denserow)"},
+                    "uniform, banded, denserow, random)"},
         {"laplace2d?m=3", "gen:laplace2d?m=3: unknown parameter 'm' for laplace2d (known: n)"},
         {"laplace2d", "gen:laplace2d: missing required parameter 'n'"},
         {"banded?n=4", "gen:banded?n=4: missing required parameter 'bw'"},

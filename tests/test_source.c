@@ -73,7 +73,7 @@ Test(source, parse_errors)
         {"suitesparse:HB/", "suitesparse:HB/: expected suitesparse:Group/Name or "
                             "suitesparse:Name (letters, digits, '_', '-', '.')"},
         {"gen:nope?n=1", "gen:nope?n=1: unknown generator 'nope' (known: laplace2d, laplace3d, "
-                         "rmat, uniform, banded, denserow)"},
+                         "rmat, uniform, banded, denserow, random)"},
         {"gen:laplace2d?n=abc", "gen:laplace2d?n=abc: parameter 'n': 'abc' is not an integer"},
         {"gen:laplace2d?size=3", "gen:laplace2d?size=3: unknown parameter 'size' for laplace2d "
                                  "(known: n)"},

@@ -214,6 +214,11 @@ Test(studies, the_study_axis_values_are_kept)
     }
     static const long bs_trans[] = {64, 128, 256, 512, 1024};
     assert_values(&cfg, "transpose_cuda_scantrans", "blocksize", bs_trans, 5);
+    /* the study's thread count (the occupancy API) beside ours, and its
+     * four steps timed */
+    static const long scan_threads[] = {SP_SCAN_THREADS_AUTO, SP_SCAN_THREADS_CHUNKS};
+    assert_values(&cfg, "transpose_cuda_scantrans", SP_AXIS_SCAN_THREADS, scan_threads, 2);
+    cr_assert_eq(cfg.steps, 1, "ScanTrans's steps as sub-phases");
     sp_config_free(&cfg);
 
     load(&STUDY_LIST[0], &cfg);                     /* 000: the primitives' tables */
@@ -224,8 +229,9 @@ Test(studies, the_study_axis_values_are_kept)
     assert_values(&cfg, "histogram_cuda", "blocksize", hist, 3);
     assert_values(&cfg, "idx2ptr_cuda", "blocksize", hist, 3);
     assert_values(&cfg, "ptr2idx_cuda", "blocksize", p2i, 2);
-    cr_assert(strstr(cfg.matrices[0].text, "rows=500000") &&
-                  strstr(cfg.matrices[0].text, "per_row=20"),
+    cr_assert(strstr(cfg.matrices[0].text, "gen:random?") &&
+                  strstr(cfg.matrices[0].text, "rows=500000") &&
+                  strstr(cfg.matrices[0].text, "nnz=10000000"),
               "the study's default instance: 500000 x 500000, 10^7 nonzeros");
     sp_config_free(&cfg);
 

@@ -31,9 +31,12 @@ Test(transpose_gpu, kernels_and_operations_are_registered)
         cr_assert_not_null(k, "%s", trans[i]);
         cr_assert_str_eq(k->operation, "transpose");
         cr_assert(k->needs_gpu && k->need);
-        /* blocksize for the first three, then the precision of every one */
-        cr_assert_eq(k->naxes, i < 3 ? 2 : 1, "%s", k->name);
-        cr_assert_str_eq(k->axes[k->naxes - 1].name, SP_AXIS_PRECISION, "%s", k->name);
+        /* blocksize for the first three, then the precision of every one;
+         * ScanTrans's scan_threads after it */
+        cr_assert_eq(k->naxes, i == 1 ? 3 : i < 3 ? 2 : 1, "%s", k->name);
+        cr_assert_str_eq(k->axes[i < 3 ? 1 : 0].name, SP_AXIS_PRECISION, "%s", k->name);
+        if (i == 1)
+            cr_assert_str_eq(k->axes[2].name, SP_AXIS_SCAN_THREADS);
     }
     /* the carry route's statement: CSR, CSC, two 64-bit key arrays, CUB's
      * buffer estimated at 16 bytes a nonzero + 16 MiB */

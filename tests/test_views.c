@@ -702,7 +702,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
                  "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
@@ -736,7 +736,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 8);
     sp_store_close(st);
 }
 
@@ -777,7 +777,7 @@ Test(views, migration_from_version_3_computes_the_statistics)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     /* samples 1..6: median 3.5; n = 6 -> ranks 1 and 6 (level 0.96875) */
     ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 3.5, "median");
     ud_close(ud_real(db, "SELECT ci_lo FROM run_stats WHERE run_id = 11", 0), 1.0, "ci_lo");
@@ -814,7 +814,7 @@ Test(views, migration_from_version_2_adds_isolate)
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
     m.isolate = "matrix";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -844,7 +844,8 @@ Test(views, migration_from_version_5_adds_libraries)
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     /* the last column first: SQLite 3.40 cannot drop a table's last column
      * once the columns before it were dropped */
-    ud_exec(db, "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
+    ud_exec(db, "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+                "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
                 "DROP VIEW sweep_roofs; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP COLUMN device_l2_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN device_l2_gbs; ALTER TABLE sweeps DROP COLUMN "
@@ -852,7 +853,7 @@ Test(views, migration_from_version_5_adds_libraries)
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE libraries IS NULL", 0), 1);
     m.libraries = "librsb 1.3; MKL 2026.2, threading gnu";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -880,7 +881,8 @@ Test(views, migration_from_version_6_adds_the_cache_roofs)
     sp_store_close(st);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
+    ud_exec(db, "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+                "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
                 "DROP VIEW sweep_roofs; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP "
                 "COLUMN device_l2_bytes; ALTER TABLE sweeps DROP COLUMN device_l2_gbs; "
@@ -888,7 +890,7 @@ Test(views, migration_from_version_6_adds_the_cache_roofs)
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 7);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 8);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE device_l2_gbs IS NULL AND "
                             "host_cache_bytes IS NULL", 0), 1);
     m.device_l2_gbs = 9000, m.device_l2_bytes = 50 << 20;
@@ -914,4 +916,89 @@ Test(views, newer_schema_refused)
     sp_err err;
     cr_assert_eq(sp_store_open(path, &st, &err), -1);
     cr_assert(strstr(err.msg, "version 9 is newer"), "%s", err.msg);
+}
+
+/* ---- run_steps (schema version 8) ----------------------------------------- */
+
+/* Store round `round` of an ok run of k with samples s and the round's
+ * steps JSON (NULL: none). */
+static void steps_round(fixture *f, const sp_kernel *k, int round, const double *s, int n,
+                        const char *steps)
+{
+    sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = k,
+                       .axes_json = "{}", .status = SP_RUN_OK, .rel_error = 0, .flops = 4e9,
+                       .bytes = 8e9, .nsamples = n, .samples = s, .round = round,
+                       .steps = steps};
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_run(f->st, &r, NULL, &err), 0, "%s", err.msg);
+}
+
+/* Each step once per run, in the order marked, its median over the
+ * rounds' medians (the middle one of 3; the mean of the middle two of 2),
+ * and its share of the run's median launch. A run without steps has no
+ * row. */
+Test(views, run_steps_gives_each_steps_median_over_rounds)
+{
+    fixture f;
+    fixture_open(&f);
+    static const sp_kernel k_scan = {.name = "transpose_scantrans", .operation = "transpose",
+                                     .format = "csc", .backend = "openmp"};
+    static const sp_kernel k_two = {.name = "transpose_two", .operation = "transpose",
+                                    .format = "csc", .backend = "openmp"};
+    const double s[] = {2, 2, 2};
+    steps_round(&f, &k_scan, 0, s, 3, "{\"a\":0.5,\"b\":1.5}");
+    steps_round(&f, &k_scan, 1, s, 3, "{\"a\":0.7,\"b\":1.1}");
+    steps_round(&f, &k_scan, 2, s, 3, "{\"a\":0.6,\"b\":1.4}");
+    steps_round(&f, &k_two, 0, s, 3, "{\"x\":1,\"y\":1}");
+    steps_round(&f, &k_two, 1, s, 3, "{\"x\":2,\"y\":0.5}");
+    steps_round(&f, &k_serial, 0, s, 3, NULL);
+    sqlite3 *db = f.db;
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_rounds WHERE steps IS NOT NULL", 0), 5);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_stats", 0), 3);
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_steps", 0), 4, "two steps of two runs");
+    cr_assert_eq(ud_int(db, "SELECT count(*) FROM run_steps WHERE kernel = 'spmv_csr_serial'",
+                        0), 0);
+    /* a: 0.5 0.7 0.6 -> 0.6; b: 1.5 1.1 1.4 -> 1.4; kernel_s 2 */
+    ud_close(ud_real(db, "SELECT median_s FROM run_steps WHERE step = 'a'", 0), 0.6, "a");
+    ud_close(ud_real(db, "SELECT median_s FROM run_steps WHERE step = 'b'", 0), 1.4, "b");
+    ud_close(ud_real(db, "SELECT share FROM run_steps WHERE step = 'a'", 0), 0.3, "a share");
+    ud_close(ud_real(db, "SELECT share FROM run_steps WHERE step = 'b'", 0), 0.7, "b share");
+    cr_assert_eq(ud_int(db, "SELECT position FROM run_steps WHERE step = 'b'", 0), 2);
+    cr_assert_eq(ud_int(db, "SELECT rounds FROM run_steps WHERE step = 'a'", 0), 3);
+    /* two rounds: x 1, 2 -> 1.5; y 1, 0.5 -> 0.75 */
+    ud_close(ud_real(db, "SELECT median_s FROM run_steps WHERE step = 'x'", 0), 1.5, "x");
+    ud_close(ud_real(db, "SELECT median_s FROM run_steps WHERE step = 'y'", 0), 0.75, "y");
+    cr_assert_eq(ud_int(db, "SELECT position FROM run_steps WHERE step = 'y'", 0), 2);
+    sp_store_close(f.st);
+}
+
+/* A version-7 database gains run_rounds.steps (NULL for its rounds: they
+ * timed no steps) and the view; a new run stores its steps and the view
+ * reads them. */
+Test(views, migration_from_version_7_adds_the_steps)
+{
+    fixture f;
+    fixture_open(&f);
+    const double s[] = {1, 1, 1};
+    steps_round(&f, &k_serial, 0, s, 3, NULL);
+    char path[400];
+    snprintf(path, sizeof path, "%s", sqlite3_db_filename(f.db, "main"));
+    sp_store_close(f.st);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ud_exec(db, "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+                "PRAGMA user_version = 7");
+    sqlite3_close(db);
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &f.st, &err), 0, "migration: %s", err.msg);
+    f.db = sp_store_db(f.st);
+    cr_assert_eq(ud_int(f.db, "PRAGMA user_version", 0), 8);
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_rounds WHERE steps IS NULL", 0), 1);
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_steps", 0), 0);
+    steps_round(&f, &k_omp, 0, s, 3, "{\"histogram\":0.25,\"write_back\":0.75}");
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_steps WHERE kernel = 'spmv_csr_omp'",
+                        0), 2);
+    ud_close(ud_real(f.db, "SELECT share FROM run_steps WHERE step = 'write_back'", 0), 0.75,
+             "write back's share");
+    sp_store_close(f.st);
 }

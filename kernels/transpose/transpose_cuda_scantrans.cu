@@ -1,7 +1,10 @@
 /*
  * transpose_cuda_scantrans.cu — ScanTrans (Wang, Liu, Hou, Feng, ICS'16) in
  * CUDA. The nonzeros are split into `units` contiguous chunks, one warp
- * each (sp_scantrans_gpu_units chooses how many fit the memory budget):
+ * each (the `scan_threads` axis: by default sp_scantrans_gpu_units chooses
+ * how many fit the memory budget; auto is study 001's occupancy-API
+ * choice, resolved in upload; transpose_cuda_scantrans_host.c):
+ *   0. the row of each nonzero (pointers-to-index, prim);
  *   1. each warp counts its chunk's columns into its own row of the
  *      (units + 1) x cols counts, 32 positions at a time, equal columns
  *      of a step counted with one update (no atomics: the row is its own);
@@ -11,7 +14,8 @@
  *   4. write back: each warp walks its chunk again in position order and
  *      puts each entry at colptr + its unit's offset + its rank, so rows
  *      stay ascending in every column without any sort.
- * The row of each nonzero comes from pointers-to-index (prim).
+ * With `steps = 1` the launch marks four steps, study 001's four kernels:
+ * histogram (0 and 1), vertical_scan (2), prefix_sum (3), write_back (4).
  */
 #include "transpose_gpu.cuh"
 
@@ -115,7 +119,7 @@ extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params 
     if (!g)
         return -1;
     g->bs = bs;
-    if (sp_scantrans_gpu_units(pb->A, SP_SCANTRANS_BUDGET, &g->units, err)) {
+    if (sp_scantrans_gpu_axis_units(pb->A, p, SP_SCANTRANS_BUDGET, &g->units, err)) {
         sp_trans_gpu_release(g);    /* host memory only: no device call */
         return -1;
     }
@@ -128,6 +132,14 @@ extern "C" int sp_trans_scantrans_prepare(const sp_problem *pb, const sp_params 
 static int scantrans_work(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 {
     (void)stream;
+    if (g->units == SP_SCAN_THREADS_AUTO) {
+        /* study 001: the block size the occupancy API suggests for the
+         * counting kernel, times the blocks that cover max(rows, cols) */
+        int min_grid = 0, bs = 0;
+        SP_CUDA(cudaOccupancyMaxPotentialBlockSize(&min_grid, &bs, count_units, 0, 0), err);
+        if (sp_scantrans_auto_units(g->A, bs, SP_SCANTRANS_BUDGET, &g->units, err))
+            return -1;
+    }
     return sp_trans_gpu_alloc((void **)&g->w32a, ((size_t)g->units + 1) * (size_t)g->cols, 4,
                               err) ||
            sp_trans_gpu_alloc((void **)&g->w32b, (size_t)g->nnz, 4, err) ||
@@ -139,28 +151,34 @@ extern "C" int sp_trans_scantrans_upload(void *state, const sp_exec *ex, sp_err 
     return sp_trans_gpu_upload(state, ex, scantrans_work, err);
 }
 
-static int scantrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
+/* The whole transposition on `stream`; ex marks the steps (sp_exec_mark:
+ * a no-op unless the sweep times steps). */
+static int scantrans(sp_gpu_trans *g, const sp_exec *ex, cudaStream_t stream, sp_err *err)
 {
     const int bs = g->bs;
     const size_t cols = (size_t)g->cols;
     int32_t *counts = g->w32a;
-    SP_CUDA(cudaMemsetAsync(counts, 0, (size_t)g->units * cols * 4, stream), err);
     unsigned warps_grid = sp_grid((int64_t)g->units * 32, bs);
+    sp_exec_mark(ex, "histogram");
+    if (g->nnz > 0 && sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32b, g->nnz, bs, stream, err))
+        return -1;
+    SP_CUDA(cudaMemsetAsync(counts, 0, (size_t)g->units * cols * 4, stream), err);
     if (g->nnz > 0) {
         count_units<<<warps_grid, bs, 0, stream>>>(g->colidx, g->nnz, g->cols, g->units, counts);
         SP_LAUNCHED("count_units", err);
     }
+    sp_exec_mark(ex, "vertical_scan");
     if (g->cols > 0) {
         vertical_scan<<<sp_grid(g->cols, bs), bs, 0, stream>>>(counts, g->cols, g->units);
         SP_LAUNCHED("vertical_scan", err);
     }
+    sp_exec_mark(ex, "prefix_sum");
     if (sp_gpu_scan(counts + (size_t)g->units * cols, g->colptr, g->cols, bs, g->scan_temp,
                     stream, err))
         return -1;
+    sp_exec_mark(ex, "write_back");
     if (g->nnz == 0)
         return 0;
-    if (sp_gpu_ptr2idx(g->rowptr, g->rows, g->w32b, g->nnz, bs, stream, err))
-        return -1;
     SP_TRANS_BY_VALUE(g, write_back_of, g, warps_grid, counts, stream);
     SP_LAUNCHED("write_back", err);
     return 0;
@@ -168,5 +186,8 @@ static int scantrans(sp_gpu_trans *g, cudaStream_t stream, sp_err *err)
 
 extern "C" int sp_trans_scantrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    return sp_trans_gpu_step(state, ex, KERNEL, scantrans, err);
+    sp_gpu_trans *g = (sp_gpu_trans *)state;
+    if (!g)
+        return sp_fail(err, "%s: no state", KERNEL);
+    return scantrans(g, ex, sp_trans_stream(ex), err);
 }

@@ -194,6 +194,20 @@ uint64_t sp_trans_gpu_bytes_radix(const sp_csr *A, const sp_radix_plan *pl, uint
  * cols counts; -1 with the reason when not even one unit fits. */
 int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_err *err);
 
+/* transpose_cuda_scantrans's unit count from its `scan_threads` axis
+ * (kernel.h) on A, within `budget` bytes of counts; -1 with the reason
+ * (naming the value) when it does not fit. auto needs the device's
+ * occupancy block size: *units = SP_SCAN_THREADS_AUTO, resolved in upload
+ * by sp_scantrans_auto_units, after checking here that the fewest units
+ * auto can give (max(rows, cols)) fit. */
+int sp_scantrans_gpu_axis_units(const sp_csr *A, const sp_params *p, uint64_t budget,
+                                int32_t *units, sp_err *err);
+/* auto's units: max(rows, cols) rounded up to whole blocks of `bs`
+ * threads (the study's grid from cudaOccupancyMaxPotentialBlockSize);
+ * -1 with the reason when they do not fit the budget. */
+int sp_scantrans_auto_units(const sp_csr *A, int bs, uint64_t budget, int32_t *units,
+                            sp_err *err);
+
 /* The `blocksize` axis of the CUDA transposition kernels (default 256). */
 int sp_trans_gpu_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *err);
 

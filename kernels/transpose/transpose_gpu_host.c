@@ -123,7 +123,11 @@ static int scantrans_need(const sp_problem *pb, const sp_params *p, sp_need *nee
     uint64_t vb;
     if (sp_trans_gpu_blocksize("transpose_cuda_scantrans", p, &bs, err) ||
         sp_trans_gpu_vb("transpose_cuda_scantrans", p, &vb, err) ||
-        sp_scantrans_gpu_units(pb->A, SP_SCANTRANS_BUDGET, &units, err))
+        sp_scantrans_gpu_axis_units(pb->A, p, SP_SCANTRANS_BUDGET, &units, err))
+        return -1;
+    /* auto: at most whole blocks of 1024 past max(rows, cols) */
+    if (units == SP_SCAN_THREADS_AUTO &&
+        sp_scantrans_auto_units(pb->A, 1024, UINT64_MAX, &units, err))
         return -1;
     need->device_bytes = sp_trans_gpu_bytes_scantrans(pb->A, units, bs, vb);
     return need_host(need, pb->A, vb);
@@ -202,8 +206,9 @@ const sp_kernel sp_transpose_cuda_scantrans = {
     .backend = "cuda",
     .summary = "ScanTrans: per-warp column counts, vertical scan, scan, write back",
     .needs_gpu = 1,
-    .naxes = 2,
-    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {SP_AXIS_PRECISION, "double"}},
+    .naxes = 3,
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES}, {SP_AXIS_PRECISION, "double"},
+             {SP_AXIS_SCAN_THREADS, "chunks"}},
     .prepare = SP_GPU_FN(sp_trans_scantrans_prepare),
     .upload = SP_GPU_FN(sp_trans_scantrans_upload),
     .launch = SP_GPU_FN(sp_trans_scantrans_launch),

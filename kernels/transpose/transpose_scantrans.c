@@ -197,9 +197,23 @@ static void final_scan(int32_t *colptr, int32_t cols, const scan_work *w, int t,
 SCATTER(scatter_double, double)
 SCATTER(scatter_float, float)
 
+/* Where the sweep times steps (`steps = 1`, ex->mark set, the same in
+ * every thread): wait for the team, then thread 0 marks the step that
+ * starts, so each step's time is the whole team's. Without it, no barrier
+ * is added: the measured kernel is the one a plain sweep runs. The steps
+ * bear the names of study 001's four CUDA kernels. */
+#define STEP(ex, t, name)                                                                  \
+    do {                                                                                   \
+        if ((ex)->mark) {                                                                  \
+            _Pragma("omp barrier");                                                        \
+            if ((t) == 0)                                                                  \
+                sp_exec_mark(ex, name);                                                    \
+        }                                                                                  \
+    } while (0)
+
 /* One thread's part of the phases; -1 when the team is not the one the
  * scratch was sized for. */
-static int scantrans_thread(sp_transpose_cpu *s, int t, int nt)
+static int scantrans_thread(sp_transpose_cpu *s, const sp_exec *ex, int t, int nt)
 {
     const sp_csr *A = s->A;
     scan_work w = carve(s, nt);
@@ -210,9 +224,12 @@ static int scantrans_thread(sp_transpose_cpu *s, int t, int nt)
         return -1;                                  /* the same answer in every thread */
     histogram(A, &w, t, k0, k1);
 #pragma omp barrier
+    STEP(ex, t, "vertical_scan");
     vertical_scan(&w, nt, s->C.colptr, j0, j1);
+    STEP(ex, t, "prefix_sum");
     final_scan(s->C.colptr, A->cols, &w, t, nt, j0, j1);  /* barriers inside */
 #pragma omp barrier
+    STEP(ex, t, "write_back");
     if (s->prec == SP_SINGLE)
         scatter_float(A, s->val32, &s->C, s->cval32, &w, t, k0, k1);
     else
@@ -222,13 +239,13 @@ static int scantrans_thread(sp_transpose_cpu *s, int t, int nt)
 
 static int scantrans_launch(void *state, const sp_exec *ex, sp_err *err)
 {
-    (void)ex;
     sp_transpose_cpu *s = state;
     if (!s)
         return sp_fail(err, "transpose_scantrans: launch without a state");
     int short_team = 0;
+    sp_exec_mark(ex, "histogram");      /* with the windows of phase 0 */
 #pragma omp parallel num_threads(s->threads) reduction(| : short_team)
-    short_team = scantrans_thread(s, omp_get_thread_num(), omp_get_num_threads()) != 0;
+    short_team = scantrans_thread(s, ex, omp_get_thread_num(), omp_get_num_threads()) != 0;
     if (short_team)
         return sp_fail(err, "transpose_scantrans: OpenMP gave fewer than threads = %d "
                        "threads (OMP_THREAD_LIMIT?)", s->threads);
