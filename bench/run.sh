@@ -84,6 +84,7 @@ get() { echo "$1" | awk -F': ' -v k="$2" '$1 == k {print $2}'; }
 cpu=$(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
 fmmver=$("$py" -c 'import importlib.metadata as m; print(m.version("fast_matrix_market"))')
 echo "Machine: $cpu, $cpus cores; fast_matrix_market $fmmver ($("$py" -V 2>&1)); $(date -u +%F)"
+echo "Load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows both readers)"
 echo "File: $file, $(( $(stat -c %s "$file") / 1000000 )) MB, $nnz entries, $rows x $rows, random order"
 echo
 echo "| threads | ours → CSR s | ours MB/s | ours → COO s | fmm read_coo s | fmm MB/s | fmm / ours CSR | fmm / ours COO |"
@@ -108,5 +109,6 @@ echo "ours → CSR: sp_mm_read to a sorted CSR (duplicates summed, the source ha
 echo "sp_mm_read_coo, the same parse stopping where read_coo stops (COO arrays, duplicates kept)."
 echo "fmm: fast_matrix_market.read_coo(path, parallelism=t) to numpy COO arrays. Each the median"
 echo "of 3 reads; a ratio above 1x: ours is faster."
+echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "Cache reload (sp_cache_read of the binary CSR, median of 5, $(get "$first" cache_gb) GB):" \
      "$(get "$first" reload_s) s = $(get "$first" reload_gb_s) GB/s."

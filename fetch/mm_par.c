@@ -2,15 +2,25 @@
  * mm_par.c — the Matrix Market body parsed by several threads.
  *
  * After the banner and size line the text (mapped, or inflated into
- * memory for .gz) is split into one chunk per thread at line boundaries;
- * each thread parses its chunk's lines exactly as the serial fill pass
- * would (mm_parse_chunk: the same fast/careful split per line) into its
- * own triplets, and the chunks are then joined in file order: into the
- * CSR by a count and a scatter (each thread placing a range of rows), or
- * copied into one COO. Within each row
- * the entries thus keep file order, so mm_finish_rows (a stable sort,
- * duplicates summed in file order) gives a result bit-identical to the
- * serial reader's.
+ * memory for .gz) is split at line boundaries into many chunks (at least
+ * four per thread, at most 2 MiB each), which the threads take in file
+ * order as they come free. Each chunk's lines are parsed exactly as the
+ * serial fill pass parses them (mm_parse_chunk: the same fast/careful
+ * split per line) into the thread's staging triplets, reused from chunk
+ * to chunk so they stay in cache; then they are copied once into shared
+ * arrays:
+ *   - for a COO, at the chunk's place in file order (its offset is the
+ *     previous chunk's end, published as soon as that chunk is parsed);
+ *   - for a CSR, wherever there is room, sorted by row block (a counting
+ *     sort, stable), so that each thread of the CSR build (mm_par_csr.c)
+ *     later reads only its own rows' entries, chunk after chunk in file
+ *     order.
+ * Work the serial reader does before the parse is spread too: each chunk
+ * is paged in (MADV_POPULATE_READ) and searched for '\r' by the thread
+ * that parses it, and the source hash (XXH3 of the whole text, the value
+ * the serial reader gives) is taken by the first thread, the others
+ * parsing meanwhile. Taking chunks as they come balances that and any
+ * unevenness between threads.
  *
  * Errors stay the serial reader's own: when any chunk holds a line the
  * serial reader rejects, or the chunks' entry lines do not add up to the
@@ -24,14 +34,23 @@
  * default. One thread, an array file or a body under 1 MiB (by default)
  * takes the serial path.
  */
+#include <immintrin.h>
 #include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xxhash.h>
 
 #include "../kernels/hostmem.h"
 #include "mm_read.h"
 
 #define MM_PAR_MIN_BODY ((int64_t)1 << 20)
+#define MM_PAR_CHUNK ((int64_t)2 << 20)     /* a chunk's text: its triplets fit in L2 */
+#define MM_PAR_MAX_CHUNKS 4096
+#define MM_PAR_MAX_BLOCKS 4096
 
 static _Atomic int last_threads;    /* sp_mm_last_parse_threads */
 
@@ -40,7 +59,7 @@ int sp_mm_last_parse_threads(void)
     return last_threads;
 }
 
-static int par_threads(const sp_mm_opts *o)
+int mm_par_threads(const sp_mm_opts *o)
 {
     if (o && o->threads > 0)
         return o->threads;
@@ -52,6 +71,12 @@ static int par_threads(const sp_mm_opts *o)
             return (int)n;
     }
     return omp_get_max_threads();
+}
+
+int mm_par_wanted(const sp_mm_opts *o, int64_t len)
+{
+    int64_t min = o && o->par_min_body > 0 ? o->par_min_body : MM_PAR_MIN_BODY;
+    return mm_par_threads(o) >= 2 && len >= min;
 }
 
 /* The start of the line after the one holding p (a line start itself:
@@ -67,18 +92,8 @@ static const char *line_boundary(const char *p, const char *end)
     return p;
 }
 
-static void free_chunks(mm_chunk *c, int n)
-{
-    for (int k = 0; c && k < n; k++) {
-        free(c[k].row);
-        free(c[k].col);
-        free(c[k].val);
-    }
-    free(c);
-}
-
-/* Will the chunks' triplets fit beside the result (extra bytes per
- * entry bound)? Unknown availability lets the read go ahead. */
+/* Will the triplets fit beside the result (extra bytes per entry bound)?
+ * Unknown availability lets the read go ahead. */
 static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint64_t result)
 {
     uint64_t entries = (uint64_t)mm_entries_bound(t, h, body), avail;
@@ -86,159 +101,296 @@ static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint
     return sp_host_mem_available(&avail) || need <= avail;
 }
 
-/* Split and parse. 0: *out holds *nc chunks whose entry lines match the
- * size line, none rejected, *total triplets in all; 1: the serial path
- * must run (not eligible, or a problem it will name); -1: no memory. */
-static int par_parse(const mm_text *t, const mm_header *h, const char *body,
-                     const sp_mm_opts *o, uint64_t result_bytes, mm_chunk **out, int *nc,
-                     int64_t *total, sp_err *err)
+/* One chunk of the split. done is the COO's hand-over: -1 until the
+ * chunk is parsed, then the end of its triplets in the COO. */
+typedef struct par_chunk {
+    const char *from, *to;
+    int64_t n, entries;
+    const char *ignored_value;
+    _Atomic int64_t done;
+} par_chunk;
+
+/* The shared state of one parallel parse. */
+typedef struct par_run {
+    const mm_text *t;
+    const mm_header *h;
+    int csr;                    /* 1: block-sorted segments; 0: COO in file order */
+    int nchunks;
+    par_chunk *c;
+    mm_segs *s;                 /* the shared arrays, and (CSR) the segments */
+    int64_t cap;                /* room in the shared arrays */
+    uint64_t *src_hash;
+    _Atomic int next;           /* the next chunk to take */
+    _Atomic int failed;         /* a chunk was rejected, or memory ran out */
+    _Atomic int64_t used;       /* CSR: triplets placed so far */
+} par_run;
+
+/* Page the chunk's text in before parsing it (one call instead of a fault
+ * every few pages; older kernels refuse the advice and fault as usual). */
+static void page_in(const char *from, const char *to)
 {
-    int threads = par_threads(o);
-    int64_t min = o && o->par_min_body > 0 ? o->par_min_body : MM_PAR_MIN_BODY;
+#ifdef MADV_POPULATE_READ
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)from / page * page, b = (uintptr_t)to;
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_POPULATE_READ);
+#else
+    (void)from, (void)to;
+#endif
+}
+
+/* COO: the end of chunk k - 1's triplets, once published; -1 when the
+ * parse failed meanwhile. Chunks are taken in order, so chunk k - 1 is
+ * being parsed by a running thread and the wait is short. */
+static int64_t wait_previous(par_run *r, int k)
+{
+    if (k == 0)
+        return 0;
+    for (unsigned spins = 0;; spins++) {
+        int64_t end = atomic_load_explicit(&r->c[k - 1].done, memory_order_acquire);
+        if (end >= 0)
+            return end;
+        if (atomic_load_explicit(&r->failed, memory_order_relaxed))
+            return -1;
+        if (spins < 1024)
+            _mm_pause();
+        else
+            sched_yield();          /* more threads than cores: let it run */
+    }
+}
+
+/* The staged triplets sorted into their row blocks at `at` (a counting
+ * sort: stable, so each block keeps file order). */
+static void place_by_block(const par_run *r, const mm_chunk *st, int64_t at, uint32_t *bs,
+                           uint32_t *cursor)
+{
+    mm_segs *s = r->s;
+    int shift = s->shift;
+    memset(bs, 0, ((size_t)s->blocks + 1) * sizeof *bs);
+    for (int64_t e = 0; e < st->n; e++)
+        bs[(st->row[e] >> shift) + 1]++;
+    for (int b = 0; b < s->blocks; b++)
+        bs[b + 1] += bs[b];
+    memcpy(cursor, bs, (size_t)s->blocks * sizeof *cursor);
+    int32_t *row = s->row + at, *col = s->col + at;
+    double *val = s->val + at;
+    for (int64_t e = 0; e < st->n; e++) {
+        uint32_t q = cursor[st->row[e] >> shift]++;
+        row[q] = st->row[e], col[q] = st->col[e], val[q] = st->val[e];
+    }
+}
+
+/* Parse chunk k into the staging triplets and hand them over. 0, or -1
+ * when the chunk is rejected, does not fit, or the parse failed elsewhere. */
+static int parse_one(par_run *r, int k, mm_chunk *st, uint32_t *cursor)
+{
+    par_chunk *c = &r->c[k];
+    size_t len = (size_t)(c->to - c->from);
+    if (r->t->unpopulated)
+        page_in(c->from, c->to);
+    mm_text t = *r->t;
+    t.has_cr = len && memchr(c->from, '\r', len) != NULL;   /* this chunk's lines only */
+    st->from = c->from, st->to = c->to;
+    st->n = 0, st->entries = 0, st->ignored_value = NULL, st->bad = 0;
+    mm_parse_chunk(&t, r->h, st);
+    c->n = st->n, c->entries = st->entries, c->ignored_value = st->ignored_value;
+    if (st->bad)
+        return -1;
+    mm_segs *s = r->s;
+    if (r->csr) {
+        int64_t at = atomic_fetch_add(&r->used, st->n);
+        if (at + st->n > r->cap)
+            return -1;                  /* more entries than the text can hold: invalid */
+        s->at[k] = at, s->n[k] = st->n;
+        place_by_block(r, st, at, s->bstart + (size_t)k * ((size_t)s->blocks + 1), cursor);
+        return 0;
+    }
+    int64_t at = wait_previous(r, k);
+    if (at < 0 || at + st->n > r->cap)
+        return -1;
+    atomic_store_explicit(&c->done, at + st->n, memory_order_release);
+    if (st->n) {
+        memcpy(s->row + at, st->row, (size_t)st->n * sizeof *st->row);
+        memcpy(s->col + at, st->col, (size_t)st->n * sizeof *st->col);
+        memcpy(s->val + at, st->val, (size_t)st->n * sizeof *st->val);
+    }
+    return 0;
+}
+
+/* One thread: the hash first on thread 0, then chunks until none is left. */
+static void par_worker(par_run *r)
+{
+    mm_chunk st = {0};
+    uint32_t *cursor = r->csr ? malloc((size_t)r->s->blocks * sizeof *cursor + 1) : NULL;
+    if (r->csr && !cursor)
+        atomic_store(&r->failed, 1);
+    if (r->src_hash && omp_get_thread_num() == 0)
+        *r->src_hash = XXH3_64bits(r->t->buf, (size_t)(r->t->end - r->t->buf));
+    while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
+        int k = atomic_fetch_add(&r->next, 1);
+        if (k >= r->nchunks)
+            break;
+        if (parse_one(r, k, &st, cursor))
+            atomic_store(&r->failed, 1);
+    }
+    free(cursor);
+    free(st.row);
+    free(st.col);
+    free(st.val);
+}
+
+/* Row blocks for the CSR build: about 16 per thread (so row ranges can
+ * be balanced by entries), a power of two rows each. */
+static void choose_blocks(int64_t rows, int threads, mm_segs *s)
+{
+    int64_t want = (int64_t)threads * 16;
+    if (want > MM_PAR_MAX_BLOCKS)
+        want = MM_PAR_MAX_BLOCKS;
+    int shift = 0;
+    while (((rows + ((int64_t)1 << shift) - 1) >> shift) > want)
+        shift++;
+    s->shift = shift;
+    s->blocks = (int)((rows + ((int64_t)1 << shift) - 1) >> shift);
+}
+
+/* The body split into chunks at line boundaries. */
+static par_chunk *split_body(const mm_text *t, const char *body, int threads, int *nc)
+{
     int64_t len = (int64_t)(t->end - body);
-    last_threads = 1;
-    if (h->array || threads < 2 || len < min || !par_fits(t, h, body, result_bytes))
-        return 1;
-    mm_chunk *c = calloc((size_t)threads, sizeof *c);
+    int64_t n = (len + MM_PAR_CHUNK - 1) / MM_PAR_CHUNK;
+    if (n < 4 * (int64_t)threads)
+        n = 4 * (int64_t)threads;
+    if (n > MM_PAR_MAX_CHUNKS)
+        n = MM_PAR_MAX_CHUNKS;
+    par_chunk *c = calloc((size_t)n, sizeof *c);
     if (!c)
-        return sp_fail(err, "%s: out of memory", t->path);
+        return NULL;
     const char *from = body;
-    for (int k = 0; k < threads; k++) {
-        const char *to = k + 1 == threads ? t->end : body + len * (k + 1) / threads;
+    for (int64_t k = 0; k < n; k++) {
+        const char *to = k + 1 == n ? t->end : body + len * (k + 1) / n;
         to = to <= from ? from : line_boundary(to, t->end);
         c[k].from = from, c[k].to = to;
+        atomic_init(&c[k].done, -1);
         from = to;
     }
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-    for (int k = 0; k < threads; k++)
-        mm_parse_chunk(t, h, &c[k]);
-    int64_t entries = 0, n = 0;
-    int bad = 0;
-    for (int k = 0; k < threads; k++) {
-        entries += c[k].entries, n += c[k].n;
-        bad |= c[k].bad;
+    *nc = (int)n;
+    return c;
+}
+
+static void free_segs(mm_segs *s)
+{
+    free(s->at);
+    free(s->n);
+    free(s->bstart);
+    free(s->row);
+    free(s->col);
+    free(s->val);
+    memset(s, 0, sizeof *s);
+}
+
+/* Split, parse, hand over. 0: the chunks' entry lines match the size line
+ * and none was rejected (*ignored_value: the first pattern line with a
+ * value, in file order); 1: the serial path must run, nothing left
+ * allocated; -1: no memory. With coo, the shared arrays are the COO's. */
+static int par_parse(const mm_text *t, const mm_header *h, const char *body,
+                     const sp_mm_opts *o, mm_segs *s, sp_coo *coo,
+                     const char **ignored_value, uint64_t *src_hash, uint64_t result_bytes,
+                     sp_err *err)
+{
+    int threads = mm_par_threads(o);
+    last_threads = 1;
+    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body)) ||
+        !par_fits(t, h, body, result_bytes))
+        return 1;
+    par_run r = {.t = t, .h = h, .csr = !coo, .s = s, .src_hash = src_hash,
+                 .cap = mm_entries_bound(t, h, body)};
+    atomic_init(&r.next, 0);
+    atomic_init(&r.failed, 0);
+    atomic_init(&r.used, 0);
+    memset(s, 0, sizeof *s);
+    if (!(r.c = split_body(t, body, threads, &r.nchunks)))
+        return sp_fail(err, "%s: out of memory", t->path);
+    s->nchunks = r.nchunks;
+    if (coo) {
+        s->row = coo->row, s->col = coo->col, s->val = coo->val;
+    } else {
+        choose_blocks(h->rows, threads, s);
+        size_t cap = (size_t)(r.cap ? r.cap : 1);
+        s->at = malloc((size_t)r.nchunks * sizeof *s->at);
+        s->n = malloc((size_t)r.nchunks * sizeof *s->n);
+        s->bstart = malloc((size_t)r.nchunks * ((size_t)s->blocks + 1) * sizeof *s->bstart);
+        s->row = sp_alloc_large(cap * sizeof *s->row);
+        s->col = sp_alloc_large(cap * sizeof *s->col);
+        s->val = sp_alloc_large(cap * sizeof *s->val);
+        if (!s->at || !s->n || !s->bstart || !s->row || !s->col || !s->val) {
+            free_segs(s);
+            free(r.c);
+            return sp_fail(err, "%s: out of memory for %lld entries", t->path,
+                           (long long)r.cap);
+        }
     }
-    if (bad || entries != h->entries || n > INT32_MAX) {
-        free_chunks(c, threads);
+#pragma omp parallel num_threads(threads)
+    par_worker(&r);
+    int64_t entries = 0, n = 0;
+    const char *first = NULL;
+    for (int k = 0; k < r.nchunks; k++) {
+        entries += r.c[k].entries, n += r.c[k].n;
+        if (!first)
+            first = r.c[k].ignored_value;
+    }
+    free(r.c);
+    if (r.failed || entries != h->entries || n > INT32_MAX) {
+        if (coo)
+            memset(s, 0, sizeof *s);    /* the arrays are the COO's: the caller's */
+        else
+            free_segs(s);
         return 1;
     }
-    *out = c, *nc = threads, *total = n;
+    s->total = n;
+    *ignored_value = first;
     last_threads = threads;
     return 0;
 }
 
-static const char *first_ignored(const mm_chunk *c, int nc)
-{
-    for (int k = 0; k < nc; k++)
-        if (c[k].ignored_value)
-            return c[k].ignored_value;
-    return NULL;
-}
-
 int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
-               sp_csr *A, const char **ignored_value, sp_err *err)
+               sp_csr *A, const char **ignored_value, uint64_t *src_hash, sp_err *err)
 {
-    mm_chunk *c;
-    int nc;
-    int64_t n;
     /* the serial reader's memory check first: its refusal, its words */
     if (mm_check_fit(t, h, body, 0, err))
         return -1;
     uint64_t csr = ((uint64_t)h->rows + 1) * sizeof(int32_t) +
                    (uint64_t)mm_entries_bound(t, h, body) * (sizeof(int32_t) + sizeof(double));
-    int rc = par_parse(t, h, body, o, csr, &c, &nc, &n, err);
+    mm_segs s;
+    int rc = par_parse(t, h, body, o, &s, NULL, ignored_value, src_hash,
+                       csr, err);
     if (rc)
         return rc;
-    memset(A, 0, sizeof *A);
-    A->rows = (int32_t)h->rows, A->cols = (int32_t)h->cols, A->nnz = (int32_t)n;
-    A->rowptr = calloc((size_t)A->rows + 1, sizeof(int32_t));
-    A->colidx = sp_alloc_large((size_t)n * sizeof(int32_t));
-    A->val = sp_alloc_large((size_t)n * sizeof(double));
-    if (!A->rowptr || !A->colidx || !A->val) {
-        free_chunks(c, nc);
-        sp_csr_free(A);
-        return sp_fail(err, "%s: out of memory for %lld entries", t->path, (long long)n);
-    }
-    /* count, then rowptr[i + 1] = the start of row i (the cursor), then
-     * scatter: each cursor ends at its row's end. Each thread owns a range
-     * of rows and scans every chunk in file order for them, so a row's
-     * entries keep file order whatever the thread count. */
-    int32_t *next = A->rowptr + 1;
-    int th = nc;
-#pragma omp parallel num_threads(th)
-    {
-        int me = omp_get_thread_num(), all = omp_get_num_threads();
-        int32_t lo = (int32_t)((int64_t)A->rows * me / all);
-        int32_t hi = (int32_t)((int64_t)A->rows * (me + 1) / all);
-        for (int k = 0; k < nc; k++)
-            for (int64_t e = 0; e < c[k].n; e++) {
-                int32_t r = c[k].row[e];
-                if (r >= lo && r < hi)
-                    next[r]++;
-            }
-#pragma omp barrier
-#pragma omp single
-        {
-            int32_t sum = 0;
-            for (int32_t i = 0; i < A->rows; i++) {
-                int32_t cnt = next[i];
-                next[i] = sum;
-                sum += cnt;
-            }
-        }
-        for (int k = 0; k < nc; k++)
-            for (int64_t e = 0; e < c[k].n; e++) {
-                int32_t r = c[k].row[e];
-                if (r >= lo && r < hi) {
-                    int32_t at = next[r]++;
-                    A->colidx[at] = c[k].col[e];
-                    A->val[at] = c[k].val[e];
-                }
-            }
-    }
-    *ignored_value = first_ignored(c, nc);
-    free_chunks(c, nc);
-    return 0;
+    rc = mm_segs_to_csr(t, h, &s, mm_par_threads(o), A, err);
+    free_segs(&s);
+    return rc;
 }
 
 int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
-               sp_coo *T, const char **ignored_value, sp_err *err)
+               sp_coo *T, const char **ignored_value, uint64_t *src_hash, sp_err *err)
 {
-    mm_chunk *c;
-    int nc;
-    int64_t n;
     if (mm_check_fit(t, h, body, 1, err))
         return -1;
-    uint64_t coo = (uint64_t)mm_entries_bound(t, h, body) *
-                   (2 * sizeof(int32_t) + sizeof(double));
-    int rc = par_parse(t, h, body, o, coo, &c, &nc, &n, err);
-    if (rc)
-        return rc;
-    /* the capacity the serial reader gives it */
     int64_t cap = mm_entries_bound(t, h, body);
-    if (sp_coo_init(T, (int32_t)h->rows, (int32_t)h->cols, cap > n ? cap : n, err)) {
-        free_chunks(c, nc);
+    uint64_t bytes = (uint64_t)cap * (2 * sizeof(int32_t) + sizeof(double));
+    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body)) || !par_fits(t, h, body, bytes)) {
+        last_threads = 1;
+        return 1;
+    }
+    /* the capacity the serial reader gives it */
+    if (sp_coo_init(T, (int32_t)h->rows, (int32_t)h->cols, cap, err))
         return sp_fail_prefix(err, "%s", t->path);
-    }
-    /* each chunk copied to its place by a thread of its own */
-    int64_t *at = malloc((size_t)nc * sizeof *at);
-    if (!at) {
-        free_chunks(c, nc);
+    mm_segs s;
+    int rc = par_parse(t, h, body, o, &s, T, ignored_value, src_hash,
+                       bytes, err);
+    if (rc) {
         sp_coo_free(T);
-        return sp_fail(err, "%s: out of memory", t->path);
+        return rc;
     }
-    for (int k = 0; k < nc; k++)
-        at[k] = T->nnz, T->nnz += c[k].n;
-#pragma omp parallel for num_threads(nc) schedule(static, 1)
-    for (int k = 0; k < nc; k++) {
-        if (!c[k].n)
-            continue;                   /* an empty chunk has no arrays */
-        memcpy(T->row + at[k], c[k].row, (size_t)c[k].n * sizeof(int32_t));
-        memcpy(T->col + at[k], c[k].col, (size_t)c[k].n * sizeof(int32_t));
-        memcpy(T->val + at[k], c[k].val, (size_t)c[k].n * sizeof(double));
-    }
-    free(at);
-    *ignored_value = first_ignored(c, nc);
-    free_chunks(c, nc);
+    T->nnz = s.total;
     return 0;
 }

@@ -59,6 +59,7 @@ typedef struct mm_bytes {
     char *data;
     size_t size;
     size_t mapped;              /* bytes mapped at data (0: malloc'd) */
+    int unpopulated;            /* mapped but not paged in */
 } mm_bytes;
 
 /* Inflate a gzip file into memory. */
@@ -98,14 +99,18 @@ static int inflate_file(const char *path, int fd, mm_bytes *b, sp_err *err)
 }
 
 /* Map the file, followed by at least a page of zeros: reserve anonymous
- * memory one page longer than the file and map the file over its start. */
-static int map_file(const char *path, int fd, size_t size, mm_bytes *b, sp_err *err)
+ * memory one page longer than the file and map the file over its start.
+ * Paged in here (MAP_POPULATE) unless a parallel parse will page in its
+ * chunks on its threads. */
+static int map_file(const char *path, int fd, size_t size, int populate, mm_bytes *b,
+                    sp_err *err)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t span = (size + page - 1) / page * page + page;
     char *base = mmap(NULL, span, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base != MAP_FAILED && size > 0 &&
-        mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
+        mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | (populate ? MAP_POPULATE : 0),
+             fd, 0) == MAP_FAILED) {
         munmap(base, span);
         base = MAP_FAILED;
     }
@@ -113,11 +118,11 @@ static int map_file(const char *path, int fd, size_t size, mm_bytes *b, sp_err *
     if (base == MAP_FAILED)
         return sp_fail(err, "%s: cannot map: %s", path, strerror(errno));
     madvise(base, size, MADV_SEQUENTIAL);
-    b->data = base, b->size = size, b->mapped = span;
+    b->data = base, b->size = size, b->mapped = span, b->unpopulated = !populate;
     return 0;
 }
 
-static int load_bytes(const char *path, mm_bytes *b, sp_err *err)
+static int load_bytes(const char *path, const sp_mm_opts *o, mm_bytes *b, sp_err *err)
 {
     memset(b, 0, sizeof *b);
     int fd = open(path, O_RDONLY);
@@ -131,7 +136,8 @@ static int load_bytes(const char *path, mm_bytes *b, sp_err *err)
     }
     if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
         return inflate_file(path, fd, b, err);
-    return map_file(path, fd, (size_t)st.st_size, b, err);
+    return map_file(path, fd, (size_t)st.st_size, !mm_par_wanted(o, (int64_t)st.st_size), b,
+                    err);
 }
 
 static void free_bytes(mm_bytes *b)
@@ -195,16 +201,18 @@ static void warn_read(const mm_text *t, const mm_header *h, const char *ignored_
                 mm_line_of(t, ignored_value));
 }
 
-/* The steps both entry points share: map (or inflate) the file, hash it,
- * read banner and size line. On failure nothing stays allocated. */
-static int open_text(const char *path, const sp_mm_opts *opts, uint64_t *src_hash,
-                     mm_bytes *b, mm_text *t, mm_header *h, const char **body, sp_err *err)
+/* The steps both entry points share: map (or inflate) the file, read
+ * banner and size line. The text is hashed and searched for '\r' by
+ * the body's parse (scan_text when serial; mm_par.c on its threads). On
+ * failure nothing stays allocated. */
+static int open_text(const char *path, const sp_mm_opts *opts, mm_bytes *b, mm_text *t,
+                     mm_header *h, const char **body, sp_err *err)
 {
-    if (load_bytes(path, b, err))
+    if (load_bytes(path, opts, b, err))
         return -1;
     /* The hash covers the bytes parsed: the inflated text for .gz files. */
-    *t = (mm_text){.path = path, .buf = b->data, .end = b->data + b->size};
-    scan_text(t, src_hash);
+    *t = (mm_text){.path = path, .buf = b->data, .end = b->data + b->size,
+                   .unpopulated = b->unpopulated};
     if (read_header(t, opts, h, body, err)) {
         free_bytes(b);
         return -1;
@@ -220,12 +228,14 @@ int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *sr
     mm_text t;
     mm_header h;
     const char *body;
-    if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
+    if (open_text(path, opts, &b, &t, &h, &body, err))
         return -1;
     const char *ignored_value = NULL;
-    int rc = mm_par_csr(&t, &h, body, opts, A, &ignored_value, err);
-    if (rc == 1)                        /* serial: small, one thread, or an error to name */
+    int rc = mm_par_csr(&t, &h, body, opts, A, &ignored_value, src_hash, err);
+    if (rc == 1) {                      /* serial: small, one thread, or an error to name */
+        scan_text(&t, src_hash);
         rc = mm_fill_csr(&t, &h, body, A, &ignored_value, err);
+    }
     rc = rc || mm_finish_rows(A, err) ? -1 : 0;
     if (!rc)
         warn_read(&t, &h, ignored_value, opts);
@@ -243,10 +253,10 @@ int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t
     mm_text t;
     mm_header h;
     const char *body;
-    if (open_text(path, opts, src_hash, &b, &t, &h, &body, err))
+    if (open_text(path, opts, &b, &t, &h, &body, err))
         return -1;
     const char *ignored_value = NULL;
-    int rc = mm_par_coo(&t, &h, body, opts, T, &ignored_value, err);
+    int rc = mm_par_coo(&t, &h, body, opts, T, &ignored_value, src_hash, err);
     if (rc != 1) {
         if (!rc)
             warn_read(&t, &h, ignored_value, opts);
@@ -256,6 +266,7 @@ int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t
         return rc;
     }
     memset(T, 0, sizeof *T);
+    scan_text(&t, src_hash);
     /* room for the entries the text can hold: a truncated file with a huge
      * entry count fails where it ends, not for memory */
     int64_t cap = mm_entries_bound(&t, &h, body);

@@ -13,6 +13,7 @@
  *   mm_rows.c    rows sorted, duplicates summed: the finished CSR
  *   mm_number.c  decimal text to double / int64, correctly rounded
  *   mm_par.c     the body split at line boundaries and parsed by threads
+ *   mm_par_csr.c the threads' entries into the CSR, rows split by entries
  *
  * Every text buffer ends with at least MM_PAD zero bytes after its last
  * byte (end[0] == 0), so the fast loops stop at a sentinel instead of
@@ -44,6 +45,8 @@ typedef struct mm_text {
     const char *path;
     const char *buf, *end;      /* end[0] .. end[MM_PAD-1] are 0 */
     int has_cr;                 /* some '\r': lines may end in \r\n or \r */
+    int unpopulated;            /* a file mapping not paged in: the parallel parse's
+                                   threads page in their chunks */
 } mm_text;
 
 /* Where entries go: CSR slots (next[i] is row i's next free slot, below
@@ -114,14 +117,39 @@ typedef struct mm_chunk {
  * rejected line sets c->bad and stops the chunk; the serial reader then
  * names it). */
 void mm_parse_chunk(const mm_text *t, const mm_header *h, mm_chunk *c);
-/* mm_par.c: the parallel read into a CSR (entries in file order within
- * each row, as mm_fill_csr leaves them) or a COO. 0: done; -1: failed
- * with err; 1: not taken (too small, one thread, an array file, or the
- * body has a problem the serial reader must name), nothing allocated. */
+/* mm_par.c: the body split into chunks of whole lines, parsed by threads
+ * (staging each chunk's triplets) into a COO (file order) or into
+ * row-block-sorted segments that mm_par_csr.c builds the CSR from (entries
+ * in file order within each row, as mm_fill_csr leaves them, then sorted
+ * and summed as mm_finish_rows does). The source hash (when src_hash is
+ * not NULL) is taken by one of the threads. 0: done; -1: failed with
+ * err; 1: not taken (too small, one thread, an array file, or the body
+ * has a problem the serial reader must name), nothing allocated and
+ * *src_hash not set. */
 int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
-               sp_csr *A, const char **ignored_value, sp_err *err);
+               sp_csr *A, const char **ignored_value, uint64_t *src_hash, sp_err *err);
 int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
-               sp_coo *T, const char **ignored_value, sp_err *err);
+               sp_coo *T, const char **ignored_value, uint64_t *src_hash, sp_err *err);
+/* The threads a parse would use (sp_mm_opts, $SPSWEEP_THREADS, OpenMP). */
+int mm_par_threads(const sp_mm_opts *o);
+/* Will a body of len bytes be split (threads and size allow it)? */
+int mm_par_wanted(const sp_mm_opts *o, int64_t len);
+
+/* The parse phase's result for the CSR build: per chunk its triplets'
+ * place in the shared arrays, sorted by row block (row >> shift), with
+ * each block's start within the segment (blocks + 1 per chunk). */
+typedef struct mm_segs {
+    int nchunks, blocks, shift;
+    int64_t *at, *n;            /* per chunk: first triplet, triplets */
+    uint32_t *bstart;           /* chunk k's block b starts at at[k] + bstart[k * (blocks + 1) + b] */
+    int32_t *row, *col;
+    double *val;
+    int64_t total;              /* triplets in all */
+} mm_segs;
+/* mm_par_csr.c: the CSR from the segments on threads row ranges balanced
+ * by entries: counts, cursors, scatter, rows finished, packed. */
+int mm_segs_to_csr(const mm_text *t, const mm_header *h, const mm_segs *s, int threads,
+                   sp_csr *A, sp_err *err);
 
 /* mm_entry.c: the coordinate entry (or array value) at line, parsed with
  * every check; returns the start of the next line, or NULL with err.
@@ -142,6 +170,11 @@ int mm_check_fit(const mm_text *t, const mm_header *h, const char *body, int coo
 /* mm_rows.c: sort each row's columns (stably: duplicates are summed in
  * file order), sum duplicates, compact; A->nnz and the arrays shrink. */
 int mm_finish_rows(sp_csr *A, sp_err *err);
+/* Rows [lo, hi) only, whose entries start at from (rowptr[i + 1] = row
+ * i's end), packed from there on: the new end, or -1 out of memory. */
+int64_t mm_finish_range(sp_csr *A, int32_t lo, int32_t hi, int32_t from);
+/* Entries beyond n given back (the arrays shrink, A->nnz = n). */
+void mm_shrink_entries(sp_csr *A, int32_t n);
 
 /* mm_number.c. Parse a decimal number at p (no leading blanks) within
  * [p, end). Returns the first character after it, or NULL when there is

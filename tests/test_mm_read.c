@@ -1091,7 +1091,7 @@ static void assert_parallel_taken(const char *text, int threads)
     sp_mm_opts o = {.quiet = 1, .threads = threads, .par_min_body = 1};
     sp_csr A;
     const char *ignored = NULL;
-    cr_assert_eq(mm_par_csr(&t, &h, body, &o, &A, &ignored, &err), 0,
+    cr_assert_eq(mm_par_csr(&t, &h, body, &o, &A, &ignored, NULL, &err), 0,
                  "the parallel path was not taken (%s)", err.msg);
     sp_csr_free(&A);
     free(buf);
