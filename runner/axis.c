@@ -23,6 +23,8 @@ static const struct {
     {SP_AXIS_LOADS, "cached", SP_LOADS_CACHED},
     {SP_AXIS_LOADS, "stream", SP_LOADS_STREAM},
     {SP_AXIS_LOADS, "auto", SP_LOADS_AUTO},
+    {SP_AXIS_MEMORY, "device", SP_MEMORY_DEVICE},
+    {SP_AXIS_MEMORY, "managed", SP_MEMORY_MANAGED},
 };
 #define N_AXIS_WORDS ((int)(sizeof axis_words / sizeof axis_words[0]))
 
@@ -68,6 +70,8 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *lo = 0, *hi = SP_BATCH_MAX;    /* 0: auto */
     else if (!strcmp(axis, SP_AXIS_PRECISION))
         *lo = SP_DOUBLE, *hi = SP_SINGLE;
+    else if (!strcmp(axis, SP_AXIS_MEMORY))
+        *lo = SP_MEMORY_DEVICE, *hi = SP_MEMORY_MANAGED;
 }
 
 /* Parse an integer or `nproc` from [s, end); on a word axis, one of its

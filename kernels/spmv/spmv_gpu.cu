@@ -109,6 +109,11 @@ int sp_spmv_gpu_precision(sp_gpu_spmv *g, sp_precision prec, sp_err *err)
     return 0;
 }
 
+int sp_spmv_gpu_memory(sp_gpu_spmv *g, const char *name, const sp_params *p, sp_err *err)
+{
+    return sp_gpu_memory(name, p, &g->memory, err);
+}
+
 int sp_spmv_gpu_done(sp_gpu_spmv *g, int rc, void **state)
 {
     if (rc) {
@@ -142,16 +147,83 @@ static int upload_array(const sp_gpu_array *a, cudaStream_t stream, sp_err *err)
     return 0;
 }
 
-/* Every recorded array on the device (the harness waits for the copies). */
+/* x, in either precision: the one array study 002 advised. */
+static int is_x(const sp_gpu_spmv *g, const sp_gpu_array *a)
+{
+    return a->dev == (void **)&g->x || a->dev == (void **)&g->f32.x;
+}
+
+/* `memory = managed`, as study 002 set up its GPU runs (its section V.A.1):
+ * every array allocated with cudaMallocManaged and filled by the host
+ * (memcpy / memset: the pages start in host memory), then x advised
+ * read-mostly (the device keeps a read-only copy) with the device as its
+ * preferred location. No prefetch: the study names cudaMemAdvise only,
+ * so the pages move to the device when the first launch touches them (a
+ * warm-up run, unless warmup = 0). */
+static int upload_managed(const sp_gpu_spmv *g, const sp_gpu_array *a, int device, sp_err *err)
+{
+    size_t bytes = a->bytes ? a->bytes : 8;
+    cudaError_t e = cudaMallocManaged(a->dev, bytes, cudaMemAttachGlobal);
+    if (e != cudaSuccess) {
+        cudaGetLastError();     /* not sticky: cleared, as sp_spmv_gpu_alloc does */
+        return sp_fail(err, "cudaMallocManaged of %zu bytes: %s", bytes,
+                       cudaGetErrorString(e));
+    }
+    if (a->host && a->bytes)
+        memcpy(*a->dev, a->host, a->bytes);
+    else if (!a->host && a->zero)
+        memset(*a->dev, 0, bytes);
+    if (is_x(g, a)) {
+        cudaMemLocation here = {cudaMemLocationTypeDevice, device};
+        SP_CUDA(cudaMemAdvise(*a->dev, bytes, cudaMemAdviseSetReadMostly, here), err);
+        SP_CUDA(cudaMemAdvise(*a->dev, bytes, cudaMemAdviseSetPreferredLocation, here), err);
+    }
+    return 0;
+}
+
+/* Managed memory needs a device that has it; the host writes into it
+ * while the device may run other work only where access is concurrent,
+ * so elsewhere the device is idled first. The current device, for the
+ * advice. */
+static int managed_device(int *device, sp_err *err)
+{
+    int managed = 0, concurrent = 0;
+    SP_CUDA(cudaGetDevice(device), err);
+    SP_CUDA(cudaDeviceGetAttribute(&managed, cudaDevAttrManagedMemory, *device), err);
+    SP_CUDA(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, *device),
+            err);
+    if (!managed)
+        return sp_fail(err, "memory = managed: device %d has no managed memory", *device);
+    if (!concurrent)
+        SP_CUDA(cudaDeviceSynchronize(), err);
+    return 0;
+}
+
+/* Every recorded array on the device (the harness waits for the copies):
+ * the harness's h2d phase. With memory = managed that phase holds the
+ * managed allocations, the host's copies into them and the advice, but
+ * not the migration to the device, which the first launch makes. */
 extern "C" int sp_spmv_gpu_upload(void *state, const sp_exec *ex, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g)
         return sp_fail(err, "spmv (GPU): upload without a state");
+    int device = 0;
+    if (g->memory == SP_MEMORY_MANAGED && managed_device(&device, err))
+        return -1;
     for (int i = 0; i < g->narrays; i++)
-        if (upload_array(&g->arrays[i], (cudaStream_t)ex->stream, err))
+        if (g->memory == SP_MEMORY_MANAGED ? upload_managed(g, &g->arrays[i], device, err)
+                                           : upload_array(&g->arrays[i],
+                                                          (cudaStream_t)ex->stream, err))
             return -1;
     return 0;
+}
+
+/* The copy of y back: managed y is copied by its unified address (the
+ * driver finds where its pages are). */
+static cudaMemcpyKind y_kind(const sp_gpu_spmv *g)
+{
+    return g->memory == SP_MEMORY_MANAGED ? cudaMemcpyDefault : cudaMemcpyDeviceToHost;
 }
 
 /* Single: the rows floats of y (4 bytes each: what the run moves) into
@@ -163,8 +235,7 @@ static int single_result(const sp_gpu_spmv *g, unsigned char *out, cudaStream_t 
                          sp_err *err)
 {
     size_t n = (size_t)g->rows;
-    SP_CUDA(cudaMemcpyAsync(out, g->f32.y, n * sizeof(float), cudaMemcpyDeviceToHost, stream),
-            err);
+    SP_CUDA(cudaMemcpyAsync(out, g->f32.y, n * sizeof(float), y_kind(g), stream), err);
     SP_CUDA(cudaStreamSynchronize(stream), err);
     for (size_t i = n; i-- > 0;) {
         float f;
@@ -185,8 +256,8 @@ extern "C" int sp_spmv_gpu_result(void *state, void *out, const sp_exec *ex, sp_
     if (g->rows && g->prec == SP_SINGLE)
         return single_result(g, (unsigned char *)out, (cudaStream_t)ex->stream, err);
     if (g->rows)
-        SP_CUDA(cudaMemcpyAsync(out, g->y, (size_t)g->rows * sizeof(double),
-                                cudaMemcpyDeviceToHost, (cudaStream_t)ex->stream), err);
+        SP_CUDA(cudaMemcpyAsync(out, g->y, (size_t)g->rows * sizeof(double), y_kind(g),
+                                (cudaStream_t)ex->stream), err);
     return 0;
 }
 

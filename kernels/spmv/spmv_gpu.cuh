@@ -48,6 +48,7 @@ struct sp_gpu_spmv {
     int32_t *rowptr, *colidx;   /* device; never NULL once uploaded */
     double *val, *x, *y;        /* device; at least one element each */
     int blocksize;              /* hand-written kernels: the `blocksize` axis */
+    int memory;                 /* the `memory` axis: SP_MEMORY_DEVICE or _MANAGED */
     int lanes;                  /* sub-warp CSR: threads per row */
     /* a sliced ELL (ELL, HLL, cuSPARSE SELL) on the device, when used */
     int32_t hack, nslices, width;
@@ -126,6 +127,12 @@ template <> inline sp_gpu_values<float> sp_spmv_gpu_values<float>(const sp_gpu_s
  * copy g owns (counted as conversion, host only). Double changes nothing.
  * -1 with the reason (out of memory). */
 int sp_spmv_gpu_precision(sp_gpu_spmv *g, sp_precision prec, sp_err *err);
+
+/* The `memory` axis of p (sp_gpu_memory: default device, checked) into
+ * g: with managed, the shared upload allocates every recorded array with
+ * cudaMallocManaged instead (spmv_gpu.cu says how it fills and advises
+ * them). Host only; -1 with the reason, naming `name`. */
+int sp_spmv_gpu_memory(sp_gpu_spmv *g, const char *name, const sp_params *p, sp_err *err);
 
 /* A zeroed state for pb's matrix with x (copied from pb->x) and y (left
  * unwritten) recorded for the upload, or NULL (err filled). Host only. */
