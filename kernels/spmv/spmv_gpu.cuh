@@ -12,7 +12,9 @@
  *            with sp_spmv_gpu_add / sp_spmv_gpu_add_sell; it ends with
  *              return sp_spmv_gpu_done(g, rc, state);
  *   upload   sp_spmv_gpu_upload: every recorded array allocated on the
- *            device and copied (or zeroed) on the harness's stream;
+ *            device and copied (or zeroed) on the harness's stream, or
+ *            with `memory = managed` (sp_spmv_gpu_memory) allocated as
+ *            unified memory and filled by the host;
  *   analyse  (cuSPARSE, merge path) device-side setup after the upload;
  *   launch   the kernels enqueued on the harness's stream, no wait;
  *   result   sp_spmv_gpu_result: y back to the host on that stream;
