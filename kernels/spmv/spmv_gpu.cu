@@ -153,14 +153,17 @@ static int is_x(const sp_gpu_spmv *g, const sp_gpu_array *a)
     return a->dev == (void **)&g->x || a->dev == (void **)&g->f32.x;
 }
 
-/* `memory = managed`, as study 002 set up its GPU runs (its section V.A.1):
- * every array allocated with cudaMallocManaged and filled by the host
- * (memcpy / memset: the pages start in host memory), then x advised
- * read-mostly (the device keeps a read-only copy) with the device as its
- * preferred location. No prefetch: the study names cudaMemAdvise only,
- * so the pages move to the device when the first launch touches them (a
- * warm-up run, unless warmup = 0). */
-static int upload_managed(const sp_gpu_spmv *g, const sp_gpu_array *a, int device, sp_err *err)
+/* `memory = managed`, as study 002 set up its GPU runs (its section V.A.1:
+ * "cudaMemAdvise to tell the GPU the access is read-only and to optimize
+ * the placement"; the authors' published code: x from cudaMallocManaged,
+ * copied in with cudaMemcpy, then advised read-mostly with the host as its
+ * preferred location, no prefetch). Here every array is managed, filled on
+ * the harness's stream as device arrays are, and x advised as theirs was.
+ * Read-mostly lets the device keep a read-only copy of x's pages once a
+ * launch reads them; no prefetch, so that happens in the first launch (a
+ * warm-up run unless warmup = 0). */
+static int upload_managed(const sp_gpu_spmv *g, const sp_gpu_array *a, cudaStream_t stream,
+                          sp_err *err)
 {
     size_t bytes = a->bytes ? a->bytes : 8;
     cudaError_t e = cudaMallocManaged(a->dev, bytes, cudaMemAttachGlobal);
@@ -170,51 +173,43 @@ static int upload_managed(const sp_gpu_spmv *g, const sp_gpu_array *a, int devic
                        cudaGetErrorString(e));
     }
     if (a->host && a->bytes)
-        memcpy(*a->dev, a->host, a->bytes);
+        SP_CUDA(cudaMemcpyAsync(*a->dev, a->host, a->bytes, cudaMemcpyDefault, stream), err);
     else if (!a->host && a->zero)
-        memset(*a->dev, 0, bytes);
+        SP_CUDA(cudaMemsetAsync(*a->dev, 0, bytes, stream), err);
     if (is_x(g, a)) {
-        cudaMemLocation here = {cudaMemLocationTypeDevice, device};
-        SP_CUDA(cudaMemAdvise(*a->dev, bytes, cudaMemAdviseSetReadMostly, here), err);
-        SP_CUDA(cudaMemAdvise(*a->dev, bytes, cudaMemAdviseSetPreferredLocation, here), err);
+        cudaMemLocation host = {cudaMemLocationTypeHost, 0};
+        SP_CUDA(cudaMemAdvise(*a->dev, bytes, cudaMemAdviseSetReadMostly, host), err);
+        SP_CUDA(cudaMemAdvise(*a->dev, bytes, cudaMemAdviseSetPreferredLocation, host), err);
     }
     return 0;
 }
 
-/* Managed memory needs a device that has it; the host writes into it
- * while the device may run other work only where access is concurrent,
- * so elsewhere the device is idled first. The current device, for the
- * advice. */
-static int managed_device(int *device, sp_err *err)
+/* Managed memory needs a device that has it. */
+static int managed_device(sp_err *err)
 {
-    int managed = 0, concurrent = 0;
-    SP_CUDA(cudaGetDevice(device), err);
-    SP_CUDA(cudaDeviceGetAttribute(&managed, cudaDevAttrManagedMemory, *device), err);
-    SP_CUDA(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, *device),
-            err);
+    int device = 0, managed = 0;
+    SP_CUDA(cudaGetDevice(&device), err);
+    SP_CUDA(cudaDeviceGetAttribute(&managed, cudaDevAttrManagedMemory, device), err);
     if (!managed)
-        return sp_fail(err, "memory = managed: device %d has no managed memory", *device);
-    if (!concurrent)
-        SP_CUDA(cudaDeviceSynchronize(), err);
+        return sp_fail(err, "memory = managed: device %d has no managed memory", device);
     return 0;
 }
 
 /* Every recorded array on the device (the harness waits for the copies):
  * the harness's h2d phase. With memory = managed that phase holds the
- * managed allocations, the host's copies into them and the advice, but
- * not the migration to the device, which the first launch makes. */
+ * managed allocations, the copies into them and x's advice; x's read-only
+ * copy on the device is made by the first launch, outside it. */
 extern "C" int sp_spmv_gpu_upload(void *state, const sp_exec *ex, sp_err *err)
 {
     sp_gpu_spmv *g = (sp_gpu_spmv *)state;
     if (!g)
         return sp_fail(err, "spmv (GPU): upload without a state");
-    int device = 0;
-    if (g->memory == SP_MEMORY_MANAGED && managed_device(&device, err))
+    cudaStream_t stream = (cudaStream_t)ex->stream;
+    if (g->memory == SP_MEMORY_MANAGED && managed_device(err))
         return -1;
     for (int i = 0; i < g->narrays; i++)
-        if (g->memory == SP_MEMORY_MANAGED ? upload_managed(g, &g->arrays[i], device, err)
-                                           : upload_array(&g->arrays[i],
-                                                          (cudaStream_t)ex->stream, err))
+        if (g->memory == SP_MEMORY_MANAGED ? upload_managed(g, &g->arrays[i], stream, err)
+                                           : upload_array(&g->arrays[i], stream, err))
             return -1;
     return 0;
 }

@@ -14,7 +14,7 @@
  *   upload   sp_spmv_gpu_upload: every recorded array allocated on the
  *            device and copied (or zeroed) on the harness's stream, or
  *            with `memory = managed` (sp_spmv_gpu_memory) allocated as
- *            unified memory and filled by the host;
+ *            unified memory, filled the same way, x advised;
  *   analyse  (cuSPARSE, merge path) device-side setup after the upload;
  *   launch   the kernels enqueued on the harness's stream, no wait;
  *   result   sp_spmv_gpu_result: y back to the host on that stream;
@@ -132,8 +132,8 @@ int sp_spmv_gpu_precision(sp_gpu_spmv *g, sp_precision prec, sp_err *err);
 
 /* The `memory` axis of p (sp_gpu_memory: default device, checked) into
  * g: with managed, the shared upload allocates every recorded array with
- * cudaMallocManaged instead (spmv_gpu.cu says how it fills and advises
- * them). Host only; -1 with the reason, naming `name`. */
+ * cudaMallocManaged instead (spmv_gpu.cu says how it advises x). Host
+ * only; -1 with the reason, naming `name`. */
 int sp_spmv_gpu_memory(sp_gpu_spmv *g, const char *name, const sp_params *p, sp_err *err);
 
 /* A zeroed state for pb's matrix with x (copied from pb->x) and y (left

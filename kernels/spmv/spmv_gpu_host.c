@@ -163,9 +163,10 @@ static uint64_t vectors(const sp_csr *A, uint64_t vb)
     return device_array((uint64_t)A->cols, vb) + device_array((uint64_t)A->rows, vb);
 }
 
-/* `memory = managed` (spmv_gpu.cu): the host fills every device array in
- * place, so each one's pages live in host memory too until the device
- * first touches them: the host counts them as well. Device: nothing. */
+/* `memory = managed` (spmv_gpu.cu): a managed array's pages may sit on
+ * either side (x's preferred location is the host, and the driver may
+ * evict any of them there), so the host counts them too: an upper bound.
+ * Device: nothing. */
 static int add_managed(const sp_params *p, sp_need *need, sp_err *err)
 {
     int memory = SP_MEMORY_DEVICE;

@@ -126,8 +126,8 @@ int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *nee
  * prepare: host only, no CUDA call: axes checked, the kernel's format built
  * in host memory the state owns and its device arrays recorded (the
  * harness times it as convert_s); upload: sp_spmv_gpu_upload (spmv.h),
- * every recorded array allocated and copied on the harness's stream, or
- * made managed and filled by the host under `memory = managed` (h2d_s); analyse, where a kernel has device-side setup (convert_s);
+ * every recorded array allocated (managed under `memory = managed`) and
+ * copied on the harness's stream (h2d_s); analyse, where a kernel has device-side setup (convert_s);
  * launch: the kernels enqueued on the harness's stream (sp_exec), no clock
  * and no wait. result and release: spmv_gpu.cu. */
 int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p, void **state,

@@ -9,11 +9,12 @@
  *     coalesced: the row sums go to shared memory first and, after one
  *     barrier, consecutive threads write the hack's y entries as one
  *     contiguous run.
- * The study's pseudo-code is the same for both; only its prose says that
- * solution 2 writes "so that the access is coalesced". Solution 1's direct
- * writes are already contiguous within a warp, so the two should time
- * alike, as the study found ("in HLL the two CUDA solutions behave
- * practically identically").
+ * The study's pseudo-code is the same for both, and so is its authors'
+ * published code (the two kernels differ by a comment); only its prose
+ * says that solution 2 writes "so that the access is coalesced". Staging
+ * is our reading of that prose. Solution 1's direct writes are already
+ * contiguous within a warp, so the two should time alike, as the study
+ * found ("in HLL the two CUDA solutions behave practically identically").
  * Where the study's thread past the hack's rows returns, a thread here
  * also takes rows t + blockDim, t + 2·blockDim, ... so a block smaller
  * than the hack still covers it (hack 32 and the study's block sizes never
