@@ -167,7 +167,7 @@ static uint64_t vectors(const sp_csr *A, uint64_t vb)
  * either side (x's preferred location is the host, and the driver may
  * evict any of them there), so the host counts them too: an upper bound.
  * Device: nothing. */
-static int add_managed(const sp_params *p, sp_need *need, sp_err *err)
+int sp_need_gpu_managed(const sp_params *p, sp_need *need, sp_err *err)
 {
     int memory = SP_MEMORY_DEVICE;
     if (sp_gpu_memory("spmv (GPU)", p, &memory, err))
@@ -195,7 +195,7 @@ int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
         return -1;
     need->host_bytes = 4096 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
     need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb);
-    return add_managed(p, need, err);
+    return sp_need_gpu_managed(p, need, err);
 }
 
 /* What cuSPARSE allocates itself on top of a format: cusparseSpMV_bufferSize
@@ -243,7 +243,7 @@ int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, s
     need->host_bytes = tiles * 8 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
     need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
                          device_array(tiles, 8 + 4 + vb);
-    return 0;
+    return sp_need_gpu_managed(p, need, err);
 }
 
 /* CSR plus a row index per nonzero (host and device). */
@@ -283,7 +283,7 @@ int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     uint64_t vb;
     if (value_bytes(p, &vb, err))
         return -1;
-    return need_sell(pb, 0, 1, vb, need, err) || add_managed(p, need, err) ? -1 : 0;
+    return need_sell(pb, 0, 1, vb, need, err) || sp_need_gpu_managed(p, need, err) ? -1 : 0;
 }
 
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
@@ -292,7 +292,7 @@ int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     uint64_t vb;
     if (sp_gpu_hack("HLL", p, &hack, err) || value_bytes(p, &vb, err))
         return -1;
-    return need_sell(pb, hack, 1, vb, need, err) || add_managed(p, need, err) ? -1 : 0;
+    return need_sell(pb, hack, 1, vb, need, err) || sp_need_gpu_managed(p, need, err) ? -1 : 0;
 }
 
 int sp_need_gpu_hll_staged(const sp_problem *pb, const sp_params *p, sp_need *need,
@@ -448,7 +448,7 @@ int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, 
     need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
                          device_array((uint64_t)nlong + 1, 4) * 3 +
                          device_array((uint64_t)nchunks + 1, 4 + vb);
-    return 0;
+    return sp_need_gpu_managed(p, need, err);
 }
 
 static int by_int_desc(const void *a, const void *b)

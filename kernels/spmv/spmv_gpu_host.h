@@ -104,6 +104,11 @@ int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, s
 int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+/* The end of the need of a kernel with the `memory` axis: under managed
+ * memory its device bytes counted on the host too (an upper bound: a
+ * managed page may sit on either side); nothing under device. -1 with
+ * the reason for a value of neither kind. */
+int sp_need_gpu_managed(const sp_params *p, sp_need *need, sp_err *err);
 /* sp_need_gpu_hll after sp_gpu_staged_hack's check. */
 int sp_need_gpu_hll_staged(const sp_problem *pb, const sp_params *p, sp_need *need,
                            sp_err *err);
