@@ -70,11 +70,10 @@ extern "C" {
 enum { SP_LOADS_CACHED = 1, SP_LOADS_STREAM = 2, SP_LOADS_AUTO = 3 };
 /* The `memory` axis of the GPU kernels that allocate through the shared
  * SpMV upload (kernels/spmv/spmv_gpu.cuh): device memory (cudaMalloc and
- * copies, the default), or unified memory (cudaMallocManaged, filled by
- * the host and moved by the driver on the device's first touch), as study
- * 002 allocated its matrix and vectors. A section that leaves it out runs
- * on device memory and its combinations do not carry it (runner/plan.c),
- * as for `precision`. */
+ * copies, the default), or unified memory (cudaMallocManaged, x advised
+ * read-mostly as study 002 advised it: kernels/spmv/spmv_gpu.cu). A
+ * section that leaves it out runs on device memory and its combinations
+ * do not carry it (runner/plan.c), as for `precision`. */
 #define SP_AXIS_MEMORY "memory"
 enum { SP_MEMORY_DEVICE = 1, SP_MEMORY_MANAGED = 2 };
 typedef enum sp_precision {
