@@ -80,6 +80,14 @@ enum { SP_LOADS_CACHED = 1, SP_LOADS_STREAM = 2, SP_LOADS_AUTO = 3 };
 #define SP_AXIS_SCAN_THREADS "scan_threads"
 enum { SP_SCAN_THREADS_CHUNKS = 0, SP_SCAN_THREADS_AUTO = -1 };
 #define SP_SCAN_THREADS_MAX (1L << 24)
+/* The `memory` axis of the GPU kernels that allocate through the shared
+ * SpMV upload (kernels/spmv/spmv_gpu.cuh): device memory (cudaMalloc and
+ * copies, the default), or unified memory (cudaMallocManaged, x advised
+ * read-mostly as study 002 advised it: kernels/spmv/spmv_gpu.cu). A
+ * section that leaves it out runs on device memory and its combinations
+ * do not carry it (runner/plan.c), as for `precision`. */
+#define SP_AXIS_MEMORY "memory"
+enum { SP_MEMORY_DEVICE = 1, SP_MEMORY_MANAGED = 2 };
 typedef enum sp_precision {
     SP_DOUBLE = 0,
     SP_SINGLE = 1,

@@ -41,11 +41,14 @@
     X(sp_spmv_csr_cusparse)                                                   \
     X(sp_spmv_csr_cuda_vector)                                                \
     X(sp_spmv_csr_cuda_subwarp)                                               \
+    X(sp_spmv_csr_cuda_block)                                                 \
     X(sp_spmv_csr_cuda_merge)                                                 \
     X(sp_spmv_ell_cuda)                                                       \
     X(sp_spmv_hll_cuda_aligned)                                               \
     X(sp_spmv_hll_cuda_block)                                                 \
     X(sp_spmv_hll_cuda_warp)                                                  \
+    X(sp_spmv_hll_cuda_hack)                                                  \
+    X(sp_spmv_hll_cuda_staged)                                                \
     X(sp_spmv_csr_cuda_hybrid)                                                \
     X(sp_spmv_csr_cuda_adaptive)                                              \
     X(sp_spmv_sell_cuda)                                                      \

@@ -25,6 +25,8 @@ static const struct {
     {SP_AXIS_LOADS, "auto", SP_LOADS_AUTO},
     {SP_AXIS_SCAN_THREADS, "chunks", SP_SCAN_THREADS_CHUNKS},
     {SP_AXIS_SCAN_THREADS, "auto", SP_SCAN_THREADS_AUTO},
+    {SP_AXIS_MEMORY, "device", SP_MEMORY_DEVICE},
+    {SP_AXIS_MEMORY, "managed", SP_MEMORY_MANAGED},
 };
 
 /* Axes that take counts (1 or more) beside their words. */
@@ -88,6 +90,8 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *lo = SP_DOUBLE, *hi = SP_SINGLE;
     else if (!strcmp(axis, SP_AXIS_SCAN_THREADS))     /* its words are 0 and -1 */
         *lo = SP_SCAN_THREADS_AUTO, *hi = SP_SCAN_THREADS_MAX;
+    else if (!strcmp(axis, SP_AXIS_MEMORY))
+        *lo = SP_MEMORY_DEVICE, *hi = SP_MEMORY_MANAGED;
 }
 
 /* Parse an integer or `nproc` from [s, end); on a word axis, one of its

@@ -36,19 +36,30 @@ static void push_param(sp_params *p, const char *name, long value)
     p->value[p->n++] = value;
 }
 
-/* A `precision` axis the section leaves out, at its default double: not
- * carried by the combination (kernels read SP_DOUBLE when it is absent),
- * so a kernel that gains the axis keeps its axes JSON, its database rows'
- * meaning and its configs' plan hashes; the views read a missing precision
- * as double. Likewise `scan_threads` left out at chunks, the kernel's
- * choice before the axis existed. */
-static int implicit_double(const sp_kernel_spec *ks, int a, long v)
+/* Axes a kernel may gain without changing what a config that leaves them
+ * out means: `precision` at double, `memory` at device and `scan_threads`
+ * at chunks (the kernel's choice before the axis existed). Such an axis,
+ * left out by the section at its default, is not carried by the
+ * combination (kernels read the default when it is absent), so the kernel
+ * keeps its axes JSON, its database rows' meaning and its configs' plan
+ * hashes; the views read a missing precision as double. */
+static const struct {
+    const char *axis;
+    long dflt;
+} implicit_axes[] = {
+    {SP_AXIS_PRECISION, SP_DOUBLE},
+    {SP_AXIS_MEMORY, SP_MEMORY_DEVICE},
+    {SP_AXIS_SCAN_THREADS, SP_SCAN_THREADS_CHUNKS},
+};
+
+static int implicit_default(const sp_kernel_spec *ks, int a, long v)
 {
-    const char *name = ks->kernel->axes[a].name;
     if (ks->axis_text[a] || ks->axes[a].n != 1)
         return 0;
-    return (!strcmp(name, SP_AXIS_PRECISION) && v == SP_DOUBLE) ||
-           (!strcmp(name, SP_AXIS_SCAN_THREADS) && v == SP_SCAN_THREADS_CHUNKS);
+    for (size_t i = 0; i < sizeof implicit_axes / sizeof *implicit_axes; i++)
+        if (!strcmp(ks->kernel->axes[a].name, implicit_axes[i].axis))
+            return v == implicit_axes[i].dflt;
+    return 0;
 }
 
 /* Fill combination number idx (mixed radix over the axes) of one kernel;
@@ -66,7 +77,7 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill
     }
     c->params.n = 0;
     for (int a = 0; a < k->naxes; a++)
-        if (!implicit_double(ks, a, v[a]))
+        if (!implicit_default(ks, a, v[a]))
             push_param(&c->params, k->axes[a].name, v[a]);
     long b = idx % harness_n(&ks->batch), ca = idx / harness_n(&ks->batch);
     if (ks->cache.n)            /* after the kernel's axes: cache, then batch */

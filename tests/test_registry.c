@@ -95,11 +95,13 @@ Test(registry, declared_axes)
     cr_assert_eq(omp->naxes, 1);
     cr_assert_str_eq(omp->axes[0].name, "threads");
     cr_assert_str_eq(omp->axes[0].defaults, "1..nproc:*2,nproc");
-    cr_assert_eq(scalar->naxes, 2);
+    cr_assert_eq(scalar->naxes, 3);
     cr_assert_str_eq(scalar->axes[0].name, "blocksize");
     cr_assert_str_eq(scalar->axes[0].defaults,
                      "32,64,96,128,160,192,256,320,384,512,768,1024");
-    cr_assert_str_eq(scalar->axes[1].name, SP_AXIS_PRECISION);
+    cr_assert_str_eq(scalar->axes[1].name, SP_AXIS_MEMORY);
+    cr_assert_str_eq(scalar->axes[1].defaults, "device");
+    cr_assert_str_eq(scalar->axes[2].name, SP_AXIS_PRECISION);
     cr_assert_eq(sp_kernel_find("spmv_csr_serial")->naxes, 0);
     cr_assert_eq(sp_kernel_find("spmv_csr_cusparse")->naxes, 1);
 }

@@ -35,7 +35,7 @@ typedef struct study {
     const char *database;
     int nsources;
     sp_source_kind kind;        /* of every source */
-    const char *kernels[24];    /* NULL-terminated */
+    const char *kernels[28];    /* NULL-terminated */
 } study;
 
 static const study STUDY_LIST[] = {
@@ -53,7 +53,8 @@ static const study STUDY_LIST[] = {
       "spmv_csr_omp_simd_auto", "spmv_csr_omp_nnz", "spmv_hll_omp_static",
       "spmv_hll_omp_dynamic", "spmv_hll_omp_nnz", "spmv_hll_aligned_omp_static",
       "spmv_hll_aligned_omp_dynamic", "spmv_hll_aligned_omp", "spmv_csr_cuda_scalar",
-      "spmv_csr_cuda_vector", "spmv_hll_cuda_warp", "spmv_hll_cuda_block",
+      "spmv_csr_cuda_vector", "spmv_csr_cuda_block", "spmv_hll_cuda_hack",
+      "spmv_hll_cuda_staged", "spmv_hll_cuda_warp", "spmv_hll_cuda_block",
       "spmv_hll_cuda_aligned", "spmv_csr_cusparse", "spmv_csr_cuda_merge",
       "spmv_csr_cuda_hybrid", "spmv_sell_cuda", NULL}},
     {"004-quicksort.ini", "sort_qsort", "results/study-004.db", 2, SP_SRC_KEYS,
@@ -188,10 +189,14 @@ Test(studies, the_study_axis_values_are_kept)
     static const long bs12[] = {32, 64, 96, 128, 160, 192, 256, 320, 384, 512, 768, 1024};
     sp_config cfg;
     load(&STUDY_LIST[2], &cfg);                     /* 002: 12 block sizes, 1..nproc */
-    const char *cuda[] = {"spmv_csr_cuda_scalar", "spmv_csr_cuda_vector", "spmv_hll_cuda_warp",
-                          "spmv_hll_cuda_block", "spmv_hll_cuda_aligned"};
-    for (int i = 0; i < 5; i++)
+    static const long memories[] = {SP_MEMORY_DEVICE, SP_MEMORY_MANAGED};
+    const char *cuda[] = {"spmv_csr_cuda_scalar", "spmv_csr_cuda_vector", "spmv_csr_cuda_block",
+                          "spmv_hll_cuda_hack",   "spmv_hll_cuda_staged", "spmv_hll_cuda_warp",
+                          "spmv_hll_cuda_block",  "spmv_hll_cuda_aligned"};
+    for (int i = 0; i < 8; i++) {   /* the study's block sizes, its unified memory beside ours */
         assert_values(&cfg, cuda[i], "blocksize", bs12, 12);
+        assert_values(&cfg, cuda[i], SP_AXIS_MEMORY, memories, 2);
+    }
     long nproc = omp_get_num_procs(), *seq = malloc((size_t)nproc * sizeof *seq);
     for (long t = 0; t < nproc; t++)
         seq[t] = t + 1;

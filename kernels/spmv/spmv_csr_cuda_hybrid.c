@@ -14,9 +14,9 @@ const sp_kernel sp_spmv_csr_cuda_hybrid = {
     .summary = "CSR, `lanes` threads per short row, long rows split into warp chunks, "
                "one launch",
     .needs_gpu = 1,
-    .naxes = 3,
+    .naxes = 4,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"lanes", "1,2,4,8,16,32"},
-             {SP_AXIS_PRECISION, "double"}},
+             {SP_AXIS_MEMORY, SP_GPU_MEMORY}, {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_hybrid_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_hybrid_launch),

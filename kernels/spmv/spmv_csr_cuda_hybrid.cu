@@ -133,7 +133,10 @@ extern "C" int sp_spmv_cuda_hybrid_prepare(const sp_problem *pb, const sp_params
         sp_fail_prefix(err, "%s", name);
         return sp_spmv_gpu_done(g, -1, state);
     }
-    return sp_spmv_gpu_done(g, add_plan(g, err) || sp_spmv_gpu_precision(g, prec, err), state);
+    return sp_spmv_gpu_done(g,
+                            add_plan(g, err) || sp_spmv_gpu_memory(g, name, p, err) ||
+                                sp_spmv_gpu_precision(g, prec, err),
+                            state);
 }
 
 /* The kernel for g->lanes in value type V; -1 for lanes it has no case for. */

@@ -153,7 +153,7 @@ extern "C" int sp_spmv_cuda_merge_prepare(const sp_problem *pb, const sp_params 
     int rc = sp_spmv_gpu_add(g, (void **)&g->tiles, g->h_tiles, (n + 1) * 8, 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->carry_row, NULL, n * 4, 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->carry_val, NULL, n * 8, 0, err) ||
-             sp_spmv_gpu_precision(g, prec, err);
+             sp_spmv_gpu_memory(g, name, p, err) || sp_spmv_gpu_precision(g, prec, err);
     return sp_spmv_gpu_done(g, rc, state);
 }
 

@@ -23,8 +23,8 @@ __global__ void csr_scalar_kernel(int32_t rows, const int32_t *__restrict__ rowp
     y[i] = sum;
 }
 
-/* Host only: the `blocksize` and `precision` axes checked, A's CSR, x and
- * y recorded for the shared upload (no conversion; in single, A's values
+/* Host only: the `blocksize`, `memory` and `precision` axes checked, A's
+ * CSR, x and y recorded for the shared upload (no conversion; in single, A's values
  * and x rounded to float). */
 extern "C" int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p,
                                            void **state, sp_err *err)
@@ -39,7 +39,10 @@ extern "C" int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params
     if (!g)
         return -1;
     g->blocksize = bs;
-    return sp_spmv_gpu_done(g, sp_spmv_gpu_precision(g, prec, err), state);
+    return sp_spmv_gpu_done(g,
+                            sp_spmv_gpu_memory(g, "spmv_csr_cuda_scalar", p, err) ||
+                                sp_spmv_gpu_precision(g, prec, err),
+                            state);
 }
 
 template <typename V> static void scalar_launch(const sp_gpu_spmv *g, unsigned blocks,

@@ -58,7 +58,7 @@ template <typename V> static int launch(const sp_gpu_spmv *g, cudaStream_t strea
     return 0;
 }
 
-/* Host only: blocksize (whole warps), lanes and precision checked, then
+/* Host only: blocksize (whole warps), lanes, memory and precision checked, then
  * A's CSR, x and y recorded for the shared upload (in float for single). */
 static int vector_prepare(const char *name, const sp_problem *pb, const sp_params *p,
                           int lanes_axis, void **state, sp_err *err)
@@ -77,7 +77,8 @@ static int vector_prepare(const char *name, const sp_problem *pb, const sp_param
         return -1;
     g->blocksize = bs;
     g->lanes = lanes;
-    return sp_spmv_gpu_done(g, sp_spmv_gpu_precision(g, prec, err), state);
+    return sp_spmv_gpu_done(
+        g, sp_spmv_gpu_memory(g, name, p, err) || sp_spmv_gpu_precision(g, prec, err), state);
 }
 
 extern "C" int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p,

@@ -164,7 +164,7 @@ int sp_need_gpu_dia(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
                          sp_gpu_array_bytes((uint64_t)nd, 4) +
                          sp_gpu_array_bytes((uint64_t)A->cols, vb) +
                          sp_gpu_array_bytes((uint64_t)A->rows, vb);
-    return 0;
+    return sp_need_gpu_managed(p, need, err);
 }
 
 int sp_gpu_rows_per_thread(const char *kernel, const sp_params *p, int *rpt, sp_err *err)

@@ -15,9 +15,9 @@ const sp_kernel sp_spmv_dia_cuda = {
     .summary = "DIA, diagonal-major values without column indices, one thread per row "
                "(rows_per_thread of them, a block apart)",
     .needs_gpu = 1,
-    .naxes = 3,
+    .naxes = 4,
     .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"rows_per_thread", "1,2,4"},
-             {SP_AXIS_PRECISION, "double"}},
+             {SP_AXIS_MEMORY, SP_GPU_MEMORY}, {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_dia_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),
     .launch = SP_GPU_FN(sp_spmv_cuda_dia_launch),

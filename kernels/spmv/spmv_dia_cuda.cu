@@ -84,7 +84,7 @@ extern "C" int sp_spmv_cuda_dia_prepare(const sp_problem *pb, const sp_params *p
                              (size_t)D->ndiags * sizeof(int32_t), 0, err) ||
              sp_spmv_gpu_add(g, (void **)&g->dia_val, D->val,
                              (size_t)D->stored * sizeof(double), 0, err) ||
-             sp_spmv_gpu_precision(g, prec, err);
+             sp_spmv_gpu_memory(g, name, p, err) || sp_spmv_gpu_precision(g, prec, err);
     return sp_spmv_gpu_done(g, rc, state);
 }
 

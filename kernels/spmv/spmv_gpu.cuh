@@ -12,7 +12,9 @@
  *            with sp_spmv_gpu_add / sp_spmv_gpu_add_sell; it ends with
  *              return sp_spmv_gpu_done(g, rc, state);
  *   upload   sp_spmv_gpu_upload: every recorded array allocated on the
- *            device and copied (or zeroed) on the harness's stream;
+ *            device and copied (or zeroed) on the harness's stream, or
+ *            with `memory = managed` (sp_spmv_gpu_memory) allocated as
+ *            unified memory, filled the same way, x advised;
  *   analyse  (cuSPARSE, merge path) device-side setup after the upload;
  *   launch   the kernels enqueued on the harness's stream, no wait;
  *   result   sp_spmv_gpu_result: y back to the host on that stream;
@@ -48,6 +50,7 @@ struct sp_gpu_spmv {
     int32_t *rowptr, *colidx;   /* device; never NULL once uploaded */
     double *val, *x, *y;        /* device; at least one element each */
     int blocksize;              /* hand-written kernels: the `blocksize` axis */
+    int memory;                 /* the `memory` axis: SP_MEMORY_DEVICE or _MANAGED */
     int lanes;                  /* sub-warp CSR: threads per row */
     /* a sliced ELL (ELL, HLL, cuSPARSE SELL) on the device, when used */
     int32_t hack, nslices, width;
@@ -126,6 +129,12 @@ template <> inline sp_gpu_values<float> sp_spmv_gpu_values<float>(const sp_gpu_s
  * copy g owns (counted as conversion, host only). Double changes nothing.
  * -1 with the reason (out of memory). */
 int sp_spmv_gpu_precision(sp_gpu_spmv *g, sp_precision prec, sp_err *err);
+
+/* The `memory` axis of p (sp_gpu_memory: default device, checked) into
+ * g: with managed, the shared upload allocates every recorded array with
+ * cudaMallocManaged instead (spmv_gpu.cu says how it advises x). Host
+ * only; -1 with the reason, naming `name`. */
+int sp_spmv_gpu_memory(sp_gpu_spmv *g, const char *name, const sp_params *p, sp_err *err);
 
 /* A zeroed state for pb's matrix with x (copied from pb->x) and y (left
  * unwritten) recorded for the upload, or NULL (err filled). Host only. */

@@ -30,6 +30,29 @@ int sp_gpu_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err)
     return 0;
 }
 
+int sp_gpu_staged_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err)
+{
+    sp_precision prec;
+    if (sp_gpu_hack(kernel, p, hack, err) || sp_precision_param(p, kernel, &prec, err))
+        return -1;
+    long bytes = (long)*hack * (prec == SP_SINGLE ? 4 : 8);
+    if (bytes > SP_HLL_STAGED_SHARED)
+        return sp_fail(err, "%s: hack = %d keeps %ld bytes of row sums in shared memory, "
+                       "more than the %d a block has", kernel, *hack, bytes,
+                       SP_HLL_STAGED_SHARED);
+    return 0;
+}
+
+int sp_gpu_memory(const char *kernel, const sp_params *p, int *memory, sp_err *err)
+{
+    long v = sp_param(p, SP_AXIS_MEMORY, SP_MEMORY_DEVICE);
+    if (v != SP_MEMORY_DEVICE && v != SP_MEMORY_MANAGED)
+        return sp_fail(err, "%s: memory = %ld, not device (%d) or managed (%d)", kernel, v,
+                       SP_MEMORY_DEVICE, SP_MEMORY_MANAGED);
+    *memory = (int)v;
+    return 0;
+}
+
 int sp_gpu_lanes(const sp_csr *A, const sp_params *p, int *lanes, sp_err *err)
 {
     long v = sp_param(p, "lanes", 1);
@@ -140,6 +163,20 @@ static uint64_t vectors(const sp_csr *A, uint64_t vb)
     return device_array((uint64_t)A->cols, vb) + device_array((uint64_t)A->rows, vb);
 }
 
+/* `memory = managed` (spmv_gpu.cu): a managed array's pages may sit on
+ * either side (x's preferred location is the host, and the driver may
+ * evict any of them there), so the host counts them too: an upper bound.
+ * Device: nothing. */
+int sp_need_gpu_managed(const sp_params *p, sp_need *need, sp_err *err)
+{
+    int memory = SP_MEMORY_DEVICE;
+    if (sp_gpu_memory("spmv (GPU)", p, &memory, err))
+        return -1;
+    if (memory == SP_MEMORY_MANAGED)
+        need->host_bytes += need->device_bytes;
+    return 0;
+}
+
 /* rowptr, colidx and val on the device. */
 static uint64_t csr_bytes(const sp_csr *A, uint64_t vb)
 {
@@ -148,8 +185,8 @@ static uint64_t csr_bytes(const sp_csr *A, uint64_t vb)
 }
 
 /* The CSR, x and y on the device; on the host only the small state (y
- * comes back into the runner's buffer) and, in single, the rounded
- * copies of A's values and x. Pure arithmetic: the runner calls it in a
+ * comes back into the runner's buffer), in single the rounded copies of
+ * A's values and x, and with managed memory the device arrays. Pure arithmetic: the runner calls it in a
  * process that must not touch CUDA. */
 int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
 {
@@ -158,7 +195,7 @@ int sp_need_gpu_csr(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
         return -1;
     need->host_bytes = 4096 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
     need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb);
-    return 0;
+    return sp_need_gpu_managed(p, need, err);
 }
 
 /* What cuSPARSE allocates itself on top of a format: cusparseSpMV_bufferSize
@@ -206,7 +243,7 @@ int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, s
     need->host_bytes = tiles * 8 + host_single((uint64_t)pb->A->nnz, pb->A, vb);
     need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
                          device_array(tiles, 8 + 4 + vb);
-    return 0;
+    return sp_need_gpu_managed(p, need, err);
 }
 
 /* CSR plus a row index per nonzero (host and device). */
@@ -246,7 +283,7 @@ int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     uint64_t vb;
     if (value_bytes(p, &vb, err))
         return -1;
-    return need_sell(pb, 0, 1, vb, need, err);
+    return need_sell(pb, 0, 1, vb, need, err) || sp_need_gpu_managed(p, need, err) ? -1 : 0;
 }
 
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err)
@@ -255,7 +292,16 @@ int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_
     uint64_t vb;
     if (sp_gpu_hack("HLL", p, &hack, err) || value_bytes(p, &vb, err))
         return -1;
-    return need_sell(pb, hack, 1, vb, need, err);
+    return need_sell(pb, hack, 1, vb, need, err) || sp_need_gpu_managed(p, need, err) ? -1 : 0;
+}
+
+int sp_need_gpu_hll_staged(const sp_problem *pb, const sp_params *p, sp_need *need,
+                           sp_err *err)
+{
+    int hack = 0;
+    if (sp_gpu_staged_hack("spmv_hll_cuda_staged", p, &hack, err))
+        return -1;
+    return sp_need_gpu_hll(pb, p, need, err);
 }
 
 int32_t sp_hybrid_long_min(int lanes)
@@ -402,7 +448,7 @@ int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, 
     need->device_bytes = csr_bytes(pb->A, vb) + vectors(pb->A, vb) +
                          device_array((uint64_t)nlong + 1, 4) * 3 +
                          device_array((uint64_t)nchunks + 1, 4 + vb);
-    return 0;
+    return sp_need_gpu_managed(p, need, err);
 }
 
 static int by_int_desc(const void *a, const void *b)

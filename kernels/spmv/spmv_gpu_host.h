@@ -28,6 +28,18 @@ int sp_gpu_blocksize(const char *kernel, const sp_params *p, int warp_multiple, 
                      sp_err *err);
 /* The `hack` axis of p (default 32), checked against 1..65536. */
 int sp_gpu_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err);
+/* HLL solution 2 (spmv_hll_cuda_staged) keeps one sum per row of its hack
+ * in shared memory: hack values of the run's precision, at most the 48 KiB
+ * a block gets without opting in to more. The hack of p checked
+ * (sp_gpu_hack) and against that bound; -1 with the reason. */
+#define SP_HLL_STAGED_SHARED (48 * 1024)
+int sp_gpu_staged_hack(const char *kernel, const sp_params *p, int *hack, sp_err *err);
+/* The `memory` axis of p (kernel.h, default device) into *memory:
+ * SP_MEMORY_DEVICE or SP_MEMORY_MANAGED; -1 with the reason, naming the
+ * kernel, for another value. */
+int sp_gpu_memory(const char *kernel, const sp_params *p, int *memory, sp_err *err);
+/* The `memory` values the kernels on the shared SpMV upload declare. */
+#define SP_GPU_MEMORY "device"
 
 /* The `lanes` axis (threads per row of the sub-warp kernel): 2, 4, 8, 16 or
  * 32, or 1 = auto (axis values are integers >= 1, and one lane per row is
@@ -92,6 +104,14 @@ int sp_need_gpu_merge(const sp_problem *pb, const sp_params *p, sp_need *need, s
 int sp_need_gpu_coo(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_ell(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_hll(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
+/* The end of the need of a kernel with the `memory` axis: under managed
+ * memory its device bytes counted on the host too (an upper bound: a
+ * managed page may sit on either side); nothing under device. -1 with
+ * the reason for a value of neither kind. */
+int sp_need_gpu_managed(const sp_params *p, sp_need *need, sp_err *err);
+/* sp_need_gpu_hll after sp_gpu_staged_hack's check. */
+int sp_need_gpu_hll_staged(const sp_problem *pb, const sp_params *p, sp_need *need,
+                           sp_err *err);
 int sp_need_gpu_hybrid(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 int sp_need_gpu_sell_sigma(const sp_problem *pb, const sp_params *p, sp_need *need,
                            sp_err *err);
@@ -111,8 +131,8 @@ int sp_need_cusparse_sell(const sp_problem *pb, const sp_params *p, sp_need *nee
  * prepare: host only, no CUDA call: axes checked, the kernel's format built
  * in host memory the state owns and its device arrays recorded (the
  * harness times it as convert_s); upload: sp_spmv_gpu_upload (spmv.h),
- * every recorded array allocated and copied on the harness's stream
- * (h2d_s); analyse, where a kernel has device-side setup (convert_s);
+ * every recorded array allocated (managed under `memory = managed`) and
+ * copied on the harness's stream (h2d_s); analyse, where a kernel has device-side setup (convert_s);
  * launch: the kernels enqueued on the harness's stream (sp_exec), no clock
  * and no wait. result and release: spmv_gpu.cu. */
 int sp_spmv_cuda_vector_prepare(const sp_problem *pb, const sp_params *p, void **state,
@@ -135,6 +155,17 @@ int sp_spmv_cuda_hll_block_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_warp_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                   sp_err *err);
 int sp_spmv_cuda_hll_warp_launch(void *state, const sp_exec *ex, sp_err *err);
+/* Study 002's one block per row (spmv_csr_cuda_block.cu) and its HLL
+ * solutions 1 and 2 (spmv_hll_cuda_hack.cu). */
+int sp_spmv_cuda_csr_block_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                   sp_err *err);
+int sp_spmv_cuda_csr_block_launch(void *state, const sp_exec *ex, sp_err *err);
+int sp_spmv_cuda_hll_hack_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                  sp_err *err);
+int sp_spmv_cuda_hll_hack_launch(void *state, const sp_exec *ex, sp_err *err);
+int sp_spmv_cuda_hll_staged_prepare(const sp_problem *pb, const sp_params *p, void **state,
+                                    sp_err *err);
+int sp_spmv_cuda_hll_staged_launch(void *state, const sp_exec *ex, sp_err *err);
 int sp_spmv_cuda_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void **state,
                                      sp_err *err);
 int sp_spmv_cuda_hll_aligned_launch(void *state, const sp_exec *ex, sp_err *err);

@@ -133,7 +133,10 @@ static int sell_prepare(const char *name, const sp_problem *pb, const sp_params 
         return sp_spmv_gpu_done(g, -1, state);
     }
     return sp_spmv_gpu_done(
-        g, sp_spmv_gpu_add_sell(g, &g->hll, err) || sp_spmv_gpu_precision(g, prec, err), state);
+        g,
+        sp_spmv_gpu_add_sell(g, &g->hll, err) || sp_spmv_gpu_memory(g, name, p, err) ||
+            sp_spmv_gpu_precision(g, prec, err),
+        state);
 }
 
 /* launch(V(0), g, stream) on the harness's stream, V the value type of
