@@ -148,6 +148,11 @@ typedef struct sp_qstudy_plan {
  * host copy; 0, or -1 with the bound passed (named, with the numbers). */
 int sp_qstudy_plan_keys(sp_qstudy_variant v, const uint32_t *keys, int64_t n,
                         sp_qstudy_plan *pl, sp_err *err);
+/* The same on a[0..n) itself, which it sorts as the variant would (up to
+ * the level where a bound stops it): the host model of the variant's
+ * partitions and list updates, checked by the unit tests. */
+int sp_qstudy_plan_sort(sp_qstudy_variant v, uint32_t *a, int64_t n, sp_qstudy_plan *pl,
+                        sp_err *err);
 
 /* The children of subproblem [s, e] whose pivot landed at p: out[0] the
  * left [s, p-1], out[1] the right [p+1, e], each {-1, -1} when it holds

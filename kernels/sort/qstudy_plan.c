@@ -119,6 +119,23 @@ static int over_a_bound(const sp_qstudy_info *in, const sp_qstudy_plan *pl, int6
 int sp_qstudy_plan_keys(sp_qstudy_variant v, const uint32_t *keys, int64_t n,
                         sp_qstudy_plan *pl, sp_err *err)
 {
+    memset(pl, 0, sizeof *pl);
+    if (n < 2 || n > SP_QSTUDY_N_MAX || !keys)
+        return sp_qstudy_plan_sort(v, NULL, n, pl, err);
+    uint32_t *a = malloc((size_t)n * 4);
+    if (!a)
+        return sp_fail(err, "%s: out of memory planning %lld keys",
+                       sp_qstudy_info_of(v) ? sp_qstudy_info_of(v)->kernel : "qstudy",
+                       (long long)n);
+    memcpy(a, keys, (size_t)n * 4);
+    int rc = sp_qstudy_plan_sort(v, a, n, pl, err);
+    free(a);
+    return rc;
+}
+
+int sp_qstudy_plan_sort(sp_qstudy_variant v, uint32_t *a, int64_t n, sp_qstudy_plan *pl,
+                        sp_err *err)
+{
     const sp_qstudy_info *in = sp_qstudy_info_of(v);
     memset(pl, 0, sizeof *pl);
     if (!in)
@@ -128,18 +145,17 @@ int sp_qstudy_plan_keys(sp_qstudy_variant v, const uint32_t *keys, int64_t n,
                        in->kernel, (long long)n, (long long)SP_QSTUDY_N_MAX);
     if (n < 2)
         return 0;
-    if (!keys)
+    if (!a)
         return sp_fail(err, "%s: no keys to plan", in->kernel);
     int64_t cap = n / 2 + 1;
-    uint32_t *a = malloc((size_t)n * 4), *tmp = in->lomuto ? NULL : malloc((size_t)n * 4);
+    uint32_t *tmp = in->lomuto ? NULL : malloc((size_t)n * 4);
     sp_qstudy_range *cur = malloc((size_t)cap * sizeof *cur),
                     *nxt = malloc((size_t)cap * sizeof *nxt);
     int rc = -1;
-    if (!a || !cur || !nxt || (!in->lomuto && !tmp)) {
+    if (!cur || !nxt || (!in->lomuto && !tmp)) {
         sp_fail(err, "%s: out of memory planning %lld keys", in->kernel, (long long)n);
         goto out;
     }
-    memcpy(a, keys, (size_t)n * 4);
     cur[0] = (sp_qstudy_range){0, (int32_t)(n - 1)};
     int64_t nsub = 1;
     while (nsub > 0) {
@@ -176,7 +192,6 @@ int sp_qstudy_plan_keys(sp_qstudy_variant v, const uint32_t *keys, int64_t n,
     }
     rc = 0;
 out:
-    free(a);
     free(tmp);
     free(cur);
     free(nxt);
