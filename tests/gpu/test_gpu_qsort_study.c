@@ -17,8 +17,9 @@
  *                        configs/studies/004-quicksort.ini sweeps)
  *   refusals             inputs past a bound refused by need and prepare
  *                        with the bound named, no state left
- * With SPSWEEP_GPU_TEST_QUICK (the sanitizer passes) sizes stop at 1000,
- * and study_sizes is skipped. */
+ * With SPSWEEP_GPU_TEST_QUICK (the sanitizer passes: every level is a few
+ * launches) sizes stop at 33 keys (uniform: 1000), other_axes takes two
+ * values of each axis on 1000 uniform keys, and study_sizes is skipped. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,9 @@ Test(gpu_qsort_study, every_distribution, .timeout = 1200)
         const sp_kernel *k = variant_kernel(v);
         for (int d = 0; d < 6; d++)
             for (int s = 0; s < 9; s++) {
-                if (sizes[s] > (quick() ? 1000 : d == 0 ? 100003 : 4099))
+                /* quick: up to 33 keys (1000 uniform), each level being
+                 * several launches under the sanitizer */
+                if (sizes[s] > (d == 0 ? (quick() ? 1000 : 100003) : quick() ? 33 : 4099))
                     continue;
                 char src[128];
                 snprintf(src, sizeof src, "keys:%s?n=%lld&seed=%d", us_dists[d],
@@ -85,22 +88,23 @@ Test(gpu_qsort_study, every_distribution, .timeout = 1200)
 
 Test(gpu_qsort_study, other_axes, .timeout = 900)
 {
-    const char *srcs[] = {"keys:uniform?n=4099&seed=5", "keys:equal?n=1000",
+    const char *srcs[] = {quick() ? "keys:uniform?n=1000&seed=5" : "keys:uniform?n=4099&seed=5",
+                          "keys:equal?n=1000",
                           "keys:few?n=3001&seed=2", "keys:uniform?n=100003&seed=6"};
-    int nsrc = quick() ? 2 : 4;
+    int nsrc = quick() ? 1 : 4, naxis = quick() ? 2 : 0;
     const char *bs[] = {"blocksize"}, *win[] = {"window"};
     for (int v = 0; v < SP_QSTUDY_NVARIANTS; v++) {
         const sp_qstudy_info *in = sp_qstudy_info_of((sp_qstudy_variant)v);
         const sp_kernel *k = variant_kernel(v);
         if (in->windowed) {
-            static const long windows[] = {1, 7, 32, 100, 1024};
-            for (int w = 0; w < 5; w++)
+            static const long windows[] = {7, 1024, 1, 32, 100};
+            for (int w = 0; w < (naxis ? naxis : 5); w++)
                 for (int s = 0; s < nsrc; s++)
                     check_on(k, us_params(0, 1, win, &windows[w]), srcs[s]);
             continue;
         }
-        static const long sizes[] = {32, 64, 1024};
-        for (int b = 0; b < 3; b++)
+        static const long sizes[] = {32, 1024, 64};
+        for (int b = 0; b < (naxis ? naxis : 3); b++)
             for (int s = 0; s < nsrc; s++)
                 check_on(k, us_params(0, 1, bs, &sizes[b]), srcs[s]);
     }
