@@ -63,6 +63,20 @@
     X(sp_sort_qsort_cuda_thread)                                              \
     X(sp_sort_qsort_cuda_block)                                               \
     X(sp_sort_qsort_cuda_queue)                                               \
+    X(sp_sort_qsort_study1)                                                   \
+    X(sp_sort_qsort_study2)                                                   \
+    X(sp_sort_qsort_study3)                                                   \
+    X(sp_sort_qsort_study3_r1)                                                \
+    X(sp_sort_qsort_study3_r2)                                                \
+    X(sp_sort_qsort_study4)                                                   \
+    X(sp_sort_qsort_study4_r1)                                                \
+    X(sp_sort_qsort_study4_r2)                                                \
+    X(sp_sort_qsort_study5)                                                   \
+    X(sp_sort_qsort_study5_r1)                                                \
+    X(sp_sort_qsort_study6)                                                   \
+    X(sp_sort_qsort_study7)                                                   \
+    X(sp_sort_qsort_study8)                                                   \
+    X(sp_sort_qsort_study9)                                                   \
     X(sp_transpose_cuda_scatter)                                              \
     X(sp_transpose_cuda_scantrans)                                            \
     X(sp_transpose_cuda_mergetrans)                                           \

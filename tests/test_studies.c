@@ -58,8 +58,11 @@ static const study STUDY_LIST[] = {
       "spmv_hll_cuda_aligned", "spmv_csr_cusparse", "spmv_csr_cuda_merge",
       "spmv_csr_cuda_hybrid", "spmv_sell_cuda", NULL}},
     {"004-quicksort.ini", "sort_qsort", "results/study-004.db", 2, SP_SRC_KEYS,
-     {"sort_qsort", "sort_qsort_cuda_thread", "sort_qsort_cuda_block", "sort_qsort_cuda_queue",
-      "sort_cub_radix", "sort_radix_omp", NULL}},
+     {"sort_qsort", "sort_qsort_study1", "sort_qsort_study2", "sort_qsort_study3",
+      "sort_qsort_study3_r1", "sort_qsort_study3_r2", "sort_qsort_study4", "sort_qsort_study4_r1",
+      "sort_qsort_study4_r2", "sort_qsort_study5", "sort_qsort_study5_r1", "sort_qsort_study6",
+      "sort_qsort_study7", "sort_qsort_study8", "sort_qsort_study9", "sort_qsort_cuda_block",
+      "sort_qsort_cuda_queue", "sort_cub_radix", "sort_radix_omp", NULL}},
 };
 #define NSTUDIES (int)(sizeof STUDY_LIST / sizeof STUDY_LIST[0])
 
@@ -241,9 +244,16 @@ Test(studies, the_study_axis_values_are_kept)
     sp_config_free(&cfg);
 
     load(&STUDY_LIST[3], &cfg);                     /* 004: 2^19, 2^20, seed 20, window */
-    static const long win[] = {256, 512, 1024, 2048, 4096, 8192}, cut[] = {4096, 1048576};
+    static const long win[] = {256, 512, 1024, 2048, 4096, 8192},
+                      study_win[] = {32, 64, 128, 256, 512, 1024};
     assert_values(&cfg, "sort_qsort_cuda_block", "window", win, 6);
-    assert_values(&cfg, "sort_qsort_cuda_thread", "cutoff", cut, 2);
+    assert_values(&cfg, "sort_qsort_study8", "window", study_win, 6);
+    assert_values(&cfg, "sort_qsort_study9", "window", study_win, 6);
+    /* every one of the study's 14 variants, each in its own section */
+    int variants = 0;
+    for (int i = 0; i < cfg.nkernels; i++)
+        variants += !strncmp(cfg.kernels[i].kernel->name, "sort_qsort_study", 16);
+    cr_assert_eq(variants, 14, "%d of the study's 14 variants", variants);
     cr_assert(strstr(cfg.matrices[0].text, "n=524288") && strstr(cfg.matrices[0].text, "seed=20"),
               "%s", cfg.matrices[0].text);
     cr_assert(strstr(cfg.matrices[1].text, "n=1048576") && strstr(cfg.matrices[1].text, "seed=20"),

@@ -40,6 +40,11 @@ static void check_all_gpu_sorts(const sp_keys *K, const char *what)
         const sp_kernel *k = sp_kernels[i];
         if (strcmp(k->operation, "sort") || !k->needs_gpu)
             continue;
+        /* study 004's variants are quadratic on these inputs by design and
+         * refuse the larger ones: their own suite, gpu_qsort_study, runs
+         * them on every distribution and size they accept */
+        if (!strncmp(k->name, "sort_qsort_study", 16))
+            continue;
         cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
         kernels++;
         for (int values = 0; values < 2; values++) {
