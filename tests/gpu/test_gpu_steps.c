@@ -41,12 +41,6 @@ static int marked_spins(void *state, const sp_exec *ex, sp_err *err)
     return sp_gpu_spin(ex->stream, s->second, err);
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double u = *(const double *)x, v = *(const double *)y;
-    return (u > v) - (u < v);
-}
-
 static const sp_kernel spins = {.name = "test_gpu_steps", .operation = "transpose",
                                 .backend = "test", .needs_gpu = 1, .launch = marked_spins};
 
@@ -58,26 +52,30 @@ Test(gpu_steps, spins_between_marks_are_measured_as_their_steps, .timeout = 60)
     sp_harness_time_steps(&h);
     spin_steps s = {1e-3, 2e-3};
     cr_assert_eq(sp_harness_launch(&h, &s, &err), 0, "%s", err.msg);
-    /* each step at least its spin in every sample; at most 10 % over it in
-     * the median of 7 (a sample may wait for another context's time slice
-     * when GPU tests run side by side) */
-    double a[7], b[7];
+    /* each step at least its spin in every sample, the two adding up to
+     * the sample; and in every sample that was not held up (at most 10 %
+     * over the 3 ms of spinning: GPU tests run side by side, and a sample
+     * may wait for another context's time slice), each step at most 0.2 ms
+     * over its spin: the time is put on the step it was spent in */
+    int clean = 0;
     for (int rep = 0; rep < 7; rep++) {
         double t = 0;
         cr_assert_eq(sp_harness_sample(&h, &s, 1, &t, &err), 0, "%s", err.msg);
         cr_assert_eq(h.steps.n, 2);
         cr_assert_str_eq(h.steps.name[0], "first");
         cr_assert_str_eq(h.steps.name[1], "second");
-        a[rep] = h.steps.seconds[0], b[rep] = h.steps.seconds[1];
-        cr_assert(a[rep] >= 0.999e-3, "1 ms step: %g s", a[rep]);
-        cr_assert(b[rep] >= 1.999e-3, "2 ms step: %g s", b[rep]);
-        cr_assert_float_eq(a[rep] + b[rep], t, 1e-9, "the steps add up to the sample "
-                           "(%g + %g, %g)", a[rep], b[rep], t);
+        double a = h.steps.seconds[0], b = h.steps.seconds[1];
+        cr_assert(a >= 0.999e-3, "1 ms step: %g s", a);
+        cr_assert(b >= 1.999e-3, "2 ms step: %g s", b);
+        cr_assert_float_eq(a + b, t, 1e-9, "the steps add up to the sample (%g + %g, %g)", a,
+                           b, t);
+        if (t > 3.3e-3 || !timed_exactly())
+            continue;
+        clean++;
+        cr_assert(a <= 1.2e-3 && b <= 2.2e-3, "1 + 2 ms steps: %g + %g s", a, b);
     }
-    qsort(a, 7, sizeof *a, by_value);
-    qsort(b, 7, sizeof *b, by_value);
-    cr_assert(a[3] <= 1.1e-3 || !timed_exactly(), "1 ms step: median %g s", a[3]);
-    cr_assert(b[3] <= 2.1e-3 || !timed_exactly(), "2 ms step: median %g s", b[3]);
+    if (!clean)
+        cr_log_warn("gpu_steps: every sample was held up; the steps' upper bounds untested");
     sp_harness_close(&h);
 }
 
