@@ -100,7 +100,9 @@ endif
 # defaults to Intel's (libiomp5), and two OpenMP runtimes in one process
 # keep two thread pools spinning against each other. Linked, the layer
 # cannot change under an environment variable. --no-as-needed keeps the
-# layer and core libraries, whose symbols only MKL itself calls; the
+# layer and core libraries, whose symbols only MKL itself calls, and libm
+# after them, which MKL calls but does not name (a program that uses no
+# libm itself, as bench/stream_triad, would drop it); the
 # wheels ship versioned names only (libmkl_core.so.3), linked by path, with
 # an rpath so the binaries run without LD_LIBRARY_PATH.
 MKL_VERSION ?= 2026.2.0
@@ -117,7 +119,7 @@ ifeq ($(MKL),1)
   endif
   CFLAGS += -DSP_HAVE_MKL=1 -isystem $(MKL_PREFIX)/include
   LDLIBS += -Wl,--push-state,--no-as-needed $(call mkl_lib,mkl_intel_lp64) \
-            $(call mkl_lib,mkl_gnu_thread) $(call mkl_lib,mkl_core) -Wl,--pop-state \
+            $(call mkl_lib,mkl_gnu_thread) $(call mkl_lib,mkl_core) -lm -Wl,--pop-state \
             -Wl,-rpath,$(MKL_PREFIX)/lib -lgomp -lpthread -ldl
 endif
 
