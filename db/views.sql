@@ -74,7 +74,10 @@ UNION ALL SELECT 'K', 1e3;
 --          median round's): prepare + analyse, upload, the result's
 --          download, release.
 -- precision — the run's `precision` axis, 'double' where it has none (the
---          one place the views read it).
+--          one place the views read it); memory likewise, the `memory`
+--          axis, 'device' where it has none; variant, what a series name
+--          adds for them: '' at double on device memory, else " (single)",
+--          " (managed)" or " (single, managed)".
 -- kernel_info — the kernel's JSON facts about what it built (librsb's
 --          matrix flags and tuner's verdict), NULL when it says none.
 -- kernel_s, with_transfers_s, end_to_end_s — the three timing modes:
@@ -98,6 +101,15 @@ SELECT r.id AS run_id, r.sweep_id, r.matrix_id, m.name AS matrix,
        json_extract(r.axes, '$.threads') AS threads,
        json_extract(r.axes, '$.blocksize') AS blocksize,
        coalesce(json_extract(r.axes, '$.precision'), 'double') AS precision,
+       coalesce(json_extract(r.axes, '$.memory'), 'device') AS memory,
+       CASE WHEN coalesce(json_extract(r.axes, '$.precision'), 'double') = 'double'
+                 AND coalesce(json_extract(r.axes, '$.memory'), 'device') = 'device' THEN ''
+            ELSE ' (' || trim(
+                     coalesce(nullif(coalesce(json_extract(r.axes, '$.precision'), 'double'),
+                                     'double'), '') || ', ' ||
+                     coalesce(nullif(coalesce(json_extract(r.axes, '$.memory'), 'device'),
+                                     'device'), ''), ', ') || ')'
+       END AS variant,
        r.repetitions AS n, r.median, r.mean, r.min_s AS min, r.max_s AS max, r.stddev,
        r.ci_lo, r.ci_hi, r.ci_level, r.ci_method,
        (r.ci_hi - r.ci_lo) / 2 / r.median AS noise,
@@ -429,7 +441,9 @@ FROM matrix_failures;
 -- chart with more than a handful of kernels draws, each family at the best
 -- of its kernels; kernel says which). A single-precision run is a series of
 -- its own: its kernel's or family's name with " (single)" (a run without a
--- precision axis, or at double, keeps the plain name). With the matrix's nnz, rows and nnz
+-- precision axis, or at double, keeps the plain name); so is a run on
+-- managed memory (`memory` axis, study 002): " (managed)", or
+-- " (single, managed)". With the matrix's nnz, rows and nnz
 -- per row; ratio, the run's median over the smallest median of any kernel
 -- on that matrix and operation (1 for the fastest: the performance ratio of
 -- a Dolan-More profile); and its speedups over the baselines (speedup
@@ -439,20 +453,19 @@ FROM matrix_failures;
 CREATE VIEW series_best_runs AS
 WITH placed AS (
     SELECT r.*,
-           r.format || '/' || r.backend ||
-               CASE r.precision WHEN 'double' THEN '' ELSE ' (' || r.precision || ')' END
-               AS family,
-           r.kernel ||
-               CASE r.precision WHEN 'double' THEN '' ELSE ' (' || r.precision || ')' END
-               AS kernel_series,
            MIN(r.median) OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation)
                AS best_median
     FROM run_stats r
 ),
+named AS (
+    SELECT v.*, v.format || '/' || v.backend || v.variant AS family,
+           v.kernel || v.variant AS kernel_series
+    FROM placed v
+),
 levels AS (
-    SELECT 'kernel' AS level, kernel_series AS series, * FROM placed
+    SELECT 'kernel' AS level, kernel_series AS series, * FROM named
     UNION ALL
-    SELECT 'family', family, * FROM placed
+    SELECT 'family', family, * FROM named
 ),
 ranked AS (
     SELECT l.*, ROW_NUMBER() OVER (PARTITION BY l.sweep_id, l.matrix_id, l.operation,

@@ -141,12 +141,13 @@ static int rq_load(rp_report *r, rq_chart *c, int64_t matrix_id, sp_err *err)
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
             "SELECT kernel, format, device, median, mean, ci_lo, ci_hi, flops, rate_scale,"
-            " rate_unit, x FROM"
+            " rate_unit, x, variant FROM"
             " (SELECT *, json_extract(axes, ?4) AS x, ROW_NUMBER() OVER (PARTITION BY kernel,"
-            "   json_extract(axes, ?4) ORDER BY CASE WHEN ?5 THEN mean ELSE median END,"
+            "   variant, json_extract(axes, ?4)"
+            "   ORDER BY CASE WHEN ?5 THEN mean ELSE median END,"
             "   run_id) AS place FROM run_stats"
             "  WHERE sweep_id = ?1 AND matrix_id = ?2 AND operation = ?3 AND median > 0)"
-            " WHERE place = 1 ORDER BY kernel, x",
+            " WHERE place = 1 ORDER BY kernel, variant, x",
             -1, &s, NULL) != SQLITE_OK)
         return rp_db_fail(r, err, "preparing the chart query");
     sqlite3_bind_int64(s, 1, r->sweep_id);
@@ -164,11 +165,16 @@ static int rq_load(rp_report *r, rq_chart *c, int64_t matrix_id, sp_err *err)
             break;
         rq_point *p = &c->p[c->n++];
         memset(p, 0, sizeof *p);
-        snprintf(p->kernel, sizeof p->kernel, "%s", kernel);
-        if (c->spec->split == SP_CHART_SPLIT_FAMILY)
+        /* a precision or memory other than the default is a series of its
+         * own, named as in the views' series_best_runs */
+        const char *variant = text(s, 11);
+        snprintf(p->kernel, sizeof p->kernel, "%s%s", kernel, variant);
+        if (c->spec->split == SP_CHART_SPLIT_FAMILY) {
             sp_chart_family(kernel, text(s, 1), p->group, sizeof p->group);
-        else if (c->spec->split == SP_CHART_SPLIT_KERNEL)
-            snprintf(p->group, sizeof p->group, "%s", kernel);
+            snprintf(p->group + strlen(p->group), sizeof p->group - strlen(p->group), "%s",
+                     variant);
+        } else if (c->spec->split == SP_CHART_SPLIT_KERNEL)
+            snprintf(p->group, sizeof p->group, "%s", p->kernel);
         p->has_x = sqlite3_column_type(s, 10) != SQLITE_NULL;
         p->x = sqlite3_column_double(s, 10);
         if (!c->unit[0])

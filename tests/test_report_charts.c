@@ -98,6 +98,9 @@ static void put_runs(sp_store *st, int64_t sw, int64_t m, double s)
     for (int b = 64; b <= 256; b *= 2) {
         snprintf(axes, sizeof axes, "{\"blocksize\":%d}", b);
         put_run(st, sw, m, &k_vector, axes, 1e-4 * s * (b == 128 ? 0.8 : 1));
+        /* on managed memory (study 002's axis): a series of its own */
+        snprintf(axes, sizeof axes, "{\"blocksize\":%d,\"memory\":\"managed\"}", b);
+        put_run(st, sw, m, &k_vector, axes, 1.5e-4 * s);
     }
     put_run(st, sw, m, &k_cusparse, "{}", 0.9e-4 * s);
 }
@@ -315,9 +318,12 @@ Test(report_charts, each_requested_chart_is_drawn_with_its_series, .timeout = 24
 
     /* a GPU chart against blocksize: no core boundary; the library a level */
     n = read_blocks(out, "spmv-gflops-blocksize-big_one", b, 16);
-    assert_kernels(b, n, (const char *[]){"spmv_csr_cuda_vector", "spmv_csr_cusparse"}, 2,
-                   "blocksize");
+    assert_kernels(b, n, (const char *[]){"spmv_csr_cuda_vector",
+                                          "spmv_csr_cuda_vector (managed)", "spmv_csr_cusparse"},
+                   3, "blocksize");
     cr_assert_eq(find_block(b, n, "spmv_csr_cuda_vector")->n, 3);
+    cr_assert_eq(find_block(b, n, "spmv_csr_cuda_vector (managed)")->n, 3,
+                 "managed memory is its own series, not merged into the device one");
     snprintf(path, sizeof path, "%s/spmv-gflops-blocksize-big_one.gp", out);
     gp = tu_slurp(path, NULL);
     cr_assert_null(strstr(gp, "physical cores"), "%s", gp);
@@ -335,14 +341,14 @@ Test(report_charts, each_requested_chart_is_drawn_with_its_series, .timeout = 24
     free(gp);
 
     /* split = kernel: a chart per kernel that has the axis; the others
-     * (the serial kernel, the GPU ones: 3 on each of 2 matrices) only a
-     * line in the log */
+     * (the serial kernel, the GPU ones with the vector kernel's managed
+     * series: 4 on each of 2 matrices) only a line in the log */
     cr_assert(exists(out, "spmv-per-kernel-spmv_csr_omp_simd-small_one", ".png"));
     n = read_blocks(out, "spmv-per-kernel-spmv_csr_omp_simd-small_one", b, 16);
     assert_kernels(b, n, (const char *[]){"spmv_csr_omp_simd"}, 1, "per kernel");
     cr_assert_not(exists(out, "spmv-per-kernel-spmv_csr_serial-small_one", ".dat"));
     cr_assert_not(exists(out, "spmv-per-kernel-spmv_csr_cuda_vector-small_one", ".dat"));
-    cr_assert(strstr(log, "report: [chart per-kernel]: 6 spmv charts not drawn: no run "
+    cr_assert(strstr(log, "report: [chart per-kernel]: 8 spmv charts not drawn: no run "
                           "there has the axis 'threads'"), "log: %s", log);
 
     /* every run's mean beside its median in the run table */

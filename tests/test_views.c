@@ -1002,3 +1002,35 @@ Test(views, migration_from_version_7_adds_the_steps)
              "write back's share");
     sp_store_close(f.st);
 }
+
+/* A run on managed memory is a series of its own, as a single-precision
+ * one is: " (managed)", " (single, managed)"; device memory, whether the
+ * axis is set or left out, keeps the plain name. */
+Test(views, managed_memory_runs_are_series_of_their_own)
+{
+    fixture f;
+    fixture_open(&f);
+    const double t1[] = {1}, t2[] = {2}, t3[] = {3}, t4[] = {4};
+    ok_run(&f, &k_cuda, "{\"blocksize\":128}", t1, 1, 4e9, no_phases);
+    ok_run(&f, &k_cuda, "{\"blocksize\":128,\"memory\":\"device\"}", t2, 1, 4e9, no_phases);
+    ok_run(&f, &k_cuda, "{\"blocksize\":128,\"memory\":\"managed\"}", t3, 1, 4e9, no_phases);
+    ok_run(&f, &k_cuda, "{\"blocksize\":128,\"precision\":\"single\",\"memory\":\"managed\"}",
+           t4, 1, 4e9, no_phases);
+    const char *series[] = {"spmv_csr_cuda_vector", "spmv_csr_cuda_vector (managed)",
+                            "spmv_csr_cuda_vector (single, managed)", "csr/cuda (managed)"};
+    const double best[] = {1, 3, 4, 3};
+    for (int i = 0; i < 4; i++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT median FROM series_best_runs WHERE series = '%s' "
+                 "AND sweep_id = ?1", series[i]);
+        ud_close(ud_real(f.db, sql, f.sweep), best[i], series[i]);
+    }
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM series_best_runs WHERE level = 'kernel' "
+                              "AND sweep_id = ?1", f.sweep), 3,
+                 "device memory set or left out: one series");
+    char m[32];
+    ud_text(f.db, "SELECT group_concat(memory) FROM (SELECT memory FROM run_stats "
+                  "WHERE sweep_id = ?1 ORDER BY run_id)", f.sweep, m, sizeof m);
+    cr_assert_str_eq(m, "device,device,managed,managed");
+    sp_store_close(f.st);
+}
