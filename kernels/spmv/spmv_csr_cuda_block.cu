@@ -52,22 +52,7 @@ __global__ void csr_block_kernel(const int32_t *__restrict__ rowptr,
 extern "C" int sp_spmv_cuda_csr_block_prepare(const sp_problem *pb, const sp_params *p,
                                               void **state, sp_err *err)
 {
-    const char *name = "spmv_csr_cuda_block";
-    *state = NULL;
-    int bs;
-    sp_precision prec;
-    if (!pb || !pb->A)
-        return sp_fail(err, "%s: problem without a matrix", name);
-    if (sp_gpu_blocksize(name, p, 1, &bs, err) || sp_precision_param(p, name, &prec, err))
-        return -1;
-    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
-    if (!g)
-        return -1;
-    g->blocksize = bs;
-    return sp_spmv_gpu_done(g,
-                            sp_spmv_gpu_memory(g, name, p, err) ||
-                                sp_spmv_gpu_precision(g, prec, err),
-                            state);
+    return sp_spmv_gpu_csr_prepare("spmv_csr_cuda_block", pb, p, 1, state, err);
 }
 
 template <typename V> static void block_launch(const sp_gpu_spmv *g, cudaStream_t stream)

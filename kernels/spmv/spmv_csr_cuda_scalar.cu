@@ -29,20 +29,7 @@ __global__ void csr_scalar_kernel(int32_t rows, const int32_t *__restrict__ rowp
 extern "C" int sp_spmv_cuda_scalar_prepare(const sp_problem *pb, const sp_params *p,
                                            void **state, sp_err *err)
 {
-    *state = NULL;
-    int bs;
-    sp_precision prec;
-    if (sp_gpu_blocksize("spmv_csr_cuda_scalar", p, 0, &bs, err) ||
-        sp_precision_param(p, "spmv_csr_cuda_scalar", &prec, err))
-        return -1;
-    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
-    if (!g)
-        return -1;
-    g->blocksize = bs;
-    return sp_spmv_gpu_done(g,
-                            sp_spmv_gpu_memory(g, "spmv_csr_cuda_scalar", p, err) ||
-                                sp_spmv_gpu_precision(g, prec, err),
-                            state);
+    return sp_spmv_gpu_csr_prepare("spmv_csr_cuda_scalar", pb, p, 0, state, err);
 }
 
 template <typename V> static void scalar_launch(const sp_gpu_spmv *g, unsigned blocks,

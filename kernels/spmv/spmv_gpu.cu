@@ -114,6 +114,27 @@ int sp_spmv_gpu_memory(sp_gpu_spmv *g, const char *name, const sp_params *p, sp_
     return sp_gpu_memory(name, p, &g->memory, err);
 }
 
+int sp_spmv_gpu_csr_prepare(const char *name, const sp_problem *pb, const sp_params *p,
+                            int whole_warps, void **state, sp_err *err)
+{
+    *state = NULL;
+    int bs;
+    sp_precision prec;
+    if (!pb || !pb->A)
+        return sp_fail(err, "%s: problem without a matrix", name);
+    if (sp_gpu_blocksize(name, p, whole_warps, &bs, err) ||
+        sp_precision_param(p, name, &prec, err))
+        return -1;
+    sp_gpu_spmv *g = sp_spmv_gpu_csr(pb, err);
+    if (!g)
+        return -1;
+    g->blocksize = bs;
+    return sp_spmv_gpu_done(g,
+                            sp_spmv_gpu_memory(g, name, p, err) ||
+                                sp_spmv_gpu_precision(g, prec, err),
+                            state);
+}
+
 int sp_spmv_gpu_done(sp_gpu_spmv *g, int rc, void **state)
 {
     if (rc) {

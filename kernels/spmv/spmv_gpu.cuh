@@ -144,6 +144,13 @@ sp_gpu_spmv *sp_spmv_gpu_new(const sp_problem *pb, sp_err *err);
  * the problem's CSR, which outlives the state). Host only. */
 sp_gpu_spmv *sp_spmv_gpu_csr(const sp_problem *pb, sp_err *err);
 
+/* The whole prepare of a kernel that reads A's CSR as it is (one thread,
+ * or one block, a row): `blocksize` (whole warps when whole_warps),
+ * `precision` and `memory` checked, A's CSR, x and y recorded for the
+ * shared upload (in float for single). Host only. */
+int sp_spmv_gpu_csr_prepare(const char *name, const sp_problem *pb, const sp_params *p,
+                            int whole_warps, void **state, sp_err *err);
+
 /* Record one device array (sp_gpu_array) for the upload. Host only; -1
  * with the reason past SP_GPU_ARRAYS. */
 int sp_spmv_gpu_add(sp_gpu_spmv *g, void **dev, const void *host, size_t bytes, int zero,
