@@ -13,6 +13,8 @@ db/views.sql, once. Standard library only."""
 import sqlite3
 import sys
 
+from own_vs_vendor import geomean_lines, ratio_text
+
 
 def axes_text(axes):
     return axes.replace('"', '').replace('{', '').replace('}', '').replace(':', '=')
@@ -34,17 +36,10 @@ def table(con, prec):
             print(f"| {name} | {rows} | {nnz} | {ok} ({axes_text(oa)}) | {orate:.1f} | - | | "
                   f"| {roof_s} |")
             continue
-        iv = "" if lo is None or hi is None else f" [{lo:.2f}, {hi:.2f}]"
         print(f"| {name} | {rows} | {nnz} | {ok} ({axes_text(oa)}) | {orate:.1f} | "
-              f"{vk} ({axes_text(va)}) | {vrate:.1f} | {r:.2f}{iv}"
-              f"{' same' if verdict == 'same' else ''} | {roof_s} |")
-    for scope, n, g, glo, ghi, worst, wm, fa, sa, sl in con.execute(
-            "SELECT scope, matrices, geomean, geomean_lo, geomean_hi, worst, worst_matrix, "
-            "faster, same, slower FROM own_vs_vendor_geomean WHERE operation = 'spmv' AND "
-            "device = 'gpu' AND precision = ? ORDER BY scope", (prec,)):
-        br = "" if glo is None else f" [{glo:.2f}, {ghi:.2f}]"
-        print(f"\ngeomean own / cuSPARSE ({prec}, {scope}) over {n} matrices: {g:.2f}{br}; "
-              f"worst {worst:.2f} ({wm}); {fa} faster, {sa} same, {sl} slower")
+              f"{vk} ({axes_text(va)}) | {vrate:.1f} | {ratio_text(r, lo, hi, verdict)} | "
+              f"{roof_s} |")
+    geomean_lines(con, 'spmv', prec, 'own / cuSPARSE')
 
 
 def main():

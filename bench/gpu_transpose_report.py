@@ -16,6 +16,8 @@ Standard library only."""
 import sqlite3
 import sys
 
+from own_vs_vendor import geomean_lines, ratio_text
+
 
 def axes_text(axes):
     t = axes.replace('"', '').replace('{', '').replace('}', '').replace(':', '=')
@@ -59,17 +61,9 @@ def transpose_tables(con):
                 print(f"| {name} | {nnz} | {ok}{axes_text(oa)} | {1e3 * om:.3f} | {gbps:.0f} | "
                       f"{roof_s} | - | |")
                 continue
-            iv = "" if lo is None or hi is None else f" [{lo:.2f}, {hi:.2f}]"
             print(f"| {name} | {nnz} | {ok}{axes_text(oa)} | {1e3 * om:.3f} | {gbps:.0f} | "
-                  f"{roof_s} | {1e3 * vm:.3f} | {r:.2f}{iv}"
-                  f"{' same' if verdict == 'same' else ''} |")
-        for scope, n, g, glo, ghi, worst, wm, fa, sa, sl in con.execute(
-                "SELECT scope, matrices, geomean, geomean_lo, geomean_hi, worst, worst_matrix, "
-                "faster, same, slower FROM own_vs_vendor_geomean WHERE operation = 'transpose' "
-                "AND device = 'gpu' AND precision = ? ORDER BY scope", (prec,)):
-            br = "" if glo is None else f" [{glo:.2f}, {ghi:.2f}]"
-            print(f"\ngeomean cuSPARSE / best own ({prec}, {scope}) over {n} matrices: "
-                  f"{g:.2f}{br}; worst {worst:.2f} ({wm}); {fa} faster, {sa} same, {sl} slower")
+                  f"{roof_s} | {1e3 * vm:.3f} | {ratio_text(r, lo, hi, verdict)} |")
+        geomean_lines(con, 'transpose', prec, 'cuSPARSE / best own')
     for f in con.execute("SELECT matrix, kernel, axes, status, error FROM run_failures"):
         print(f"not ok: {f}")
 
