@@ -98,12 +98,7 @@ static void check_gpu_kernels(const sp_csr *A, const char *what)
  * not end in 240 s beside the other suites) and a failure names its case. */
 ParameterizedTestParameters(gpu_spmv, awkward_matrices)
 {
-    static int cases[64];
-    int n = spmv_case_count();
-    cr_assert_leq(n, 64, "more awkward cases than this test's table");
-    for (int i = 0; i < n; i++)
-        cases[i] = i;
-    return cr_make_param_array(int, cases, (size_t)n);
+    return spmv_case_params();
 }
 
 ParameterizedTest(int *pi, gpu_spmv, awkward_matrices, .timeout = 600)
@@ -114,32 +109,17 @@ ParameterizedTest(int *pi, gpu_spmv, awkward_matrices, .timeout = 600)
     spmv_case_free(&c);
 }
 
-static const char *const generated_specs[] = {
-    "laplace2d?n=300",
-    "rmat?scale=14&ef=8",
-    "denserow?rows=20000&cols=1000000&per_row=4&dense=1000000",
-    "laplace3d?n=40&points=27",
-    "uniform?rows=100003&cols=5000&per_row=9&seed=2",
-    "banded?n=5000&bw=7",
-};
-
 ParameterizedTestParameters(gpu_spmv, generated_matrices)
 {
-    static int specs[sizeof generated_specs / sizeof *generated_specs];
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
-        specs[i] = (int)i;
-    return cr_make_param_array(int, specs, sizeof specs / sizeof *specs);
+    static int specs[SPMV_GENERATED_COUNT] = {0, 1, 2, 3, 4, 5};
+    return cr_make_param_array(int, specs, SPMV_GENERATED_COUNT);
 }
 
 ParameterizedTest(int *pi, gpu_spmv, generated_matrices, .timeout = 600)
 {
-    int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
+    const char *spec = spmv_generated_spec(*pi, getenv("SPSWEEP_GPU_TEST_QUICK") != NULL);
     sp_csr A;
     sp_err err;
-    /* under the sanitizers a dense row of 10^5 stands in for 10^6 */
-    const char *spec = quick && strstr(generated_specs[*pi], "dense=")
-                           ? "denserow?rows=20000&cols=100000&per_row=4&dense=100000"
-                           : generated_specs[*pi];
     cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
     check_gpu_kernels(&A, spec);
     sp_csr_free(&A);

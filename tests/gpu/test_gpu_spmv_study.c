@@ -151,12 +151,7 @@ static int is_new(const sp_kernel *k)
  * but for a few block sizes and one hack. */
 ParameterizedTestParameters(gpu_spmv_study, every_other_memory_kernel_on_managed_memory)
 {
-    static int cases[64];
-    int n = spmv_case_count();
-    cr_assert_leq(n, 64, "more awkward cases than this test's table");
-    for (int i = 0; i < n; i++)
-        cases[i] = i;
-    return cr_make_param_array(int, cases, (size_t)n);
+    return spmv_case_params();
 }
 
 /* one test per awkward matrix */
