@@ -100,11 +100,18 @@ static inline double sp_unit_roundoff(sp_precision p)
     return p == SP_SINGLE ? 0x1p-24 : 0x1p-53;
 }
 
-/* A declared axis: its name and default values in config syntax
- * ("1..nproc", "32,64,128,256"; see runner/axis.c). Values are integers. */
+/* A declared axis: its name, its default values in config syntax
+ * ("1..nproc", "32,64,128,256"; see runner/axis.c) and the values the
+ * kernel takes at all, in the same syntax ("1..1024", "32..1024:+32" for
+ * whole warps, "64..1024:*2" for powers of two; NULL: any the axis's
+ * general bounds allow). The config reader checks every value against
+ * `valid`, so `spsweep plan` refuses one the kernel would refuse, with its
+ * config line, instead of the sweep storing an error per combination.
+ * Values are integers (word axes map their words to integers). */
 typedef struct sp_axis {
     const char *name;
     const char *defaults;
+    const char *valid;
 } sp_axis;
 
 /* The axis values of one combination: the kernel's axes, then the

@@ -139,9 +139,15 @@ static int push_value(sp_axis_values *a, int *cap, long v, sp_err *err)
     return 0;
 }
 
-/* Expand one item ("8", "1..nproc", "1..64:*2") into a. */
-static int parse_item(const char *axis, const char *s, const char *end, long nproc,
-                      sp_axis_values *a, int *cap, sp_err *err)
+/* One item ("8", "1..nproc", "1..64:*2", "32..1024:+32") as a range: lo,
+ * hi, the step and whether it multiplies (a single value is lo = hi). */
+typedef struct axis_range {
+    long lo, hi, step;
+    int geometric;
+} axis_range;
+
+static int parse_range(const char *axis, const char *s, const char *end, long nproc,
+                       axis_range *r, sp_err *err)
 {
     const char *dots = NULL;
     for (const char *p = s; p + 1 < end; p++)
@@ -149,45 +155,112 @@ static int parse_item(const char *axis, const char *s, const char *end, long npr
             dots = p;
             break;
         }
-    long lo, hi, step = 1;
+    *r = (axis_range){0, 0, 1, 0};
     if (!dots) {
-        if (parse_bound(axis, s, end, nproc, &lo, err))
+        if (parse_bound(axis, s, end, nproc, &r->lo, err))
             return -1;
-        return push_value(a, cap, lo, err);
+        r->hi = r->lo;
+        return 0;
     }
     const char *colon = memchr(dots, ':', (size_t)(end - dots));
     const char *hi_end = colon ? colon : end;
-    if (parse_bound(axis, s, dots, nproc, &lo, err) ||
-        parse_bound(axis, dots + 2, hi_end, nproc, &hi, err))
+    if (parse_bound(axis, s, dots, nproc, &r->lo, err) ||
+        parse_bound(axis, dots + 2, hi_end, nproc, &r->hi, err))
         return -1;
-    int geometric = 0;
     if (colon) {
         const char *st = colon + 1;
         if (st < end && (*st == '*' || *st == '+')) {
-            geometric = (*st == '*');
+            r->geometric = (*st == '*');
             st++;
         }
-        if (parse_bound(axis, st, end, nproc, &step, err))
+        if (parse_bound(axis, st, end, nproc, &r->step, err))
             return -1;
-        if (step < (geometric ? 2 : 1))
+        if (r->step < (r->geometric ? 2 : 1))
             return sp_fail(err, "axis '%s': step '%.*s' must be %s", axis,
-                           (int)(end - colon - 1), colon + 1, geometric ? ">= 2" : ">= 1");
+                           (int)(end - colon - 1), colon + 1, r->geometric ? ">= 2" : ">= 1");
     }
-    if (lo > hi)
-        return sp_fail(err, "axis '%s': empty range %ld..%ld", axis, lo, hi);
-    if (takes_counts(axis) && lo < 1)
+    if (r->lo > r->hi)
+        return sp_fail(err, "axis '%s': empty range %ld..%ld", axis, r->lo, r->hi);
+    if (r->lo < 1 && r->geometric)
+        return sp_fail(err, "axis '%s': a geometric range must start at 1 or more", axis);
+    return 0;
+}
+
+/* Expand one item into a. */
+static int parse_item(const char *axis, const char *s, const char *end, long nproc,
+                      sp_axis_values *a, int *cap, sp_err *err)
+{
+    axis_range r;
+    if (parse_range(axis, s, end, nproc, &r, err))
+        return -1;
+    if (r.lo == r.hi)
+        return push_value(a, cap, r.lo, err);
+    if (takes_counts(axis) && r.lo < 1)
         return sp_fail(err, "axis '%s': a range spans counts (1 or more), not words", axis);
     long min, max;
     axis_bounds(axis, &min, &max);
-    if (lo < min || hi > max)       /* before expanding a huge range */
-        return sp_fail(err, "axis '%s': range %ld..%ld outside %ld..%ld", axis, lo, hi, min, max);
-    if (lo < 1 && geometric)
-        return sp_fail(err, "axis '%s': a geometric range must start at 1 or more", axis);
-    for (long v = lo; v <= hi; v = geometric ? v * step : v + step) {
+    if (r.lo < min || r.hi > max)       /* before expanding a huge range */
+        return sp_fail(err, "axis '%s': range %ld..%ld outside %ld..%ld", axis, r.lo, r.hi,
+                       min, max);
+    for (long v = r.lo; v <= r.hi; v = r.geometric ? v * r.step : v + r.step) {
         if (push_value(a, cap, v, err))
             return -1;
         if (a->n > 100000)
             return sp_fail(err, "axis '%s': more than 100000 values", axis);
+    }
+    return 0;
+}
+
+/* Is v one of the values of range r? */
+static int in_range(const axis_range *r, long v)
+{
+    if (v < r->lo || v > r->hi)
+        return 0;
+    if (!r->geometric)
+        return (v - r->lo) % r->step == 0;
+    for (long x = r->lo; x <= v; x *= r->step)
+        if (x == v)
+            return 1;
+    return 0;
+}
+
+/* 1 when v is one of the values the list `domain` names, 0 when not, -1
+ * when the list does not parse. */
+static int in_domain(const char *axis, const char *domain, long v, long nproc, sp_err *err)
+{
+    for (const char *s = domain; *s;) {
+        const char *end = s + strcspn(s, ",");
+        axis_range r;
+        if (parse_range(axis, s, end, nproc, &r, err))
+            return -1;
+        if (in_range(&r, v))
+            return 1;
+        s = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+int sp_axis_check_valid(const sp_kernel *k, int a, const sp_axis_values *v, long nproc,
+                        sp_err *err)
+{
+    const sp_axis *ax = &k->axes[a];
+    if (!ax->valid)
+        return 0;
+    for (int i = 0; i < v->n; i++) {
+        int in = in_domain(ax->name, ax->valid, v->v[i], nproc, err);
+        if (in < 0)
+            return sp_fail_prefix(err, "kernel '%s' declares axis '%s' valid as '%s'", k->name,
+                                  ax->name, ax->valid);
+        if (!in) {
+            const char *word = sp_axis_word(ax->name, v->v[i]);
+            char value[64];
+            if (word)
+                snprintf(value, sizeof value, "%s", word);
+            else
+                snprintf(value, sizeof value, "%ld", v->v[i]);
+            return sp_fail(err, "kernel '%s': %s = %s is not among the values it takes, %s",
+                           k->name, ax->name, value, ax->valid);
+        }
     }
     return 0;
 }

@@ -16,7 +16,7 @@
 enum { L_LONG = 1 };
 
 static const sp_cli_opt list_opts[] = {
-    {"long", NULL, L_LONG, "each kernel's one-line description under it"},
+    {"long", NULL, L_LONG, "each kernel's one-line description under it, and the axis values it takes at all"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -161,8 +161,16 @@ int sp_cmd_list(int argc, char **argv)
         not_built_gpu += !strcmp(here, "not built") && k->needs_gpu;
         printf("%-*s  %-9s  %-6s  %-8s  %-6s  %-9s  %s\n", wname, k->name, k->operation,
                k->format, k->backend, sp_kernel_device(k), here, axes);
-        if (long_form)
+        if (long_form) {
             printf("%*s  %s\n", wname, "", k->summary ? k->summary : "(no description)");
+            char valid[512] = "";
+            for (int a = 0, n = 0; a < k->naxes; a++)
+                if (k->axes[a].valid && n < (int)sizeof valid)
+                    n += snprintf(valid + n, sizeof valid - (size_t)n, "%s%s in %s",
+                                  n ? ", " : "", k->axes[a].name, k->axes[a].valid);
+            if (*valid)     /* what a config may ask of it (sp_axis.valid) */
+                printf("%*s  takes %s\n", wname, "", valid);
+        }
     }
     if (!listed) {
         fprintf(stderr, "spsweep list: no kernel matches all of the filters; `spsweep list` "

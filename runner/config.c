@@ -553,7 +553,8 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
             continue;
         if (ks->axis_text[a])
             return sp_fail(err, "axis '%s' of kernel '%s' given twice", name, k->name);
-        if (sp_axis_parse(name, v, c->nproc, &ks->axes[a], err))
+        if (sp_axis_parse(name, v, c->nproc, &ks->axes[a], err) ||
+            sp_axis_check_valid(k, a, &ks->axes[a], c->nproc, err))
             return -1;
         return replace_str(&ks->axis_text[a], v, err);
     }
@@ -710,7 +711,8 @@ static int apply_defaults(parse_ctx *c, const char *path, sp_err *err)
             if (ks->axis_text[a])
                 continue;
             const sp_axis *ax = &ks->kernel->axes[a];
-            if (sp_axis_parse(ax->name, ax->defaults, c->nproc, &ks->axes[a], err))
+            if (sp_axis_parse(ax->name, ax->defaults, c->nproc, &ks->axes[a], err) ||
+                sp_axis_check_valid(ks->kernel, a, &ks->axes[a], c->nproc, err))
                 return sp_fail_prefix(err, "%s:%d: default of kernel '%s'", path, ks->line,
                                       ks->kernel->name);
         }
@@ -817,8 +819,11 @@ int sp_config_override_axis(sp_config *cfg, const char *name, const char *values
             if (strcmp(ks->kernel->axes[a].name, name))
                 continue;
             sp_axis_values v;
-            if (sp_axis_parse(name, values, nproc, &v, err))
+            if (sp_axis_parse(name, values, nproc, &v, err) ||
+                sp_axis_check_valid(ks->kernel, a, &v, nproc, err)) {
+                sp_axis_values_free(&v);
                 return sp_fail_prefix(err, "--axis %s=%s", name, values);
+            }
             sp_axis_values_free(&ks->axes[a]);
             ks->axes[a] = v;
             if (replace_str(&ks->axis_text[a], values, err))

@@ -38,6 +38,10 @@ typedef struct sp_axis_values {
 
 int sp_axis_parse(const char *axis, const char *text, long nproc, sp_axis_values *out,
                   sp_err *err);
+/* Every value of v is one the kernel takes on its axis a (sp_axis.valid);
+ * -1 naming the kernel, the axis, the value and what it takes. */
+int sp_axis_check_valid(const sp_kernel *k, int a, const sp_axis_values *v, long nproc,
+                        sp_err *err);
 void sp_axis_values_free(sp_axis_values *a);
 /* A word axis (`precision = double,single`) takes its words instead of
  * integers; the word of value v on axis, or NULL when the axis takes none. */

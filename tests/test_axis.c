@@ -68,3 +68,34 @@ Test(axis, precision_is_a_word_axis)
     cr_assert_null(sp_axis_word("threads", 1), "threads takes integers");
     cr_assert_str_eq(sp_precision_name(SP_SINGLE), "single");
 }
+
+/* sp_axis_check_valid: membership in the declared list, its ranges
+ * stepped by + or *, nproc in it, a word axis by its word. */
+Test(axis, declared_valid_values)
+{
+    static const sp_kernel k = {.name = "toy", .naxes = 3,
+                                .axes = {{"blocksize", "32", "1,32..1024:+32"},
+                                         {"hack", "32", "16..nproc:*2"},
+                                         {SP_AXIS_PRECISION, "double", "double"}}};
+    static const struct {
+        int axis;
+        long value, ok;
+    } cases[] = {{0, 1, 1}, {0, 2, 0}, {0, 64, 1}, {0, 1024, 1}, {0, 1056, 0}, {0, 100, 0},
+                 {1, 16, 1}, {1, 32, 1}, {1, 64, 1}, {1, 48, 0}, {1, 128, 0},
+                 {2, SP_DOUBLE, 1}, {2, SP_SINGLE, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        long v = cases[i].value;
+        sp_axis_values one = {1, &v};
+        sp_err err = {{0}};
+        int rc = sp_axis_check_valid(&k, cases[i].axis, &one, 64, &err);
+        cr_assert_eq(rc, cases[i].ok ? 0 : -1, "%s = %ld", k.axes[cases[i].axis].name, v);
+        if (!cases[i].ok)
+            cr_assert(strstr(err.msg, "kernel 'toy'") && strstr(err.msg, "not among"), "%s",
+                      err.msg);
+    }
+    long single = SP_SINGLE;
+    sp_axis_values w = {1, &single};
+    sp_err err = {{0}};
+    sp_axis_check_valid(&k, 2, &w, 64, &err);
+    cr_assert(strstr(err.msg, "precision = single"), "the word, not its number: %s", err.msg);
+}

@@ -242,3 +242,50 @@ Test(config, misspellings_get_a_suggestion)
                                  "[kernel quux]\n", NULL, &cfg, &err), -1);
     cr_assert_null(strstr(err.msg, "did you mean"), "%s", err.msg);
 }
+
+/* A kernel's declared valid values (sp_axis.valid) are checked when the
+ * config is read, so `spsweep plan` refuses with the line what the kernel
+ * would refuse at every combination: whole warps for the warp kernels,
+ * powers of two for the transposition's, any block of 1..1024 threads for
+ * the thread-per-row one; the same through --axis, and not on a kernel
+ * whose axis takes them. */
+Test(config, values_a_kernel_does_not_take_are_refused_with_the_line)
+{
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_cuda_vector]\n"
+              "blocksize = 32,100\n", 4,
+              "kernel 'spmv_csr_cuda_vector': blocksize = 100 is not among the values it "
+              "takes, 32..1024:+32");
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel transpose_cuda_scatter]\n"
+              "blocksize = 96\n", 4, "64..1024:*2");
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_hll_cuda_block]\n"
+              "hack = 65537\n", 4, "hack = 65537 is not among the values it takes, 1..65536");
+    parse_err("[matrices]\nsource = keys:uniform?n=100\n[kernel sort_qsort_study8]\n"
+              "window = 1025\n", 4, "window = 1025");
+    sp_config cfg;
+    parse_ok("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_cuda_scalar]\n"
+             "blocksize = 1,7,100,1024\n[kernel spmv_csr_cuda_vector]\n", &cfg);
+    sp_err err = {{0}};
+    /* --axis: the scalar kernel takes 100, the vector kernel does not */
+    cr_assert_eq(sp_config_override_axis(&cfg, "blocksize", "100", &err), -1);
+    cr_assert(strstr(err.msg, "--axis blocksize=100") &&
+                  strstr(err.msg, "spmv_csr_cuda_vector"), "%s", err.msg);
+    cr_assert_eq(sp_config_override_axis(&cfg, "blocksize", "64,96", &err), 0, "%s", err.msg);
+    sp_config_free(&cfg);
+}
+
+/* Every kernel's defaults are values it declares valid, and every valid
+ * list parses (a descriptor defect would refuse every config naming it). */
+Test(config, every_kernels_defaults_are_valid)
+{
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        for (int a = 0; a < k->naxes; a++) {
+            sp_axis_values v;
+            sp_err err = {{0}};
+            cr_assert_eq(sp_axis_parse(k->axes[a].name, k->axes[a].defaults, 64, &v, &err), 0,
+                         "%s: %s", k->name, err.msg);
+            cr_assert_eq(sp_axis_check_valid(k, a, &v, 64, &err), 0, "%s", err.msg);
+            sp_axis_values_free(&v);
+        }
+    }
+}

@@ -111,7 +111,7 @@ Test(precision, a_sweep_checks_each_run_at_its_precision, .timeout = 60)
     rounding = sp_spmv_csr_serial;
     rounding.name = "test_spmv_float", rounding.backend = "test";
     rounding.launch = float_launch, rounding.naxes = 1;
-    rounding.axes[0] = (sp_axis){SP_AXIS_PRECISION, "single"};
+    rounding.axes[0] = (sp_axis){SP_AXIS_PRECISION, "single", NULL};
     const sp_kernel *const extra[] = {&rounding, NULL};
     char dir[256], db[300], text[1024];
     tu_tempdir(dir, sizeof dir);

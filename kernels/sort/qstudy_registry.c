@@ -109,10 +109,12 @@ QST_PER_VARIANT(QST_NEED)
         QST_FNS(id),                                                                        \
     };
 
-#define QST_VALUES {"values", SP_SORT_VALUES}
-#define QST_FLAT {"blocksize", "256"}
-#define QST_WG {"blocksize", "1024"}
-#define QST_WINDOW {"window", "256"}
+/* the values each takes at all (sp_qstudy_check_opts checks them again
+ * for callers outside a config) */
+#define QST_VALUES {"values", SP_SORT_VALUES, NULL}
+#define QST_FLAT {"blocksize", "256", "32..1024:+32"}
+#define QST_WG {"blocksize", "1024", "32..1024:+32"}
+#define QST_WINDOW {"window", "256", "1..1024"}
 
 QST_KERNEL(study1, "1: a thread per subproblem, serial Lomuto in place", QST_VALUES, QST_FLAT)
 QST_KERNEL(study2, "2: a thread per key via the Map into Smaller/Greater, serial compaction",

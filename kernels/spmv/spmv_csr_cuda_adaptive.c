@@ -16,7 +16,7 @@ const sp_kernel sp_spmv_csr_cuda_adaptive = {
                "sized per block, long rows split; one launch",
     .needs_gpu = 1,
     .naxes = 4,
-    .axes = {{"blocksize", "64,128,256"}, {"items", SP_ADAPTIVE_ITEMS}, {SP_AXIS_LOADS, "auto"},
+    .axes = {{"blocksize", "64,128,256", SP_GPU_VALID_WARPS}, {"items", SP_ADAPTIVE_ITEMS}, {SP_AXIS_LOADS, "auto"},
              {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_adaptive_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),

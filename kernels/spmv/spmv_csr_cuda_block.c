@@ -13,7 +13,7 @@ const sp_kernel sp_spmv_csr_cuda_block = {
     .summary = "CSR, one CUDA block per row (block-wide reduction)",
     .needs_gpu = 1,
     .naxes = 3,
-    .axes = {{"blocksize", SP_GPU_BLOCKSIZES},
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES, SP_GPU_VALID_WARPS},
              {SP_AXIS_MEMORY, SP_GPU_MEMORY},
              {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_csr_block_prepare),

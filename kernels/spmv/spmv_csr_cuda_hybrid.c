@@ -15,7 +15,7 @@ const sp_kernel sp_spmv_csr_cuda_hybrid = {
                "one launch",
     .needs_gpu = 1,
     .naxes = 4,
-    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"lanes", "1,2,4,8,16,32"},
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES, SP_GPU_VALID_WARPS}, {"lanes", "1,2,4,8,16,32", "1,2,4,8,16,32"},
              {SP_AXIS_MEMORY, SP_GPU_MEMORY}, {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_hybrid_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),

@@ -16,7 +16,7 @@ const sp_kernel sp_spmv_dia_cuda = {
                "(rows_per_thread of them, a block apart)",
     .needs_gpu = 1,
     .naxes = 4,
-    .axes = {{"blocksize", SP_GPU_BLOCKSIZES}, {"rows_per_thread", "1,2,4"},
+    .axes = {{"blocksize", SP_GPU_BLOCKSIZES, SP_GPU_VALID_BLOCKSIZE}, {"rows_per_thread", "1,2,4"},
              {SP_AXIS_MEMORY, SP_GPU_MEMORY}, {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_spmv_cuda_dia_prepare),
     .upload = SP_GPU_FN(sp_spmv_gpu_upload),

@@ -17,6 +17,14 @@ extern "C" {
 #define SP_GPU_BLOCKSIZES "32,64,96,128,160,192,256,320,384,512,768,1024"
 /* The `hack` (rows per slice) values of the HLL kernels and cuSPARSE SELL. */
 #define SP_GPU_HACKS "32,64,128,256"
+/* The values the kernels take at all (sp_axis.valid, checked when a
+ * config is read): a block of 1 to 1024 threads, or whole warps for the
+ * kernels that reduce a row over a warp; a hack of 1 to SP_HACK_MAX rows
+ * (kernels/hll.h). The checks in prepare (sp_gpu_blocksize, sp_gpu_hack)
+ * stay for callers outside a config (the tests). */
+#define SP_GPU_VALID_BLOCKSIZE "1..1024"
+#define SP_GPU_VALID_WARPS "32..1024:+32"
+#define SP_GPU_VALID_HACK "1..65536"
 /* Merge-path CSR: each warp takes a tile of 32 × SP_MERGE_ITEMS merge items
  * (row ends plus nonzeros). The tuning policy, kept apart from the kernel. */
 #define SP_MERGE_ITEMS 8

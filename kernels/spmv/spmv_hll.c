@@ -63,8 +63,8 @@ static int hll_omp_nnz_launch(void *state, const sp_exec *ex, sp_err *err)
         .need = sp_spmv_hll_need,                                                     \
     }
 
-#define THREADS {"threads", "1..nproc:*2,nproc"}
-#define HACK {"hack", "32"}
+#define THREADS {"threads", "1..nproc:*2,nproc", NULL}
+#define HACK {"hack", "32", "1..65536"}
 
 HLL_KERNEL(sp_spmv_hll_serial, "spmv_hll_serial", "serial",
            "HLL row-major, hacks in order", hll_serial_launch, HACK);
@@ -72,7 +72,7 @@ HLL_KERNEL(sp_spmv_hll_omp_static, "spmv_hll_omp_static", "openmp",
            "HLL row-major, omp for over hacks, static", hll_omp_static_launch, THREADS, HACK);
 HLL_KERNEL(sp_spmv_hll_omp_dynamic, "spmv_hll_omp_dynamic", "openmp",
            "HLL row-major, omp for over hacks, dynamic with `chunk` hacks",
-           hll_omp_dynamic_launch, THREADS, HACK, {"chunk", "8"});
+           hll_omp_dynamic_launch, THREADS, HACK, {"chunk", "8", NULL});
 HLL_KERNEL(sp_spmv_hll_omp_nnz, "spmv_hll_omp_nnz", "openmp",
            "HLL row-major, hacks split by stored entries (prefix search)", hll_omp_nnz_launch,
            THREADS, HACK);

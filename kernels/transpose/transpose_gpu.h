@@ -103,6 +103,8 @@ int sp_trans_gpu_vb(const char *kernel, const sp_params *p, uint64_t *vb, sp_err
 
 /* The `blocksize` values of the CUDA transposition kernels. */
 #define SP_TRANS_BLOCKSIZES "64,128,256,512,1024"
+/* what they take at all (sp_axis.valid): powers of two, 64 to 1024 */
+#define SP_TRANS_VALID_BLOCKSIZE "64..1024:*2"
 /* Up to this many nonzeros (and fewer than 2^20 columns) the scatter and
  * radix kernels transpose in one launch (transpose_small.cu). */
 #define SP_TRANS_SMALL_NNZ 8192

@@ -51,7 +51,7 @@ const sp_kernel sp_transpose_cuda_symperm = {
                "pass; else CUB sort",
     .needs_gpu = 1,
     .naxes = 3,
-    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES},
+    .axes = {{"blocksize", SP_TRANS_BLOCKSIZES, SP_TRANS_VALID_BLOCKSIZE},
              {"lookup", SP_SYMPERM_LOOKUPS},
              {SP_AXIS_PRECISION, "double"}},
     .prepare = SP_GPU_FN(sp_trans_symperm_prepare),
