@@ -107,6 +107,12 @@ typedef struct sp_axis {
     const char *defaults;
 } sp_axis;
 
+/* The values a kernel's axis takes, min..max (sp_kernel.ranges). */
+typedef struct sp_axis_range {
+    long min, max;
+} sp_axis_range;
+
+
 /* The axis values of one combination: the kernel's axes, then the
  * harness axes its config section sets. */
 typedef struct sp_params {
@@ -259,6 +265,13 @@ typedef struct sp_kernel {
     int needs_gpu;
     int naxes;
     sp_axis axes[SP_MAX_AXES];
+    /* Optional, per axis: the values this kernel takes, when max > 0 (a
+     * block size of 1..1024, a segment that fits shared memory). The
+     * config is refused when it is read, naming its line, for a value
+     * outside them (beside the runner's own bounds of the axis name,
+     * runner/axis.c). {0, 0}: the runner's bounds only, and prepare refuses
+     * what the kernel cannot run. */
+    sp_axis_range ranges[SP_MAX_AXES];
     /* NULL function pointers mean "not built" (e.g. a CUDA kernel in a
      * CPU-only build); the runner skips such a kernel with the reason. */
     /* Host only, no CUDA call: check the axes, build the kernel's format in
@@ -303,6 +316,11 @@ typedef struct sp_kernel {
      * output vector. */
     int (*need)(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 } sp_kernel;
+
+/* Every one of the n values v of kernel k's axis a inside the range the
+ * kernel declares for it (sp_kernel.ranges[a]); -1 with the kernel, the axis,
+ * the value and the range named otherwise (kernels/registry.c). */
+int sp_kernel_axis_check(const sp_kernel *k, int a, const long *v, int n, sp_err *err);
 
 /* The outside libraries the CPU kernels run on, with versions: "librsb
  * 1.3.0.2; MKL 2026.2-Product Build 20260915, threading gnu" (MKL when

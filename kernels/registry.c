@@ -91,7 +91,9 @@
     X(sp_idx2ptr_cuda)                                                        \
     X(sp_ptr2idx_cuda)                                                        \
     X(sp_segsort_cuda)                                                        \
-    X(sp_merge_cuda)
+    X(sp_merge_cuda)                                                          \
+    X(sp_hist_idx2ptr_cuda_loop)                                              \
+    X(sp_hist_idx2ptr_cuda_transpose)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,
@@ -104,7 +106,7 @@ extern const sp_operation sp_op_spmv;
 extern const sp_operation sp_op_transpose;
 extern const sp_operation sp_op_sort;
 extern const sp_operation sp_op_scan, sp_op_histogram, sp_op_idx2ptr, sp_op_ptr2idx,
-    sp_op_segsort, sp_op_merge;
+    sp_op_segsort, sp_op_merge, sp_op_hist_idx2ptr;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
@@ -116,6 +118,7 @@ static const sp_operation *const operations[] = {
     &sp_op_ptr2idx,
     &sp_op_segsort,
     &sp_op_merge,
+    &sp_op_hist_idx2ptr,
     NULL,
 };
 
@@ -162,4 +165,18 @@ long sp_param(const sp_params *p, const char *name, long dflt)
 const char *sp_kernel_device(const sp_kernel *k)
 {
     return k && k->needs_gpu ? "gpu" : "cpu";
+}
+
+int sp_kernel_axis_check(const sp_kernel *k, int a, const long *v, int n, sp_err *err)
+{
+    if (!k || a < 0 || a >= k->naxes)
+        return sp_fail(err, "axis %d of kernel '%s': no such axis", a, k ? k->name : "?");
+    const sp_axis_range *r = &k->ranges[a];
+    if (r->max <= 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (v[i] < r->min || v[i] > r->max)
+            return sp_fail(err, "axis '%s' of kernel '%s': %ld is outside %ld..%ld, the values "
+                           "it takes", k->axes[a].name, k->name, v[i], r->min, r->max);
+    return 0;
 }

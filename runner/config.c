@@ -553,7 +553,8 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
             continue;
         if (ks->axis_text[a])
             return sp_fail(err, "axis '%s' of kernel '%s' given twice", name, k->name);
-        if (sp_axis_parse(name, v, c->nproc, &ks->axes[a], err))
+        if (sp_axis_parse(name, v, c->nproc, &ks->axes[a], err) ||
+            sp_kernel_axis_check(k, a, ks->axes[a].v, ks->axes[a].n, err))
             return -1;
         return replace_str(&ks->axis_text[a], v, err);
     }
@@ -811,6 +812,10 @@ int sp_config_override_axis(sp_config *cfg, const char *name, const char *values
             sp_axis_values v;
             if (sp_axis_parse(name, values, nproc, &v, err))
                 return sp_fail_prefix(err, "--axis %s=%s", name, values);
+            if (sp_kernel_axis_check(ks->kernel, a, v.v, v.n, err)) {
+                sp_axis_values_free(&v);
+                return sp_fail_prefix(err, "--axis %s=%s", name, values);
+            }
             sp_axis_values_free(&ks->axes[a]);
             ks->axes[a] = v;
             if (replace_str(&ks->axis_text[a], values, err))

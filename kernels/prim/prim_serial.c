@@ -54,6 +54,31 @@ void sp_segsort_serial(uint64_t *keys, int64_t n, int64_t seg)
         qsort(keys + s, (size_t)(n - s < seg ? n - s : seg), sizeof *keys, cmp_u64);
 }
 
+int64_t sp_prim_nparts(int64_t n, int64_t segment)
+{
+    int64_t p = segment > 0 ? (n + segment - 1) / segment : 1;
+    return p > 0 ? p : 1;
+}
+
+int sp_hist_idx2ptr_serial(const int32_t *idx, int64_t n, int32_t bins, int64_t segment,
+                           int32_t *ptr, int32_t *offsets)
+{
+    int32_t *run = calloc((size_t)bins + 1, sizeof *run);   /* counts so far, per bin */
+    if (!run)
+        return -1;
+    int64_t parts = sp_prim_nparts(n, segment);
+    for (int64_t s = 0; s < parts; s++) {
+        if (offsets)
+            memcpy(offsets + s * (int64_t)bins, run, (size_t)bins * sizeof *run);
+        int64_t end = (s + 1) * segment < n ? (s + 1) * segment : n;
+        for (int64_t i = s * segment; i < end; i++)
+            run[idx[i]]++;
+    }
+    sp_scan_serial(run, ptr, bins);
+    free(run);
+    return 0;
+}
+
 /* The sorted keys by a counting sort over the columns (the order of the
  * serial transposition), so no comparison sort of nnz keys is needed. */
 static int sorted_keys(const sp_csr *A, const uint64_t *keys, uint64_t *sorted, sp_err *err)
