@@ -93,7 +93,14 @@
     X(sp_segsort_cuda)                                                        \
     X(sp_merge_cuda)                                                          \
     X(sp_hist_idx2ptr_cuda_loop)                                              \
-    X(sp_hist_idx2ptr_cuda_transpose)
+    X(sp_hist_idx2ptr_cuda_transpose)                                         \
+    X(sp_prim_serial_scan)                                                    \
+    X(sp_prim_serial_histogram)                                               \
+    X(sp_prim_serial_idx2ptr)                                                 \
+    X(sp_prim_serial_ptr2idx)                                                 \
+    X(sp_prim_serial_segsort)                                                 \
+    X(sp_prim_serial_merge)                                                   \
+    X(sp_prim_serial_hist_idx2ptr)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,

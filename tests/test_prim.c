@@ -16,6 +16,7 @@
 #include "../fetch/matrix.h"
 #include "../kernels/prim/prim.h"
 #include "../runner/runner.h"
+#include "spmv_cases.h"
 #include "testutil.h"
 #include "util_sort.h"
 
@@ -462,4 +463,74 @@ Test(prim, gpu_kernels_prepare_on_key_arrays_at_odd_axis_values)
     cr_assert_eq(built, 8 * 5, "8 primitive kernels, 5 block sizes each");
 #endif
     sp_keys_free(&K);
+}
+
+/* The serial kernels through the runner's life cycle on every awkward
+ * matrix (empty rows, one column, nnz = 0, ...) and on key arrays, at odd
+ * segments, checked by their operations like any kernel. */
+Test(prim, serial_kernels_on_awkward_matrices_and_key_arrays, .timeout = 120)
+{
+    static const char *const serial[] = {"scan_serial",    "histogram_serial",
+                                         "idx2ptr_serial", "ptr2idx_serial",
+                                         "segsort_serial", "merge_serial",
+                                         "hist_idx2ptr_serial"};
+    static const long seg[] = {1, 3, 1000}, long_seg[] = {1000, 4096};
+    spmv_axis_override o = {"segment", seg, 3};
+    /* hist_idx2ptr's partial counts are nnz / segment x cols: long segments
+     * on matrices (the short ones on the key arrays below) */
+    spmv_axis_override o_hist = {"segment", long_seg, 2};
+    for (int m = 0; m < spmv_case_count(); m++) {
+        spmv_case c;
+        spmv_case_build(m, &c);
+        for (int i = 0; i < 7; i++) {
+            const sp_kernel *k = sp_kernel_find(serial[i]);
+            cr_assert(k && k->prepare && !k->needs_gpu, "%s", serial[i]);
+            cr_assert_str_eq(k->backend, "serial");
+            cr_assert_eq(spmv_check_kernel_with(k, i == 6 ? &o_hist : &o, 1, &c.A, c.name), 0,
+                         "%s on %s: refused", k->name, c.name);
+        }
+        /* what tests/gpu/test_gpu_prim.c runs the GPU twins at fits the
+         * tests' memory, so none of them is refused there */
+        sp_problem pb = {.A = &c.A};
+        static const long gpu_seg[] = {1000, 2047};
+        for (int g = 0; g < 2; g++) {
+            sp_params p = {.n = 2, .name = {"blocksize", "segment"}, .value = {1, gpu_seg[g]}};
+            sp_need need = {0};
+            sp_err err;
+            cr_assert_eq(sp_kernel_find("hist_idx2ptr_cuda_transpose")->need(&pb, &p, &need, &err),
+                         0, "%s", err.msg);
+            cr_assert_leq(need.device_bytes, SPMV_TEST_FREE_BYTES, "%s", c.name);
+            cr_assert_leq(need.host_bytes, SPMV_TEST_FREE_BYTES, "%s", c.name);
+        }
+        spmv_case_free(&c);
+    }
+    for (size_t l = 0; l < NAWKWARD; l++) {
+        char src[96];
+        snprintf(src, sizeof src, "keys:zipf?n=%lld&bins=13", (long long)awkward[l]);
+        sp_keys K;
+        us_keys(src, &K);
+        for (int i = 0; i < 7; i++) {
+            const sp_kernel *k = sp_kernel_find(serial[i]);
+            const sp_operation *op = sp_operation_find(k->operation);
+            sp_problem pb;
+            sp_err err;
+            cr_assert_eq(op->setup(&pb, SP_KEYS_WORKLOAD(&K), &err), 0, "%s", err.msg);
+            size_t bytes = op->output_bytes(&pb);
+            void *ref = xcalloc(bytes, 1), *out = xcalloc(bytes, 1);
+            cr_assert_eq(op->reference(&pb, ref, &err), 0, "%s", err.msg);
+            for (int g = 0; g < 3; g++) {
+                sp_params p = {.n = 1, .name = {"segment"}, .value = {seg[g]}};
+                void *state = NULL;
+                cr_assert_eq(k->prepare(&pb, &p, &state, &err), 0, "%s: %s", k->name, err.msg);
+                cr_assert_eq(k->launch(state, NULL, &err), 0);
+                cr_assert_eq(k->launch(state, NULL, &err), 0, "launches repeat");
+                cr_assert_eq(k->result(state, out, NULL, &err), 0);
+                k->release(state);
+                cr_assert_eq(op->error(&pb, out, ref), 0.0, "%s segment %ld on %s", k->name,
+                             seg[g], src);
+            }
+            free(ref), free(out);
+        }
+        sp_keys_free(&K);
+    }
 }

@@ -46,7 +46,9 @@ static const study STUDY_LIST[] = {
      {"transpose_serial", "transpose_cuda_scantrans", "transpose_cuda_mergetrans",
       "transpose_cusparse", "transpose_cub_carry", "transpose_cuda_radix", "scan_cuda",
       "segsort_cuda", "merge_cuda", "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose",
-      "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda", NULL}},
+      "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda", "scan_serial", "histogram_serial",
+      "idx2ptr_serial", "ptr2idx_serial", "segsort_serial", "merge_serial",
+      "hist_idx2ptr_serial", NULL}},
     {"001-scantrans.ini", "transpose_serial", "results/study-001.db", 24, SP_SRC_SUITESPARSE, 0,
      {"transpose_serial", "transpose_cuda_scantrans", "transpose_cusparse",
       "transpose_scantrans", "transpose_mergetrans", "transpose_cuda_mergetrans",
@@ -245,7 +247,7 @@ Test(studies, the_study_axis_values_are_kept)
         assert_values(&cfg, prims[i], "blocksize", bs_prim, 12);
     static const long seg[] = {128, 256, 512, 1024, 2048}, runs[] = {128, 256, 512, 1024},
                       dist[] = {32, 64, 128, 256, 512, 1024, 2048, 4096},
-                      parts[] = {1024, 4096, 16384};
+                      parts[] = {4096, 16384, 65536};
     assert_values(&cfg, "segsort_cuda", "segment", seg, 5);    /* the study's 128 best */
     assert_values(&cfg, "merge_cuda", "segment", runs, 4);
     assert_values(&cfg, "merge_cuda", "sp_dist", dist, 8);     /* its SP_DIST = 128 best */
@@ -465,6 +467,35 @@ Test(studies, a_generated_workload_study_runs_offline_as_it_stands, .timeout = 1
                                "'skipped')"),
                  0);
     cr_assert_eq(count_rows(h, "SELECT count(*) FROM matrix_failures"), 0);
+    sqlite3_close(h);
+}
+
+/* Study 000's primitives on the standalone array of 10^6 elements, offline
+ * and without a GPU: every serial primitive runs and passes its check at
+ * each of its segments, every GPU kernel is recorded as skipped, none
+ * fails, and the sweep exits 0. */
+Test(studies, the_primitives_study_runs_its_serial_part_offline, .timeout = 180)
+{
+    char dir[256], db[300], args[1200];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "s.db");
+    snprintf(args, sizeof args,
+             "sweep " STUDIES "/000-transpose-primitives.ini --db %s --only "
+             "matrix=keys_uniform_n1000000 --repetitions 2 --rounds 1 --quiet",
+             db);
+    char *out;
+    int rc = tu_run_spsweep(args, &out);
+    cr_assert_eq(rc, 0, "got %d:\n%s", rc, out);
+    free(out);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status = 'ok' AND kernel LIKE "
+                               "'%\\_serial' ESCAPE '\\'"),
+                 16, "4 primitives, segsort at 5 segments, merge at 4, hist_idx2ptr at 3");
+    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status NOT IN ('ok', "
+                               "'skipped')"),
+                 0);
+    cr_assert_eq(count_rows(h, "SELECT count(DISTINCT operation) FROM run_stats"), 7);
     sqlite3_close(h);
 }
 

@@ -90,6 +90,14 @@ void sp_segsort_serial(uint64_t *keys, int64_t n, int64_t seg);
  * exclusive scan of the totals. -1 only when out of memory. */
 int sp_hist_idx2ptr_serial(const int32_t *idx, int64_t n, int32_t bins, int64_t segment,
                            int32_t *ptr, int32_t *offsets);
+/* The same in the caller's workspace run (bins + 1 counts), no allocation. */
+void sp_hist_idx2ptr_serial_in(const int32_t *idx, int64_t n, int32_t bins, int64_t segment,
+                               int32_t *ptr, int32_t *offsets, int32_t *run);
+/* out = the sorted runs of `run` keys of in[0..n) merged pairwise, round
+ * after round, into one (a and b: n keys each, a may be out); returns the
+ * buffer holding the result (in itself when n <= run). */
+const uint64_t *sp_merge_serial(const uint64_t *in, uint64_t *a, uint64_t *b, int64_t n,
+                                int64_t run);
 /* Partial histograms of n elements in segments of `segment`: at least 1. */
 int64_t sp_prim_nparts(int64_t n, int64_t segment);
 /* The keys (col << 32 | k) of A's nonzeros, k its position in the CSR, in
