@@ -1,29 +1,37 @@
 /*
- * prim.h — the primitives of the GPU transposition (issue 7), each also an
- * operation of its own so the report can chart it over `blocksize`:
+ * prim.h — the primitives of the GPU transposition (issue 7) and of study
+ * 000 (its section IV), each also an operation of its own so the report
+ * can chart it over `blocksize` (any of 1..1024) and its other axes:
  *
- *   scan       exclusive scan of any length (Blelloch in a block, multi-level)
- *   histogram  counts of indices into bins (privatized in shared memory
- *              when the bins fit, warp-aggregated atomics otherwise)
- *   idx2ptr    index-to-pointers: sorted indices -> segment pointers
- *   ptr2idx    pointers-to-index: segment pointers -> index of each element
- *   segsort    stable sort of segments of SP_PRIM_SEG keys in shared memory
- *   merge      merge rounds of sorted runs: pairs merged by merge path with
- *              splitters every blocksize * SP_PRIM_MERGE_ITEMS_PER_THREAD outputs
+ *   scan          exclusive scan of any length (Blelloch in a block, multi-level)
+ *   histogram     counts of indices into bins (privatized in shared memory
+ *                 when the bins fit, warp-aggregated atomics otherwise)
+ *   idx2ptr       index-to-pointers: sorted indices -> segment pointers
+ *   hist_idx2ptr  index-to-pointers of unsorted indices the study's way:
+ *                 partial histograms of `segment` indices, a vertical scan
+ *                 (a thread down each column, or the partial histograms
+ *                 transposed and a scan per bin), the totals' scan
+ *   ptr2idx       pointers-to-index: segment pointers -> index of each element
+ *   segsort       stable sort of segments of `segment` keys in shared memory
+ *   merge         merge rounds from sorted runs of `segment`: pairs merged by
+ *                 merge path with splitters every `sp_dist` outputs
  *
- * Each operation derives its input from the matrix the way the
- * transposition uses it (prim_op.c): scan over the column counts,
+ * Each operation derives its input from its workload (prim_op.c): from a
+ * matrix the way the transposition uses it (scan over the column counts,
  * histogram of colidx into cols bins, idx2ptr from the column of each CSC
- * entry, ptr2idx from rowptr, segsort and merge over the keys
- * (column << 32 | position) whose full sort is the stable order by column.
+ * entry, ptr2idx from rowptr, segsort and merge over the keys (column << 32
+ * | position) whose full sort is the stable order by column); from a key
+ * array (keys:, a standalone array of n elements) as sp_prim_shape says.
  * Serial versions in prim_serial.c are the references.
  *
  *   prim_serial.c   serial versions
- *   prim_op.c       the six operations (input, reference, exact check)
- *   prim_kernels.c  their GPU kernels' descriptors, need
- *   prim_scan.cu, prim_index.cu, prim_sort.cu   the CUDA primitives
- *   prim_gpu.cu     the kernels' prepare/upload/launch/result/release, host
- *                   wrappers
+ *   prim_op.c       the seven operations (input, reference, exact check)
+ *   prim_kernels.c  their GPU kernels' descriptors, axes, need
+ *   prim_cpu.c      the serial versions as CPU kernels (the baselines)
+ *   prim_scan.cu, prim_index.cu, prim_sort.cu, prim_vertical.cu   the CUDA
+ *                   primitives
+ *   prim_gpu.cu     the GPU kernels' prepare/upload/launch/result/release,
+ *                   host wrappers
  *   prim_none.c     the host wrappers of a CPU-only build (refuse)
  */
 #ifndef SP_PRIM_H
