@@ -13,7 +13,10 @@
  *
  * n is an integer expression: sums and products of integers and powers
  * ("1000003", "2^28", "2^20+3", "3*2^20"), 0 <= n <= 2^31 - 1. seed (default
- * 1) is a 64-bit integer; s (zipf only) a real in (0, 10].
+ * 1) is a 64-bit integer; s (zipf only) a real in (0, 10]. bins (optional,
+ * the same expressions, 1 <= bins <= 2^31 - 2) does not change the keys: it
+ * is the index range the GPU primitives read them into (key k in bin
+ * k * bins / 2^32; kernels/prim/prim.h), default n / 20.
  *
  * Key i depends only on (distribution, seed, i): a counter-based stream per
  * index (splitmix64, fetch/gen.h), so the array is the same for any thread
@@ -96,12 +99,13 @@ static int parse_count(const char *s, int64_t *out)
 static int set_param(sp_keys_spec *ks, const char *spec, const char *key, const char *v,
                      unsigned *seen, sp_err *err)
 {
-    static const char *const KEYS[] = {"n", "seed", "s"};
+    static const char *const KEYS[] = {"n", "seed", "s", "bins"};
     int which = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         which = strcmp(key, KEYS[i]) == 0 ? i : which;
     if (which < 0)
-        return sp_fail(err, "keys:%s: unknown parameter '%s' (known: n, seed, s)", spec, key);
+        return sp_fail(err, "keys:%s: unknown parameter '%s' (known: n, seed, s, bins)", spec,
+                       key);
     if (*seen & (1u << which))
         return sp_fail(err, "keys:%s: parameter '%s' given twice", spec, key);
     *seen |= 1u << which;
@@ -111,6 +115,11 @@ static int set_param(sp_keys_spec *ks, const char *spec, const char *key, const 
             return sp_fail(err, "keys:%s: parameter 'n': '%s' is not a count from 0 to %d "
                            "(an integer, 2^K, or sums and products of them)", spec, v,
                            INT32_MAX);
+    } else if (which == 3) {
+        if (parse_count(v, &ks->bins) || ks->bins < 1 || ks->bins > INT32_MAX - 1)
+            return sp_fail(err, "keys:%s: parameter 'bins': '%s' is not a count from 1 to %d "
+                           "(an integer, 2^K, or sums and products of them)", spec, v,
+                           INT32_MAX - 1);
     } else if (which == 1) {
         errno = 0;
         unsigned long long x = strtoull(v, &end, 10);
@@ -191,7 +200,9 @@ void sp_keys_spec_text(const sp_keys_spec *ks, char *text, size_t len)
     int n = snprintf(text, len, "keys:%s?n=%lld&seed=%llu", DISTS[ks->dist], (long long)ks->n,
                      (unsigned long long)ks->seed);
     if (ks->dist == SP_KEYS_ZIPF && n >= 0 && (size_t)n < len)
-        snprintf(text + n, len - (size_t)n, "&s=%g", ks->s);
+        n += snprintf(text + n, len - (size_t)n, "&s=%g", ks->s);
+    if (ks->bins > 0 && n >= 0 && (size_t)n < len)
+        snprintf(text + n, len - (size_t)n, "&bins=%lld", (long long)ks->bins);
 }
 
 void sp_keys_spec_name(const sp_keys_spec *ks, char *name, size_t len)
@@ -200,7 +211,9 @@ void sp_keys_spec_name(const sp_keys_spec *ks, char *name, size_t len)
     if (ks->dist == SP_KEYS_ZIPF && ks->s != 1.0 && n >= 0 && (size_t)n < len)
         n += snprintf(name + n, len - (size_t)n, "_s%g", ks->s);
     if (ks->seed != 1 && n >= 0 && (size_t)n < len)
-        snprintf(name + n, len - (size_t)n, "_seed%llu", (unsigned long long)ks->seed);
+        n += snprintf(name + n, len - (size_t)n, "_seed%llu", (unsigned long long)ks->seed);
+    if (ks->bins > 0 && n >= 0 && (size_t)n < len)
+        snprintf(name + n, len - (size_t)n, "_bins%lld", (long long)ks->bins);
 }
 
 /* murmur3's 32-bit finaliser: a bijection on 32-bit values. */
@@ -322,6 +335,7 @@ int sp_keys_generate(const sp_keys_spec *ks, sp_keys *K, sp_err *err)
         return sp_fail(err, "%s: out of memory for %lld keys", text, (long long)ks->n);
     }
     K->n = ks->n;
+    K->bins = ks->bins;
     fill(ks, K->key, K->n);
     return 0;
 }

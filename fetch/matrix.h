@@ -7,7 +7,7 @@
  *   gen:kind?key=value&...                         generators (fetch/gen_*.c)
  *   suitesparse:Group/Name | suitesparse:Name      read from the cache that
  *                                                  `spsweep fetch` fills (fetch.h)
- *   keys:DIST?n=N&seed=S                           not a matrix: an array of
+ *   keys:DIST?n=N&seed=S[&bins=M]                  not a matrix: an array of
  *                                                  32-bit keys (fetch/keys.c)
  * Every matrix read from text goes through the binary CSR cache
  * (fetch/csr_cache.c).
@@ -136,6 +136,7 @@ typedef struct sp_keys_spec {
     int64_t n;          /* 0 .. INT32_MAX */
     uint64_t seed;      /* default 1 */
     double s;           /* zipf exponent, default 1 */
+    int64_t bins;       /* the primitives' index range, 1 .. INT32_MAX - 1; 0: none given */
 } sp_keys_spec;
 
 /* Parse spec; every bad parameter is named ("keys:SPEC: parameter 'n': ..."). */

@@ -114,6 +114,7 @@ typedef struct sp_axis {
     const char *valid;
 } sp_axis;
 
+
 /* The axis values of one combination: the kernel's axes, then the
  * harness axes its config section sets. */
 typedef struct sp_params {
@@ -310,6 +311,7 @@ typedef struct sp_kernel {
      * output vector. */
     int (*need)(const sp_problem *pb, const sp_params *p, sp_need *need, sp_err *err);
 } sp_kernel;
+
 
 /* The outside libraries the CPU kernels run on, with versions: "librsb
  * 1.3.0.2; MKL 2026.2-Product Build 20260915, threading gnu" (MKL when

@@ -91,7 +91,16 @@
     X(sp_idx2ptr_cuda)                                                        \
     X(sp_ptr2idx_cuda)                                                        \
     X(sp_segsort_cuda)                                                        \
-    X(sp_merge_cuda)
+    X(sp_merge_cuda)                                                          \
+    X(sp_hist_idx2ptr_cuda_loop)                                              \
+    X(sp_hist_idx2ptr_cuda_transpose)                                         \
+    X(sp_prim_serial_scan)                                                    \
+    X(sp_prim_serial_histogram)                                               \
+    X(sp_prim_serial_idx2ptr)                                                 \
+    X(sp_prim_serial_ptr2idx)                                                 \
+    X(sp_prim_serial_segsort)                                                 \
+    X(sp_prim_serial_merge)                                                   \
+    X(sp_prim_serial_hist_idx2ptr)
 
 #define SP_DECLARE_KERNEL(k) extern const sp_kernel k;
 #define SP_LIST_KERNEL(k) &k,
@@ -104,7 +113,7 @@ extern const sp_operation sp_op_spmv;
 extern const sp_operation sp_op_transpose;
 extern const sp_operation sp_op_sort;
 extern const sp_operation sp_op_scan, sp_op_histogram, sp_op_idx2ptr, sp_op_ptr2idx,
-    sp_op_segsort, sp_op_merge;
+    sp_op_segsort, sp_op_merge, sp_op_hist_idx2ptr;
 
 static const sp_operation *const operations[] = {
     &sp_op_spmv,
@@ -116,6 +125,7 @@ static const sp_operation *const operations[] = {
     &sp_op_ptr2idx,
     &sp_op_segsort,
     &sp_op_merge,
+    &sp_op_hist_idx2ptr,
     NULL,
 };
 

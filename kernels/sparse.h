@@ -43,10 +43,13 @@ typedef struct sp_csr {
 } sp_csr;
 
 /* An array of n 32-bit unsigned keys (a key workload, fetch/keys.c); key
- * from sp_alloc_large. n fits in int32 like a matrix's nnz. */
+ * from sp_alloc_large. n fits in int32 like a matrix's nnz. bins: the
+ * source's `bins` (the index range the primitives read the keys into,
+ * kernels/prim/prim.h), 0 when it gave none; the keys do not depend on it. */
 typedef struct sp_keys {
     int64_t n;
     uint32_t *key;
+    int64_t bins;
 } sp_keys;
 
 /* Coordinate triplets, 0-based, in any order, duplicates allowed. */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../fetch/matrix.h"
+#include "../runner/charts.h"
 #include "../runner/runner.h"
 #include "testutil.h"
 #include "util_archive.h"
@@ -34,21 +35,26 @@ typedef struct study {
     const char *baseline;       /* the serial kernel its speedups divide */
     const char *database;
     int nsources;
-    sp_source_kind kind;        /* of every source */
+    sp_source_kind kind;        /* of every source, but the last nkeys */
+    int nkeys;                  /* key arrays (keys:) after the other sources */
     const char *kernels[28];    /* NULL-terminated */
 } study;
 
 static const study STUDY_LIST[] = {
     {"000-transpose-primitives.ini", "transpose_serial", "results/study-000.db", 3, SP_SRC_GEN,
+     2,
      {"transpose_serial", "transpose_cuda_scantrans", "transpose_cuda_mergetrans",
       "transpose_cusparse", "transpose_cub_carry", "transpose_cuda_radix", "scan_cuda",
-      "segsort_cuda", "merge_cuda", "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda", NULL}},
-    {"001-scantrans.ini", "transpose_serial", "results/study-001.db", 24, SP_SRC_SUITESPARSE,
+      "segsort_cuda", "merge_cuda", "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose",
+      "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda", "scan_serial", "histogram_serial",
+      "idx2ptr_serial", "ptr2idx_serial", "segsort_serial", "merge_serial",
+      "hist_idx2ptr_serial", NULL}},
+    {"001-scantrans.ini", "transpose_serial", "results/study-001.db", 24, SP_SRC_SUITESPARSE, 0,
      {"transpose_serial", "transpose_cuda_scantrans", "transpose_cusparse",
       "transpose_scantrans", "transpose_mergetrans", "transpose_cuda_mergetrans",
       "transpose_cub_sort", "transpose_cub_carry", "transpose_cuda_radix",
       "transpose_cuda_symperm", "transpose_cuda_wintrans", "transpose_cuda_scatter", NULL}},
-    {"002-spmv-csr-hll.ini", "spmv_csr_serial", "results/study-002.db", 30, SP_SRC_SUITESPARSE,
+    {"002-spmv-csr-hll.ini", "spmv_csr_serial", "results/study-002.db", 30, SP_SRC_SUITESPARSE, 0,
      {"spmv_csr_serial", "spmv_csr_omp_blocks", "spmv_csr_omp", "spmv_csr_omp_simd",
       "spmv_csr_omp_simd_auto", "spmv_csr_omp_nnz", "spmv_hll_omp_static",
       "spmv_hll_omp_dynamic", "spmv_hll_omp_nnz", "spmv_hll_aligned_omp_static",
@@ -57,7 +63,7 @@ static const study STUDY_LIST[] = {
       "spmv_hll_cuda_staged", "spmv_hll_cuda_warp", "spmv_hll_cuda_block",
       "spmv_hll_cuda_aligned", "spmv_csr_cusparse", "spmv_csr_cuda_merge",
       "spmv_csr_cuda_hybrid", "spmv_sell_cuda", NULL}},
-    {"004-quicksort.ini", "sort_qsort", "results/study-004.db", 2, SP_SRC_KEYS,
+    {"004-quicksort.ini", "sort_qsort", "results/study-004.db", 2, SP_SRC_KEYS, 0,
      {"sort_qsort", "sort_qsort_study1", "sort_qsort_study2", "sort_qsort_study3",
       "sort_qsort_study3_r1", "sort_qsort_study3_r2", "sort_qsort_study4", "sort_qsort_study4_r1",
       "sort_qsort_study4_r2", "sort_qsort_study5", "sort_qsort_study5_r1", "sort_qsort_study6",
@@ -159,8 +165,9 @@ Test(studies, each_config_loads_plans_and_holds_its_study_kernels)
         cr_assert_str_eq(cfg.database, s->database, "%s", s->file);
         cr_assert_eq(cfg.nmatrices, s->nsources, "%s: %d sources", s->file, cfg.nmatrices);
         for (int m = 0; m < cfg.nmatrices; m++)
-            cr_assert_eq(cfg.matrices[m].kind, s->kind, "%s: source %s", s->file,
-                         cfg.matrices[m].text);
+            cr_assert_eq(cfg.matrices[m].kind,
+                         m >= cfg.nmatrices - s->nkeys ? SP_SRC_KEYS : s->kind,
+                         "%s: source %s", s->file, cfg.matrices[m].text);
         int nwant = 0;
         for (const char *const *k = s->kernels; *k; k++, nwant++) {
             cr_assert_not_null(sp_kernel_find(*k), "%s: kernel %s is not registered", s->file,
@@ -229,18 +236,39 @@ Test(studies, the_study_axis_values_are_kept)
     cr_assert_eq(cfg.steps, 1, "ScanTrans's steps as sub-phases");
     sp_config_free(&cfg);
 
-    load(&STUDY_LIST[0], &cfg);                     /* 000: the primitives' tables */
-    static const long seg[] = {128, 256, 512}, mrg[] = {32, 128, 256, 512},
-                      hist[] = {32, 64, 256}, p2i[] = {32, 1024};
-    assert_values(&cfg, "segsort_cuda", "blocksize", seg, 3);
-    assert_values(&cfg, "merge_cuda", "blocksize", mrg, 4);
-    assert_values(&cfg, "histogram_cuda", "blocksize", hist, 3);
-    assert_values(&cfg, "idx2ptr_cuda", "blocksize", hist, 3);
-    assert_values(&cfg, "ptr2idx_cuda", "blocksize", p2i, 2);
+    load(&STUDY_LIST[0], &cfg);                     /* 000: the primitives' figures */
+    /* every primitive over 1..1024, the study's block sizes among them
+     * (Figures 7, 9, 11, 13: 1, 16, 32, 64, 128, 256, 512, 1024) */
+    static const long bs_prim[] = {1, 16, 32, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
+    const char *prims[] = {"scan_cuda",      "segsort_cuda", "merge_cuda",
+                           "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda",
+                           "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose"};
+    for (int i = 0; i < 8; i++)
+        assert_values(&cfg, prims[i], "blocksize", bs_prim, 12);
+    static const long seg[] = {128, 256, 512, 1024, 2048}, runs[] = {256, 1024},
+                      dist[] = {32, 128, 512, 2048}, parts[] = {4096, 16384, 65536};
+    assert_values(&cfg, "segsort_cuda", "segment", seg, 5);    /* the study's 128 best */
+    assert_values(&cfg, "merge_cuda", "segment", runs, 2);     /* its 256 best */
+    assert_values(&cfg, "merge_cuda", "sp_dist", dist, 4);     /* its SP_DIST = 128 best */
+    assert_values(&cfg, "hist_idx2ptr_cuda_loop", "segment", parts, 3);
+    assert_values(&cfg, "hist_idx2ptr_cuda_transpose", "segment", parts, 3);
     cr_assert(strstr(cfg.matrices[0].text, "gen:random?") &&
                   strstr(cfg.matrices[0].text, "rows=500000") &&
                   strstr(cfg.matrices[0].text, "nnz=10000000"),
               "the study's default instance: 500000 x 500000, 10^7 nonzeros");
+    cr_assert(strstr(cfg.matrices[1].text, "keys:uniform?n=20000000"), "%s: Figures 7, 9, 13",
+              cfg.matrices[1].text);
+    cr_assert(strstr(cfg.matrices[2].text, "keys:uniform?n=1000000"), "%s: Figure 11",
+              cfg.matrices[2].text);
+    /* its charts: each primitive against the block size, the segment and
+     * the splitter distance */
+    const char *xs[] = {"blocksize", "segment", "sp_dist"};
+    for (int i = 0; i < 3; i++) {
+        int found = 0;
+        for (int c = 0; c < cfg.ncharts; c++)
+            found |= !strcmp(cfg.charts[c].x, xs[i]);
+        cr_assert(found, "000: a [chart] with x = %s", xs[i]);
+    }
     sp_config_free(&cfg);
 
     load(&STUDY_LIST[3], &cfg);                     /* 004: 2^19, 2^20, seed 20, window */
@@ -438,6 +466,35 @@ Test(studies, a_generated_workload_study_runs_offline_as_it_stands, .timeout = 1
                                "'skipped')"),
                  0);
     cr_assert_eq(count_rows(h, "SELECT count(*) FROM matrix_failures"), 0);
+    sqlite3_close(h);
+}
+
+/* Study 000's primitives on the standalone array of 10^6 elements, offline
+ * and without a GPU: every serial primitive runs and passes its check,
+ * every GPU kernel is recorded as skipped, none fails, and the sweep exits
+ * 0. */
+Test(studies, the_primitives_study_runs_its_serial_part_offline, .timeout = 180)
+{
+    char dir[256], db[300], args[1200];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "s.db");
+    snprintf(args, sizeof args,
+             "sweep " STUDIES "/000-transpose-primitives.ini --db %s --only "
+             "matrix=keys_uniform_n1000000 --repetitions 2 --rounds 1 --quiet",
+             db);
+    char *out;
+    int rc = tu_run_spsweep(args, &out);
+    cr_assert_eq(rc, 0, "got %d:\n%s", rc, out);
+    free(out);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status = 'ok' AND kernel LIKE "
+                               "'%\\_serial' ESCAPE '\\'"),
+                 7, "the 7 serial primitives, each at its default segment");
+    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status NOT IN ('ok', "
+                               "'skipped')"),
+                 0);
+    cr_assert_eq(count_rows(h, "SELECT count(DISTINCT operation) FROM run_stats"), 7);
     sqlite3_close(h);
 }
 

@@ -19,7 +19,8 @@
 #include "spmv_cases.h"
 #include "util_symm.h"
 
-static const char *const ops[] = {"scan", "histogram", "idx2ptr", "ptr2idx", "segsort", "merge"};
+static const char *const ops[] = {"scan",    "histogram", "idx2ptr",     "ptr2idx",
+                                  "segsort", "merge",     "hist_idx2ptr"};
 
 Test(transpose_gpu, kernels_and_operations_are_registered)
 {
@@ -71,7 +72,7 @@ static int is_family(const sp_kernel *k)
         return 0;
     if (!strcmp(k->operation, "transpose"))
         return 1;
-    for (size_t i = 0; i < 6; i++)
+    for (size_t i = 0; i < 7; i++)
         if (!strcmp(k->operation, ops[i]))
             return 1;
     return 0;
@@ -88,10 +89,12 @@ static int steps_built(const sp_kernel *k)
     return built;
 }
 
-/* prepare at a bad block size: refused on the host, no state, the axis named. */
+/* prepare at a bad block size: refused on the host, no state, the axis
+ * named (the transpositions take powers of two, the primitives 1..1024). */
 static void check_bad_blocksize(const sp_kernel *k, const sp_problem *pb)
 {
-    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {48}};
+    long bad = strcmp(k->operation, "transpose") ? 1025 : 48;
+    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {bad}};
     void *state = NULL;
     sp_err err = {{0}};
     cr_assert_eq(k->prepare(pb, &p, &state, &err), -1, "%s", k->name);
@@ -123,7 +126,7 @@ Test(transpose_gpu, prepare_is_host_only)
         n++;
     }
 #ifdef SP_HAVE_CUDA
-    cr_assert_eq(n, 15, "9 transposition and 6 primitive kernels");
+    cr_assert_eq(n, 17, "9 transposition and 8 primitive kernels");
 #else
     cr_assert_eq(n, 0);
 #endif
@@ -225,8 +228,13 @@ Test(transpose_gpu, serial_primitives)
     sp_err err;
     void *bad;
     int64_t n;
-    cr_assert_eq(sp_prim_input("sort", NULL, &bad, &n, &err), -1);
+    cr_assert_eq(sp_prim_input("scan", NULL, 0, &bad, &n, &err), -1, "no problem");
+    sp_csr A;
+    cr_assert_eq(sp_generate("laplace2d?n=4", &A, &err), 0, "%s", err.msg);
+    sp_problem pb = {.A = &A};
+    cr_assert_eq(sp_prim_input("sort", &pb, 0, &bad, &n, &err), -1);
     cr_assert_not_null(strstr(err.msg, "sort"), "%s", err.msg);
+    sp_csr_free(&A);
 }
 
 Test(transpose_gpu, scantrans_units_fit_the_budget)
@@ -271,8 +279,18 @@ Test(transpose_gpu, block_sizes_are_checked)
     cr_assert_eq(bs, 256, "default");
     sp_params p32 = {.n = 1, .name = {"blocksize"}, .value = {32}};
     cr_assert_eq(sp_prim_blocksize("k", &p32, &bs, &err), 0, "primitives take 32");
-    sp_params p48 = {.n = 1, .name = {"blocksize"}, .value = {48}};
-    cr_assert_eq(sp_prim_blocksize("k", &p48, &bs, &err), -1);
+    static const long any[] = {1, 3, 33, 48, 1000, 1024}, out[] = {0, -1, 1025, 4096};
+    for (int i = 0; i < 6; i++) {   /* any block size of CUDA's: 1..1024 */
+        sp_params p = {.n = 1, .name = {"blocksize"}, .value = {any[i]}};
+        cr_assert_eq(sp_prim_blocksize("k", &p, &bs, &err), 0, "%ld: %s", any[i], err.msg);
+        cr_assert_eq(bs, any[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        sp_params p = {.n = 1, .name = {"blocksize"}, .value = {out[i]}};
+        cr_assert_eq(sp_prim_blocksize("k", &p, &bs, &err), -1, "%ld", out[i]);
+        cr_assert_not_null(strstr(err.msg, "blocksize") && strstr(err.msg, "1..1024"), "%s",
+                           err.msg);
+    }
 }
 
 Test(transpose_gpu, memory_statements)
@@ -324,10 +342,17 @@ Test(transpose_gpu, need_of_every_kernel)
         cr_assert_eq(need.device_bytes % (2u << 20), 0, "%s: whole pages", k->name);
         cr_assert_gt(need.host_bytes, 0, "%s", k->name);
     }
-    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {100}};
+    sp_params p = {.n = 1, .name = {"blocksize"}, .value = {2000}};
     sp_need need;
     cr_assert_eq(sp_kernel_find("segsort_cuda")->need(&pb, &p, &need, &err), -1);
-    cr_assert_not_null(strstr(err.msg, "segsort_cuda: blocksize = 100"), "%s", err.msg);
+    cr_assert_not_null(strstr(err.msg, "segsort_cuda: blocksize = 2000"), "%s", err.msg);
+    sp_params seg = {.n = 2, .name = {"blocksize", "segment"}, .value = {100, 4096}};
+    cr_assert_eq(sp_kernel_find("segsort_cuda")->need(&pb, &seg, &need, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "segsort_cuda: segment = 4096 is outside 1..2048"),
+                       "%s", err.msg);
+    sp_params dist = {.n = 2, .name = {"blocksize", "sp_dist"}, .value = {100, 0}};
+    cr_assert_eq(sp_kernel_find("merge_cuda")->need(&pb, &dist, &need, &err), -1);
+    cr_assert_not_null(strstr(err.msg, "merge_cuda: sp_dist = 0"), "%s", err.msg);
     spmv_case_free(&c);
 }
 

@@ -35,15 +35,34 @@ int sp_gpu_idx2ptr(const int32_t *d_sorted, int64_t n, int32_t *d_ptr, int32_t b
 /* d_idx[0..ptr[nseg]-1]; n = ptr[nseg]. */
 int sp_gpu_ptr2idx(const int32_t *d_ptr, int32_t nseg, int32_t *d_idx, int64_t n, int bs,
                    cudaStream_t stream, sp_err *err);
-/* d_out = d_in with each segment of SP_PRIM_SEG keys sorted (bs | SP_PRIM_SEG). */
+/* d_out = d_in with each segment of SP_PRIM_SEG keys sorted. */
 int sp_gpu_segsort(const uint64_t *d_in, uint64_t *d_out, int64_t n, int bs,
                    cudaStream_t stream, sp_err *err);
+/* The same with segments of `segment` keys (1..SP_PRIM_SEG_MAX). */
+int sp_gpu_segsort_seg(const uint64_t *d_in, uint64_t *d_out, int64_t n, int64_t segment,
+                       int bs, cudaStream_t stream, sp_err *err);
 /* Merge rounds: d_in holds sorted runs of `run` keys; pairs are merged into
  * d_a, d_b alternately until one run remains; *d_result is d_a or d_b (or
  * d_in when n <= run). */
-/* d_b may be d_in (it is read in the first round only). */
+/* d_b may be d_in (it is read in the first round only). Splitters every
+ * bs * SP_PRIM_MERGE_ITEMS outputs (the transpositions' merge). */
 int sp_gpu_merge(const uint64_t *d_in, uint64_t *d_a, uint64_t *d_b, int64_t n, int64_t run,
                  int bs, const uint64_t **d_result, cudaStream_t stream, sp_err *err);
+/* The same with runs of any length >= 1 and splitters every sp_dist
+ * outputs (1..SP_PRIM_SP_DIST_MAX). */
+int sp_gpu_merge_dist(const uint64_t *d_in, uint64_t *d_a, uint64_t *d_b, int64_t n,
+                      int64_t run, int64_t sp_dist, int bs, const uint64_t **d_result,
+                      cudaStream_t stream, sp_err *err);
+/* Index-to-pointers of unsorted indices (prim_vertical.cu): d_ptr[0..bins]
+ * the exclusive scan of their histogram, made from partial histograms of
+ * `segment` indices each (d_parts: sp_prim_nparts(n, segment) x bins)
+ * scanned vertically by `vertical` (SP_VERTICAL_*; TRANSPOSE leaves them
+ * transposed in d_parts_t, bins x nparts); d_totals (bins) the column
+ * totals; d_temp sp_gpu_scan's for bins elements. */
+int sp_gpu_hist_idx2ptr(const int32_t *d_idx, int64_t n, int32_t bins, int64_t segment,
+                        int vertical, int bs, int32_t *d_parts, int32_t *d_parts_t,
+                        int32_t *d_totals, int32_t *d_ptr, void *d_temp, cudaStream_t stream,
+                        sp_err *err);
 }
 
 /* Blocks of bs threads covering n items, items per thread each. */

@@ -49,6 +49,27 @@ int sp_gpu_merge_host(const uint64_t *in, uint64_t *out, int64_t n, int64_t run,
     (void)in, (void)out, (void)n, (void)run, (void)bs;
     return no_cuda("merge", err);
 }
+int sp_gpu_segsort_seg_host(const uint64_t *in, uint64_t *out, int64_t n, int64_t segment,
+                            int bs, sp_err *err)
+{
+    (void)in, (void)out, (void)n, (void)segment, (void)bs;
+    return no_cuda("segsort", err);
+}
+
+int sp_gpu_merge_dist_host(const uint64_t *in, uint64_t *out, int64_t n, int64_t run,
+                           int64_t sp_dist, int bs, sp_err *err)
+{
+    (void)in, (void)out, (void)n, (void)run, (void)sp_dist, (void)bs;
+    return no_cuda("merge", err);
+}
+
+int sp_gpu_hist_idx2ptr_host(const int32_t *idx, int64_t n, int32_t bins, int64_t segment,
+                             int vertical, int bs, int32_t *ptr, int32_t *offsets, sp_err *err)
+{
+    (void)idx, (void)n, (void)bins, (void)segment, (void)vertical, (void)bs, (void)ptr,
+        (void)offsets;
+    return no_cuda("hist_idx2ptr", err);
+}
 #else
 typedef int sp_prim_none_empty; /* ISO C: a translation unit is not empty */
 #endif

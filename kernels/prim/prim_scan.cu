@@ -3,30 +3,42 @@
  * blocksize * SP_SCAN_ITEMS elements (each thread sums its items, a
  * Blelloch up/down sweep over the thread sums in shared memory, then each
  * thread writes its items' prefixes) and leaves the tile's total; the
- * totals are scanned the same way, level by level, and added back.
+ * totals are scanned the same way, level by level, and added back. Any
+ * block size from 1 to 1024: the Blelloch tree runs over the thread sums
+ * padded with zeros to the next power of two (at most twice the threads,
+ * so every level has a thread for each of its pairs).
  */
 #include "prim.cuh"
 
-/* Blelloch exclusive scan of s[0..bs) in place (bs a power of two); returns
- * the total to every thread. */
-__device__ static int32_t blelloch(int32_t *s, int bs)
+/* The smallest power of two >= x (x >= 1). */
+__host__ __device__ static inline int pow2_ceil(int x)
+{
+    int p = 1;
+    while (p < x)
+        p *= 2;
+    return p;
+}
+
+/* Blelloch exclusive scan of s[0..p) in place (p a power of two, at most
+ * twice the block's threads); returns the total to every thread. */
+__device__ static int32_t blelloch(int32_t *s, int p)
 {
     int t = threadIdx.x;
-    for (int d = 1; d < bs; d *= 2) {
+    for (int d = 1; d < p; d *= 2) {
         __syncthreads();
         int i = (t + 1) * 2 * d - 1;
-        if (i < bs)
+        if (i < p)
             s[i] += s[i - d];
     }
     __syncthreads();
-    int32_t total = s[bs - 1];
+    int32_t total = s[p - 1];
     __syncthreads();
     if (t == 0)
-        s[bs - 1] = 0;
-    for (int d = bs / 2; d >= 1; d /= 2) {
+        s[p - 1] = 0;
+    for (int d = p / 2; d >= 1; d /= 2) {
         __syncthreads();
         int i = (t + 1) * 2 * d - 1;
-        if (i < bs) {
+        if (i < p) {
             int32_t left = s[i - d];
             s[i - d] = s[i];
             s[i] += left;
@@ -42,9 +54,9 @@ __global__ static void scan_tiles(const int32_t *in, int32_t *out, int64_t n, in
                                   int32_t *total)
 {
     extern __shared__ int32_t smem[];
-    const int bs = blockDim.x, t = threadIdx.x;
+    const int bs = blockDim.x, t = threadIdx.x, p = pow2_ceil(bs);
     const int tile = bs * SP_SCAN_ITEMS;
-    int32_t *s = smem, *v = smem + bs;
+    int32_t *s = smem, *v = smem + p;
     int64_t base = (int64_t)blockIdx.x * tile;
     int len = (int)(n - base < tile ? n - base : tile);
     for (int i = t; i < tile; i += bs)
@@ -54,7 +66,9 @@ __global__ static void scan_tiles(const int32_t *in, int32_t *out, int64_t n, in
     for (int i = 0; i < SP_SCAN_ITEMS; i++)
         sum += v[t * SP_SCAN_ITEMS + i];
     s[t] = sum;
-    int32_t tot = blelloch(s, bs);
+    if (t + bs < p)             /* the padding: p - bs <= bs slots */
+        s[t + bs] = 0;
+    int32_t tot = blelloch(s, p);
     int32_t run = s[t];
     for (int i = 0; i < SP_SCAN_ITEMS; i++) {
         int32_t x = v[t * SP_SCAN_ITEMS + i];
@@ -89,7 +103,7 @@ static int scan_level(const int32_t *in, int32_t *out, int64_t n, int bs, int32_
 {
     int64_t tile = (int64_t)bs * SP_SCAN_ITEMS;
     int64_t nb = (n + tile - 1) / tile;
-    size_t smem = ((size_t)bs + (size_t)tile) * sizeof(int32_t);
+    size_t smem = ((size_t)pow2_ceil(bs) + (size_t)tile) * sizeof(int32_t);
     if (n == 0) {
         SP_CUDA(cudaMemsetAsync(out, 0, sizeof *out, stream), err);
         return 0;
@@ -112,8 +126,8 @@ static int scan_level(const int32_t *in, int32_t *out, int64_t n, int bs, int32_
 extern "C" int sp_gpu_scan(const int32_t *d_in, int32_t *d_out, int64_t n, int bs,
                            void *d_temp, cudaStream_t stream, sp_err *err)
 {
-    if (bs < 32 || bs > 1024 || (bs & (bs - 1)))
-        return sp_fail(err, "scan: blocksize = %d is not a power of two in 32..1024", bs);
+    if (bs < 1 || bs > SP_PRIM_BS_MAX)
+        return sp_fail(err, "scan: blocksize = %d is outside 1..%d", bs, SP_PRIM_BS_MAX);
     if (n < 0 || n > INT32_MAX)
         return sp_fail(err, "scan: length %lld outside 0..2^31-1", (long long)n);
     if (sp_gpu_scan_temp_bytes(n, bs) > 0 && !d_temp)

@@ -54,6 +54,68 @@ void sp_segsort_serial(uint64_t *keys, int64_t n, int64_t seg)
         qsort(keys + s, (size_t)(n - s < seg ? n - s : seg), sizeof *keys, cmp_u64);
 }
 
+int64_t sp_prim_nparts(int64_t n, int64_t segment)
+{
+    int64_t p = segment > 0 ? (n + segment - 1) / segment : 1;
+    return p > 0 ? p : 1;
+}
+
+int sp_hist_idx2ptr_serial(const int32_t *idx, int64_t n, int32_t bins, int64_t segment,
+                           int32_t *ptr, int32_t *offsets)
+{
+    int32_t *run = malloc(((size_t)bins + 1) * sizeof *run);   /* counts so far, per bin */
+    if (!run)
+        return -1;
+    sp_hist_idx2ptr_serial_in(idx, n, bins, segment, ptr, offsets, run);
+    free(run);
+    return 0;
+}
+
+void sp_hist_idx2ptr_serial_in(const int32_t *idx, int64_t n, int32_t bins, int64_t segment,
+                               int32_t *ptr, int32_t *offsets, int32_t *run)
+{
+    memset(run, 0, ((size_t)bins + 1) * sizeof *run);
+    int64_t parts = sp_prim_nparts(n, segment);
+    for (int64_t s = 0; s < parts; s++) {
+        if (offsets)
+            memcpy(offsets + s * (int64_t)bins, run, (size_t)bins * sizeof *run);
+        int64_t end = (s + 1) * segment < n ? (s + 1) * segment : n;
+        for (int64_t i = s * segment; i < end; i++)
+            run[idx[i]]++;
+    }
+    sp_scan_serial(run, ptr, bins);
+}
+
+/* Merge a[0..la) and b[0..lb) into out, ties from a first. */
+static void merge_two(const uint64_t *a, int64_t la, const uint64_t *b, int64_t lb,
+                      uint64_t *out)
+{
+    int64_t i = 0, j = 0, k = 0;
+    while (i < la && j < lb)
+        out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
+    while (i < la)
+        out[k++] = a[i++];
+    while (j < lb)
+        out[k++] = b[j++];
+}
+
+const uint64_t *sp_merge_serial(const uint64_t *in, uint64_t *a, uint64_t *b, int64_t n,
+                                int64_t run)
+{
+    const uint64_t *src = in;
+    uint64_t *dst = a;
+    for (; run < n; run *= 2) {
+        for (int64_t p = 0; p < n; p += 2 * run) {
+            int64_t la = n - p < run ? n - p : run;
+            int64_t lb = n - p - la < run ? n - p - la : run;
+            merge_two(src + p, la, src + p + la, lb, dst + p);
+        }
+        src = dst;
+        dst = dst == a ? b : a;
+    }
+    return src;
+}
+
 /* The sorted keys by a counting sort over the columns (the order of the
  * serial transposition), so no comparison sort of nnz keys is needed. */
 static int sorted_keys(const sp_csr *A, const uint64_t *keys, uint64_t *sorted, sp_err *err)
