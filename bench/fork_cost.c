@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../fetch/matrix.h"
-#include "../runner/isolate.h"
+#include "../runner/isolate/isolate.h"
 
 /* The smallest useful child: one DONE frame. */
 static void trivial(void *arg, int fd)

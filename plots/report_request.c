@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/charts.h"
+#include "../runner/plan/charts.h"
 #include "report_impl.h"
 
 /* One point: a kernel at one value of x. lo, hi: NaN without an interval. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/charts.h"
+#include "../runner/plan/charts.h"
 #include "../runner/runner.h"
 
 #define HEAD                                                                            \

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runner/energy_window.h"
+#include "../runner/exec/energy_window.h"
 
 typedef struct sim {
     double t;           /* simulated seconds */

@@ -9,7 +9,7 @@
 
 #include "../fetch/matrix.h"
 #include "../kernels/spmv/spmv_gpu_host.h"
-#include "../runner/resume.h"
+#include "../runner/exec/resume.h"
 #include "../runner/runner.h"
 #include "spmv_cases.h"
 

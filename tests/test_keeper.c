@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../runner/isolate.h"
+#include "../runner/isolate/isolate.h"
 
 static sp_combo combo_of(const char *kernel)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../runner/machine.h"
+#include "../runner/exec/machine.h"
 #include "testutil.h"
 
 /* A reading with nothing known, as sp_machine_read leaves unknowns. */

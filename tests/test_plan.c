@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../runner/resume.h"
+#include "../runner/exec/resume.h"
 #include "../runner/runner.h"
 
 /* A local kernel with two axes, to check the product's order. */
@@ -230,7 +230,7 @@ Test(plan, harness_axes_per_kernel)
     }
 }
 
-#include "../runner/select.h"
+#include "../runner/plan/select.h"
 
 /* 4 matrices of very different sizes x 10 combinations. */
 static void shard_config(sp_config *cfg, sp_plan *plan)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../runner/select.h"
+#include "../runner/plan/select.h"
 #include "testutil.h"
 
 #define MAXM 16

@@ -37,7 +37,7 @@ double *tu_dense(const sp_csr *A);
  * r.state is the kernel's state, r.ph the phases timed so far. Each
  * returns 0, or -1 with the reason in err; tu_run_end is needed after a
  * failed prepare too. */
-#include "../runner/harness.h"
+#include "../runner/exec/harness.h"
 typedef struct tu_run {
     sp_harness h;
     void *state;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernel.h"
+#include "../../kernels/kernel.h"
 #include "cli.h"
 
 #define WIDTH 79        /* help lines end before column 80 */

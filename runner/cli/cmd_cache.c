@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../fetch/fetch.h"
+#include "../../fetch/fetch.h"
 #include "cli.h"
-#include "runner.h"
+#include "../runner.h"
 
 enum { C_CACHE = 1, C_ALL };
 

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../db/compare.h"
-#include "../db/store.h"
+#include "../../db/compare.h"
+#include "../../db/store.h"
 #include "cli.h"
-#include "runner.h"
+#include "../runner.h"
 
 #define SP_COMPARE_SLOWER 3
 

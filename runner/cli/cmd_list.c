@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "runner.h"
+#include "../runner.h"
 
 enum { L_LONG = 1 };
 

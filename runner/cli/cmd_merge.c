@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../db/store.h"
+#include "../../db/store.h"
 #include "cli.h"
-#include "shards.h"
+#include "../scale/shards.h"
 
 typedef struct merge_cli {
     const char *dir, *job, *script, *cache_dir, *out;

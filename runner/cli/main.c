@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../db/store.h"
-#include "../plots/report.h"
+#include "../../db/store.h"
+#include "../../plots/report.h"
 #include "cli.h"
-#include "load_guard.h"
-#include "runner.h"
-#include "shards.h"
+#include "../isolate/load_guard.h"
+#include "../runner.h"
+#include "../scale/shards.h"
 
 #ifndef SP_OPT_FLAGS
 #define SP_OPT_FLAGS "unknown"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "progress.h"
-#include "select.h"
+#include "../plan/select.h"
 
 /* The parts of a list's estimate, summed over its runs. */
 typedef struct plan_sum {

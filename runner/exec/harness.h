@@ -10,7 +10,7 @@
 #ifndef SP_HARNESS_H
 #define SP_HARNESS_H
 
-#include "../kernels/kernel.h"
+#include "../../kernels/kernel.h"
 #include "gpu_clock.h"
 
 #ifdef __cplusplus

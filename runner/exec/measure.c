@@ -15,11 +15,11 @@
 
 #include "progress.h"
 #include "harness.h"
-#include "isolate.h"
+#include "../isolate/isolate.h"
 #include "measure_machine.h"
 #include "measure_steps.h"
-#include "memguard.h"
-#include "../db/stats.h"
+#include "../isolate/memguard.h"
+#include "../../db/stats.h"
 
 /* An auto run never keeps more samples than this (stop reason 'count'). */
 #define AUTO_MAX_REPS 100000

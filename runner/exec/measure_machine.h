@@ -10,7 +10,7 @@
 #define SP_MEASURE_MACHINE_H
 
 #include "harness.h"
-#include "isolate.h"
+#include "../isolate/isolate.h"
 #include "machine.h"
 
 typedef struct sp_run_machine {

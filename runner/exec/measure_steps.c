@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "measure_steps.h"
-#include "../db/stats.h"
+#include "../../db/stats.h"
 
 /* Room for cap samples in every series. */
 static int grow(sp_step_series *s, int cap, sp_err *err)

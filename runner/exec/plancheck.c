@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "progress.h"
-#include "select.h"
+#include "../plan/select.h"
 
 /* A plan is large past either: 10^5 runs is more than anyone reads as a
  * table, half a day more than anyone starts by accident. */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../fetch/fetch.h"
-#include "runner.h"
+#include "../../fetch/fetch.h"
+#include "../runner.h"
 
 /* Does any suitesparse: source lack its group? */
 static int wants_index(const sp_config *cfg)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kernels/kernel.h"
+#include "../../kernels/kernel.h"
 #include "progress.h"
 
 /* "45s", "3m05s", "2h07m". */

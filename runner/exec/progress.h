@@ -3,7 +3,7 @@
 #define SP_PROGRESS_H
 
 #include <stdio.h>
-#include "../kernels/kernel.h"
+#include "../../kernels/kernel.h"
 
 typedef struct sp_progress {
     FILE *out;

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "../db/store.h"
+#include "../../db/store.h"
 #include "resume.h"
 
 /* The canonical text the plan hash is taken over, one item per line. */

@@ -3,8 +3,8 @@
 #ifndef SP_RESUME_H
 #define SP_RESUME_H
 
-#include "../db/store.h"
-#include "runner.h"
+#include "../../db/store.h"
+#include "../runner.h"
 
 int sp_plan_hash(const sp_config *cfg, const sp_plan *plan, char out[17], sp_err *err);
 int sp_binary_hash(char out[17], sp_err *err);

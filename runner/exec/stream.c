@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "memguard.h"
-#include "runner.h"
+#include "../isolate/memguard.h"
+#include "../runner.h"
 
 #define TRIAD_N (16L << 20)
 #define TRIAD_PASSES 5

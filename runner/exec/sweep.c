@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isolate.h"
-#include "load_guard.h"
+#include "../isolate/isolate.h"
+#include "../isolate/load_guard.h"
 #include "resume.h"
-#include "sweep_impl.h"
+#include "sweep_ctx.h"
 
 volatile sig_atomic_t sp_sweep_interrupted;
 

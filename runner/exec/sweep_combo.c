@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "progress.h"
-#include "isolate.h"
-#include "memguard.h"
-#include "../db/stats.h"
-#include "sweep_impl.h"
+#include "../isolate/isolate.h"
+#include "../isolate/memguard.h"
+#include "../../db/stats.h"
+#include "sweep_ctx.h"
 
 /* What became of one combination. */
 typedef struct combo_outcome {

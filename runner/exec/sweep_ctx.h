@@ -8,11 +8,11 @@
 
 #include <signal.h>
 
-#include "../db/store.h"
-#include "isolate.h"
+#include "../../db/store.h"
+#include "../isolate/isolate.h"
 #include "progress.h"
-#include "runner.h"
-#include "select.h"
+#include "../runner.h"
+#include "../plan/select.h"
 
 #define MAX_OPS 8
 

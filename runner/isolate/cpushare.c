@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "shards.h"
+#include "../scale/shards.h"
 
 typedef struct cpu_key {
     int package, core, cpu;

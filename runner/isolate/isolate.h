@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "runner.h"
+#include "../runner.h"
 
 /* ---- frames (runner/wire.c) ----------------------------------------------
  * A frame is an 8-byte header — magic 0x5350 ("SP"), type (uint16),

@@ -53,7 +53,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../fetch/fetch.h"
+#include "../../fetch/fetch.h"
 #include "select.h"
 
 #define UNKNOWN_NNZ 1e6

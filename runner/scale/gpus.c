@@ -42,7 +42,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../db/store.h"
+#include "../../db/store.h"
 #include "shards.h"
 
 #define MAX_GPUS 64

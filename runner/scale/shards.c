@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../db/store.h"
-#include "select.h"
+#include "../../db/store.h"
+#include "../plan/select.h"
 #include "shards.h"
 
 /* Count the pairs of the worklist that the shard database covers. */

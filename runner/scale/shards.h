@@ -6,7 +6,7 @@
 
 #include <sched.h>
 #include <stddef.h>
-#include "runner.h"
+#include "../runner.h"
 
 /* ---- shard check (runner/shards.c) --------------------------------------- */
 typedef struct sp_shard_state {
