@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../fetch/matrix.h"
-#include "../runner/isolate/isolate.h"
+#include "../runner/exec/measure.h"
 
 /* Child: time the first CUDA call (it creates the context). */
 static void context_child(void *arg, int fd)

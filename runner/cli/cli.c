@@ -29,46 +29,6 @@ void sp_cli_begin(sp_cli_parser *p, const sp_cli_cmd *cmd)
     opterr = 0;
 }
 
-/* Case-insensitive edit distance of a and b (both short). */
-static int distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-            int best = diag + !same;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-const char *sp_cli_nearest(const char *word, const char *const *cand, int n)
-{
-    const char *best = NULL;
-    int dbest = 3;                      /* two edits at most */
-    int len = (int)strlen(word);
-    for (int i = 0; i < n; i++) {
-        int d = distance(word, cand[i]);
-        if (d < dbest && d < len)       /* not "x" for "y" */
-            best = cand[i], dbest = d;
-    }
-    return best;
-}
-
 /* The one line for an option sp_cli_next cannot take. */
 static void bad_option(const sp_cli_parser *p, int c, int argc, char **argv)
 {

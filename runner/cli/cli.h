@@ -21,6 +21,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include "../plan/nearest.h"
 
 /* The exit status of a command line that cannot be parsed: an unknown
  * command or option, an option without its value (docs/cli.md). */
@@ -88,8 +89,7 @@ void sp_cli_overview(const sp_cli_cmd *const *cmds, FILE *out);
  * command's help, as Markdown. */
 void sp_cli_markdown(const sp_cli_cmd *const *cmds, FILE *out);
 
-/* The candidate nearest to word (edit distance, case-insensitive) when it
- * is near enough to be a typo of it, else NULL: "did you mean". */
-const char *sp_cli_nearest(const char *word, const char *const *cand, int n);
+/* "did you mean" (sp_cli_nearest) lives in runner/plan/nearest.h, where the
+ * config's checks use it too. */
 
 #endif

@@ -14,7 +14,8 @@
 
 #include "../../fetch/fetch.h"
 #include "cli.h"
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "commands.h"
 
 enum { C_CACHE = 1, C_ALL };
 

@@ -17,7 +17,8 @@
 #include "../../db/compare.h"
 #include "../../db/store.h"
 #include "cli.h"
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "commands.h"
 
 #define SP_COMPARE_SLOWER 3
 

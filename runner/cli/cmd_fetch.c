@@ -20,7 +20,8 @@
 
 #include "../../fetch/fetch.h"
 #include "cli.h"
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "commands.h"
 
 enum { F_SELECT = 1, F_LIMIT, F_CONFIG, F_LIST, F_JOBS, F_BASE, F_CACHE, F_DB, F_REFRESH,
        F_ALL, F_KEEP, F_NOVERIFY, F_NOCONVERT, F_MAXSIZE, F_RETRIES, F_DELAY, F_STALL,

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "commands.h"
 
 enum { L_LONG = 1 };
 

@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "commands.h"
 #include "../scale/shards.h"
 
 enum { S_SHARDS = 1, S_PARTITION, S_TIME, S_GPUS, S_CACHE, S_OUT, S_NO_SUBMIT, S_CPUS,

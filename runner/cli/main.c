@@ -21,7 +21,8 @@
 #include "../../plots/report.h"
 #include "cli.h"
 #include "../isolate/load_guard.h"
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "commands.h"
 #include "../scale/shards.h"
 
 #ifndef SP_OPT_FLAGS

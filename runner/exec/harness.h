@@ -11,15 +11,12 @@
 #define SP_HARNESS_H
 
 #include "../../kernels/kernel.h"
+#include "../plan/limits.h"     /* SP_BATCH_MAX */
 #include "gpu_clock.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Most launches one sample may batch: a 1 µs kernel at a 0.5 ms sample
- * needs 500; the cap only bounds a kernel that does nothing. */
-#define SP_BATCH_MAX 100000
 
 /* Most named steps one launch may mark (sp_exec_mark). */
 #define SP_MAX_STEPS 16

@@ -15,7 +15,7 @@
 
 #include "progress.h"
 #include "harness.h"
-#include "../isolate/isolate.h"
+#include "measure.h"
 #include "measure_machine.h"
 #include "measure_steps.h"
 #include "../isolate/memguard.h"

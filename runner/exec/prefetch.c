@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../fetch/fetch.h"
-#include "../runner.h"
+#include "sweep.h"
 
 /* Does any suitesparse: source lack its group? */
 static int wants_index(const sp_config *cfg)

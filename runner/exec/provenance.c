@@ -14,8 +14,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../runner.h"
-#include "../scale/shards.h"
+#include "sweep.h"
+#include "../isolate/cpushare.h"
 
 #ifndef SP_OPT_FLAGS
 #define SP_OPT_FLAGS "unknown"

@@ -4,7 +4,7 @@
 #define SP_RESUME_H
 
 #include "../../db/store.h"
-#include "../runner.h"
+#include "../plan/plan.h"
 
 int sp_plan_hash(const sp_config *cfg, const sp_plan *plan, char out[17], sp_err *err);
 int sp_binary_hash(char out[17], sp_err *err);

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../isolate/memguard.h"
-#include "../runner.h"
+#include "sweep.h"
 
 #define TRIAD_N (16L << 20)
 #define TRIAD_PASSES 5

@@ -4,7 +4,8 @@
  * plan: decide whether it can run (GPU present, kernel built, memory
  * enough), run it in a child process (isolate.h: measure.c does the work,
  * child.c the process), store what came back (sweep_combo.c). This file:
- * the sweep's identity and resume, the loop over matrices, signals.
+ * the sweep's identity and resume, the loop over matrices, signals. It
+ * calls sweep_combo.c, never the reverse; what both use is sweep_ctx.c.
  *
  * A result that fails its check is stored as 'failed' with the error and no
  * samples: a wrong answer is never recorded as a timing. A child that dies
@@ -15,7 +16,6 @@
  */
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,24 +24,11 @@
 #include "resume.h"
 #include "sweep_ctx.h"
 
-volatile sig_atomic_t sp_sweep_interrupted;
-
 static void on_signal(int sig)
 {
     (void)sig;
     if (sp_sweep_interrupted < 2)
         sp_sweep_interrupted++;
-}
-
-void sp_sweep_say(const run_ctx *rc, const char *fmt, ...)
-{
-    if (!rc->o || !rc->o->log)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(rc->o->log, fmt, ap);
-    va_end(ap);
-    fflush(rc->o->log);
 }
 
 /* The memory guard at the load (load_guard.c): 1, with the reason in e,

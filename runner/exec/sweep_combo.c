@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "progress.h"
-#include "../isolate/isolate.h"
+#include "measure.h"
 #include "../isolate/memguard.h"
 #include "../../db/stats.h"
 #include "sweep_ctx.h"

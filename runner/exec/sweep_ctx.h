@@ -1,18 +1,19 @@
 /*
- * sweep_impl.h — what the executor's two files share (private to
- * runner/sweep.c and runner/sweep_combo.c): the sweep's state, the signal
- * counter, the log.
+ * sweep_ctx.h — the executor's shared context (private to runner/exec/):
+ * the sweep's state (run_ctx), the signal counter and the log
+ * (sweep_ctx.c), and the one combination sweep.c hands to sweep_combo.c.
+ * The calls go one way: sweep.c -> sweep_combo.c -> sweep_ctx.c.
  */
-#ifndef SP_SWEEP_IMPL_H
-#define SP_SWEEP_IMPL_H
+#ifndef SP_SWEEP_CTX_H
+#define SP_SWEEP_CTX_H
 
 #include <signal.h>
 
 #include "../../db/store.h"
 #include "../isolate/isolate.h"
-#include "progress.h"
-#include "../runner.h"
 #include "../plan/select.h"
+#include "progress.h"
+#include "sweep.h"
 
 #define MAX_OPS 8
 
@@ -46,9 +47,10 @@ typedef struct run_ctx {
 } run_ctx;
 
 /* Signals seen: 1 = finish the combination in flight and stop, 2 = kill it
- * (sweep.c's handler counts them). */
+ * (sweep.c's handler counts them; sweep_ctx.c holds the counter). */
 extern volatile sig_atomic_t sp_sweep_interrupted;
 
+/* printf to the sweep's log, when it has one (sweep_ctx.c). */
 void sp_sweep_say(const run_ctx *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* One round of one combination on the loaded matrix: decide, run in a

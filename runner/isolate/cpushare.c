@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../scale/shards.h"
+#include "cpushare.h"
 
 typedef struct cpu_key {
     int package, core, cpu;

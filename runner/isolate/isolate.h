@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "../runner.h"
+#include "../plan/plan.h"
 
 /* ---- frames (runner/wire.c) ----------------------------------------------
  * A frame is an 8-byte header — magic 0x5350 ("SP"), type (uint16),
@@ -56,9 +56,6 @@ typedef struct sp_wire_done {
     int32_t batch;          /* launches per sample the harness used */
     int32_t unused;
 } sp_wire_done;
-
-/* Most GPU energy windows one round measures (`energy_windows`). */
-#define SP_ENERGY_WINDOWS_MAX 16
 
 /* The machine's state around a run's samples (runner/machine.h). */
 typedef struct sp_wire_machine {
@@ -186,35 +183,5 @@ void sp_gpu_keeper_start(const sp_plan *plan, int have_gpu, sp_gpu_keeper *k);
 void sp_gpu_keeper_fork(const sp_plan *plan, sp_gpu_keeper *k);
 void sp_gpu_keeper_await(sp_gpu_keeper *k, int have_gpu);
 void sp_gpu_keeper_stop(sp_gpu_keeper *k);
-
-/* ---- the measurement (runner/measure.c) ---------------------------------- */
-typedef struct sp_measure_job {
-    const sp_kernel *kernel;
-    const sp_params *params;
-    const sp_operation *op;
-    const sp_problem *pb;
-    const void *ref;
-    void *out;                  /* op->output_bytes, scratch for the result */
-    size_t out_bytes;
-    int warmup;
-    int repetitions;            /* fixed count, or the minimum when auto */
-    int auto_reps;
-    double max_noise, max_time_s;
-    double tolerance;
-    uint64_t need_device_bytes; /* checked against free device memory first */
-    int check_context;          /* a worker: after a GPU run, is the context sound? */
-    int cold;                   /* flush the caches before every sample (batch 1) */
-    int batch;                  /* launches per sample; 0: enough for min_sample_s */
-    double min_sample_s;        /* the shortest sample a calibrated batch makes */
-    double energy_s;            /* GPU energy window after the samples; 0: none */
-    int energy_windows;         /* windows of energy_s each (1..SP_ENERGY_WINDOWS_MAX) */
-    int steps;                  /* time the kernel's marked steps (one launch a sample) */
-} sp_measure_job;
-
-/* Measure one combination and report it on fd; returns the SP_RUN_*
- * status it reported. */
-int sp_measure(const sp_measure_job *j, int fd);
-/* The child's body: an sp_child_fn taking an sp_measure_job. */
-void sp_measure_child(void *job, int fd);
 
 #endif

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../exec/harness.h"
-#include "../runner.h"
+#include "plan.h"
 
 /* Axes whose values are words (kernel.h): the word is what configs,
  * `spsweep plan` and the database say, the integer what a kernel reads. */

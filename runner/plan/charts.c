@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "charts.h"
-#include "../cli/cli.h"
+#include "nearest.h"
 
 static const char *const chart_keys[] = {"y", "x", "split", "kernels", "device", "operation",
                                          "baseline", "stat"};

@@ -21,11 +21,9 @@
 #include <string.h>
 
 #include "charts.h"
-#include "../cli/cli.h"
+#include "nearest.h"
 #include "../../fetch/fetch.h"
-#include "../exec/harness.h"
-#include "../isolate/isolate.h"
-#include "../runner.h"
+#include "plan.h"
 
 /* Lines up to this long are read whole (selection expressions and value
  * lists grow long). libinih's own limit, INI_MAX_LINE (200 bytes with the

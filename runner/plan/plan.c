@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner.h"
+#include "plan.h"
 
 /* Values of a harness axis the section may leave out (then one: [sweep]'s). */
 static int harness_n(const sp_axis_values *a)

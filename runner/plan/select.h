@@ -4,7 +4,7 @@
 #define SP_SELECT_H
 
 #include <stdio.h>
-#include "../runner.h"
+#include "plan.h"
 
 typedef struct sp_work {
     int matrix, combo;          /* indexes into cfg->matrices and plan->combos */

@@ -4,9 +4,9 @@
 #ifndef SP_SHARDS_H
 #define SP_SHARDS_H
 
-#include <sched.h>
 #include <stddef.h>
-#include "../runner.h"
+#include "../exec/sweep.h"
+#include "../isolate/cpushare.h"
 
 /* ---- shard check (runner/shards.c) --------------------------------------- */
 typedef struct sp_shard_state {
@@ -57,12 +57,9 @@ int sp_slurm_script_cache_dir(const char *script, char *out, size_t len);
 #define SP_SLURM_FETCH_SCRIPT "fetch.sbatch"
 #define SP_SHARD_DB_FMT "%s/shard-%d.db"
 
-/* ---- CPUs per GPU shard (runner/cpushare.c) ------------------------------- */
-/* Shard k (0-based) of n: its share of this process's CPUs, whole cores
- * of one package together; the count, 0 when there are fewer CPUs than
- * shards. */
-int sp_cpu_share(int k, int n, cpu_set_t *set);
-/* The CPUs of set as "0-7,16-23". */
-void sp_cpuset_text(const cpu_set_t *set, char *buf, size_t len);
+/* ---- one shard per GPU (runner/scale/gpus.c) ------------------------------ */
+/* `spsweep sweep --gpus ...`: argv[0] is "sweep"; returns the exit status
+ * (runner/cli/main.c calls it once the sweep table has checked the options). */
+int sp_cmd_sweep_gpus(int argc, char **argv);
 
 #endif
