@@ -64,13 +64,13 @@ ifeq ($(CUDA),1)
 endif
 
 # spsweep's own commit, baked into the binary for every sweep's provenance
-# (runner/provenance.c, `spsweep --version`): HEAD of this source tree and
+# (runner/exec/provenance.c, `spsweep --version`): HEAD of this source tree and
 # whether its files differ from it (untracked, not ignored files count: the
 # wildcards below compile them); "unknown" when the tree is no git checkout
 # of its own (a tarball, even one unpacked inside another repository).
 # `spsweep --version` names the build as `git describe --always --tags
 # --abbrev=12` does (the commit alone while there is no tag), with this
-# dirty rule's "-dirty"; outside a checkout, SP_VERSION (runner/runner.h).
+# dirty rule's "-dirty"; outside a checkout, SP_VERSION (runner/exec/sweep.h).
 # $(BUILD)/version.c is rewritten only when that text changes, so an
 # unchanged tree rebuilds nothing.
 SRC_DIR     := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))

@@ -1,5 +1,5 @@
 /* fork_cost.c — what the runner's process model costs per combination:
- * fork + a child that reports one frame + reap (runner/child.c), with a
+ * fork + a child that reports one frame + reap (runner/isolate/child.c), with a
  * matrix of the given source loaded in the parent (its pages are shared
  * copy-on-write; fork copies the page tables).
  *

@@ -1,6 +1,6 @@
 /*
  * report_request.c — the charts the sweep's config asks for: its
- * [chart NAME] sections (runner/charts.h), read back from the config text
+ * [chart NAME] sections (runner/plan/charts.h), read back from the config text
  * stored with the sweep. Each asks for y = rate, time or speedup against
  * one axis x; one chart per operation and matrix, and per format family
  * or kernel with `split`: OP-NAME[-GROUP]-MATRIX. A line per kernel, at

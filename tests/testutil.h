@@ -25,7 +25,7 @@ void tu_gunzip(const char *gz, const char *out);
 double *tu_dense(const sp_csr *A);
 
 /* A kernel driven through the harness exactly as the runner drives it
- * (runner/harness.h: the harness times every phase):
+ * (runner/exec/harness.h: the harness times every phase):
  *   tu_run r;
  *   tu_run_prepare(&r, k, pb, params, &err)   harness opened (warm), then
  *                                             prepare, upload, analyse

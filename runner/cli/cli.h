@@ -2,7 +2,7 @@
  * cli.h — one description per subcommand of the command line: its
  * synopsis, every option (name, value, meaning with its default), exit
  * statuses and examples. The same table drives getopt_long and prints
- * `spsweep COMMAND --help` and docs/cli.md (runner/cli.c), so the parser,
+ * `spsweep COMMAND --help` and docs/cli.md (runner/cli/cli.c), so the parser,
  * the help and the manual cannot drift apart.
  *
  * A command's parser:
@@ -62,7 +62,7 @@ struct sp_kernel;
 void sp_cli_completion(const sp_cli_cmd *const *cmds, const struct sp_kernel *const *kernels,
                        FILE *out);
 
-/* The commands that live outside runner/main.c (their parsers' files). */
+/* The commands that live outside runner/cli/main.c (their parsers' files). */
 extern const sp_cli_cmd sp_cli_list, sp_cli_fetch, sp_cli_cache, sp_cli_slurm,
     sp_cli_compare, sp_cli_merge;
 

@@ -4,7 +4,7 @@
  *   (--shard) merged into OUT.db (db/merge.c);
  *   merge --shards DIR [--expect N] [--job JOBID] [--script PATH]
  *   [--cache-dir DIR] [--force] [OUT.db]: check every shard database
- *   DIR/shard-i.db of an N-shard sweep (runner/shards.c), merge the
+ *   DIR/shard-i.db of an N-shard sweep (runner/scale/shards.c), merge the
  *   complete ones into OUT.db (default results/results.db; db/merge.c, so
  *   merging again changes nothing), and print the `sbatch --array=...`
  *   command that resubmits exactly the array tasks (shard i = task i-1)
@@ -213,7 +213,7 @@ static int merge_complete(const merge_cli *c, const char **ok, int nok)
 }
 
 /* Without --cache-dir: the one the array script gives its tasks, so the
- * shards are re-planned with the same matrix sizes (runner/cost.c reads
+ * shards are re-planned with the same matrix sizes (runner/plan/cost.c reads
  * suitesparse sizes from the cache's index). */
 static int script_cache_dir(const merge_cli *c, char *out, size_t len)
 {

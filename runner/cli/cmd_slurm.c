@@ -5,7 +5,7 @@
  * [--cache-dir DIR] [--out-dir DIR] [--no-submit]`: read the config's
  * threads axis for the CPUs a task needs, write the fetch script and the
  * job-array script
- * (runner/slurm.c) into the out dir and submit them with `sbatch
+ * (runner/scale/slurm.c) into the out dir and submit them with `sbatch
  * --parsable`, the array after the fetch job (afterany: should the fetch
  * fail, each task fetches what it lacks itself, under the fetch locks).
  */

@@ -1,7 +1,7 @@
 /*
  * main.c — the spsweep command line: the commands' dispatch, `--help` and
  * `--version`, and the commands parsed here (sweep, plan, info, report,
- * export, help), each by its option table below (runner/cli.h: the same
+ * export, help), each by its option table below (runner/cli/cli.h: the same
  * table prints its --help and docs/cli.md). The other commands keep their
  * tables beside their parsers: list (cmd_list.c), fetch (cmd_fetch.c),
  * cache (cmd_cache.c), compare (cmd_compare.c), merge (cmd_merge.c),
@@ -521,7 +521,7 @@ static int cmd_sweep(const cli *c)
     return sweep_exit_status(&res.sweep);
 }
 
-/* The memory guard before info loads src (runner/load_guard.c): refuse,
+/* The memory guard before info loads src (runner/isolate/load_guard.c): refuse,
  * naming both numbers, what would get this process OOM-killed. A key
  * workload's statistics sort a copy (2 x 4n bytes of scratch). */
 static int info_too_big(const sp_source *src, const sp_load_opts *lo, sp_err *err)
@@ -795,7 +795,7 @@ int main(int argc, char **argv)
     if (!cmd)
         return unknown_command(name);
     /* not --gpus: libgomp would bind this process to one CPU, and the
-     * shards' CPU shares are cut from what it may use (runner/gpus.c) */
+     * shards' CPU shares are cut from what it may use (runner/scale/gpus.c) */
     if (cmd->run == run_sweep && !has_option(argc, argv, "--gpus"))
         pin_threads(argv);
     return cmd->run(argc - 1, argv + 1);

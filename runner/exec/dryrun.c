@@ -3,7 +3,7 @@
  * process would run (after --only and --shard), under a header naming the
  * columns, one line per run with the entries its kernel's format stores
  * and its estimated seconds; then the count and the estimated time split
- * into what it is made of (runner/cost.c): loading the matrices,
+ * into what it is made of (runner/plan/cost.c): loading the matrices,
  * converting them to the kernels' formats, host<->device copies, the timed
  * repetitions and each run's process. Nothing is loaded, run or written.
  */
@@ -73,7 +73,7 @@ int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_work
             sum.total + load, sum.total + load >= 60 ? " (" : "",
             sum.total + load >= 60 ? took : "", sum.total + load >= 60 ? ")" : "", load, nloads, nloads == 1 ? "" : "s", sum.convert,
             sum.transfer, sum.timed, sum.run);
-    fprintf(out, "# (runner/cost.c: orders of magnitude from each matrix's nonzeros and the "
+    fprintf(out, "# (runner/plan/cost.c: orders of magnitude from each matrix's nonzeros and the "
             "entries each kernel's format stores, ELL, HLL, SELL and DIA padding included; "
             "not a model of any kernel");
     if (sum.capped)

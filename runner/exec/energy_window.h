@@ -1,6 +1,6 @@
 /*
  * energy_window.h — the GPU energy of a stretch of back-to-back launches,
- * read from a counter that moves in steps (runner/energy_window.c).
+ * read from a counter that moves in steps (runner/exec/energy_window.c).
  *
  * NVML's total-energy counter is not continuous: on the H100 it moves once
  * every few tens of milliseconds. A window timed by the wall clock catches

@@ -1,6 +1,6 @@
 /*
- * gpu_clock.h — the harness's GPU clock (runner/gpu_clock.cu; in CPU-only
- * builds runner/gpu_clock_none.c refuses): the stream every GPU kernel
+ * gpu_clock.h — the harness's GPU clock (runner/exec/gpu_clock.cu; in CPU-only
+ * builds runner/exec/gpu_clock_none.c refuses): the stream every GPU kernel
  * launch goes on, the two CUDA events a sample is timed between, and the
  * buffer that flushes the L2 cache before a cold sample.
  *

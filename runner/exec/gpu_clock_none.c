@@ -2,7 +2,7 @@
  * gpu_clock_none.c — the GPU clock of a CPU-only build: there is no device
  * to time, so opening it fails with the reason (GPU kernels are skipped
  * before they get here; this keeps the harness linkable). In CUDA builds
- * runner/gpu_clock.cu defines these functions instead.
+ * runner/exec/gpu_clock.cu defines these functions instead.
  */
 #ifndef SP_HAVE_CUDA
 #include "gpu_clock.h"

@@ -1,5 +1,5 @@
 /*
- * harness.h — the clock every sample is taken with (runner/harness.c).
+ * harness.h — the clock every sample is taken with (runner/exec/harness.c).
  * Kernels enqueue work (sp_kernel.launch); the harness owns what makes it
  * a measurement: the stream and the CUDA events for GPU kernels,
  * CLOCK_MONOTONIC for CPU kernels, batches of back-to-back launches timed
@@ -44,7 +44,7 @@ typedef struct sp_harness {
     sp_exec ex;             /* what every launch gets */
     /* Called with each step's name as it starts ("prepare", "upload",
      * "analyse", "result", "release"), so a crash can be told apart by
-     * stage (runner/measure.c reports them to the parent); may be NULL. */
+     * stage (runner/exec/measure.c reports them to the parent); may be NULL. */
     void (*on_stage)(void *ctx, const char *step);
     void *stage_ctx;
     /* `steps = 1` (sp_harness_time_steps): the marks of the sample in

@@ -1,10 +1,10 @@
 /* machine.h — the machine's state around a run (issue 19, point 4): GPU
  * clocks, temperature, power, throttle reasons and energy counter (NVML,
  * loaded at run time), CPU governor, frequency, load average and steal
- * time; read before and after a run (runner/machine.c,
- * runner/machine_nvml.c), judged (runner/machine_judge.c: throttled, busy,
+ * time; read before and after a run (runner/exec/machine.c,
+ * runner/exec/machine_nvml.c), judged (runner/exec/machine_judge.c: throttled, busy,
  * frequency drop, governor) and rendered for logs and the database
- * (runner/machine_json.c). */
+ * (runner/exec/machine_json.c). */
 #ifndef SP_MACHINE_H
 #define SP_MACHINE_H
 

@@ -1,5 +1,5 @@
 /* machine_nvml.h — the GPU half of a machine-state reading
- * (runner/machine_nvml.c), for runner/machine.c only. */
+ * (runner/exec/machine_nvml.c), for runner/exec/machine.c only. */
 #ifndef SP_MACHINE_NVML_H
 #define SP_MACHINE_NVML_H
 

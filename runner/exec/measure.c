@@ -1,5 +1,5 @@
 /*
- * measure.c — what a combination's child does (isolate.h): check device
+ * measure.c — what a combination's child does (measure.h): check device
  * memory, prepare, warm up, size the batch, time the repetitions (a fixed
  * count, or until the median is pinned down: `repetitions = auto`) through
  * the harness (harness.h: the harness owns the clock, the kernel only

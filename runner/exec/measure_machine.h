@@ -1,7 +1,7 @@
 /*
  * measure_machine.h — the machine around one run's samples, as the
- * measuring child sees it (runner/measure_machine.c over
- * runner/machine.h): a reading before the repetitions and one after,
+ * measuring child sees it (runner/exec/measure_machine.c over
+ * runner/exec/machine.h): a reading before the repetitions and one after,
  * judged into the run's flags and GPU energy, and for a GPU kernel the
  * throttle reasons after every sample, so a sample taken while the GPU was
  * held back is flagged.
@@ -31,7 +31,7 @@ void sp_run_machine_begin(sp_run_machine *m, const sp_harness *h, int threads);
 int32_t sp_run_machine_sample(sp_run_machine *m);
 /* The GPU's energy per launch, in `windows` windows one after another,
  * each at least `seconds` long between two steps of NVML's energy counter
- * (runner/energy_window.h: the counter moves every few tens of ms, and a
+ * (runner/exec/energy_window.h: the counter moves every few tens of ms, and a
  * window timed by the clock alone catches a varying number of steps).
  * Launches run back to back in samples of at least SP_ENERGY_SAMPLE_S
  * (batched from the run's per-launch time launch_s), the counter read

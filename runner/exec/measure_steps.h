@@ -1,5 +1,5 @@
 /*
- * measure_steps.h — a run's timed steps (`steps = 1`, runner/measure_steps.c):
+ * measure_steps.h — a run's timed steps (`steps = 1`, runner/exec/measure_steps.c):
  * each sample's steps (sp_steps, from the harness) kept per step name, and
  * their medians as the JSON object run_rounds.steps stores
  * ({"histogram":1.2e-05,"vertical_scan":...}, in the order first marked).

@@ -6,7 +6,7 @@
  *     not load, and runs the rest);
  *   - a plan large enough to be a mistake (an axis range written too wide
  *     multiplies into millions of runs), with its size and estimated time
- *     (runner/cost.c), so a month of runs never starts without a word.
+ *     (runner/plan/cost.c), so a month of runs never starts without a word.
  * Only what this process would run counts (after --only and --shard).
  */
 #include <errno.h>
@@ -81,7 +81,7 @@ static void large_plan(const sp_config *cfg, const sp_plan *plan, const sp_workl
     }
     sp_duration_text(wl->total_cost + load, took, sizeof took);
     warn(plan_out, "large plan: %d runs (of %d matrices x %d combinations), estimated %s "
-         "(runner/cost.c, matrix loads included): check the axis ranges, or run a part "
+         "(runner/plan/cost.c, matrix loads included): check the axis ranges, or run a part "
          "with --only or --shard", wl->n, cfg->nmatrices, plan->ncombos, took);
 }
 

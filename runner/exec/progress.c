@@ -3,7 +3,7 @@
  * place before each combination: "[k/n] matrix kernel axes  ETA 3m05s";
  * the result lines scroll above it. Elsewhere (a pipe, a log file) only the
  * result lines. The ETA spreads the time spent so far over the estimated
- * cost done so far (nnz x runs, runner/cost.c) and applies that rate to the
+ * cost done so far (nnz x runs, runner/plan/cost.c) and applies that rate to the
  * cost left: it adapts to the machine, and to matrices of different sizes.
  */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* progress.h — the sweep's progress line and ETA (runner/progress.c). */
+/* progress.h — the sweep's progress line and ETA (runner/exec/progress.c). */
 #ifndef SP_PROGRESS_H
 #define SP_PROGRESS_H
 

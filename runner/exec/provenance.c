@@ -145,7 +145,7 @@ void sp_provenance_collect(sp_provenance *p)
     const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
     const char *nthreads = getenv("OMP_NUM_THREADS");
     /* the CPUs this process may use: all of them, or a GPU shard's share;
-     * as they were before libgomp bound this thread (runner/main.c) */
+     * as they were before libgomp bound this thread (runner/cli/main.c) */
     char cpus[256] = "?";
     cpu_set_t set;
     if (getenv("SPSWEEP_CPUS"))

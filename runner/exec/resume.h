@@ -1,5 +1,5 @@
 /* resume.h — sweep identity and the combinations a sweep already holds
- * (runner/resume.c). */
+ * (runner/exec/resume.c). */
 #ifndef SP_RESUME_H
 #define SP_RESUME_H
 

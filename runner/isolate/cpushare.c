@@ -1,6 +1,6 @@
 /*
  * cpushare.c — the host's cores shared out between the GPU shards of one
- * host (runner/gpus.c), so that N shard processes — their matrix loaders,
+ * host (runner/scale/gpus.c), so that N shard processes — their matrix loaders,
  * references, CPU kernels and OpenMP pools — do not oversubscribe the
  * cores they share. Shard k of N gets the k-th of N contiguous slices of
  * this process's allowed CPUs ordered by (package, core, CPU): whole cores

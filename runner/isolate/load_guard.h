@@ -1,4 +1,4 @@
-/* load_guard.h — the memory guard at a matrix's load (runner/load_guard.c):
+/* load_guard.h — the memory guard at a matrix's load (runner/isolate/load_guard.c):
  * will loading a source, and holding it with what runs beside it, fit in
  * the host's available memory? */
 #ifndef SP_LOAD_GUARD_H

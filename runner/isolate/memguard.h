@@ -1,5 +1,5 @@
 /* memguard.h — host memory checks before a combination runs
- * (runner/memguard.c). */
+ * (runner/isolate/memguard.c). */
 #ifndef SP_MEMGUARD_H
 #define SP_MEMGUARD_H
 

@@ -13,7 +13,7 @@
  *                                       ; sweep's serial baseline
  *   stat = median            ; median (with its 95 % interval) | mean
  *
- * The config reader (runner/config.c) checks each section when the config
+ * The config reader (runner/plan/config.c) checks each section when the config
  * is read, against the config's own kernels, with FILE:LINE errors; the
  * report (plots/report_request.c) reads the sections back from the config
  * text stored with the sweep and draws one chart per matrix (and per

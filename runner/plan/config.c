@@ -64,7 +64,7 @@ static const sp_kernel *find_kernel(sp_kernel_list extra, const char *name)
 }
 
 /* The registered (or extra) kernel name closest to a misspelt one, or
- * NULL when none is within two edits (runner/cli.c sp_cli_nearest). */
+ * NULL when none is within two edits (runner/plan/nearest.c sp_cli_nearest). */
 static const char *nearest_kernel(sp_kernel_list extra, const char *name)
 {
     const char *names[512];

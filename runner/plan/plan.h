@@ -71,7 +71,7 @@ typedef struct sp_fetch_config {
     int jobs;                   /* [fetch] jobs; 0 = default */
 } sp_fetch_config;
 
-/* Which process runs a combination (isolate.h): a child of its own, or
+/* Which process runs a combination (runner/isolate/isolate.h): a child of its own, or
  * the matrix's worker that keeps its CUDA context between combinations;
  * auto = the worker for GPU kernels, a child each for CPU kernels. */
 typedef enum { SP_ISOLATE_AUTO, SP_ISOLATE_MATRIX, SP_ISOLATE_COMBINATION } sp_isolate_mode;

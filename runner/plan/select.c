@@ -4,9 +4,9 @@
  * text or the short name), then this shard's share of them.
  *
  * Shards are balanced by an estimated cost in seconds, known before any
- * matrix is loaded (runner/cost.c: nnz from the source, the index or the
+ * matrix is loaded (runner/plan/cost.c: nnz from the source, the index or the
  * generator's parameters), and split by matrix where they can
- * (runner/split.c): every process loads only the matrices of its own
+ * (runner/plan/split.c): every process loads only the matrices of its own
  * pairs. The partition depends only on the plan, so the N shards cover it
  * exactly once. The selection keeps plan order (matrix-major), so a
  * shard loads each of its matrices once.

@@ -1,5 +1,5 @@
-/* select.h — the part of the plan one process runs (runner/select.c) and
- * the cost estimate that balances shards (runner/cost.c). */
+/* select.h — the part of the plan one process runs (runner/plan/select.c) and
+ * the cost estimate that balances shards (runner/plan/cost.c). */
 #ifndef SP_SELECT_H
 #define SP_SELECT_H
 
@@ -9,8 +9,8 @@
 typedef struct sp_work {
     int matrix, combo;          /* indexes into cfg->matrices and plan->combos */
     int order;                  /* matrix * ncombos + combo: plan order */
-    double cost;                /* estimated seconds (runner/cost.c) */
-    int round;                  /* 0-based round (runner/rounds.c) */
+    double cost;                /* estimated seconds (runner/plan/cost.c) */
+    int round;                  /* 0-based round (runner/plan/rounds.c) */
 } sp_work;
 
 typedef struct sp_worklist {
@@ -23,7 +23,7 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
               sp_worklist *wl, sp_err *err);
 void sp_worklist_free(sp_worklist *wl);
 
-/* The selection executed `rounds` times (runner/rounds.c): with one round
+/* The selection executed `rounds` times (runner/plan/rounds.c): with one round
  * the list stays in plan order; with more, every round is a fresh shuffle
  * seeded by (seed, round) — the matrices in a random order, and the pairs
  * of each matrix in a random order — so a matrix is still loaded once a
@@ -35,7 +35,7 @@ int sp_worklist_rounds(sp_worklist *wl, int rounds, long seed, sp_err *err);
  * one line. */
 int sp_select_unfit(const sp_config *cfg, const sp_plan *plan, char *why, size_t len);
 /* Keep the part of shard index (1-based) of count of wl (plan order);
- * load_s[m]: seconds to load matrix m (runner/split.c). */
+ * load_s[m]: seconds to load matrix m (runner/plan/split.c). */
 int sp_shard_keep(sp_worklist *wl, const double *load_s, int index, int count, sp_err *err);
 
 /* Before anything runs: unreadable file: sources (with their config line)
@@ -49,7 +49,7 @@ void sp_plan_warn(const sp_config *cfg, const sp_plan *plan, const sp_worklist *
 int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_worklist *wl,
                         FILE *out, sp_err *err);
 
-/* Nonzeros of a source, estimated without loading it (runner/cost.c). */
+/* Nonzeros of a source, estimated without loading it (runner/plan/cost.c). */
 double sp_estimate_nnz(const sp_source *src);
 /* The same for every matrix of cfg, into nnz[cfg->nmatrices]; suitesparse
  * sources from the cached index when there is one. */
@@ -66,7 +66,7 @@ typedef struct sp_shape {
 /* The shape of every matrix of cfg, into sh[cfg->nmatrices]. */
 void sp_estimate_config_shapes(const sp_config *cfg, sp_shape *sh);
 
-/* One run's estimated seconds, by part (runner/cost.c). */
+/* One run's estimated seconds, by part (runner/plan/cost.c). */
 typedef struct sp_run_cost {
     double stored;              /* entries the kernel's format stores */
     double run;                 /* its process: start, check, store (a CUDA context) */

@@ -3,7 +3,7 @@
  * by matrix: every process loads (generates, reads, checks the reference
  * of) each matrix it runs, so a matrix whose pairs went to two shards is
  * loaded twice. A matrix is one item, its pairs' estimated seconds plus
- * its load (runner/cost.c). Only where that cannot balance — fewer
+ * its load (runner/plan/cost.c). Only where that cannot balance — fewer
  * matrices than shards, or one matrix larger than a shard's share — is a
  * matrix cut into k pieces, contiguous runs of its pairs of about equal
  * cost, each piece carrying a whole load: as few pieces as balance needs.

@@ -5,7 +5,7 @@
  * its own database DB_DIR/gpu-shards/shard-i.db and log beside it; merged
  * into the sweep's database at the end (db/merge.c).
  *
- * Each shard gets its own share of the host's CPUs (runner/cpushare.c):
+ * Each shard gets its own share of the host's CPUs (runner/isolate/cpushare.c):
  * its affinity is set to whole cores of one slice and OMP_NUM_THREADS to
  * their count, so the shards' loaders, references and OpenMP pools do not
  * oversubscribe the cores; the sweep's provenance records both.
@@ -23,7 +23,7 @@
  * a CUDA context.
  *
  * At the end it says where the time went: its own probe, each shard's
- * wall time split as the shard's log line says (runner/sweep.c
+ * wall time split as the shard's log line says (runner/exec/sweep.c
  * say_timing: machine record with the GPU probe and device-copy
  * measurement, sweep record with the host bandwidth measurement, runs,
  * closing) and the start of the shard processes, then the merge.
@@ -78,7 +78,7 @@ static int fail(const char *msg)
     return 1;
 }
 
-/* Options of `spsweep sweep` that take a value (runner/main.c). */
+/* Options of `spsweep sweep` that take a value (runner/cli/main.c). */
 static int takes_value(const char *opt)
 {
     static const char *const valued[] = {"--db", "--repetitions", "--warmup", "--axis",
@@ -341,7 +341,7 @@ static int run_all(const gpu_run *g, shard_proc *sp)
 }
 
 /* The timing lines shard k's attempts of this command wrote to its log
- * (runner/sweep.c say_timing), added up: t[0..3] = machine record, sweep
+ * (runner/exec/sweep.c say_timing), added up: t[0..3] = machine record, sweep
  * record, runs, closing; 0 when there is at least one. An attempt killed
  * before its end wrote none: its time is in no part. */
 static int shard_timing(const gpu_run *g, const shard_proc *sp, int k, double *t)

@@ -4,7 +4,7 @@
  * sweep is shard i/N with status 'done', and it covers every (matrix,
  * combination) pair that shard i/N of the plan holds.
  *
- * The plan is deterministic (runner/select.c), so the pairs are computed
+ * The plan is deterministic (runner/plan/select.c), so the pairs are computed
  * again here from the config text the shard stored with its sweep, not
  * trusted from the shard's own counts: a database that stopped early, was
  * copied half-written or comes from another plan is caught.

@@ -1,6 +1,6 @@
-/* shards.h — scale-out: the Slurm job-array scripts (runner/slurm.c), the
- * completeness check of shard databases (runner/shards.c) and running one
- * shard per GPU (runner/gpus.c). */
+/* shards.h — scale-out: the Slurm job-array scripts (runner/scale/slurm.c), the
+ * completeness check of shard databases (runner/scale/shards.c) and running one
+ * shard per GPU (runner/scale/gpus.c). */
 #ifndef SP_SHARDS_H
 #define SP_SHARDS_H
 
@@ -8,7 +8,7 @@
 #include "../exec/sweep.h"
 #include "../isolate/cpushare.h"
 
-/* ---- shard check (runner/shards.c) --------------------------------------- */
+/* ---- shard check (runner/scale/shards.c) --------------------------------------- */
 typedef struct sp_shard_state {
     int index, count;           /* shard index/count, 1-based */
     int complete;               /* status 'done' and every pair covered */
@@ -20,7 +20,7 @@ typedef struct sp_shard_state {
 int sp_shard_check(const char *db, int index, int count, const char *cache_dir,
                    sp_shard_state *out, sp_err *err);
 
-/* ---- Slurm scripts (runner/slurm.c) --------------------------------------- */
+/* ---- Slurm scripts (runner/scale/slurm.c) --------------------------------------- */
 typedef struct sp_slurm_opts {
     const char *config;         /* config path, as the jobs will see it */
     int shards;                 /* array tasks 0..shards-1 run shards 1..shards */

@@ -199,7 +199,7 @@ int sp_slurm_fetch_script(const sp_slurm_opts *o, char **text, sp_err *err)
 /* The --cache-dir the array script passes its tasks, unquoted into out:
  * 1 when there is one, 0 when the script gives none. `spsweep merge
  * --shards` re-plans each shard with it, so that it reads the same index
- * sizes the tasks balanced their shards with (runner/cost.c). */
+ * sizes the tasks balanced their shards with (runner/plan/cost.c). */
 int sp_slurm_script_cache_dir(const char *script, char *out, size_t len)
 {
     const char *p = strstr(script, "\nexec ");
