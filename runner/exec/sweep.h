@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-/* ---- executor (runner/exec/sweep.c) ------------------------------------------ */
+/* ---- executor (runner/exec/sweep.c) -------------------------------------- */
 typedef struct sp_sweep_result {
     int64_t sweep_id;
     /* what this invocation ran */
@@ -42,7 +42,7 @@ typedef struct sp_sweep_result {
 int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *res,
                  sp_err *err);
 
-/* ---- fetch step (runner/exec/prefetch.c) ------------------------------------- */
+/* ---- fetch step (runner/exec/prefetch.c) --------------------------------- */
 typedef struct sp_prefetch_opts {
     int resolve_only;           /* expand select and resolve names, fetch nothing */
     int quiet;
@@ -56,7 +56,7 @@ typedef struct sp_prefetch_opts {
  * when the step itself cannot run (e.g. out of memory). */
 int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err);
 
-/* ---- provenance (runner/exec/provenance.c) ----------------------------------- */
+/* ---- provenance (runner/exec/provenance.c) ------------------------------- */
 typedef struct sp_provenance {
     char git_commit[64];
     char host[256];

@@ -27,7 +27,7 @@
 #include <sys/types.h>
 #include "../plan/plan.h"
 
-/* ---- frames (runner/isolate/wire.c) ----------------------------------------------
+/* ---- frames (runner/isolate/wire.c) -----------------------------------------
  * A frame is an 8-byte header — magic 0x5350 ("SP"), type (uint16),
  * payload length (uint32), host byte order: both ends are one machine and
  * one binary — then the payload. */
@@ -83,7 +83,7 @@ int sp_wire_next(sp_wire_reader *r, unsigned *type, const unsigned char **payloa
                  uint32_t *len);
 void sp_wire_reader_free(sp_wire_reader *r);
 
-/* ---- the child (runner/isolate/child.c) ------------------------------------------ */
+/* ---- the child (runner/isolate/child.c) ---------------------------------- */
 /* Runs in the child: write frames to fd, return; the child then _exits. */
 typedef void (*sp_child_fn)(void *arg, int fd);
 
@@ -141,7 +141,7 @@ int sp_child_reap_until(pid_t pid, double deadline, int *ws);
 /* SIGTERM to pid's group, SIGKILL after a grace period, reap. */
 void sp_child_kill_group(pid_t pid, int *ws);
 
-/* ---- the worker (runner/isolate/worker.c) ----------------------------------------
+/* ---- the worker (runner/isolate/worker.c) -----------------------------------
  * The worker's body: measure the combination cmd names, write its frames to
  * fd (ending with SP_MSG_DONE); return 1 to wait for the next one, 0 to
  * leave (after anything that may have poisoned the process's state). */
@@ -163,7 +163,7 @@ int sp_worker_run(sp_worker *w, sp_worker_fn fn, void *arg, const void *cmd, siz
 /* Let the worker go (it reads end of file and exits) and reap it. */
 void sp_worker_stop(sp_worker *w);
 
-/* ---- the GPU keeper (runner/isolate/keeper.c) -------------------------------------
+/* ---- the GPU keeper (runner/isolate/keeper.c) -------------------------------
  * A child that holds one idle CUDA context for the length of a sweep with
  * GPU kernels, so the driver keeps the device set up between combination
  * children. Start: only when have_gpu and the plan has GPU kernels and

@@ -601,7 +601,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
     return rc == 0;
 }
 
-/* ---- [chart NAME] against the config's kernels ----------------------------- */
+/* ---- [chart NAME] against the config's kernels --------------------------- */
 
 typedef struct glob_check {
     const sp_config *cfg;

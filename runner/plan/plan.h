@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-/* ---- axis values (runner/plan/axis.c) ------------------------------------------
+/* ---- axis values (runner/plan/axis.c) ---------------------------------------
  * A comma-separated list of items; an item is an integer, `nproc`, or a
  * range `A..B` (step 1), `A..B:+S` / `A..B:S` (additive) or `A..B:*F`
  * (geometric), where A and B may be `nproc`. Values come out sorted
@@ -51,7 +51,7 @@ int sp_harness_axis_parse(const char *axis, const char *text, sp_axis_values *ou
                           sp_err *err);
 int sp_is_harness_axis(const char *name);
 
-/* ---- config (runner/plan/config.c) ------------------------------------------- */
+/* ---- config (runner/plan/config.c) --------------------------------------- */
 typedef struct sp_kernel_spec {
     const sp_kernel *kernel;
     int line;                               /* line of its [kernel NAME] header */
@@ -155,7 +155,7 @@ int sp_config_source_line(const sp_config *cfg, int m);
 int sp_config_override_axis(sp_config *cfg, const char *name, const char *values,
                             sp_err *err);
 
-/* ---- plan (runner/plan/plan.c) ------------------------------------------------ */
+/* ---- plan (runner/plan/plan.c) ------------------------------------------- */
 typedef struct sp_combo {
     const sp_kernel *kernel;
     sp_params params;

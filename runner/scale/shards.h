@@ -8,7 +8,7 @@
 #include "../exec/sweep.h"
 #include "../isolate/cpushare.h"
 
-/* ---- shard check (runner/scale/shards.c) --------------------------------------- */
+/* ---- shard check (runner/scale/shards.c) --------------------------------- */
 typedef struct sp_shard_state {
     int index, count;           /* shard index/count, 1-based */
     int complete;               /* status 'done' and every pair covered */
@@ -20,7 +20,7 @@ typedef struct sp_shard_state {
 int sp_shard_check(const char *db, int index, int count, const char *cache_dir,
                    sp_shard_state *out, sp_err *err);
 
-/* ---- Slurm scripts (runner/scale/slurm.c) --------------------------------------- */
+/* ---- Slurm scripts (runner/scale/slurm.c) -------------------------------- */
 typedef struct sp_slurm_opts {
     const char *config;         /* config path, as the jobs will see it */
     int shards;                 /* array tasks 0..shards-1 run shards 1..shards */
@@ -57,7 +57,7 @@ int sp_slurm_script_cache_dir(const char *script, char *out, size_t len);
 #define SP_SLURM_FETCH_SCRIPT "fetch.sbatch"
 #define SP_SHARD_DB_FMT "%s/shard-%d.db"
 
-/* ---- one shard per GPU (runner/scale/gpus.c) ------------------------------ */
+/* ---- one shard per GPU (runner/scale/gpus.c) ----------------------------- */
 /* `spsweep sweep --gpus ...`: argv[0] is "sweep"; returns the exit status
  * (runner/cli/main.c calls it once the sweep table has checked the options). */
 int sp_cmd_sweep_gpus(int argc, char **argv);
