@@ -363,9 +363,5 @@ int sp_fetch_run(sp_fetch_item *items, int n, const sp_fetch_opts *o, sp_err *er
     if (rc)
         return -1;
     report_items(&R, n);
-    sp_err derr;
-    if (o->db_path && sp_datasets_record(o->db_path, items, n, &derr)) {
-        fprintf(R.log, "spsweep: warning: datasets not recorded: %s\n", derr.msg);
-    }
     return failed;
 }

@@ -16,7 +16,8 @@
  *   fetching     libcurl downloads (download.c), libarchive unpacking
  *                (unpack.c), SHA-256 (sha256.c), a lock per matrix (fetch_lock.c),
  *                the manifest (manifest.c), the whole flow (fetch.c), the
- *                `datasets` table of the results database (datasets.c)
+ *                `datasets` table of the results database (db/datasets.c, written by
+ *                the runner from the items: runner/datasets.c)
  */
 #ifndef SP_FETCH_H
 #define SP_FETCH_H
@@ -127,7 +128,6 @@ void sp_utc_now(char *buf, size_t len);
 typedef struct sp_fetch_opts {
     const char *cache_dir;      /* NULL: sp_cache_root's default */
     const char *base_url;       /* NULL: $SPSWEEP_SUITESPARSE_URL or the collection */
-    const char *db_path;        /* results database for the datasets table; NULL: none */
     int jobs;                   /* downloads at once (0: 4) */
     int refresh;                /* download the index even when it is fresh */
     int all_files;              /* keep every member of the archive, not only the .mtx */
@@ -213,9 +213,6 @@ int sp_fetch_hint_once(const char *base, const char *what, FILE *log);
 void sp_fetch_offline_hint(const char *base, const char *cause, const char *what, char *buf,
                            size_t len);
 
-/* ---- datasets table (datasets.c) ----------------------------------------- */
-/* Record every cached or fetched item in db_path's datasets table. */
-int sp_datasets_record(const char *db_path, const sp_fetch_item *items, int n, sp_err *err);
 
 #ifdef __cplusplus
 }

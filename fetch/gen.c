@@ -180,19 +180,15 @@ int gen_check(const char *spec, sp_err *err)
 /* The validation pass with p.size set: every generator notes its shape
  * and temporaries from its own parameter parsing, so the estimate and
  * the generator cannot disagree on what a spec means. */
-int sp_generate_size(const char *spec, int64_t *rows, int64_t *cols, int64_t *nnz,
-                     uint64_t *scratch_bytes, sp_err *err)
+int sp_generate_shape(const char *spec, sp_gen_shape *shape, sp_err *err)
 {
     gen_params p;
     gen_fn fn;
-    gen_size sz = {0, 0, 0, 0};
+    memset(shape, 0, sizeof *shape);
     if (gen_resolve(spec, &p, &fn, err))
         return -1;
-    p.size = &sz;
-    if (fn(&p, NULL, err))
-        return -1;
-    *rows = sz.rows, *cols = sz.cols, *nnz = sz.nnz, *scratch_bytes = sz.scratch_bytes;
-    return 0;
+    p.size = shape;
+    return fn(&p, NULL, err) ? -1 : 0;
 }
 
 /* Append s to name (at *n), mapping characters outside [A-Za-z0-9_.-]
@@ -339,8 +335,34 @@ int gen_check_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
 void gen_note_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
                    uint64_t scratch_bytes)
 {
+    if (p->size) {
+        p->size->rows = rows, p->size->cols = cols, p->size->nnz = nnz;
+        p->size->scratch_bytes = scratch_bytes;
+    }
+}
+
+void gen_note_structure(const gen_params *p, double row_max, double ndiags)
+{
     if (p->size)
-        *p->size = (gen_size){rows, cols, nnz, scratch_bytes};
+        p->size->row_max = row_max, p->size->ndiags = ndiags;
+}
+
+/* Each position holds an entry with probability p = nnz / (rows cols), so
+ * a diagonal of L positions is touched with probability 1 - q^L (q =
+ * 1 - p). The lengths run 1, 2, ..., m - 1 up, m for |rows - cols| + 1
+ * diagonals, and back down (m = min(rows, cols)), which sums in closed
+ * form: 2 [(m - 1) - q (1 - q^(m-1)) / p] + (|rows - cols| + 1)(1 - q^m). */
+double gen_scattered_diagonals(int64_t rows, int64_t cols, int64_t nnz)
+{
+    double r = (double)rows, c = (double)cols, m = fmin(r, c);
+    if (nnz <= 0 || m < 1)
+        return 0;
+    double p = fmin(1, (double)nnz / (r * c));
+    if (p >= 1)
+        return r + c - 1;
+    double lq = log1p(-p);                      /* ln q */
+    double up = (m - 1) - (1 - p) * -expm1((m - 1) * lq) / p;
+    return 2 * up + (fabs(r - c) + 1) * -expm1(m * lq);
 }
 
 /* Out-of-memory failure naming the spec. */

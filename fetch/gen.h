@@ -22,10 +22,7 @@ typedef struct gen_param {
 /* What a generator will allocate, noted while it validates (A == NULL):
  * the result's shape (nnz an upper bound where repeats are merged: R-MAT)
  * and the bytes of its temporaries at the result's allocation, its peak. */
-typedef struct gen_size {
-    int64_t rows, cols, nnz;
-    uint64_t scratch_bytes;
-} gen_size;
+typedef sp_gen_shape gen_size;
 
 /* A spec split into its kind and key=value pairs, in the order written. */
 typedef struct gen_params {
@@ -73,6 +70,13 @@ int gen_check_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
  * set: what the memory guard compares with free memory before generating. */
 void gen_note_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
                    uint64_t scratch_bytes);
+/* Note the structure the generator gives (longest row, distinct
+ * diagonals) in p->size, if set; after gen_check_size / gen_note_size. */
+void gen_note_structure(const gen_params *p, double row_max, double ndiags);
+/* Distinct diagonals that nnz entries scattered at random over the
+ * rows + cols - 1 diagonals of a matrix touch (expected). */
+double gen_scattered_diagonals(int64_t rows, int64_t cols, int64_t nnz);
+
 /* Fail with "gen:<spec>: out of memory ...". */
 int gen_fail_oom(const gen_params *p, sp_err *err);
 

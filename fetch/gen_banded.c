@@ -4,6 +4,7 @@
  * dominant), built straight into CSR.
  */
 #include <limits.h>
+#include <math.h>
 
 #include "gen.h"
 
@@ -19,6 +20,8 @@ int gen_banded(const gen_params *p, sp_csr *A, sp_err *err)
     int64_t nnz = full == INT64_MAX ? INT64_MAX : full - b * (b + 1);
     if (gen_check_size(p, n, n, nnz, err))
         return -1;
+    /* a middle row holds the band's 2b + 1 diagonals (at most n columns) */
+    gen_note_structure(p, (double)(2 * b + 1 < n ? 2 * b + 1 : n), (double)(2 * b + 1));
     if (!A)
         return 0;
     if (sp_csr_alloc(A, (int32_t)n, (int32_t)n, (int32_t)nnz, err))

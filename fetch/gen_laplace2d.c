@@ -4,6 +4,7 @@
  * grid neighbour), built straight into CSR, rows in parallel.
  */
 #include <limits.h>
+#include <math.h>
 
 #include "gen.h"
 
@@ -41,6 +42,9 @@ int gen_laplace2d(const gen_params *p, sp_csr *A, sp_err *err)
     int64_t nnz = rows == INT64_MAX ? INT64_MAX : 5 * rows - 4 * n;
     if (gen_check_size(p, rows, rows, nnz, err))
         return -1;
+    /* an interior point and its neighbours, on the diagonals 0, +-1, +-n
+     * (n = 2: two neighbours a point; n = 1: the point alone) */
+    gen_note_structure(p, 1 + 2 * (double)(n - 1 < 2 ? n - 1 : 2), n > 1 ? 5 : 1);
     if (!A)
         return 0;
     if (sp_csr_alloc(A, (int32_t)rows, (int32_t)rows, (int32_t)nnz, err))

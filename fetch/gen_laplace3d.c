@@ -4,6 +4,7 @@
  * N x N x N grid, -1 for each neighbour, built straight into CSR.
  */
 #include <limits.h>
+#include <math.h>
 
 #include "gen.h"
 
@@ -71,6 +72,12 @@ int gen_laplace3d(const gen_params *p, sp_csr *A, sp_err *err)
     int64_t rows = gen_mul(n, gen_mul(n, n));
     if (gen_check_size(p, rows, rows, laplace3d_nnz(n, (int)points), err))
         return -1;
+    /* an interior point and its neighbours, each neighbour offset a
+     * diagonal of its own (n >= 3; at n = 2 some offsets coincide, and
+     * there are at most 2 rows - 1 diagonals) */
+    double side = 1 + (double)(n - 1 < 2 ? n - 1 : 2);
+    double row_max = points == 7 ? 1 + 3 * (side - 1) : side * side * side;
+    gen_note_structure(p, row_max, fmin((double)points, 2 * (double)rows - 1));
     if (!A)
         return 0;
     if (sp_csr_alloc(A, (int32_t)rows, (int32_t)rows, (int32_t)laplace3d_nnz(n, (int)points),

@@ -17,6 +17,7 @@
  * (seed, round, block), and a value is a hash of (seed, position), so the
  * matrix is the same whichever thread drew what.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +189,12 @@ int gen_random(const gen_params *p, sp_csr *A, sp_err *err)
     gen_note_size(p, c.rows, c.cols, c.nnz,
                   (uint64_t)(drawn + 1) * 3 * sizeof(uint64_t) +
                       (((uint64_t)1 << RADIX_BITS) + 1) * sizeof(int64_t));
+    /* positions uniform over the matrix: rows are binomial around the
+     * mean; the longest of `rows` such draws lies about
+     * sqrt(2 mean ln rows) + ln rows above it (a Poisson tail bound) */
+    double mean = (double)c.nnz / (double)c.rows, lr = log(fmax((double)c.rows, 2));
+    gen_note_structure(p, fmin((double)c.cols, ceil(mean + sqrt(2 * mean * lr) + lr)),
+                       gen_scattered_diagonals(c.rows, c.cols, c.nnz));
     if (!A)
         return 0;
     return random_build(p, &c, A, err);

@@ -10,6 +10,7 @@
  * the summed matrix is the same whichever thread drew or bucketed what.
  */
 #include <limits.h>
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,25 @@ out:
     return rc;
 }
 
+/* The expected length of row 0, the longest: it draws E1 = edges (a + b)^scale
+ * of the edges, each a column whose k one-bits (of scale) have probability
+ * (a / (a + b))^(scale - k) (b / (a + b))^k; repeats merge, so its length is
+ * the expected number of distinct columns,
+ * sum over k of C(scale, k) (1 - (1 - p_k)^E1). */
+static double rmat_first_row(int64_t scale, int64_t edges, double a, double b)
+{
+    if (a + b <= 0)
+        return 0;
+    double e1 = (double)edges * pow(a + b, (double)scale), sum = 0;
+    for (int64_t k = 0; k <= scale; k++) {
+        double pk = pow(a / (a + b), (double)(scale - k)) * pow(b / (a + b), (double)k);
+        double choose = exp(lgamma((double)scale + 1) - lgamma((double)k + 1) -
+                            lgamma((double)(scale - k) + 1));
+        sum += choose * (pk >= 1 ? 1 : -expm1(e1 * log1p(-pk)));
+    }
+    return sum;
+}
+
 /* Parameters scale, ef, a, b, c, seed; with A NULL only validates them. */
 int gen_rmat(const gen_params *p, sp_csr *A, sp_err *err)
 {
@@ -186,6 +206,8 @@ int gen_rmat(const gen_params *p, sp_csr *A, sp_err *err)
     int64_t rows = (int64_t)1 << scale;
     gen_note_size(p, rows, rows, cfg.edges,
                   (uint64_t)(cfg.edges + 1) * 4 + (uint64_t)(2 * rows + 1) * 4);
+    gen_note_structure(p, fmax((double)ef, rmat_first_row(scale, cfg.edges, a, b)),
+                       gen_scattered_diagonals(rows, rows, cfg.edges));
     if (!A)
         return 0;
     cfg.ta = (uint64_t)(a * 4294967296.0);

@@ -3,7 +3,7 @@
  * so the runner's memory guard can refuse a matrix that does not fit
  * instead of being OOM-killed while loading it (issue 18). Each source
  * kind reads the numbers where the loader will:
- *   gen:   the generator's own parameter parsing (sp_generate_size): the
+ *   gen:   the generator's own parameter parsing (sp_generate_shape): the
  *          CSR plus its temporaries (R-MAT's edge buckets);
  *   file:, suitesparse:
  *          the binary cache's header when the cache will be used: the CSR
@@ -37,11 +37,11 @@ static void set_size(sp_load_size *sz, int64_t rows, int64_t cols, int64_t nnz,
 
 static int gen_size(const sp_source *src, sp_load_size *sz)
 {
-    int64_t rows, cols, nnz;
-    uint64_t scratch;
-    if (sp_generate_size(src->path, &rows, &cols, &nnz, &scratch, NULL))
+    sp_gen_shape g;
+    if (sp_generate_shape(src->path, &g, NULL))
         return -1;
-    set_size(sz, rows, cols, nnz, csr_bytes(rows, nnz), scratch, "generator parameters");
+    set_size(sz, g.rows, g.cols, g.nnz, csr_bytes(g.rows, g.nnz), g.scratch_bytes,
+             "generator parameters");
     return 0;
 }
 

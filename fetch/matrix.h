@@ -87,12 +87,20 @@ int sp_mm_write(const char *path, const sp_csr *A, sp_err *err);
 /* Generators (fetch/gen_*.c). spec is the part after "gen:", e.g.
  * "laplace2d?n=100". Deterministic for a given spec. */
 int sp_generate(const char *spec, sp_csr *A, sp_err *err);
-/* What sp_generate(spec) will allocate, from the generator's own parameter
+/* What sp_generate(spec) will make, from the generator's own parameter
  * parsing, without generating: the shape (nnz exact, or the bound before
- * repeats merge for rmat) and its temporaries beside the result at its
- * peak. -1 with the generator's message for a bad spec. */
-int sp_generate_size(const char *spec, int64_t *rows, int64_t *cols, int64_t *nnz,
-                     uint64_t *scratch_bytes, sp_err *err);
+ * repeats merge for rmat), its temporaries beside the result at its peak,
+ * and the structure the generator expects: the longest row and the
+ * number of distinct diagonals (what ELL, HLL and DIA pad to; for the
+ * random kinds an expectation, not a bound). */
+typedef struct sp_gen_shape {
+    int64_t rows, cols, nnz;
+    uint64_t scratch_bytes;
+    double row_max, ndiags;
+} sp_gen_shape;
+
+/* -1 with the generator's message for a bad spec. */
+int sp_generate_shape(const char *spec, sp_gen_shape *shape, sp_err *err);
 
 /* Binary CSR cache (fetch/csr_cache.c). */
 typedef struct sp_cache_info {

@@ -509,6 +509,222 @@ static int rq_baseline(rp_report *r, rq_chart *c, sp_err *err)
     return found;
 }
 
+/* ---- x = kernel: a bar per kernel and matrix --------------------------- */
+
+#define KB_KERNELS 64
+
+/* Every kernel the chart selects at its best run on each matrix: kernels
+ * across (name order), matrices as the bars of a cluster (by nnz, at most
+ * RP_SERIES). v[k][m] = {y, lo, hi}, NaN where the kernel has no run. */
+typedef struct kb_chart {
+    int nk, nm, more_k, more_m;
+    char kernel[KB_KERNELS][160];
+    char matrix[RP_SERIES][256];
+    int64_t matrix_id[RP_SERIES];
+    double v[KB_KERNELS][RP_SERIES][3];
+} kb_chart;
+
+static int kb_kernel(kb_chart *b, const char *name)
+{
+    for (int k = 0; k < b->nk; k++)
+        if (!strcmp(b->kernel[k], name))
+            return k;
+    if (b->nk == KB_KERNELS)
+        return b->more_k++, -1;
+    snprintf(b->kernel[b->nk], sizeof b->kernel[0], "%s", name);
+    for (int m = 0; m < RP_SERIES; m++)
+        b->v[b->nk][m][0] = b->v[b->nk][m][1] = b->v[b->nk][m][2] = NAN;
+    return b->nk++;
+}
+
+static int kb_matrix(kb_chart *b, int64_t id, const char *name)
+{
+    for (int m = 0; m < b->nm; m++)
+        if (b->matrix_id[m] == id)
+            return m;
+    if (b->nm == RP_SERIES)
+        return -1;
+    b->matrix_id[b->nm] = id;
+    snprintf(b->matrix[b->nm], sizeof b->matrix[0], "%s", name);
+    return b->nm++;
+}
+
+/* The best run of every selected kernel on every matrix (smallest median,
+ * or mean with stat = mean), the matrices in nnz order. */
+static int kb_load(rp_report *r, rq_chart *c, kb_chart *b, sp_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db,
+            "SELECT kernel, format, device, median, mean, ci_lo, ci_hi, flops, rate_scale,"
+            " rate_unit, matrix_id, variant, matrix FROM"
+            " (SELECT *, ROW_NUMBER() OVER (PARTITION BY matrix_id, kernel, variant"
+            "   ORDER BY CASE WHEN ?3 THEN mean ELSE median END, run_id) AS place"
+            "  FROM run_stats WHERE sweep_id = ?1 AND operation = ?2 AND median > 0) b"
+            " JOIN matrices m ON m.id = b.matrix_id"
+            " WHERE place = 1 ORDER BY m.nnz, matrix_id, kernel, variant",
+            -1, &s, NULL) != SQLITE_OK)
+        return rp_db_fail(r, err, "preparing the kernel chart query");
+    sqlite3_bind_int64(s, 1, r->sweep_id);
+    sqlite3_bind_text(s, 2, c->op, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 3, c->spec->mean);
+    int rc = 0, step, m = -1;
+    int64_t at = -1;
+    double bt = NAN, blo = NAN, bhi = NAN;
+    while (rc == 0 && (step = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *kernel = text(s, 0), *device = text(s, 2);
+        int64_t id = sqlite3_column_int64(s, 10);
+        if (id != at) {             /* the next matrix: its baseline run */
+            at = id;
+            m = -1;
+            if (c->spec->y == SP_CHART_SPEEDUP) {
+                int found = baseline_run(r, c, id, &bt, &blo, &bhi, err);
+                if (found < 0) {
+                    rc = -1;
+                    break;
+                }
+                if (!found)
+                    continue;       /* no baseline there: no speedups */
+            }
+            if ((m = kb_matrix(b, id, text(s, 12))) < 0)
+                b->more_m++;
+        }
+        if (m < 0 || !sp_chart_selects(c->spec, kernel) ||
+            (c->spec->device[0] && strcmp(device, c->spec->device)))
+            continue;
+        char name[160];
+        snprintf(name, sizeof name, "%s%s", kernel, text(s, 11));
+        int k = kb_kernel(b, name);
+        if (k < 0)
+            continue;
+        if (!c->unit[0])
+            snprintf(c->unit, sizeof c->unit, "%s", text(s, 9));
+        rq_point p;
+        rq_value(c, s, bt, blo, bhi, &p);
+        b->v[k][m][0] = p.y, b->v[k][m][1] = p.lo, b->v[k][m][2] = p.hi;
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = rp_db_fail(r, err, "reading the kernel chart query");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* The rows: a kernel each (name order), per matrix its value and the
+ * interval's ends ("NaN": no run). */
+static void kb_write_data(FILE *f, const rq_chart *c, const kb_chart *b, const int *order)
+{
+    fprintf(f, "# operation: ");
+    rp_gp_name(f, c->op, RP_GP_DATA);
+    fprintf(f, "\n# kernel");
+    for (int m = 0; m < b->nm; m++) {
+        fputc('\t', f);
+        rp_gp_name(f, b->matrix[m], RP_GP_DATA);
+        fprintf(f, "\tci_low\tci_high");
+    }
+    fprintf(f, "\n# (%s of the kernel's best run; no interval: the value itself; NaN: no run)\n",
+            c->spec->mean ? "mean" : "median");
+    for (int i = 0; i < b->nk; i++) {
+        const double (*v)[3] = b->v[order[i]];
+        rp_gp_name(f, b->kernel[order[i]], RP_GP_DATA);
+        for (int m = 0; m < b->nm; m++) {
+            double lo = isnan(v[m][1]) ? v[m][0] : v[m][1];
+            double hi = isnan(v[m][2]) ? v[m][0] : v[m][2];
+            if (isnan(v[m][0]))
+                fprintf(f, "\tNaN\tNaN\tNaN");
+            else
+                fprintf(f, "\t%.9g\t%.9g\t%.9g", v[m][0], lo, hi);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* Clustered bars with their intervals; a log y axis when the values span
+ * more than two decades (the study variants against CUB: 10^4). */
+static void kb_script(FILE *f, const rq_chart *c, const kb_chart *b, const char *dat)
+{
+    double lo = INFINITY, hi = 0;
+    for (int k = 0; k < b->nk; k++)
+        for (int m = 0; m < b->nm; m++)
+            if (b->v[k][m][0] > 0) {
+                lo = fmin(lo, fmin(b->v[k][m][0], isnan(b->v[k][m][1]) ? INFINITY
+                                                                          : b->v[k][m][1]));
+                hi = fmax(hi, fmax(b->v[k][m][0], isnan(b->v[k][m][2]) ? 0 : b->v[k][m][2]));
+            }
+    char title[300], note[300] = "";
+    snprintf(title, sizeof title, "%s: each kernel at its best run (%s)", rp_op_title(c->op),
+             c->spec->name);
+    rp_chart_head(f, c->op, title);
+    if (b->more_k || b->more_m)
+        snprintf(note, sizeof note, "%d kernel%s and %d matrix(es) more not drawn", b->more_k,
+                 b->more_k == 1 ? "" : "s", b->more_m);
+    rp_gp_label(f, "x", "kernel", note);
+    rq_ylabel(f, c);
+    rp_palette(f);
+    /* tabs only: a series name holds spaces ("KERNEL (managed)") */
+    fprintf(f, "set datafile separator tab\nset datafile missing 'NaN'\n"
+               "set style data histograms\n"
+               "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+               "set boxwidth 0.9\nset xtics rotate by 45 right nomirror\n"
+               "set grid ytics lc rgb '#dddddd'\nset bars small\n");
+    if (hi > 0 && hi / lo > 100) {
+        fprintf(f, "set logscale y\nset yrange [%.9g:%.9g]\n", lo / 1.5, hi * 1.5);
+        rp_log_tics(f, "y", lo / 1.5, hi * 1.5, 0);
+    } else {
+        fprintf(f, "set yrange [0:%.9g]\n", hi > 0 ? hi * 1.1 : 1);
+    }
+    if (c->spec->y == SP_CHART_SPEEDUP && hi > 1)
+        fprintf(f, "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 "
+                   "lc rgb '#888888'\n");
+    rp_key_below(f);
+    fprintf(f, "plot");
+    for (int m = 0; m < b->nm; m++) {
+        char name[64];
+        rp_short_name(name, sizeof name, b->matrix[m], 40);
+        fprintf(f, "%s \\\n  ", m ? "," : "");
+        rp_gp_name(f, dat, RP_GP_STRING);
+        fprintf(f, " using %d:%d:%d%s lt %d title ", 2 + 3 * m, 3 + 3 * m, 4 + 3 * m,
+                m ? "" : ":xtic(1)", m + 1);
+        rp_gp_name(f, name, RP_GP_STRING);
+    }
+    fprintf(f, "\n");
+}
+
+/* x = kernel: one chart, OP-NAME; none when no kernel has a run. */
+static int kb_chart_draw(rp_report *r, rq_chart *c, sp_err *err)
+{
+    kb_chart *b = calloc(1, sizeof *b);
+    if (!b)
+        return sp_fail(err, "report: out of memory");
+    int rc = kb_load(r, c, b, err);
+    if (rc == 0 && b->nk > 0 && b->nm > 0) {
+        int order[KB_KERNELS];      /* the kernels in name order */
+        for (int k = 0; k < b->nk; k++) {
+            int at = k;
+            for (; at > 0 && strcmp(b->kernel[order[at - 1]], b->kernel[k]) > 0; at--)
+                order[at] = order[at - 1];
+            order[at] = k;
+        }
+        char o[64], base[200], dat[210], gp[210];
+        rp_sanitize(o, sizeof o, c->op);
+        snprintf(base, sizeof base, "%s-%s", o, c->spec->name);
+        snprintf(dat, sizeof dat, "%s.dat", base);
+        snprintf(gp, sizeof gp, "%s.gp", base);
+        FILE *f = rp_create(r, dat, err);
+        if (!f) {
+            rc = -1;
+        } else {
+            kb_write_data(f, c, b, order);
+            if (rp_finish(f, r, dat, err) || !(f = rp_create(r, gp, err))) {
+                rc = -1;
+            } else {
+                kb_script(f, c, b, dat);
+                rc = rp_finish(f, r, gp, err) || rp_add_chart(r, base, err) ? -1 : 0;
+            }
+        }
+    }
+    free(b);
+    return rc;
+}
+
 /* One [chart] section on one operation: a chart per matrix (by nnz). */
 static int rq_spec(rp_report *r, const sp_chart_spec *spec, const char *op, int cores,
                    sp_err *err)
@@ -523,6 +739,8 @@ static int rq_spec(rp_report *r, const sp_chart_spec *spec, const char *op, int 
     }
     if (spec->y == SP_CHART_TIME && rq_time_unit(r, &c, err))
         return -1;
+    if (!strcmp(spec->x, SP_CHART_X_KERNEL))
+        return kb_chart_draw(r, &c, err);
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db,
             "SELECT DISTINCT r.matrix_id, r.matrix, m.nnz FROM run_stats r JOIN matrices m"

@@ -91,6 +91,30 @@ int spmv_case_count(void)
     return NCASES + (int)(sizeof skewed / sizeof *skewed);
 }
 
+struct criterion_test_params spmv_case_params(void)
+{
+    static int index[NCASES + sizeof skewed / sizeof *skewed];
+    for (int i = 0; i < spmv_case_count(); i++)
+        index[i] = i;
+    return cr_make_param_array(int, index, (size_t)spmv_case_count());
+}
+
+const char *spmv_generated_spec(int i, int quick)
+{
+    static const char *const specs[SPMV_GENERATED_COUNT] = {
+        "laplace2d?n=300",
+        "rmat?scale=14&ef=8",
+        "denserow?rows=20000&cols=1000000&per_row=4&dense=1000000",
+        "laplace3d?n=40&points=27",
+        "uniform?rows=100003&cols=5000&per_row=9&seed=2",
+        "banded?n=5000&bw=7",
+    };
+    cr_assert(i >= 0 && i < SPMV_GENERATED_COUNT);
+    return quick && strstr(specs[i], "dense=")
+               ? "denserow?rows=20000&cols=100000&per_row=4&dense=100000"
+               : specs[i];
+}
+
 /* Entries of row r of skewed case i (random columns, like cases[]). */
 static int skewed_row_length(int i, int32_t r)
 {

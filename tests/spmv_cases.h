@@ -4,6 +4,9 @@
 #ifndef SP_SPMV_CASES_H
 #define SP_SPMV_CASES_H
 
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
 #include "../kernels/kernel.h"
 
 typedef struct spmv_case {
@@ -16,6 +19,17 @@ typedef struct spmv_case {
 int spmv_case_count(void);
 void spmv_case_build(int i, spmv_case *c);
 void spmv_case_free(spmv_case *c);
+/* The indices 0 .. spmv_case_count() - 1 as Criterion test parameters: a
+ * test per awkward matrix (the GPU suites, where one test over all of
+ * them is minutes long), so --jobs spreads them and a failure names its
+ * case. */
+struct criterion_test_params spmv_case_params(void);
+
+/* The generated matrices the GPU SpMV suites check every kernel on, in
+ * double and in single precision; quick (the sanitizer passes) puts a
+ * dense row of 10^5 in place of 10^6. */
+#define SPMV_GENERATED_COUNT 6
+const char *spmv_generated_spec(int i, int quick);
 
 /* Every combination of k's axes: the `threads` axis takes threads[0..n-1]
  * when threads is not NULL, every other axis its declared defaults

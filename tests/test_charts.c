@@ -110,6 +110,9 @@ Test(charts, bad_sections_name_their_line_and_the_nearest_word)
     parse_err(HEAD "[chart a]\nx = threads\nbaseline = spmv_csr_serial\n", 9,
               "'baseline' is for y = speedup");
     parse_err(HEAD "[chart a]\nx = threads\noperation = spvm\n", 11, "no such operation");
+    /* x = kernel is no axis: any config takes it, but not split */
+    parse_err(HEAD "[chart a]\nx = kernel\nsplit = family\n", 11,
+              "[chart a]: x = kernel draws every kernel on one chart; split does not apply");
     parse_err(HEAD "[chart a]\ny = rate\n", 9, "[chart a] has no 'x'");
     parse_err(HEAD "[chart a]\nx = threads\n[chart a]\nx = threads\n", 11,
               "chart 'a' appears twice");

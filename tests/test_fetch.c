@@ -22,6 +22,7 @@
 #include "../fetch/fetch.h"
 #include "../fetch/sha256.h"
 #include "../kernels/kernel.h"
+#include "../runner/exec/datasets.h"
 #include "testutil.h"
 #include "util_archive.h"
 #include "util_server.h"
@@ -157,7 +158,7 @@ static sp_fetch_opts quick_opts(const fixture *fx)
     if (!devnull)
         devnull = fopen("/dev/null", "w");
     sp_fetch_opts o = {.cache_dir = fx->cache, .base_url = fx->srv.base_url,
-                       .db_path = fx->db, .jobs = 4, .retries = 3, .retry_delay_s = 0.02,
+                       .jobs = 4, .retries = 3, .retry_delay_s = 0.02,
                        .stall_time_s = 1, .connect_timeout_s = 5, .progress = 0, .quiet = 1,
                        .log = devnull};
     return o;
@@ -226,6 +227,8 @@ Test(fetch, fetches_verifies_records_and_reuses)
     cr_assert_eq(sp_fetch_run(items, n, &o, &err), 0, "%s %s", items[0].error, items[1].error);
     for (int i = 0; i < n; i++)
         cr_assert_eq(items[i].state, SP_FETCH_DONE, "%s", items[i].label);
+    /* as the sweep and `spsweep fetch` record them */
+    cr_assert_eq(sp_record_datasets(fx.db, items, n, stderr), 0);
     assert_cached_identical(&fx, "HB/bcsstk06", fx.bcs);
     assert_cached_identical(&fx, "Bai/olm1000", fx.olm);
     char csr[1024], archive[1024];
@@ -403,7 +406,6 @@ static pid_t fetch_in_child(fixture *fx, const char *gname, rlim_t fsize)
     if (sp_fetch_resolve(NULL, names, 1, NULL, 0, &items, &n, &err))
         _exit(100);
     sp_fetch_opts o = quick_opts(fx);
-    o.db_path = NULL;
     int failed = sp_fetch_run(items, n, &o, &err);
     if (fsize && failed == 1) {
         /* report the message to the parent through a file */

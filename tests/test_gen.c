@@ -327,3 +327,63 @@ Test(gen, bad_parameters)
         cr_assert_null(A.rowptr);
     }
 }
+
+/* A's longest row and its number of distinct diagonals (j - i). */
+static void measured_structure(const sp_csr *A, double *row_max, double *ndiags)
+{
+    int64_t nd = (int64_t)A->rows + A->cols - 1;
+    char *seen = calloc((size_t)nd, 1);
+    cr_assert_not_null(seen);
+    int32_t longest = 0;
+    int64_t distinct = 0;
+    for (int32_t i = 0; i < A->rows; i++) {
+        if (A->rowptr[i + 1] - A->rowptr[i] > longest)
+            longest = A->rowptr[i + 1] - A->rowptr[i];
+        for (int32_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+            int64_t d = (int64_t)A->colidx[k] - i + A->rows - 1;
+            distinct += !seen[d];
+            seen[d] = 1;
+        }
+    }
+    free(seen);
+    *row_max = longest, *ndiags = (double)distinct;
+}
+
+/* The structure a generator expects (sp_generate_shape: what the plan's
+ * cost and the padded formats' memory estimates use) against the matrix
+ * it makes: the longest row exact for the kinds that fix it (the stencils'
+ * interior rows, uniform's k, denserow's dense row), within a factor 1.5
+ * for the random kinds (R-MAT's first row, random's binomial tail); the
+ * diagonals exact for the stencils, within 10 % where entries scatter
+ * uniformly, 25 % for R-MAT (its entries cluster and repeats merge). */
+Test(gen, expected_structure_matches_the_matrix)
+{
+    static const struct {
+        const char *spec;
+        double row_slack, diag_slack;
+    } cases[] = {
+        {"laplace2d?n=40", 1.0, 1.0},
+        {"laplace3d?n=12&points=27", 1.0, 1.0},
+        {"banded?n=3000&bw=5", 1.0, 1.0},
+        {"uniform?rows=5000&cols=3000&per_row=6&seed=3", 1.0, 1.1},
+        {"denserow?rows=3000&cols=4000&per_row=3&dense=2500", 1.0, 1.1},
+        {"rmat?scale=12&ef=8", 1.5, 1.25},
+        {"random?rows=4000&cols=3000&nnz=50000&seed=2", 1.5, 1.1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        sp_gen_shape g;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_generate_shape(cases[c].spec, &g, &err), 0, "%s", err.msg);
+        sp_csr A;
+        gen_ok(cases[c].spec, &A);
+        double row_max, ndiags;
+        measured_structure(&A, &row_max, &ndiags);
+        cr_assert(g.row_max <= row_max * cases[c].row_slack &&
+                      row_max <= g.row_max * cases[c].row_slack,
+                  "%s: longest row %g expected, %g made", cases[c].spec, g.row_max, row_max);
+        cr_assert(g.ndiags <= ndiags * cases[c].diag_slack &&
+                      ndiags <= g.ndiags * cases[c].diag_slack,
+                  "%s: %g diagonals expected, %g made", cases[c].spec, g.ndiags, ndiags);
+        sp_csr_free(&A);
+    }
+}

@@ -130,22 +130,20 @@ Test(gen_random, positions_spread_over_rows_and_columns)
  * generating it (exact nnz: nothing merges), with its drawing buffers. */
 Test(gen_random, size_known_before_generating)
 {
-    int64_t rows, cols, nnz;
-    uint64_t scratch;
+    sp_gen_shape g;
     sp_err err = {{0}};
-    cr_assert_eq(sp_generate_size("random?rows=500000&cols=500000&nnz=10000000&seed=1", &rows,
-                                  &cols, &nnz, &scratch, &err), 0, "%s", err.msg);
-    cr_assert_eq(rows, 500000);
-    cr_assert_eq(cols, 500000);
-    cr_assert_eq(nnz, 10000000);
-    cr_assert_geq(scratch, 3ull * 8 * 10000000, "the three key buffers: %llu",
-                  (unsigned long long)scratch);
+    cr_assert_eq(sp_generate_shape("random?rows=500000&cols=500000&nnz=10000000&seed=1", &g,
+                                   &err), 0, "%s", err.msg);
+    cr_assert_eq(g.rows, 500000);
+    cr_assert_eq(g.cols, 500000);
+    cr_assert_eq(g.nnz, 10000000);
+    cr_assert_geq(g.scratch_bytes, 3ull * 8 * 10000000, "the three key buffers: %llu",
+                  (unsigned long long)g.scratch_bytes);
     /* more than half full: the empty positions are what is drawn */
-    cr_assert_eq(sp_generate_size("random?rows=1000&nnz=999000", &rows, &cols, &nnz, &scratch,
-                                  &err), 0, "%s", err.msg);
-    cr_assert_eq(nnz, 999000);
-    cr_assert_lt(scratch, 3ull * 8 * 999000 / 10, "%llu bytes for 1000 empty positions",
-                 (unsigned long long)scratch);
+    cr_assert_eq(sp_generate_shape("random?rows=1000&nnz=999000", &g, &err), 0, "%s", err.msg);
+    cr_assert_eq(g.nnz, 999000);
+    cr_assert_lt(g.scratch_bytes, 3ull * 8 * 999000 / 10, "%llu bytes for 1000 empty positions",
+                 (unsigned long long)g.scratch_bytes);
 }
 
 Test(gen_random, bad_parameters_name_the_parameter)

@@ -369,6 +369,64 @@ Test(report_charts, each_requested_chart_is_drawn_with_its_series, .timeout = 24
     sqlite3_close(sq);
 }
 
+/* x = kernel: one chart for the operation, a row per selected kernel (and
+ * per series: the managed-memory runs) in name order, per matrix (by nnz)
+ * its best run's median and interval, in ms; a log y axis, as the bars
+ * span more than two decades (0.08 ms to 12 ms). */
+Test(report_charts, kernel_bars_take_each_kernels_best_run, .timeout = 240)
+{
+    char dir[512], out[1024], log[4096], db[1100], path[1200];
+    make_report(dir, sizeof dir, out, sizeof out,
+                "[matrices]\nsource = gen:laplace2d?n=100\n"
+                "[chart bars]\ny = time\nx = kernel\nkernels = spmv_csr_*\n",
+                log, sizeof log);
+    tu_path(db, sizeof db, dir, "r.db");
+    sqlite3 *sq;
+    cr_assert_eq(sqlite3_open_v2(db, &sq, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    int64_t m[2] = {ud_int(sq, "SELECT id FROM matrices WHERE name = 'small_one'", 0),
+                    ud_int(sq, "SELECT id FROM matrices WHERE name = 'big_one'", 0)};
+    cr_assert(exists(out, "spmv-bars", ".png") && exists(out, "spmv-bars", ".pdf"));
+    cr_assert_not(exists(out, "spmv-bars-small_one", ".png"), "not a chart per matrix");
+    snprintf(path, sizeof path, "%s/spmv-bars.dat", out);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[1024], names[8][128];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char name[128];
+        double v[6];
+        /* tab-separated: a series name holds a space */
+        cr_assert_eq(sscanf(line, "%127[^\t]\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", name, &v[0], &v[1],
+                            &v[2], &v[3], &v[4], &v[5]), 7, "row: %s", line);
+        cr_assert_lt(rows, 8);
+        snprintf(names[rows++], sizeof names[0], "%s", name);
+        if (strcmp(name, "spmv_csr_serial") && strcmp(name, "spmv_csr_omp_simd"))
+            continue;
+        for (int i = 0; i < 2; i++) {   /* small_one, then big_one */
+            close_to(v[3 * i], 1e3 * stat_of(sq, m[i], "median", name, ""), name);
+            close_to(v[3 * i + 1], 1e3 * stat_of(sq, m[i], "ci_lo", name, ""), name);
+            close_to(v[3 * i + 2], 1e3 * stat_of(sq, m[i], "ci_hi", name, ""), name);
+            cr_assert(v[3 * i + 1] < v[3 * i] && v[3 * i] < v[3 * i + 2]);
+        }
+    }
+    fclose(f);
+    sqlite3_close(sq);
+    /* the four CSR kernels and the vector kernel's managed series */
+    cr_assert_eq(rows, 5);
+    for (int i = 1; i < rows; i++)
+        cr_assert_lt(strcmp(names[i - 1], names[i]), 0, "%s before %s", names[i - 1], names[i]);
+    cr_assert_str_eq(names[rows - 1], "spmv_csr_serial");
+    snprintf(path, sizeof path, "%s/spmv-bars.gp", out);
+    char *gp = tu_slurp(path, NULL);
+    cr_assert_not_null(gp);
+    cr_assert(strstr(gp, "set style histogram errorbars") && strstr(gp, "set logscale y") &&
+                  strstr(gp, "set datafile separator tab") &&
+                  strstr(gp, "xtic(1)"), "%s", gp);
+    free(gp);
+}
+
 /* Charts nobody asked for are not drawn; a stored config whose chart
  * sections cannot be read (a config of a newer spsweep) leaves them out
  * with one line, and the report is still written. */

@@ -20,6 +20,7 @@
 
 #include "../../fetch/fetch.h"
 #include "cli.h"
+#include "../exec/datasets.h"
 #include "../exec/sweep.h"
 #include "commands.h"
 
@@ -94,6 +95,7 @@ const sp_cli_cmd sp_cli_fetch = {
 
 typedef struct fetch_cli {
     sp_fetch_opts o;
+    const char *db_path;    /* results database for the datasets table; NULL: none */
     const char *select, *config;
     long limit;
     int list;
@@ -147,7 +149,7 @@ static int fetch_option(fetch_cli *c, int opt, const char *v)
     case F_LIST: c->list = 1; return 0;
     case F_BASE: c->o.base_url = v; return 0;
     case F_CACHE: c->o.cache_dir = v; return 0;
-    case F_DB: c->o.db_path = *v ? v : NULL; return 0;
+    case F_DB: c->db_path = *v ? v : NULL; return 0;
     case F_REFRESH: c->o.refresh = 1; return 0;
     case F_ALL: c->o.all_files = 1; return 0;
     case F_KEEP: c->o.keep_archives = 1; return 0;
@@ -187,7 +189,7 @@ static int parse_fetch_cli(int argc, char **argv, fetch_cli *c)
     memset(c, 0, sizeof *c);
     c->o.retries = 0;           /* the download default */
     c->o.progress = -1;
-    c->o.db_path = "results/results.db";
+    c->db_path = "results/results.db";
     sp_cli_parser p;
     int opt;
     sp_cli_begin(&p, &sp_cli_fetch);
@@ -390,6 +392,8 @@ static int list_or_fetch(fetch_cli *c, sp_fetch_item *items, int n)
     if (n == 0)
         return 0;
     int failed = sp_fetch_run(items, n, &c->o, &err);
+    if (failed >= 0)
+        sp_record_datasets(c->db_path, items, n, stderr);
     if (failed < 0)
         fprintf(stderr, "spsweep fetch: %s\n", err.msg);
     else if (failed > 0)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../fetch/fetch.h"
+#include "datasets.h"
 #include "sweep.h"
 
 /* Does any suitesparse: source lack its group? */
@@ -102,7 +103,6 @@ int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err)
 {
     FILE *log = po->log ? po->log : stderr;
     sp_fetch_opts o = {.cache_dir = cfg->cache_dir, .base_url = cfg->fetch.base_url,
-                       .db_path = po->resolve_only ? NULL : cfg->database,
                        .jobs = cfg->fetch.jobs, .progress = -1,
                        .read_threads = cfg->read_threads,
                        .quiet = po->quiet, .log = log};
@@ -130,6 +130,8 @@ int sp_sweep_prefetch(sp_config *cfg, const sp_prefetch_opts *po, sp_err *err)
         int failed = sp_fetch_run(items, n, &o, err);
         if (failed < 0)
             rc = -1;
+        else
+            sp_record_datasets(cfg->database, items, n, log);
         for (int k = 0; k < n && failed > 0; k++)
             if (items[k].state == SP_FETCH_FAILED)
                 snprintf(cfg->matrices[map[k]].unavailable,

@@ -4,7 +4,9 @@
  *
  *   [chart gflops-threads]
  *   y = rate                 ; rate | time | speedup
- *   x = threads              ; any axis a kernel of the config sweeps
+ *   x = threads              ; any axis a kernel of the config sweeps, or
+ *                            ; `kernel`: a bar per kernel (its best run) and
+ *                            ; matrix, one chart for all matrices
  *   split = family           ; none (default) | family | kernel
  *   kernels = *_omp*, spmv_csr_serial   ; globs, default every kernel
  *   device = cpu             ; cpu | gpu, default both
@@ -28,6 +30,10 @@
 
 typedef enum { SP_CHART_RATE, SP_CHART_TIME, SP_CHART_SPEEDUP } sp_chart_y;
 typedef enum { SP_CHART_SPLIT_NONE, SP_CHART_SPLIT_FAMILY, SP_CHART_SPLIT_KERNEL } sp_chart_split;
+
+/* x = kernel: the kernels side by side, each at its best run, a bar per
+ * matrix (not an axis: no kernel declares it). */
+#define SP_CHART_X_KERNEL "kernel"
 
 /* Keys of a [chart] section, as bits of sp_chart_spec.given. */
 enum {

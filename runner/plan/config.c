@@ -635,6 +635,14 @@ static int check_chart_axis(const sp_config *cfg, const sp_chart_spec *ch, const
 {
     const char *names[512];
     int n = 0;
+    if (!strcmp(ch->x, SP_CHART_X_KERNEL)) {
+        if (ch->split != SP_CHART_SPLIT_NONE)
+            return sp_fail(err, "%s:%d: [chart %s]: x = kernel draws every kernel on one "
+                           "chart; split does not apply (leave it out, or narrow with "
+                           "kernels = ...)", path, sp_chart_line(ch, SP_CHART_KEY_SPLIT),
+                           ch->name);
+        return 0;
+    }
     for (int i = 0; i < cfg->nkernels; i++) {
         const sp_kernel *k = cfg->kernels[i].kernel;
         if (!sp_chart_selects(ch, k->name) ||

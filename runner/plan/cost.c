@@ -2,9 +2,10 @@
  * cost.c — a matrix's nonzero count before it is loaded, for balancing
  * shards and for the progress line's ETA. Cheap and deterministic (every
  * shard must compute the same numbers):
- *   gen:    from the generator's own parameter parsing (sp_generate_size:
+ *   gen:    from the generator's own parameter parsing (sp_generate_shape:
  *           exact for laplace2d, laplace3d, banded, uniform, denserow; edges
- *           before deduplication for rmat);
+ *           before deduplication for rmat), and the longest row and the
+ *           diagonals the generator expects (fetch/gen_*.c);
  *   file:   the file's size over 24 bytes per coordinate line ("i j value"
  *           with a 17-digit value), times 4 for gzip;
  *   suitesparse: the nnz column of the collection's index (ssstats.csv)
@@ -86,12 +87,11 @@
 #define UNKNOWN_ROW_SKEW 10
 
 /* The generator's nonzero count from its own parameter parsing
- * (sp_generate_size): the same numbers the memory guard uses. */
+ * (sp_generate_shape): the same numbers the memory guard uses. */
 static double gen_nnz(const char *spec)
 {
-    int64_t rows, cols, nnz;
-    uint64_t scratch;
-    return sp_generate_size(spec, &rows, &cols, &nnz, &scratch, NULL) ? 1 : (double)nnz;
+    sp_gen_shape g;
+    return sp_generate_shape(spec, &g, NULL) ? 1 : (double)g.nnz;
 }
 
 /* Nonzeros of a source, estimated without loading it; at least 1. */
@@ -119,49 +119,14 @@ static double scattered_diagonals(double d, double nnz)
     return d > 0 ? d * -expm1(-nnz / d) : 1;
 }
 
-/* The structure a generator's kind gives (sh's shape already set). */
-static void gen_structure(const char *spec, sp_shape *sh)
+/* sh's structure: the generator's own expectation (g, for one of ours),
+ * else a matrix of unknown structure taken as scattered. */
+static void shape_structure(sp_shape *sh, const sp_gen_shape *g)
 {
-    size_t len = strcspn(spec, "?");
-    double mean = sh->nnz / sh->rows, d = sh->rows + sh->cols - 1;
-    int stencil = (len == 9 && (!strncmp(spec, "laplace2d", 9) ||
-                                !strncmp(spec, "laplace3d", 9))) ||
-                  (len == 6 && !strncmp(spec, "banded", 6));
-    sh->known = 1;
-    if (stencil) {
-        /* every row's entries on the same few diagonals */
-        sh->row_max = sh->ndiags = ceil(mean);
-    } else if (len == 7 && !strncmp(spec, "uniform", 7)) {
-        sh->row_max = ceil(mean);
-        sh->ndiags = scattered_diagonals(d, sh->nnz);
-    } else if (len == 4 && !strncmp(spec, "rmat", 4)) {
-        /* R-MAT's first row takes (a + b)^scale of the edges (0.76 by
-         * default) */
-        sh->row_max = fmin(sh->cols, fmax(ceil(mean), sh->nnz * pow(0.76, log2(sh->rows))));
-        sh->ndiags = scattered_diagonals(d, sh->nnz);
-    } else if (len == 6 && !strncmp(spec, "random", 6)) {
-        /* positions uniform over the matrix: rows are binomial around the
-         * mean; the longest of `rows` such draws lies about
-         * sqrt(2 mean ln rows) + ln rows above it (a Poisson tail bound) */
-        double lr = log(fmax(sh->rows, 2));
-        sh->row_max = fmin(sh->cols, ceil(mean + sqrt(2 * mean * lr) + lr));
-        sh->ndiags = scattered_diagonals(d, sh->nnz);
-    } else if (len == 8 && !strncmp(spec, "denserow", 8)) {
-        sh->row_max = sh->cols;
-        sh->ndiags = scattered_diagonals(d, sh->nnz);
+    sh->known = g && g->row_max > 0;
+    if (sh->known) {
+        sh->row_max = g->row_max, sh->ndiags = g->ndiags;
     } else {
-        sh->known = 0;
-    }
-}
-
-/* sh's structure from its shape: the generator's (spec, when it is one
- * of ours), else a matrix of unknown structure taken as scattered. */
-static void shape_structure(sp_shape *sh, const char *spec)
-{
-    sh->known = 0;
-    if (spec)
-        gen_structure(spec, sh);
-    if (!sh->known) {
         sh->row_max = fmin(sh->cols, ceil(UNKNOWN_ROW_SKEW * sh->nnz / sh->rows));
         sh->ndiags = scattered_diagonals(sh->rows + sh->cols - 1, sh->nnz);
     }
@@ -175,13 +140,12 @@ static void source_shape(const sp_source *src, double nnz, sp_shape *sh)
 {
     memset(sh, 0, sizeof *sh);
     sh->nnz = nnz;
-    int64_t rows, cols, n;
-    uint64_t scratch;
+    sp_gen_shape g;
+    int gen = src->kind == SP_SRC_GEN && !sp_generate_shape(src->path, &g, NULL) && g.rows > 0;
     sp_mm_size mm;
     sp_err err;
-    if (src->kind == SP_SRC_GEN &&
-        !sp_generate_size(src->path, &rows, &cols, &n, &scratch, NULL) && rows > 0) {
-        sh->rows = (double)rows, sh->cols = (double)cols;
+    if (gen) {
+        sh->rows = (double)g.rows, sh->cols = (double)g.cols;
     } else if (src->kind == SP_SRC_FILE && access(src->path, R_OK) == 0 &&
                !sp_mm_peek(src->path, &mm, &err) && mm.rows > 0) {
         sh->rows = (double)mm.rows, sh->cols = (double)mm.cols;
@@ -190,7 +154,7 @@ static void source_shape(const sp_source *src, double nnz, sp_shape *sh)
     }
     if (!(sh->rows >= 1))       /* unknown: about 10 nonzeros a row */
         sh->rows = sh->cols = fmax(1, ceil(nnz / 10));
-    shape_structure(sh, src->kind == SP_SRC_GEN ? src->path : NULL);
+    shape_structure(sh, gen ? &g : NULL);
 }
 
 /* Each suitesparse source's entry of the index, where the cache holds the

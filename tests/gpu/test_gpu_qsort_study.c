@@ -3,7 +3,7 @@
  * prepare, upload, reset and launch twice, result; tests/util_sort.c) and
  * checked by the sort operation's own check against its reference, and
  * the keys against a stable serial sort:
- *   every_distribution   each variant at its default axes on the six key
+ *   every_distribution   each variant (a test per variant, as below) at its default axes on the six key
  *                        distributions of the sort tests at n = 0, 1, 2,
  *                        31, 32, 33, 1000, 4099 (sorted, reverse and equal
  *                        keys there are the deepest trees: n - 1 levels),
@@ -21,6 +21,7 @@
  * launches) sizes stop at 33 keys (uniform: 1000), other_axes takes two
  * values of each axis on 1000 uniform keys, and study_sizes is skipped. */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,15 @@ static const sp_kernel *variant_kernel(int v)
     cr_assert_not_null(k);
     cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
     return k;
+}
+
+/* The variants' indices, the parameters of the per-variant tests. */
+static struct criterion_test_params variant_params(void)
+{
+    static int v[SP_QSTUDY_NVARIANTS];
+    for (int i = 0; i < SP_QSTUDY_NVARIANTS; i++)
+        v[i] = i;
+    return cr_make_param_array(int, v, SP_QSTUDY_NVARIANTS);
 }
 
 /* k with p (values set per run) on the keys of src: error 0 and the keys
@@ -67,57 +77,71 @@ static void check_on(const sp_kernel *k, sp_params p, const char *src)
     sp_keys_free(&K);
 }
 
-Test(gpu_qsort_study, every_distribution, .timeout = 1200)
+/* One test per variant, so `--jobs` spreads the 14 over the card and a
+ * slow or failing variant is named by the test's parameter. */
+ParameterizedTestParameters(gpu_qsort_study, every_distribution)
 {
-    static const int64_t sizes[] = {0, 1, 2, 31, 32, 33, 1000, 4099, 100003};
-    for (int v = 0; v < SP_QSTUDY_NVARIANTS; v++) {
-        const sp_kernel *k = variant_kernel(v);
-        for (int d = 0; d < 6; d++)
-            for (int s = 0; s < 9; s++) {
-                /* quick: up to 33 keys (1000 uniform), each level being
-                 * several launches under the sanitizer */
-                if (sizes[s] > (d == 0 ? (quick() ? 1000 : 100003) : quick() ? 33 : 4099))
-                    continue;
-                char src[128];
-                snprintf(src, sizeof src, "keys:%s?n=%lld&seed=%d", us_dists[d],
-                         (long long)sizes[s], s + 1);
-                check_on(k, us_params(0, 0, NULL, NULL), src);
-            }
-    }
+    return variant_params();
 }
 
-Test(gpu_qsort_study, other_axes, .timeout = 900)
+ParameterizedTest(int *pv, gpu_qsort_study, every_distribution, .timeout = 900)
+{
+    static const int64_t sizes[] = {0, 1, 2, 31, 32, 33, 1000, 4099, 100003};
+    int v = *pv;
+    const sp_kernel *k = variant_kernel(v);
+    for (int d = 0; d < 6; d++)
+        for (int s = 0; s < 9; s++) {
+            /* quick: up to 33 keys (1000 uniform), each level being
+             * several launches under the sanitizer */
+            if (sizes[s] > (d == 0 ? (quick() ? 1000 : 100003) : quick() ? 33 : 4099))
+                continue;
+            char src[128];
+            snprintf(src, sizeof src, "keys:%s?n=%lld&seed=%d", us_dists[d],
+                     (long long)sizes[s], s + 1);
+            check_on(k, us_params(0, 0, NULL, NULL), src);
+        }
+}
+
+ParameterizedTestParameters(gpu_qsort_study, other_axes)
+{
+    return variant_params();
+}
+
+ParameterizedTest(int *pv, gpu_qsort_study, other_axes, .timeout = 600)
 {
     const char *srcs[] = {quick() ? "keys:uniform?n=1000&seed=5" : "keys:uniform?n=4099&seed=5",
                           "keys:equal?n=1000",
                           "keys:few?n=3001&seed=2", "keys:uniform?n=100003&seed=6"};
     int nsrc = quick() ? 1 : 4, naxis = quick() ? 2 : 0;
     const char *bs[] = {"blocksize"}, *win[] = {"window"};
-    for (int v = 0; v < SP_QSTUDY_NVARIANTS; v++) {
-        const sp_qstudy_info *in = sp_qstudy_info_of((sp_qstudy_variant)v);
-        const sp_kernel *k = variant_kernel(v);
-        if (in->windowed) {
-            static const long windows[] = {7, 1024, 1, 32, 100};
-            for (int w = 0; w < (naxis ? naxis : 5); w++)
-                for (int s = 0; s < nsrc; s++)
-                    check_on(k, us_params(0, 1, win, &windows[w]), srcs[s]);
-            continue;
-        }
-        static const long sizes[] = {32, 1024, 64};
-        for (int b = 0; b < (naxis ? naxis : 3); b++)
+    int v = *pv;
+    const sp_qstudy_info *in = sp_qstudy_info_of((sp_qstudy_variant)v);
+    const sp_kernel *k = variant_kernel(v);
+    if (in->windowed) {
+        static const long windows[] = {7, 1024, 1, 32, 100};
+        for (int w = 0; w < (naxis ? naxis : 5); w++)
             for (int s = 0; s < nsrc; s++)
-                check_on(k, us_params(0, 1, bs, &sizes[b]), srcs[s]);
+                check_on(k, us_params(0, 1, win, &windows[w]), srcs[s]);
+        return;
     }
+    static const long sizes[] = {32, 1024, 64};
+    for (int b = 0; b < (naxis ? naxis : 3); b++)
+        for (int s = 0; s < nsrc; s++)
+            check_on(k, us_params(0, 1, bs, &sizes[b]), srcs[s]);
 }
 
-Test(gpu_qsort_study, study_sizes, .timeout = 1200)
+ParameterizedTestParameters(gpu_qsort_study, study_sizes)
+{
+    return variant_params();
+}
+
+ParameterizedTest(int *pv, gpu_qsort_study, study_sizes, .timeout = 600)
 {
     if (quick())
         return;
     const char *srcs[] = {"keys:uniform?n=2^19&seed=20", "keys:uniform?n=2^20&seed=20"};
-    for (int v = 0; v < SP_QSTUDY_NVARIANTS; v++)
-        for (int s = 0; s < 2; s++)
-            check_on(variant_kernel(v), us_params(0, 0, NULL, NULL), srcs[s]);
+    for (int s = 0; s < 2; s++)
+        check_on(variant_kernel(*pv), us_params(0, 0, NULL, NULL), srcs[s]);
 }
 
 Test(gpu_qsort_study, refusals)

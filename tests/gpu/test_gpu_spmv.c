@@ -10,6 +10,7 @@
  * tests/gpu/run.sh) every matrix takes two block sizes (96, 1024), one
  * hack, lanes 1 (auto) and 32, sigma 1 and 3. */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,38 +93,36 @@ static void check_gpu_kernels(const sp_csr *A, const char *what)
     check_gpu_kernels_with(A, what, 1);
 }
 
-Test(gpu_spmv, awkward_matrices, .timeout = 600)
+/* One test per awkward matrix and per generated one, so `--jobs` spreads
+ * them over the card (as one test each, the full-size pass of either did
+ * not end in 240 s beside the other suites) and a failure names its case. */
+ParameterizedTestParameters(gpu_spmv, awkward_matrices)
 {
-    for (int i = 0; i < spmv_case_count(); i++) {
-        spmv_case c;
-        spmv_case_build(i, &c);
-        check_gpu_kernels_with(&c.A, c.name, 0);
-        spmv_case_free(&c);
-    }
+    return spmv_case_params();
 }
 
-Test(gpu_spmv, generated_matrices, .timeout = 600)
+ParameterizedTest(int *pi, gpu_spmv, awkward_matrices, .timeout = 600)
 {
-    static const char *specs[] = {
-        "laplace2d?n=300",
-        "rmat?scale=14&ef=8",
-        "denserow?rows=20000&cols=1000000&per_row=4&dense=1000000",
-        "laplace3d?n=40&points=27",
-        "uniform?rows=100003&cols=5000&per_row=9&seed=2",
-        "banded?n=5000&bw=7",
-    };
-    int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        sp_csr A;
-        sp_err err;
-        /* under the sanitizers a dense row of 10^5 stands in for 10^6 */
-        const char *spec = quick && strstr(specs[i], "dense=")
-                               ? "denserow?rows=20000&cols=100000&per_row=4&dense=100000"
-                               : specs[i];
-        cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
-        check_gpu_kernels(&A, spec);
-        sp_csr_free(&A);
-    }
+    spmv_case c;
+    spmv_case_build(*pi, &c);
+    check_gpu_kernels_with(&c.A, c.name, 0);
+    spmv_case_free(&c);
+}
+
+ParameterizedTestParameters(gpu_spmv, generated_matrices)
+{
+    static int specs[SPMV_GENERATED_COUNT] = {0, 1, 2, 3, 4, 5};
+    return cr_make_param_array(int, specs, SPMV_GENERATED_COUNT);
+}
+
+ParameterizedTest(int *pi, gpu_spmv, generated_matrices, .timeout = 600)
+{
+    const char *spec = spmv_generated_spec(*pi, getenv("SPSWEEP_GPU_TEST_QUICK") != NULL);
+    sp_csr A;
+    sp_err err;
+    cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
+    check_gpu_kernels(&A, spec);
+    sp_csr_free(&A);
 }
 
 Test(gpu_spmv, real_matrices, .timeout = 600)

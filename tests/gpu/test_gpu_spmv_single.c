@@ -61,33 +61,27 @@ static void check_single(const sp_csr *A, const char *what)
     cr_assert_geq(kernels, 15, "the 15 GPU SpMV kernels at least");
 }
 
-Test(gpu_spmv_single, awkward_matrices, .timeout = 600)
+ParameterizedTestParameters(gpu_spmv_single, awkward_matrices)
 {
-    for (int i = 0; i < spmv_case_count(); i++) {
-        spmv_case c;
-        spmv_case_build(i, &c);
-        check_single(&c.A, c.name);
-        spmv_case_free(&c);
-    }
+    return spmv_case_params();
+}
+
+/* a test per awkward matrix (tests/spmv_cases.h) */
+ParameterizedTest(int *pi, gpu_spmv_single, awkward_matrices, .timeout = 600)
+{
+    spmv_case c;
+    spmv_case_build(*pi, &c);
+    check_single(&c.A, c.name);
+    spmv_case_free(&c);
 }
 
 Test(gpu_spmv_single, generated_and_real_matrices, .timeout = 600)
 {
-    static const char *specs[] = {
-        "laplace2d?n=300",
-        "rmat?scale=14&ef=8",
-        "denserow?rows=20000&cols=1000000&per_row=4&dense=1000000",
-        "laplace3d?n=40&points=27",
-        "uniform?rows=100003&cols=5000&per_row=9&seed=2",
-        "banded?n=5000&bw=7",
-    };
     int quick = getenv("SPSWEEP_GPU_TEST_QUICK") != NULL;
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+    for (int i = 0; i < SPMV_GENERATED_COUNT; i++) {
+        const char *spec = spmv_generated_spec(i, quick);
         sp_csr A;
         sp_err err;
-        const char *spec = quick && strstr(specs[i], "dense=")
-                               ? "denserow?rows=20000&cols=100000&per_row=4&dense=100000"
-                               : specs[i];
         cr_assert_eq(sp_generate(spec, &A, &err), 0, "%s: %s", spec, err.msg);
         check_single(&A, spec);
         sp_csr_free(&A);

@@ -10,6 +10,7 @@
  * three block sizes and a dense row of 10^5 instead of 10^6. Without a GPU
  * the binary skips every test (tests/gpu/main.c). */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,20 +75,40 @@ static void check_study_axes(const sp_kernel *k, const sp_csr *A, const char *wh
               what);
 }
 
-Test(gpu_spmv_study, new_kernels_on_the_awkward_matrices, .timeout = 600)
+/* The indices of new_kernels[]: one test per new kernel, so `--jobs`
+ * spreads them over the card and a failure names its kernel. */
+static struct criterion_test_params new_kernel_params(void)
+{
+    static int j[sizeof new_kernels / sizeof *new_kernels];
+    for (size_t i = 0; i < sizeof j / sizeof *j; i++)
+        j[i] = (int)i;
+    return cr_make_param_array(int, j, sizeof j / sizeof *j);
+}
+
+ParameterizedTestParameters(gpu_spmv_study, new_kernels_on_the_awkward_matrices)
+{
+    return new_kernel_params();
+}
+
+ParameterizedTest(int *pj, gpu_spmv_study, new_kernels_on_the_awkward_matrices, .timeout = 600)
 {
     for (int i = 0; i < spmv_case_count(); i++) {
         spmv_case c;
         spmv_case_build(i, &c);
-        for (size_t j = 0; j < sizeof new_kernels / sizeof *new_kernels; j++)
-            check_study_axes(built(new_kernels[j]), &c.A, c.name);
+        check_study_axes(built(new_kernels[*pj]), &c.A, c.name);
         spmv_case_free(&c);
     }
 }
 
 /* Long rows (one block reduces a million nonzeros), a power-law graph and
  * a stencil, as the study's large matrices have. */
-Test(gpu_spmv_study, new_kernels_on_long_rows_and_generated_matrices, .timeout = 600)
+ParameterizedTestParameters(gpu_spmv_study, new_kernels_on_long_rows_and_generated_matrices)
+{
+    return new_kernel_params();
+}
+
+ParameterizedTest(int *pj, gpu_spmv_study, new_kernels_on_long_rows_and_generated_matrices,
+                  .timeout = 600)
 {
     const char *specs[] = {
         quick() ? "denserow?rows=20000&cols=100000&per_row=4&dense=100000"
@@ -103,8 +124,7 @@ Test(gpu_spmv_study, new_kernels_on_long_rows_and_generated_matrices, .timeout =
         sp_csr A;
         sp_err err;
         cr_assert_eq(sp_generate(specs[i], &A, &err), 0, "%s: %s", specs[i], err.msg);
-        for (size_t j = 0; j < sizeof new_kernels / sizeof *new_kernels; j++)
-            spmv_check_kernel_with(built(new_kernels[j]), o, 3, &A, specs[i]);
+        spmv_check_kernel_with(built(new_kernels[*pj]), o, 3, &A, specs[i]);
         sp_csr_free(&A);
     }
 }
@@ -129,7 +149,14 @@ static int is_new(const sp_kernel *k)
 /* Every other kernel with the axis (the study's older CUDA kernels among
  * them) runs on managed memory as well, its other axes at their defaults
  * but for a few block sizes and one hack. */
-Test(gpu_spmv_study, every_other_memory_kernel_on_managed_memory, .timeout = 600)
+ParameterizedTestParameters(gpu_spmv_study, every_other_memory_kernel_on_managed_memory)
+{
+    return spmv_case_params();
+}
+
+/* one test per awkward matrix */
+ParameterizedTest(int *pi, gpu_spmv_study, every_other_memory_kernel_on_managed_memory,
+                  .timeout = 600)
 {
     static const long blocksizes[] = {32, 192, 1024}, hack[] = {32};
     spmv_axis_override o[4] = {{"blocksize", blocksizes, 3},
@@ -139,19 +166,16 @@ Test(gpu_spmv_study, every_other_memory_kernel_on_managed_memory, .timeout = 600
     for (size_t j = 0; j < sizeof older_study_kernels / sizeof *older_study_kernels; j++)
         cr_assert(has_memory(built(older_study_kernels[j])), "%s", older_study_kernels[j]);
     int kernels = 0;
-    for (int i = 0; i < spmv_case_count(); i++) {
-        spmv_case c;
-        spmv_case_build(i, &c);
-        kernels = 0;
-        for (int j = 0; sp_kernels[j]; j++) {
-            const sp_kernel *k = sp_kernels[j];
-            if (!has_memory(k) || is_new(k))
-                continue;       /* the new kernels: every block size above */
-            spmv_check_kernel_with(built(k->name), o, 4, &c.A, c.name);
-            kernels++;
-        }
-        spmv_case_free(&c);
+    spmv_case c;
+    spmv_case_build(*pi, &c);
+    for (int j = 0; sp_kernels[j]; j++) {
+        const sp_kernel *k = sp_kernels[j];
+        if (!has_memory(k) || is_new(k))
+            continue;       /* the new kernels: every block size above */
+        spmv_check_kernel_with(built(k->name), o, 4, &c.A, c.name);
+        kernels++;
     }
+    spmv_case_free(&c);
     cr_assert_geq(kernels, 10, "scalar, vector, sub-warp, merge, hybrid, ELL, DIA, 3 HLL");
 }
 

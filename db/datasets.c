@@ -1,14 +1,14 @@
 /*
- * datasets.c — the `datasets` table of a results database: every matrix a
- * fetch brought in or verified, with its URL, sizes and SHA-256 hashes, so
- * the numbers of a sweep can be traced to the exact bytes they came from.
+ * datasets.c — the `datasets` table (datasets.h): created on first use
+ * (it predates the schema's versions and a database without a fetch has
+ * none), one upsert a row.
  */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../db/store.h"
-#include "fetch.h"
+#include "datasets.h"
+#include "store.h"
 
 static const char DATASETS_SQL[] =
     "CREATE TABLE IF NOT EXISTS datasets ("
@@ -39,36 +39,34 @@ static void bind_text(sqlite3_stmt *s, int i, const char *v)
         sqlite3_bind_null(s, i);
 }
 
-/* One row per fetched or verified item. */
-static int upsert_items(sqlite3 *db, const sp_fetch_item *items, int n, sp_err *err)
+/* One upsert a row. */
+static int upsert_rows(sqlite3 *db, const sp_dataset_row *rows, int n, sp_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, UPSERT_SQL, -1, &s, NULL) != SQLITE_OK)
         return sp_fail(err, "datasets: %s", sqlite3_errmsg(db));
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
-        const sp_fetch_item *it = &items[i];
-        if (it->state != SP_FETCH_DONE && it->state != SP_FETCH_CACHED)
-            continue;
-        const sp_manifest *m = &it->manifest;
+        const sp_dataset_row *r = &rows[i];
         sqlite3_reset(s);
-        bind_text(s, 1, m->source);
-        bind_text(s, 2, m->url);
-        sqlite3_bind_int64(s, 3, m->archive_bytes);
-        bind_text(s, 4, m->archive_sha256);
-        bind_text(s, 5, it->mtx_path);
-        sqlite3_bind_int64(s, 6, m->mtx_bytes);
-        bind_text(s, 7, m->mtx_sha256);
-        bind_text(s, 8, m->fetched_at);
-        bind_text(s, 9, it->verified_at);
+        bind_text(s, 1, r->source);
+        bind_text(s, 2, r->url);
+        sqlite3_bind_int64(s, 3, r->archive_bytes);
+        bind_text(s, 4, r->archive_sha256);
+        bind_text(s, 5, r->mtx_path);
+        sqlite3_bind_int64(s, 6, r->mtx_bytes);
+        bind_text(s, 7, r->mtx_sha256);
+        bind_text(s, 8, r->fetched_at);
+        bind_text(s, 9, r->verified_at);
         if (sqlite3_step(s) != SQLITE_DONE)
-            rc = sp_fail(err, "datasets: %s", sqlite3_errmsg(db));
+            rc = sp_fail(err, "datasets: %s: %s", r->source ? r->source : "(no source)",
+                         sqlite3_errmsg(db));
     }
     sqlite3_finalize(s);
     return rc;
 }
 
-int sp_datasets_record(const char *db_path, const sp_fetch_item *items, int n, sp_err *err)
+int sp_store_datasets(const char *db_path, const sp_dataset_row *rows, int n, sp_err *err)
 {
     sp_store *st;
     if (sp_store_open(db_path, &st, err))
@@ -78,7 +76,7 @@ int sp_datasets_record(const char *db_path, const sp_fetch_item *items, int n, s
     if (sqlite3_exec(db, DATASETS_SQL, NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         rc = sp_fail(err, "%s: datasets: %s", db_path, sqlite3_errmsg(db));
-    if (!rc && upsert_items(db, items, n, err))
+    if (!rc && upsert_rows(db, rows, n, err))
         rc = -1;
     if (!rc && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         rc = sp_fail(err, "%s: datasets: %s", db_path, sqlite3_errmsg(db));
