@@ -60,17 +60,17 @@ ifeq ($(CUDA),1)
   CFLAGS  += -DSP_HAVE_CUDA=1
   NVFLAGS += -DSP_HAVE_CUDA=1
   LDLIBS  += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
-  CU_SRC  := $(wildcard kernels/*.cu kernels/*/*.cu runner/*.cu)
+  CU_SRC  := $(wildcard kernels/*.cu kernels/*/*.cu runner/*.cu runner/*/*.cu)
 endif
 
 # spsweep's own commit, baked into the binary for every sweep's provenance
-# (runner/provenance.c, `spsweep --version`): HEAD of this source tree and
+# (runner/exec/provenance.c, `spsweep --version`): HEAD of this source tree and
 # whether its files differ from it (untracked, not ignored files count: the
 # wildcards below compile them); "unknown" when the tree is no git checkout
 # of its own (a tarball, even one unpacked inside another repository).
 # `spsweep --version` names the build as `git describe --always --tags
 # --abbrev=12` does (the commit alone while there is no tag), with this
-# dirty rule's "-dirty"; outside a checkout, SP_VERSION (runner/runner.h).
+# dirty rule's "-dirty"; outside a checkout, SP_VERSION (runner/exec/sweep.h).
 # $(BUILD)/version.c is rewritten only when that text changes, so an
 # unchanged tree rebuilds nothing.
 SRC_DIR     := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
@@ -125,8 +125,8 @@ endif
 
 # Everything but the CLI's main() goes into one library that the binary,
 # the tests and the benchmarks link.
-LIB_SRC  := $(filter-out runner/main.c, \
-              $(wildcard fetch/*.c kernels/*.c kernels/*/*.c runner/*.c db/*.c plots/*.c))
+LIB_SRC  := $(filter-out runner/cli/main.c, \
+              $(wildcard fetch/*.c kernels/*.c kernels/*/*.c runner/*.c runner/*/*.c db/*.c plots/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) \
             $(BUILD)/obj/version.o
 LIB      := $(BUILD)/libspsweep.a
@@ -219,7 +219,7 @@ install: $(BIN) ## install bin/spsweep, spsweep(1) and bash completion under PRE
 	@echo "installed under $(DESTDIR)$(PREFIX): bin/spsweep, share/man/man1/spsweep.1," \
 	  "share/bash-completion/completions/spsweep"
 
-# docs/cli.md is the commands' own help (runner/cli.c prints it from the
+# docs/cli.md is the commands' own help (runner/cli/cli.c prints it from the
 # option tables); tests/test_cli.c fails when it is stale.
 include-graph: ## the includes between the stages' folders: upward includes and cycles (issue 24's evidence)
 	python3 bench/include_graph.py
@@ -305,7 +305,7 @@ $(BUILD)/obj/version.o: $(VERSION_C)
 # db/store.c embeds the SQL files with .incbin.
 $(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql db/migrate_v6.sql db/migrate_v7.sql db/migrate_v8.sql
 
-$(LIB_OBJ) $(BUILD)/obj/runner/main.o $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) \
+$(LIB_OBJ) $(BUILD)/obj/runner/cli/main.o $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) \
   $(GPU_SRC:%.c=$(BUILD)/obj/%.o): | ensure-deps
 
 $(LIB): $(LIB_OBJ)
@@ -323,14 +323,14 @@ endif
 .PHONY: FORCE
 FORCE:
 
-$(BIN): $(BUILD)/obj/runner/main.o $(LIB)
+$(BIN): $(BUILD)/obj/runner/cli/main.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(filter-out FORCE,$^) -o $@ $(LDLIBS)
 	@echo "$(BUILD) CUDA=$(CUDA) MKL=$(MKL)" > $(BIN_FROM)
 
 # the sanitizer build keeps its binary apart from bin/
-$(BUILD)/spsweep: $(BUILD)/obj/runner/main.o $(LIB)
+$(BUILD)/spsweep: $(BUILD)/obj/runner/cli/main.o $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $^ -o $@ $(LDLIBS)
 

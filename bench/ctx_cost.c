@@ -2,7 +2,7 @@
  * the CUDA context a fresh forked child creates (its first CUDA call,
  * cudaMemGetInfo, as measure.c makes it) and a whole combination child
  * (fork, context, upload, warm-up, timed repetitions, check, release,
- * reap), each with the GPU keeper off and on (runner/keeper.c), and the
+ * reap), each with the GPU keeper off and on (runner/isolate/keeper.c), and the
  * context with CUDA_MODULE_LOADING=EAGER against the default (LAZY).
  * Run two at once with CUDA_VISIBLE_DEVICES=0 and =1 to see whether
  * contexts on two GPUs get in each other's way.
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../fetch/matrix.h"
-#include "../runner/isolate.h"
+#include "../runner/exec/measure.h"
 
 /* Child: time the first CUDA call (it creates the context). */
 static void context_child(void *arg, int fd)

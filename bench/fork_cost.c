@@ -1,5 +1,5 @@
 /* fork_cost.c — what the runner's process model costs per combination:
- * fork + a child that reports one frame + reap (runner/child.c), with a
+ * fork + a child that reports one frame + reap (runner/isolate/child.c), with a
  * matrix of the given source loaded in the parent (its pages are shared
  * copy-on-write; fork copies the page tables).
  *
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../fetch/matrix.h"
-#include "../runner/isolate.h"
+#include "../runner/isolate/isolate.h"
 
 /* The smallest useful child: one DONE frame. */
 static void trivial(void *arg, int fd)

@@ -2,7 +2,7 @@
 """profile_marks.py — where a sweep's time goes between runs.
 
 Reads the `profile PID WHAT SECONDS` lines a sweep writes to stderr with
-SPSWEEP_PROFILE=1 (runner/progress.c sp_profile_mark; the worker marks the
+SPSWEEP_PROFILE=1 (runner/exec/progress.c sp_profile_mark; the worker marks the
 start of each step of a run, the sweep process marks a run's report and
 its store) from files or stdin, orders them in time, and adds up the time
 from each mark to the next as "A -> B": the time spent in step A. Prints

@@ -2,7 +2,7 @@
  * compare.h — one definition of faster, slower, same and noisy between
  * the same combination (matrix source, operation, kernel, axis values) in
  * two sweeps A (the base, "before") and B ("after"). `spsweep compare
- * A.db B.db` (runner/cmd_compare.c) and the report's change table
+ * A.db B.db` (runner/cli/cmd_compare.c) and the report's change table
  * (`report --base A.db`, plots/report_compare.c) both call it.
  *
  * A combination is "noisy" when either run is, by the one definition the

@@ -3,7 +3,7 @@
  * fetch brought in or verified, with its URL, sizes and SHA-256 hashes, so
  * the numbers of a sweep can be traced to the exact bytes they came from.
  * Plain records: the fetch stage (fetch/) knows nothing of the database;
- * the runner hands its fetched items over (runner/datasets.c).
+ * the runner hands its fetched items over (runner/exec/datasets.c).
  */
 #ifndef SP_DATASETS_H
 #define SP_DATASETS_H

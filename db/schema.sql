@@ -89,7 +89,7 @@ CREATE TABLE IF NOT EXISTS sweeps (
     noisy_threshold    REAL,            -- interval half-width / median that marks a run noisy
     -- version 6 ------------------------------------------------------------
     -- libraries: "librsb 1.3.0.2; MKL 2026.2-Product Build 20260915; threading gnu"
-    -- (runner/provenance.c). No comma in a comment near the last columns: SQLite
+    -- (runner/exec/provenance.c). No comma in a comment near the last columns: SQLite
     -- 3.40 takes one for the column list's when a migration test drops them
     libraries          TEXT,
     -- version 7 ------------------------------------------------------------
@@ -164,7 +164,7 @@ CREATE TABLE IF NOT EXISTS runs (
     ci_method    TEXT,                  -- 'order' | 'rounds' (widened by round medians)
     mad          REAL,
     outliers     INTEGER,
-    -- the machine around the run (runner/machine.h)
+    -- the machine around the run (runner/exec/machine.h)
     flags        INTEGER,               -- SP_MACHINE_* bits seen in any round
     flagged_samples INTEGER,            -- samples taken while throttled or busy
     joules_per_launch REAL,             -- GPU energy of one launch (NVML energy window,
@@ -199,7 +199,7 @@ CREATE TABLE IF NOT EXISTS run_rounds (
     error       TEXT,
     batch       INTEGER,                -- launches per sample in this round
     launches    INTEGER,                -- timed launches (samples x batch)
-    flags       INTEGER,                -- SP_MACHINE_* bits (runner/machine.h)
+    flags       INTEGER,                -- SP_MACHINE_* bits (runner/exec/machine.h)
     energy_j    REAL,                   -- GPU energy of the energy window (NVML)
     energy_launches INTEGER,            -- launches in that window
     state_before TEXT CHECK (state_before IS NULL OR json_valid(state_before)),

@@ -98,7 +98,7 @@ int sp_store_begin_sweep(sp_store *st, const sp_sweep_meta *m, int64_t *sweep_id
 /* Set finished_at = now and the final status ('done', 'failed', 'interrupted'). */
 int sp_store_end_sweep(sp_store *st, int64_t sweep_id, const char *status, sp_err *err);
 
-/* Resume (runner/resume.c): the latest sweep with this plan hash, binary
+/* Resume (runner/exec/resume.c): the latest sweep with this plan hash, binary
  * hash and shard (0/0 = none); *sweep_id = 0 when there is none. */
 int sp_store_find_sweep(sp_store *st, const char *plan_hash, const char *binary_hash,
                         int shard_index, int shard_count, int64_t *sweep_id, sp_err *err);
@@ -176,7 +176,7 @@ int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *
  * prefix or when the database cannot say. */
 double sp_store_rate_scale(sp_store *st, const char *unit);
 
-/* Merge shard databases (db/merge.c): see runner/main.c `spsweep merge`. */
+/* Merge shard databases (db/merge.c): see runner/cli/main.c `spsweep merge`. */
 typedef struct sp_merge_result {
     int sweeps, runs, duplicates, matrices, matrix_failures;
 } sp_merge_result;

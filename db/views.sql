@@ -34,7 +34,7 @@ DROP VIEW IF EXISTS rate_scales;
 
 -- The divisor a rate unit's first letter stands for (upper-cased: 'k' is
 -- 'K'); any other letter divides by 1. The one table of it: run_stats
--- reads it, and so does the sweep's progress line (runner/sweep_combo.c).
+-- reads it, and so does the sweep's progress line (runner/exec/sweep_combo.c).
 CREATE VIEW rate_scales AS
 SELECT 'T' AS prefix, 1e12 AS scale
 UNION ALL SELECT 'G', 1e9
@@ -66,7 +66,7 @@ UNION ALL SELECT 'K', 1e3;
 -- rate, rate_lo, rate_hi — the rate at the median and at the interval's
 --          ends (rate_lo from ci_hi); rate_best from the fastest sample.
 -- batch    launches per sample (the samples are one launch's time);
--- cache    'warm' | 'cold'; rounds, flags (runner/machine.h bits),
+-- cache    'warm' | 'cold'; rounds, flags (runner/exec/machine.h bits),
 --          flagged_samples; joules_per_launch and rate_per_watt (GPU, NVML)
 --          with their 95 % intervals over the energy windows (joules_lo,
 --          joules_hi; rate_per_watt_lo from joules_hi; NULL with one window).

@@ -17,7 +17,7 @@
  *                (unpack.c), SHA-256 (sha256.c), a lock per matrix (fetch_lock.c),
  *                the manifest (manifest.c), the whole flow (fetch.c), the
  *                `datasets` table of the results database (db/datasets.c, written by
- *                the runner from the items: runner/datasets.c)
+ *                the runner from the items: runner/exec/datasets.c)
  */
 #ifndef SP_FETCH_H
 #define SP_FETCH_H

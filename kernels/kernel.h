@@ -12,7 +12,7 @@
  * (sp_operation.workloads) and the plan leaves out the pairs it cannot run.
  *
  * Life of one combination (workload x kernel x axis values), driven by the runner.
- * The harness (runner/harness.c) owns every clock: it times each step below
+ * The harness (runner/exec/harness.c) owns every clock: it times each step below
  * and stores the phases; no kernel reads a clock or records an event.
  *   op->setup(pb, w)                     once per workload: inputs (x for spmv)
  *   op->reference(pb, ref)               once per matrix: serial double reference
@@ -48,7 +48,7 @@ extern "C" {
 
 #define SP_MAX_AXES 4
 /* The harness's own settings a config may sweep per kernel like axes
- * (runner/config.c): `cache = warm,cold` (0 warm, 1 cold) and
+ * (runner/plan/config.c): `cache = warm,cold` (0 warm, 1 cold) and
  * `batch = auto,1,...` (0 auto). A combination carries them after the
  * kernel's axes, under these names, only when its section sets them. */
 #define SP_AXIS_CACHE "cache"
@@ -57,7 +57,7 @@ extern "C" {
 
 /* The `precision` axis: the floating-point type a kernel stores its values
  * and computes in. Configs, `spsweep plan` and the database name the values
- * (double, single: runner/axis.c); a kernel reads the integer, SP_DOUBLE
+ * (double, single: runner/plan/axis.c); a kernel reads the integer, SP_DOUBLE
  * where it has no such axis. The output stays double (a single-precision
  * kernel widens its result), and the check takes the precision's own
  * tolerance from the operation (sp_operation.tolerance). */
@@ -85,7 +85,7 @@ enum { SP_SCAN_THREADS_CHUNKS = 0, SP_SCAN_THREADS_AUTO = -1 };
  * copies, the default), or unified memory (cudaMallocManaged, x advised
  * read-mostly as study 002 advised it: kernels/spmv/spmv_gpu.cu). A
  * section that leaves it out runs on device memory and its combinations
- * do not carry it (runner/plan.c), as for `precision`. */
+ * do not carry it (runner/plan/plan.c), as for `precision`. */
 #define SP_AXIS_MEMORY "memory"
 enum { SP_MEMORY_DEVICE = 1, SP_MEMORY_MANAGED = 2 };
 typedef enum sp_precision {
@@ -101,7 +101,7 @@ static inline double sp_unit_roundoff(sp_precision p)
 }
 
 /* A declared axis: its name, its default values in config syntax
- * ("1..nproc", "32,64,128,256"; see runner/axis.c) and the values the
+ * ("1..nproc", "32,64,128,256"; see runner/plan/axis.c) and the values the
  * kernel takes at all, in the same syntax ("1..1024", "32..1024:+32" for
  * whole warps, "64..1024:*2" for powers of two; NULL: any the axis's
  * general bounds allow). The config reader checks every value against
@@ -232,7 +232,7 @@ typedef struct sp_need {
     uint64_t stored;
 } sp_need;
 
-/* What the harness hands a kernel's launch (runner/harness.c). */
+/* What the harness hands a kernel's launch (runner/exec/harness.c). */
 typedef struct sp_exec {
     /* cudaStream_t of the harness, for GPU kernels: every kernel launch,
      * copy, memset and library call of one execution goes on it (cuSPARSE
@@ -362,7 +362,7 @@ int sp_gpu_mem_here(uint64_t *free_bytes, uint64_t *total_bytes, char *reason,
 /* Is the calling process's CUDA context still usable after a combination
  * (no pending or sticky error: synchronize, then ask for the last error)?
  * 0 yes; -1 and the error as one line. A runner worker that runs several
- * combinations asks this after each GPU one (runner/worker.c). */
+ * combinations asks this after each GPU one (runner/isolate/worker.c). */
 int sp_gpu_healthy_here(char *reason, size_t reason_len);
 
 /* Device copy bandwidth in GB/s (bytes read + written), the median of 20

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* The runner's bound for the `threads` axis (runner/axis.c). */
+/* The runner's bound for the `threads` axis (runner/plan/axis.c). */
 #define SP_THREADS_MAX 4096
 
 /* The `threads` axis of p (1 when absent) into *threads; -1 with the reason

@@ -1,7 +1,7 @@
 /*
  * status.h — the status of a run, one enum and one name table for the
  * whole pipeline: what a measuring child reports (ok, failed, error,
- * skipped: the wire values, runner/isolate.h), what the parent concludes
+ * skipped: the wire values, runner/isolate/isolate.h), what the parent concludes
  * when the child did not report (crashed, timeout, aborted), and what the
  * database stores and the views count (runs.status: every one but
  * aborted, which is never stored: resume runs it again). A matrix that

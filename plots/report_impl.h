@@ -184,7 +184,7 @@ int rp_rate_charts(rp_report *r, const rp_series *s, sp_err *err);
 int rp_heatmaps(rp_report *r, const rp_series *s, sp_err *err);
 int rp_all_runs_table(rp_report *r, const char *op, sp_err *err);
 /* The charts the sweep's config asks for, of one operation: its
- * [chart NAME] sections (report_request.c, runner/charts.h). */
+ * [chart NAME] sections (report_request.c, runner/plan/charts.h). */
 int rp_requested_charts(rp_report *r, const char *op, sp_err *err);
 
 /* Summary, failure and comparison tables (report_summary.c, report_compare.c). */

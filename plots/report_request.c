@@ -1,6 +1,6 @@
 /*
  * report_request.c — the charts the sweep's config asks for: its
- * [chart NAME] sections (runner/charts.h), read back from the config text
+ * [chart NAME] sections (runner/plan/charts.h), read back from the config text
  * stored with the sweep. Each asks for y = rate, time or speedup against
  * one axis x; one chart per operation and matrix, and per format family
  * or kernel with `split`: OP-NAME[-GROUP]-MATRIX. A line per kernel, at
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/charts.h"
+#include "../runner/plan/charts.h"
 #include "report_impl.h"
 
 /* One point: a kernel at one value of x. lo, hi: NaN without an interval. */

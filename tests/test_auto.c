@@ -10,7 +10,7 @@
 
 #include "../db/store.h"
 #include "../kernels/spmv/spmv.h"
-#include "../runner/harness.h"
+#include "../runner/exec/harness.h"
 #include "../db/stats.h"
 #include "../runner/runner.h"
 #include "testutil.h"

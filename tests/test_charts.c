@@ -1,4 +1,4 @@
-/* test_charts.c — [chart NAME] sections of a config (runner/charts.h):
+/* test_charts.c — [chart NAME] sections of a config (runner/plan/charts.h):
  * read and checked with the config, each error naming the config line and
  * the nearest valid word; read back from the stored text for the report
  * the same way; the format families `split = family` groups by. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/charts.h"
+#include "../runner/plan/charts.h"
 #include "../runner/runner.h"
 
 #define HEAD                                                                            \

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../runner/charts.h"
+#include "../runner/plan/charts.h"
 #include "testutil.h"
 
 /* Every *.ini of dir is named as "`dir/NAME.ini`" in the page. */

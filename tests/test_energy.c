@@ -1,6 +1,6 @@
 /*
  * test_energy.c — GPU energy windows aligned to the counter's steps
- * (runner/energy_window.h), on a simulated GPU: samples of known length
+ * (runner/exec/energy_window.h), on a simulated GPU: samples of known length
  * and power, and a counter that moves only every `period` seconds, as
  * NVML's does on the H100. A window timed by the clock alone would catch
  * a varying number of steps; the aligned one gives the energy per launch
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runner/energy_window.h"
+#include "../runner/exec/energy_window.h"
 
 typedef struct sim {
     double t;           /* simulated seconds */

@@ -22,7 +22,7 @@
 #include "../fetch/fetch.h"
 #include "../fetch/sha256.h"
 #include "../kernels/kernel.h"
-#include "../runner/datasets.h"
+#include "../runner/exec/datasets.h"
 #include "testutil.h"
 #include "util_archive.h"
 #include "util_server.h"

@@ -9,7 +9,7 @@
 
 #include "../fetch/matrix.h"
 #include "../kernels/spmv/spmv_gpu_host.h"
-#include "../runner/resume.h"
+#include "../runner/exec/resume.h"
 #include "../runner/runner.h"
 #include "spmv_cases.h"
 
@@ -51,7 +51,7 @@ Test(gpu_memory, memory_is_a_word_axis)
 }
 
 /* Every kernel declaring the axis defaults to device alone (the value
- * runner/plan.c leaves out of a combination, so the kernels that gained
+ * runner/plan/plan.c leaves out of a combination, so the kernels that gained
  * the axis keep their plans), and every CUDA kernel of the study has it. */
 Test(gpu_memory, the_study_kernels_declare_it_defaulting_to_device_alone)
 {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../runner/shards.h"
+#include "../runner/scale/shards.h"
 #include "testutil.h"
 #include "util_shards.h"
 

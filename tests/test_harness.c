@@ -1,5 +1,5 @@
 /*
- * test_harness.c — the harness owns the clock (runner/harness.h): a kernel
+ * test_harness.c — the harness owns the clock (runner/exec/harness.h): a kernel
  * of known length (a spin) is measured as that length one launch a sample
  * and batched; a batch fills min_sample_time; a cold sample flushes and is
  * never batched; a kernel with a reset gets it before every sample and one
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/harness.h"
+#include "../runner/exec/harness.h"
 #include "testutil.h"
 
 typedef struct spin_state {

@@ -4,7 +4,7 @@
  * compute a wrong result, or interrupt the sweep, each recorded with the
  * right status and message, while the combinations after them still run
  * and store exact samples — with a process per combination and with a
- * worker per matrix (`isolate = matrix`, runner/worker.c), which must be
+ * worker per matrix (`isolate = matrix`, runner/isolate/worker.c), which must be
  * replaced after each bad combination and shared by the good ones. */
 #include <criterion/criterion.h>
 #include <signal.h>

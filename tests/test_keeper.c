@@ -1,4 +1,4 @@
-/* test_keeper.c — the GPU keeper (runner/keeper.c): started only for a
+/* test_keeper.c — the GPU keeper (runner/isolate/keeper.c): started only for a
  * sweep with GPU kernels on a machine with a GPU, unless turned off; where
  * it can make no context (no GPU here) it is gone at once; where it can,
  * it lives until stopped; either way no process is left behind. */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../runner/isolate.h"
+#include "../runner/isolate/isolate.h"
 
 static sp_combo combo_of(const char *kernel)
 {

@@ -1,4 +1,4 @@
-/* test_machine.c — the machine's state around a run (runner/machine*.c,
+/* test_machine.c — the machine's state around a run (runner/exec/machine*.c,
  * issue 19 point 4): the judgement (throttled, busy, frequency drop,
  * governor) and the energy from made-up readings; the readings from
  * fixture trees standing in for /proc and /sys (tests/data/machine) and
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../runner/machine.h"
+#include "../runner/exec/machine.h"
 #include "testutil.h"
 
 /* A reading with nothing known, as sp_machine_read leaves unknowns. */

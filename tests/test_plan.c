@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../runner/resume.h"
+#include "../runner/exec/resume.h"
 #include "../runner/runner.h"
 
 /* A local kernel with two axes, to check the product's order. */
@@ -230,7 +230,7 @@ Test(plan, harness_axes_per_kernel)
     }
 }
 
-#include "../runner/select.h"
+#include "../runner/plan/select.h"
 
 /* 4 matrices of very different sizes x 10 combinations. */
 static void shard_config(sp_config *cfg, sp_plan *plan)
@@ -258,7 +258,7 @@ Test(plan, shards_cover_the_plan_exactly_once_and_balance)
     cr_assert_eq(sp_select(&cfg, &plan, &(sp_sweep_opts){0}, &all, &err), 0, "%s", err.msg);
     cr_assert_eq(all.n, total);
     /* laplace2d n=1000: 5e6 - 4e3 nonzeros, x (7 + 1) runs at 2 ns each on
-     * one CPU thread, plus 2 ms for the child (runner/cost.c) */
+     * one CPU thread, plus 2 ms for the child (runner/plan/cost.c) */
     cr_assert_float_eq(all.w[0].cost, 2e-3 + (5e6 - 4e3) * 8 * 2e-9, 1e-12);
     for (int shards = 1; shards <= 7; shards++) {
         int *seen = calloc((size_t)total, sizeof *seen);

@@ -104,7 +104,7 @@ static int float_launch(void *state, const sp_exec *ex, sp_err *err)
     return 0;
 }
 
-/* The harness checks a run at its precision (runner/measure.c). */
+/* The harness checks a run at its precision (runner/exec/measure.c). */
 Test(precision, a_sweep_checks_each_run_at_its_precision, .timeout = 60)
 {
     static sp_kernel rounding;

@@ -107,7 +107,7 @@ Test(registry, declared_axes)
 }
 
 /* A `precision` axis has exactly one default value, double: the value a
- * kernel reads when the axis is absent, and the one runner/plan.c leaves
+ * kernel reads when the axis is absent, and the one runner/plan/plan.c leaves
  * out of a combination whose section does not set it (so a kernel that
  * gains the axis keeps its plans' hashes). Every GPU SpMV kernel, ours and
  * cuSPARSE's, has the axis. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../runner/select.h"
+#include "../runner/plan/select.h"
 #include "testutil.h"
 #include "util_db.h"
 

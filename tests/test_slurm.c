@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../runner/shards.h"
+#include "../runner/scale/shards.h"
 #include "testutil.h"
 #include "util_shards.h"
 

@@ -1,4 +1,4 @@
-/* test_split.c — how shards split a plan (runner/split.c): by matrix where
+/* test_split.c — how shards split a plan (runner/plan/split.c): by matrix where
  * the matrices balance, so each process loads only its own; a matrix too
  * large for one shard's share, or fewer matrices than shards, cut into
  * contiguous pieces (as few as balance needs); every pair exactly once, in plan order, for every
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../runner/select.h"
+#include "../runner/plan/select.h"
 #include "testutil.h"
 
 #define MAXM 16

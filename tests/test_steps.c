@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/harness.h"
-#include "../runner/measure_steps.h"
+#include "../runner/exec/harness.h"
+#include "../runner/exec/measure_steps.h"
 #include "../runner/runner.h"
 #include "testutil.h"
 

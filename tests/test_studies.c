@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../fetch/matrix.h"
-#include "../runner/charts.h"
+#include "../runner/plan/charts.h"
 #include "../runner/runner.h"
 #include "testutil.h"
 #include "util_archive.h"

@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "testutil.h"
-#include "../runner/harness.h"
+#include "../runner/exec/harness.h"
 
 void tu_tempdir(char *buf, size_t len)
 {

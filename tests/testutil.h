@@ -25,7 +25,7 @@ void tu_gunzip(const char *gz, const char *out);
 double *tu_dense(const sp_csr *A);
 
 /* A kernel driven through the harness exactly as the runner drives it
- * (runner/harness.h: the harness times every phase):
+ * (runner/exec/harness.h: the harness times every phase):
  *   tu_run r;
  *   tu_run_prepare(&r, k, pb, params, &err)   harness opened (warm), then
  *                                             prepare, upload, analyse
@@ -37,7 +37,7 @@ double *tu_dense(const sp_csr *A);
  * r.state is the kernel's state, r.ph the phases timed so far. Each
  * returns 0, or -1 with the reason in err; tu_run_end is needed after a
  * failed prepare too. */
-#include "../runner/harness.h"
+#include "../runner/exec/harness.h"
 typedef struct tu_run {
     sp_harness h;
     void *state;

@@ -2,7 +2,7 @@
  * sort_gpu.h — the harness every GPU sort kernel runs in (sort_gpu.cu):
  * a design is one function that sorts n keys (and values) in place on a
  * stream with a workspace it sized itself; the harness does the rest.
- * The clock is the runner's (runner/harness.c): reset and launch enqueue
+ * The clock is the runner's (runner/exec/harness.c): reset and launch enqueue
  * on its stream (sp_exec.stream).
  *
  *   need     the axes checked (the harness's ranges, then design->check:

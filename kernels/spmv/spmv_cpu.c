@@ -7,7 +7,7 @@
 #include "../partition.h"
 #include "spmv.h"
 
-/* The runner's bounds for the `threads` axis (runner/axis.c). */
+/* The runner's bounds for the `threads` axis (runner/plan/axis.c). */
 #define SP_MAX_THREADS 4096
 
 /* Check the problem and the `threads` axis, allocate y. */

@@ -3,7 +3,7 @@
  * its making and the arrays recorded for the upload (host only), the one
  * upload that allocates and copies them, the result and the release.
  * Nothing here reads a clock or waits for the device: the harness times
- * each step between two waits of its own (runner/harness.c).
+ * each step between two waits of its own (runner/exec/harness.c).
  */
 #include <stdlib.h>
 #include <string.h>

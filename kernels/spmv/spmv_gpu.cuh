@@ -2,7 +2,7 @@
  * spmv_gpu.cuh — the state every GPU SpMV kernel shares: the format built
  * on the host, the list of device arrays to make from it, the arrays on
  * the device and (for cuSPARSE) the library handle, descriptors and work
- * buffer. The harness times every step (runner/harness.h); no kernel
+ * buffer. The harness times every step (runner/exec/harness.h); no kernel
  * reads a clock or waits for the device. A kernel's
  *   prepare  (host only, no CUDA call) checks its axes, then
  *              g = sp_spmv_gpu_new(pb, err)      (records x and y), or

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../runner/harness.h"
+#include "../../runner/exec/harness.h"
 
 typedef struct spin_state {
     double seconds;

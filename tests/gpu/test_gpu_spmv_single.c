@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../../fetch/matrix.h"
-#include "../../runner/harness.h"
+#include "../../runner/exec/harness.h"
 #include "../../runner/runner.h"
 #include "../spmv_cases.h"
 #include "../testutil.h"

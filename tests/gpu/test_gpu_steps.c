@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../../fetch/matrix.h"
-#include "../../runner/harness.h"
+#include "../../runner/exec/harness.h"
 #include "../spmv_cases.h"
 
 /* Under compute-sanitizer (SPSWEEP_GPU_TEST_QUICK) launches are slowed:

@@ -1,0 +1,63 @@
+/*
+ * gpu_clock.h — the harness's GPU clock (runner/exec/gpu_clock.cu; in CPU-only
+ * builds runner/exec/gpu_clock_none.c refuses): the stream every GPU kernel
+ * launch goes on, the two CUDA events a sample is timed between, and the
+ * buffer that flushes the L2 cache before a cold sample.
+ *
+ * The stream is a blocking one (cudaStreamCreate's default): work a kernel
+ * leaves on the legacy default stream is still ordered between the events,
+ * so a launch that forgets ex->stream is timed right, only not overlapped.
+ */
+#ifndef SP_GPU_CLOCK_H
+#define SP_GPU_CLOCK_H
+
+#include "../../kernels/sparse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sp_gpu_clock sp_gpu_clock;
+
+/* Stream, events, and (flush_l2) a buffer the size of the L2 cache, on the
+ * current device of the calling process. -1 with the reason. */
+int sp_gpu_clock_open(sp_gpu_clock **c, int flush_l2, sp_err *err);
+/* The cudaStream_t, as sp_exec.stream wants it. */
+void *sp_gpu_clock_stream(const sp_gpu_clock *c);
+/* Record the start event on the stream. */
+int sp_gpu_clock_start(sp_gpu_clock *c, sp_err *err);
+/* Record the stop event, wait for it, *seconds = stop - start. A launch
+ * error of the work in between surfaces here, with CUDA's message. */
+int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err);
+/* Most step marks one sample may hold (sp_exec_mark, `steps = 1`). */
+#define SP_GPU_CLOCK_MARKS 16
+/* Record mark event i (0 .. SP_GPU_CLOCK_MARKS-1) on the stream, between
+ * the start and the stop; its events are created on first use. */
+int sp_gpu_clock_mark(sp_gpu_clock *c, int i, sp_err *err);
+/* Seconds from the start event to mark i, after sp_gpu_clock_stop. */
+int sp_gpu_clock_mark_elapsed(sp_gpu_clock *c, int i, double *seconds, sp_err *err);
+/* Wait for everything on the stream (a warm-up launch, a reset). */
+int sp_gpu_clock_sync(sp_gpu_clock *c, sp_err *err);
+/* Wait for the whole device (every stream, the legacy default one
+ * included): the edges of a timed phase (upload, result, release), where a
+ * kernel may have used cudaMemcpy or a library's own stream. */
+int sp_gpu_clock_device_sync(sp_gpu_clock *c, sp_err *err);
+/* Overwrite the L2 cache (a memset of the flush buffer on the stream, as
+ * nvbench does) and wait: the next sample starts cold. */
+int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err);
+/* Enqueue on stream a kernel of known length: one thread spinning on the
+ * GPU's global timer (%globaltimer, nanoseconds) for `seconds`. The
+ * harness's own check (tests/gpu/test_gpu_harness.c): a spin measured
+ * as its length one launch a sample and batched. -1 with the reason. */
+int sp_gpu_spin(void *stream, double seconds, sp_err *err);
+/* The PCI bus id of the clock's device ("0000:3b:00.0"), the name NVML
+ * knows it by whatever CUDA_VISIBLE_DEVICES says; -1 when unknown. */
+int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len);
+/* The L2 size in bytes the flush covers (0 without a flush buffer). */
+size_t sp_gpu_clock_l2_bytes(const sp_gpu_clock *c);
+void sp_gpu_clock_close(sp_gpu_clock *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
