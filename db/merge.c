@@ -40,7 +40,8 @@
 
 #define MATRIX_COLS                                                                      \
     "source, name, rows, cols, nnz, row_min, row_max, row_mean, row_std, empty_rows,"   \
-    " bandwidth, pattern_symmetry, size_class, checksum"
+    " bandwidth, pattern_symmetry, size_class, checksum, ndiags, ell_fill, sell_fill_8,"  \
+    " sell_fill_32, top1_share, col_gap, x_line_new"
 
 /* Run SQL with one int64 and one optional text parameter to completion. */
 static int exec_bound(sp_store *st, const char *sql, int64_t a, const char *b,

@@ -19,6 +19,7 @@
 
 #include "../db/store.h"
 #include "../plots/report.h"
+#include "advise.h"
 #include "cli.h"
 #include "load_guard.h"
 #include "runner.h"
@@ -702,7 +703,8 @@ static const command commands[] = {
     {&cli_sweep, run_sweep},     {&cli_plan, run_plan},       {&sp_cli_list, sp_cmd_list},
     {&cli_info, run_info},       {&sp_cli_fetch, sp_cmd_fetch}, {&sp_cli_cache, sp_cmd_cache},
     {&cli_report, run_report},   {&cli_export, run_export},   {&sp_cli_compare, sp_cmd_compare},
-    {&sp_cli_merge, sp_cmd_merge}, {&sp_cli_slurm, sp_cmd_slurm}, {&cli_help, run_help},
+    {&sp_cli_merge, sp_cmd_merge}, {&sp_cli_slurm, sp_cmd_slurm}, {&sp_cli_advise, sp_cmd_advise},
+    {&cli_help, run_help},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof *commands))
 

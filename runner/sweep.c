@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise_plan.h"
 #include "isolate.h"
 #include "load_guard.h"
 #include "resume.h"
@@ -290,8 +291,10 @@ static int finish_sweep(run_ctx *rc, int rcode, sp_err *err)
         return rcode;
     if (!ended || sp_store_sweep_tally(rc->st, rc->sweep_id, &rc->res->sweep, &e2))
         return sp_fail(err, "%s", e2.msg);
-    if (rc->o && rc->o->log && !rc->o->no_summary)
+    if (rc->o && rc->o->log && !rc->o->no_summary) {
         sp_store_print_summary(rc->st, rc->sweep_id, rc->o->log, &e2);
+        sp_advised_summary(rc->st, rc->sweep_id, rc->o->log);
+    }
     return 0;
 }
 
@@ -334,7 +337,8 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     sp_provenance_collect(&rc.prov);
     sp_gpu_keeper_await(&keeper, rc.prov.have_gpu);
     t[1] = sp_seconds();
-    if (open_sweep(&rc, err) || drop_stored(&rc, err))
+    if (open_sweep(&rc, err) || drop_stored(&rc, err) ||
+        sp_advised_store(rc.st, rc.sweep_id, cfg, &plan, rc.todo.advised, err))
         goto out;
     res->sweep_id = rc.sweep_id;
     sp_sweep_interrupted = 0;
