@@ -162,8 +162,12 @@ static int advise_matrix(const sp_config *cfg, const sp_plan *plan, const sp_adv
             !strcmp(sp_kernel_device(plan->combos[c].kernel), set->device))
             a->keep[(size_t)m * plan->ncombos + c] = 1;
     a->unadvised += !chosen;
+    sp_advised_row none = {.matrix = m, .rank = 0, .combo = -1};  /* said by the dry run */
+    snprintf(none.neighbours, sizeof none.neighbours, "%s",
+             adv.close ? "no advised configuration is in this plan" : adv.why);
+    int rc = !chosen && add_row(a, &none) ? sp_fail(err, "out of memory advising") : 0;
     sp_advice_free(&adv);
-    return 0;
+    return rc;
 }
 
 /* Load the learning set of each (operation, device) of the plan and
@@ -251,6 +255,11 @@ void sp_advised_print(const sp_config *cfg, const sp_plan *plan, const sp_advise
     for (int i = 0; i < a->nrows; i++) {
         const sp_advised_row *r = &a->rows[i];
         char axes[256];
+        if (r->rank == 0) {
+            fprintf(out, "# not advised for %s (the whole plan runs): %s\n",
+                    cfg->matrices[r->matrix].name, r->neighbours);
+            continue;
+        }
         sp_params_text(&plan->combos[r->combo].params, axes, sizeof axes);
         fprintf(out, "# advised %d for %s: %s %s, expected %.4g (%.4g .. %.4g), from %s\n",
                 r->rank, cfg->matrices[r->matrix].name, plan->combos[r->combo].kernel->name,
@@ -274,6 +283,8 @@ int sp_advised_store(sp_store *st, int64_t sweep_id, const sp_config *cfg,
     for (int i = 0; i < a->nrows && !rc; i++) {
         const sp_advised_row *r = &a->rows[i];
         char json[512];
+        if (r->rank == 0)
+            continue;
         sp_params_json(&plan->combos[r->combo].params, json, sizeof json);
         sqlite3_bind_int64(s, 1, sweep_id);
         sqlite3_bind_text(s, 2, cfg->matrices[r->matrix].text, -1, SQLITE_TRANSIENT);

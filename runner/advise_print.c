@@ -50,11 +50,12 @@ static void print_neighbours(const sp_adv_set *set, const sp_advice *adv, FILE *
         const sp_adv_rate *mine = adv->nchoices
                                       ? sp_adv_rate_of(set, adv->nb[i], adv->choices[0].config)
                                       : NULL;
-        fprintf(out, "  %-28s d=%.2f  best %s %.4g; advised %s\n", c->name, adv->dist[i], best,
-                c->best_rate, mine ? "" : "not measured");
+        fprintf(out, "  %-28s d=%.2f  best: %s %.4g; advised: ", c->name, adv->dist[i], best,
+                c->best_rate);
         if (mine)
-            fprintf(out, "  %-28s         advised at %.4g (%.0f %% of its best)\n", "",
-                    mine->rate, 100 * mine->rel);
+            fprintf(out, "%.4g (%.0f %% of the best)\n", mine->rate, 100 * mine->rel);
+        else
+            fprintf(out, "did not run\n");
     }
 }
 
