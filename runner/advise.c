@@ -268,14 +268,14 @@ done:
 }
 
 /* Mean and spread (population, floored) of each feature over the cases
- * kept (not `exclude`'s); returns how many were kept. */
-static int zscoring(const sp_adv_set *set, const char *exclude, double *mean, double *sd)
+ * kept (skip[c] 0; skip NULL: all); returns how many were kept. */
+static int zscoring(const sp_adv_set *set, const unsigned char *skip, double *mean, double *sd)
 {
     int n = 0;
     for (int j = 0; j < SP_ADV_NFEAT; j++)
         mean[j] = sd[j] = 0;
     for (int c = 0; c < set->ncases; c++) {
-        if (exclude && !strcmp(set->cases[c].checksum, exclude))
+        if (skip && skip[c])
             continue;
         n++;
         for (int j = 0; j < SP_ADV_NFEAT; j++)
@@ -284,7 +284,7 @@ static int zscoring(const sp_adv_set *set, const char *exclude, double *mean, do
     for (int j = 0; j < SP_ADV_NFEAT; j++)
         mean[j] = n ? mean[j] / n : 0;
     for (int c = 0; c < set->ncases; c++) {
-        if (exclude && !strcmp(set->cases[c].checksum, exclude))
+        if (skip && skip[c])
             continue;
         for (int j = 0; j < SP_ADV_NFEAT; j++) {
             double d = set->cases[c].f[j] - mean[j];
@@ -298,26 +298,31 @@ static int zscoring(const sp_adv_set *set, const char *exclude, double *mean, do
     return n;
 }
 
-/* RMS of the z-scored differences: 1 = one spread per feature on average. */
-static double distance(const double *a, const double *b, const double *sd)
+/* RMS of the z-scored differences over the features in use: 1 = one
+ * spread per feature on average. */
+static double distance(const double *a, const double *b, const double *sd, unsigned use)
 {
     double s = 0;
+    int n = 0;
     for (int j = 0; j < SP_ADV_NFEAT; j++) {
+        if (!(use >> j & 1))
+            continue;
         double z = (a[j] - b[j]) / sd[j];
         s += z * z;
+        n++;
     }
-    return sqrt(s / SP_ADV_NFEAT);
+    return n ? sqrt(s / n) : 0;
 }
 
 /* The k nearest kept cases into adv (insertion into a sorted list). */
-static void nearest(const sp_adv_set *set, const double *f, const char *exclude, int k,
-                    sp_advice *adv)
+static void nearest(const sp_adv_set *set, const double *f, const unsigned char *skip,
+                    unsigned use, int k, sp_advice *adv)
 {
     adv->nnb = 0;
     for (int c = 0; c < set->ncases; c++) {
-        if (exclude && !strcmp(set->cases[c].checksum, exclude))
+        if (skip && skip[c])
             continue;
-        double d = distance(f, set->cases[c].f, adv->sd);
+        double d = distance(f, set->cases[c].f, adv->sd, use);
         int at = adv->nnb < k ? adv->nnb : k;
         if (at == k && d >= adv->dist[k - 1])
             continue;
@@ -339,10 +344,7 @@ static int by_score(const void *a, const void *b)
     return x->config - y->config;
 }
 
-/* A configuration that did not run ok on a neighbour (it failed, was
- * refused by max_fill, or was not measured) counts there as this share of
- * the best: bad enough to lose to one that ran everywhere. */
-#define MISSING_REL 0.1
+#define MISSING_REL SP_ADV_MISSING_REL
 
 /* Score every configuration the neighbours measured: the weighted geomean
  * of its rel over the neighbours (weights 1 / (d + 0.05)), so that a
@@ -382,12 +384,14 @@ static int score(const sp_adv_set *set, sp_advice *adv)
     return 0;
 }
 
-int sp_adv_predict(const sp_adv_set *set, const double f[SP_ADV_NFEAT], const char *exclude,
-                   const sp_adv_opts *o, sp_advice *adv, sp_err *err)
+int sp_adv_predict_skip(const sp_adv_set *set, const double f[SP_ADV_NFEAT],
+                        const unsigned char *skip, unsigned use, const sp_adv_opts *o,
+                        sp_advice *adv, sp_err *err)
 {
     memset(adv, 0, sizeof *adv);
     int k = o->k > 0 ? (o->k < SP_ADV_MAX_K ? o->k : SP_ADV_MAX_K) : SP_ADV_K;
-    int n = zscoring(set, exclude, adv->mean, adv->sd);
+    int n = zscoring(set, skip, adv->mean, adv->sd);
+    adv->use = use ? use : SP_ADV_ALL;
     if (n < SP_ADV_MIN_CASES) {
         snprintf(adv->why, sizeof adv->why, "the database%s measured %d matri%s for %s on "
                  "the %s in %s precision; advice needs at least %d",
@@ -395,7 +399,7 @@ int sp_adv_predict(const sp_adv_set *set, const double f[SP_ADV_NFEAT], const ch
                  set->precision, SP_ADV_MIN_CASES);
         return 0;
     }
-    nearest(set, f, exclude, k, adv);
+    nearest(set, f, skip, adv->use, k, adv);
     adv->nearest = adv->dist[0];
     if (score(set, adv))
         return sp_fail(err, "advise: out of memory scoring configurations");
@@ -409,6 +413,25 @@ int sp_adv_predict(const sp_adv_set *set, const double f[SP_ADV_NFEAT], const ch
     if (!adv->close)
         snprintf(adv->why, sizeof adv->why, "the nearest matrices have no ok runs");
     return 0;
+}
+
+unsigned char *sp_adv_skip_matrix(const sp_adv_set *set, const char *exclude)
+{
+    unsigned char *skip = calloc((size_t)set->ncases + 1, 1);
+    for (int c = 0; skip && exclude && c < set->ncases; c++)
+        skip[c] = !strcmp(set->cases[c].checksum, exclude);
+    return skip;
+}
+
+int sp_adv_predict(const sp_adv_set *set, const double f[SP_ADV_NFEAT], const char *exclude,
+                   const sp_adv_opts *o, sp_advice *adv, sp_err *err)
+{
+    unsigned char *skip = sp_adv_skip_matrix(set, exclude);
+    if (!skip)
+        return sp_fail(err, "advise: out of memory");
+    int rc = sp_adv_predict_skip(set, f, skip, set->use, o, adv, err);
+    free(skip);
+    return rc;
 }
 
 void sp_advice_free(sp_advice *adv)

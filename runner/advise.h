@@ -18,6 +18,7 @@
 #include "../fetch/matrix.h"
 
 #define SP_ADV_NFEAT 14     /* the f_* columns of advise_features */
+#define SP_ADV_ALL ((1u << SP_ADV_NFEAT) - 1)
 #define SP_ADV_MAX_K 32
 
 /* The feature columns' names (f_nnz, ...), in the order of sp_adv_case.f. */
@@ -50,6 +51,8 @@ typedef struct sp_adv_set {
     sp_adv_case *cases;
     sp_adv_rate *rates;
     char **kernel, **axes;      /* the distinct configurations */
+    unsigned use;               /* the features distances use (bit j: feature j; 0 all):
+                                   sp_adv_learn_features */
     int cap_cases, cap_rates, cap_configs;
 } sp_adv_set;
 
@@ -60,7 +63,14 @@ typedef struct sp_adv_opts {
     int k;                      /* neighbours, default 5 */
     double max_distance;        /* RMS z-distance of the nearest beyond which nothing is
                                    close (default SP_ADV_MAX_DISTANCE) */
+    int all_features;           /* 1: distances over every feature; 0: the ones
+                                   sp_adv_learn_features keeps (default) */
 } sp_adv_opts;
+
+/* A configuration that did not run ok on a matrix (it failed, was refused
+ * by max_fill, or was not measured) counts there as this share of the
+ * best: bad enough to lose to one that ran everywhere. */
+#define SP_ADV_MISSING_REL 0.1
 
 #define SP_ADV_K 5
 #define SP_ADV_MAX_DISTANCE 1.0
@@ -87,6 +97,7 @@ typedef struct sp_advice {
     int nchoices;
     sp_adv_choice *choices;     /* every configuration a neighbour measured, best first */
     double mean[SP_ADV_NFEAT], sd[SP_ADV_NFEAT];  /* the z-scoring used */
+    unsigned use;               /* the features the distances used */
 } sp_advice;
 
 /* Load the learning set: every matrix with features and ok runs of the
@@ -106,6 +117,23 @@ int sp_adv_features_of(const sp_matrix *M, double f[SP_ADV_NFEAT], sp_err *err);
 int sp_adv_predict(const sp_adv_set *set, const double f[SP_ADV_NFEAT], const char *exclude,
                    const sp_adv_opts *o, sp_advice *adv, sp_err *err);
 void sp_advice_free(sp_advice *adv);
+/* The same leaving out the cases with skip[c] set (NULL: none), distances
+ * over the features in use (0: all). */
+int sp_adv_predict_skip(const sp_adv_set *set, const double f[SP_ADV_NFEAT],
+                        const unsigned char *skip, unsigned use, const sp_adv_opts *o,
+                        sp_advice *adv, sp_err *err);
+/* skip[c] = 1 for the cases of matrix `exclude` (a checksum; NULL: none),
+ * calloc'd (NULL out of memory). */
+unsigned char *sp_adv_skip_matrix(const sp_adv_set *set, const char *exclude);
+
+/* Which features predict (advise_learn.c): backward elimination from all
+ * of them, dropping the feature whose absence gives the lowest
+ * leave-one-matrix-out regret over the cases not skipped, while that is no
+ * higher than before, down to SP_ADV_MIN_FEATURES. The mask into
+ * *use. */
+#define SP_ADV_MIN_FEATURES 3
+int sp_adv_learn_features(const sp_adv_set *set, const unsigned char *skip,
+                          const sp_adv_opts *o, unsigned *use, sp_err *err);
 
 /* The configuration most often the best (place 1) over the cases, leaving
  * out `exclude`'s; -1 when there are none. */
@@ -137,6 +165,7 @@ typedef struct sp_adv_eval {
                                    by the most-often-best fallback) */
     sp_adv_method advised, most_often, vendor;
     char most_often_config[256];   /* over the whole set, for the report */
+    int kept[SP_ADV_NFEAT];     /* folds whose learnt distance used feature j */
 } sp_adv_eval;
 
 /* Evaluate advice over set; with per_matrix, one line per matrix on out. */

@@ -64,8 +64,18 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
     for (int c = 0; c < set->ncases; c++) {
         const sp_adv_case *x = &set->cases[c];
         sp_advice adv;
-        if (sp_adv_predict(set, x->f, x->checksum, o, &adv, err))
+        unsigned char *skip = sp_adv_skip_matrix(set, x->checksum);
+        unsigned use = SP_ADV_ALL;
+        if (!skip)
+            return sp_fail(err, "advise: out of memory evaluating");
+        if ((!o->all_features && sp_adv_learn_features(set, skip, o, &use, err)) ||
+            sp_adv_predict_skip(set, x->f, skip, use, o, &adv, err)) {
+            free(skip);
             return -1;
+        }
+        free(skip);
+        for (int j = 0; j < SP_ADV_NFEAT; j++)
+            ev->kept[j] += use >> j & 1;
         int mob = sp_adv_most_often_best(set, x->checksum);
         int cfg = adv.close ? adv.choices[0].config : mob;
         ev->not_close += !adv.close;
@@ -122,6 +132,15 @@ void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv
              ev->most_often_config[0] ? ev->most_often_config : "none");
     method_row(&ev->most_often, label, out);
     method_row(&ev->vendor, "always the vendor library (its best run)", out);
+    fprintf(out, "\nfeatures the distance used (%s), in how many of the %d folds: ",
+            o->all_features ? "all, --all-features" : "learnt in each fold, the matrix judged "
+            "left out", ev->matrices);
+    for (int j = 0, first = 1; j < SP_ADV_NFEAT; j++)
+        if (ev->kept[j]) {
+            fprintf(out, "%s%s %d", first ? "" : ", ", sp_adv_feature_names[j], ev->kept[j]);
+            first = 0;
+        }
+    fprintf(out, "\n");
     if (ev->not_close)
         fprintf(out, "\n¹ nothing close was known for %d of the %d matrices: the most often "
                      "best stood in for the advice there.\n", ev->not_close, ev->matrices);

@@ -64,8 +64,8 @@ static void print_explain(const sp_adv_set *set, const sp_advice *adv, const dou
 {
     fprintf(out, "features (value; z-score over the %d measured matrices):\n", set->ncases);
     for (int j = 0; j < SP_ADV_NFEAT && f; j++)
-        fprintf(out, "  %-11s %9.4g  z=%+.2f\n", sp_adv_feature_names[j], f[j],
-                (f[j] - adv->mean[j]) / adv->sd[j]);
+        fprintf(out, "  %-11s %9.4g  z=%+.2f%s\n", sp_adv_feature_names[j], f[j],
+                (f[j] - adv->mean[j]) / adv->sd[j], adv->use >> j & 1 ? "" : "  (not used)");
     fprintf(out, "why: each configuration scores the weighted geomean of its rate over "
                  "the best on each neighbour (weight 1 / (d + 0.05); 0.1 where it did not "
                  "run ok); the highest score is advised.\nscores:\n");
@@ -83,6 +83,12 @@ void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *
     fprintf(out, "learnt from: %d measured matrices, %d configurations (%s on the %s, %s "
                  "precision)\n", set->ncases, set->nconfigs, set->operation, set->device,
             set->precision);
+    fprintf(out, "distance over %s:", adv->use == SP_ADV_ALL ? "every feature" : "the features "
+                 "that predict best here");
+    for (int j = 0; j < SP_ADV_NFEAT; j++)
+        if (adv->use >> j & 1)
+            fprintf(out, " %s", sp_adv_feature_names[j]);
+    fprintf(out, "\n");
     if (!adv->close) {
         fprintf(out, "no advice: %s\n", adv->why);
         if (adv->nnb && explain)

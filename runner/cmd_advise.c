@@ -16,7 +16,8 @@
 #include "load_guard.h"
 #include "runner.h"
 
-enum { A_DB = 1, A_OP, A_DEVICE, A_PRECISION, A_K, A_MAXD, A_EXPLAIN, A_EVALUATE, A_CACHE };
+enum { A_DB = 1, A_OP, A_DEVICE, A_PRECISION, A_K, A_MAXD, A_EXPLAIN, A_EVALUATE, A_CACHE,
+       A_ALL };
 
 #define MAX_DBS 64
 
@@ -31,6 +32,9 @@ static const sp_cli_opt advise_opts[] = {
     {"max-distance", "D", A_MAXD, "beyond this distance to the nearest measured matrix "
      "(the RMS of the z-scored feature differences) nothing close is known and no advice "
      "is given (default 1.0)"},
+    {"all-features", NULL, A_ALL, "distances over all fourteen features, instead of those "
+     "that lower the leave-one-matrix-out regret on the databases (learnt by backward "
+     "elimination; with --evaluate, in each fold without the matrix judged)"},
     {"explain", NULL, A_EXPLAIN, "also print the features with their z-scores and every "
      "configuration's score; with --evaluate, one row per matrix"},
     {"evaluate", NULL, A_EVALUATE, "no SOURCE: leave each measured matrix out in turn, "
@@ -52,7 +56,9 @@ const sp_cli_cmd sp_cli_advise = {
              "axis values) measured on them scores the weighted mean of its rate over the "
              "best rate on each neighbour (advise_rates.rel); the highest is advised, with "
              "its expected rate (the neighbours' weighted geomean) and their range, the "
-             "runner-up, and the neighbours. When the nearest measured matrix is farther "
+             "runner-up, and the neighbours. The distance uses the features that lower the "
+             "leave-one-matrix-out regret on the databases (backward elimination; "
+             "--all-features: all of them). When the nearest measured matrix is farther "
              "than --max-distance, or fewer than 3 matrices were measured, it says that "
              "nothing close is known instead of guessing.\n"
              "--evaluate: leave-one-matrix-out over the stored sweeps: the share of "
@@ -93,11 +99,7 @@ static int take(advise_cli *c, int opt, const char *v)
         c->db[c->ndb++] = v;
         return 0;
     case A_OP: c->o.operation = v; return 0;
-    case A_DEVICE:
-        if (strcmp(v, "cpu") && strcmp(v, "gpu"))
-            return bad_value("device", v, "cpu or gpu");
-        c->o.device = v;
-        return 0;
+    case A_DEVICE: c->o.device = v; return 0;   /* checked after --help had its turn */
     case A_PRECISION: c->o.precision = v; return 0;
     case A_K: {
         errno = 0;
@@ -115,6 +117,7 @@ static int take(advise_cli *c, int opt, const char *v)
         return 0;
     }
     case A_EXPLAIN: c->explain = 1; return 0;
+    case A_ALL: c->o.all_features = 1; return 0;
     case A_EVALUATE: c->evaluate = 1; return 0;
     case A_CACHE: c->cache_dir = v; return 0;
     }
@@ -137,6 +140,8 @@ static int parse_advise(int argc, char **argv, advise_cli *c)
         if (take(c, opt, optarg))
             return 1;
     }
+    if (c->o.device && strcmp(c->o.device, "cpu") && strcmp(c->o.device, "gpu"))
+        return bad_value("device", c->o.device, "cpu or gpu");
     int want = c->evaluate ? 0 : 1;
     if (argc - optind != want) {
         fprintf(stderr, "spsweep advise: %s; see `spsweep advise --help`\n",
@@ -209,6 +214,11 @@ int sp_cmd_advise(int argc, char **argv)
         return 1;
     }
     if (!c.evaluate) {
+        if (!c.o.all_features && sp_adv_learn_features(&set, NULL, &c.o, &set.use, &err)) {
+            fprintf(stderr, "spsweep advise: %s\n", err.msg);
+            sp_adv_set_free(&set);
+            return 1;
+        }
         rc = advise_one(&c, argv[optind], &set);
     } else {
         sp_adv_eval ev;

@@ -492,3 +492,65 @@ Test(advise, migration_from_version_8_adds_the_features)
     sp_matrix_free(&M);
     sp_store_close(st);
 }
+
+/* ---- learning which features predict ----------------------------------- */
+
+/* 20 matrices by hand: feature 0's sign decides the winner (configuration
+ * 0 when positive, 1 when not; the loser at half its rate), features 1-6
+ * are noise, the others equal. Over all features the noise picks the
+ * neighbours; the learnt distance drops it and is always right. */
+static void noise_set(sp_adv_set *set)
+{
+    memset(set, 0, sizeof *set);
+    snprintf(set->operation, sizeof set->operation, "spmv");
+    snprintf(set->device, sizeof set->device, "cpu");
+    snprintf(set->precision, sizeof set->precision, "double");
+    snprintf(set->rate_unit, sizeof set->rate_unit, "GFLOPS");
+    set->ncases = 20, set->nrates = 40, set->nconfigs = 2;
+    set->cases = calloc(20, sizeof *set->cases);
+    set->rates = calloc(40, sizeof *set->rates);
+    set->kernel = calloc(2, sizeof *set->kernel);
+    set->axes = calloc(2, sizeof *set->axes);
+    cr_assert(set->cases && set->rates && set->kernel && set->axes);
+    set->kernel[0] = strdup("k_plus"), set->kernel[1] = strdup("k_minus");
+    set->axes[0] = strdup("{}"), set->axes[1] = strdup("{}");
+    for (int i = 0; i < 20; i++) {
+        sp_adv_case *c = &set->cases[i];
+        char name[32];
+        snprintf(name, sizeof name, "m%d", i);
+        c->name = strdup(name), c->source = strdup(name);
+        snprintf(c->checksum, sizeof c->checksum, "%016x", i + 1);
+        c->f[0] = (i % 2 ? 1 : -1) * (1 + 0.1 * i);
+        for (int j = 1; j <= 6; j++)      /* six features of noise */
+            c->f[j] = (double)((i * 7919 + j * 104729) % 97);
+        c->first = 2 * i, c->n = 2, c->best_rate = 2, c->vendor_rate = NAN, c->vendor_at = -1;
+        int win = i % 2 ? 0 : 1;
+        set->rates[2 * i] = (sp_adv_rate){.config = win, .rate = 2, .rel = 1, .near_best = 1,
+                                          .rate_lo = NAN, .rate_hi = NAN};
+        set->rates[2 * i + 1] = (sp_adv_rate){.config = 1 - win, .rate = 1, .rel = 0.5,
+                                              .rate_lo = NAN, .rate_hi = NAN};
+    }
+}
+
+Test(advise, learning_drops_a_feature_that_is_noise)
+{
+    sp_adv_set set;
+    sp_adv_opts o;
+    sp_err err = {{0}};
+    noise_set(&set);
+    sp_adv_opts_default(&o);
+    o.max_distance = 1e9;
+    unsigned use = 0;
+    cr_assert_eq(sp_adv_learn_features(&set, NULL, &o, &use, &err), 0, "%s", err.msg);
+    cr_assert(use & 1u, "the sign feature kept: %#x", use);
+    cr_assert_not(use & 0x7eu, "the noise dropped: %#x", use);
+    sp_adv_eval ev;
+    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ev.advised.within, 20, "learnt: %d of 20", ev.advised.within);
+    for (int j = 1; j <= 6; j++)
+        cr_assert_eq(ev.kept[j], 0, "noise %d never kept in a fold", j);
+    o.all_features = 1;
+    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_lt(ev.advised.within, 20, "all features: the noise misleads");
+    sp_adv_set_free(&set);
+}
