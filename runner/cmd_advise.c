@@ -17,7 +17,7 @@
 #include "runner.h"
 
 enum { A_DB = 1, A_OP, A_DEVICE, A_PRECISION, A_K, A_MAXD, A_EXPLAIN, A_EVALUATE, A_CACHE,
-       A_ALL };
+       A_ALL, A_OUT };
 
 #define MAX_DBS 64
 
@@ -41,6 +41,8 @@ static const sp_cli_opt advise_opts[] = {
      "advise on it from the others and judge the advice against what was measured, beside "
      "two baselines (always the most-often-best configuration, always the vendor "
      "library); a Markdown table"},
+    {"out", "FILE", A_OUT, "with --evaluate: also write the evaluation as a Markdown page "
+     "to FILE (the databases, the table, one row per matrix)"},
     {"cache-dir", "DIR", A_CACHE, "matrix cache for suitesparse: sources (default "
      "$SPSWEEP_CACHE, $XDG_CACHE_HOME/spsweep or ~/.cache/spsweep)"},
     {NULL, NULL, 0, NULL},
@@ -79,7 +81,7 @@ typedef struct advise_cli {
     int ndb;
     sp_adv_opts o;
     int explain, evaluate;
-    const char *cache_dir;
+    const char *cache_dir, *out;
 } advise_cli;
 
 static int bad_value(const char *opt, const char *v, const char *want)
@@ -118,6 +120,7 @@ static int take(advise_cli *c, int opt, const char *v)
     }
     case A_EXPLAIN: c->explain = 1; return 0;
     case A_ALL: c->o.all_features = 1; return 0;
+    case A_OUT: c->out = v; return 0;
     case A_EVALUATE: c->evaluate = 1; return 0;
     case A_CACHE: c->cache_dir = v; return 0;
     }
@@ -140,6 +143,8 @@ static int parse_advise(int argc, char **argv, advise_cli *c)
         if (take(c, opt, optarg))
             return 1;
     }
+    if (c->out && !c->evaluate)
+        return bad_value("out", c->out, "--evaluate beside it (advice itself goes to stdout)");
     if (c->o.device && strcmp(c->o.device, "cpu") && strcmp(c->o.device, "gpu"))
         return bad_value("device", c->o.device, "cpu or gpu");
     int want = c->evaluate ? 0 : 1;
@@ -201,6 +206,30 @@ static int advise_one(const advise_cli *c, const char *text, const sp_adv_set *s
     return rc;
 }
 
+/* The evaluation as a page of its own: what it learnt from, the table,
+ * one row per matrix. */
+static int write_page(const advise_cli *c, const sp_adv_set *set, sp_err *err)
+{
+    FILE *f = fopen(c->out, "w");
+    if (!f)
+        return sp_fail(err, "%s: cannot write: %s", c->out, strerror(errno));
+    fprintf(f, "# Which kernel for my matrix: advice judged leave-one-matrix-out\n\n"
+               "`spsweep advise --evaluate");
+    for (int i = 0; i < c->ndb; i++)
+        fprintf(f, " --db %s", c->db[i]);
+    fprintf(f, "` (docs/advise.md)\n\n");
+    sp_adv_eval ev;
+    int rc = sp_adv_evaluate(set, &c->o, &ev, NULL, err);
+    if (!rc) {
+        sp_adv_eval_print(set, &c->o, &ev, f);
+        fprintf(f, "\n## Each matrix\n\n");
+        rc = sp_adv_evaluate(set, &c->o, &ev, f, err);
+    }
+    if (fclose(f) && !rc)
+        rc = sp_fail(err, "%s: cannot write: %s", c->out, strerror(errno));
+    return rc;
+}
+
 int sp_cmd_advise(int argc, char **argv)
 {
     advise_cli c;
@@ -229,6 +258,10 @@ int sp_cmd_advise(int argc, char **argv)
             if (c.explain)
                 printf("\n");
             sp_adv_eval_print(&set, &c.o, &ev, stdout);
+        }
+        if (!rc && c.out && write_page(&c, &set, &err)) {
+            fprintf(stderr, "spsweep advise: %s\n", err.msg);
+            rc = 1;
         }
     }
     sp_adv_set_free(&set);

@@ -344,10 +344,18 @@ Test(advise, the_command)
     cr_assert_eq(tu_run_spsweep(args, &out), 3, "%s", out);
     cr_assert(strstr(out, "no advice: "), "%s", out);
     free(out);
-    snprintf(args, sizeof args, "advise --evaluate --db %s", db);
+    char page[400];
+    tu_path(page, sizeof page, dir, "eval.md");
+    snprintf(args, sizeof args, "advise --evaluate --db %s --out %s", db, page);
     cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
     cr_assert(strstr(out, "| advised (kNN) | 12 | 12 (100 %)"), "%s", out);
     free(out);
+    char *text = tu_slurp(page, NULL);
+    cr_assert(strstr(text, "| advised (kNN) | 12 | 12 (100 %)"), "%s", text);
+    cr_assert(strstr(text, "## Each matrix"), "%s", text);
+    cr_assert(strstr(text, "| banded_n2000_bw2 | spmv_dia_serial {} | spmv_dia_serial {} | "
+                           "1.000 | 0.500 | 0.250 |"), "%s", text);
+    free(text);
     snprintf(args, sizeof args, "advise 'gen:laplace2d?n=3' --db %s --k 0", db);
     cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
     cr_assert(strstr(out, "--k '0'"), "%s", out);
@@ -429,6 +437,17 @@ Test(advise, advised_k_sweep_stores_the_advice)
     cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice_outcome WHERE measured_rate > 0", 0),
                  2);
     sqlite3_close(h);
+    /* the report's advice table: one row per advised matrix */
+    char rep[400], md[500];
+    tu_path(rep, sizeof rep, dir, "report");
+    snprintf(args, sizeof args, "report --db %s --out %s", newdb, rep);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(md, sizeof md, "%s/advice.md", rep);
+    char *text = tu_slurp(md, NULL);
+    cr_assert(strstr(text, "| banded_n6000_bw4 | spmv_dia_serial |"), "%s", text);
+    cr_assert(strstr(text, "| uniform_rows6000_per_row9_seed7 | spmv_csr_serial |"), "%s", text);
+    free(text);
 }
 
 Test(advise, advised_k_refuses_bad_values)
