@@ -393,10 +393,10 @@ int sp_adv_predict_skip(const sp_adv_set *set, const double f[SP_ADV_NFEAT],
     int n = zscoring(set, skip, adv->mean, adv->sd);
     adv->use = use ? use : SP_ADV_ALL;
     if (n < SP_ADV_MIN_CASES) {
-        snprintf(adv->why, sizeof adv->why, "the database%s measured %d matri%s for %s on "
-                 "the %s in %s precision; advice needs at least %d",
-                 n == 1 ? "" : "s", n, n == 1 ? "x" : "ces", set->operation, set->device,
-                 set->precision, SP_ADV_MIN_CASES);
+        snprintf(adv->why, sizeof adv->why, "%d measured matri%s to learn from for %s on "
+                 "the %s in %s precision; advice needs at least %d", n,
+                 n == 1 ? "x" : "ces", set->operation, set->device, set->precision,
+                 SP_ADV_MIN_CASES);
         return 0;
     }
     nearest(set, f, skip, adv->use, k, adv);

@@ -177,9 +177,13 @@ static int advise_all(const sp_config *cfg, const sp_plan *plan, const sp_workli
 {
     const char *db = cfg->advise_db ? cfg->advise_db : cfg->database;
     sp_store *st = NULL;
-    sp_err ignore;
-    if (sp_store_open_readonly(db, &st, &ignore))
-        st = NULL;                  /* no database yet: every matrix runs the whole plan */
+    sp_err why;
+    if (sp_store_open_readonly(db, &st, &why)) {
+        if (cfg->advise_db)         /* named on purpose: it must be there */
+            return sp_fail(err, "%s: advise_db: %s", cfg->path, why.msg);
+        st = NULL;                  /* the sweep's own database, not yet there: every
+                                       matrix runs the whole plan */
+    }
     int rc = 0;
     for (int g = 0; g < plan->ncombos && !rc; g++) {
         const sp_kernel *k = plan->combos[g].kernel;
@@ -196,6 +200,7 @@ static int advise_all(const sp_config *cfg, const sp_plan *plan, const sp_workli
         memset(&set, 0, sizeof set);
         snprintf(set.operation, sizeof set.operation, "%s", o.operation);
         snprintf(set.device, sizeof set.device, "%s", o.device);
+        snprintf(set.precision, sizeof set.precision, "%s", o.precision);
         if (st)
             rc = sp_adv_load(&db, 1, &o, &set, err);
         for (int i = 0; !rc && i < wl->n; i++) {

@@ -281,7 +281,7 @@ Test(advise, an_empty_database_knows_nothing)
     sp_advice adv;
     cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
     cr_assert_not(adv.close);
-    cr_assert(strstr(adv.why, "measured 0 matrices"), "%s", adv.why);
+    cr_assert(strstr(adv.why, "0 measured matrices to learn from"), "%s", adv.why);
     sp_advice_free(&adv);
     sp_adv_set_free(&set);
     const char *missing = "/nonexistent/advise.db";
@@ -359,6 +359,10 @@ Test(advise, the_command)
     snprintf(args, sizeof args, "advise 'gen:laplace2d?n=3' --db %s --k 0", db);
     cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
     cr_assert(strstr(out, "--k '0'"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "advise %s/nothing.mtx --db %s", dir, db);
+    cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "nothing.mtx"), "%s", out);
     free(out);
     cr_assert_eq(tu_run_spsweep("advise --evaluate 'gen:laplace2d?n=3'", &out), 1, "%s", out);
     cr_assert(strstr(out, "--evaluate takes no SOURCE"), "%s", out);
@@ -448,6 +452,32 @@ Test(advise, advised_k_sweep_stores_the_advice)
     cr_assert(strstr(text, "| banded_n6000_bw4 | spmv_dia_serial |"), "%s", text);
     cr_assert(strstr(text, "| uniform_rows6000_per_row9_seed7 | spmv_csr_serial |"), "%s", text);
     free(text);
+}
+
+/* advise_db named but not there: refused, naming it; the sweep's own
+ * database not there yet: the whole plan, said per matrix. */
+Test(advise, advised_k_without_a_database)
+{
+    char dir[256], cfg[400], args[1200], missing[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(missing, sizeof missing, dir, "none.db");
+    write_config(dir, missing, "advised:1", cfg, sizeof cfg);
+    char *out;
+    snprintf(args, sizeof args, "plan %s", cfg);
+    cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "advise_db") && strstr(out, "none.db"), "%s", out);
+    free(out);
+    char text[1024];
+    snprintf(text, sizeof text, "[sweep]\nkernels = advised:2\ndatabase = %s\n[matrices]\n"
+             "source = gen:laplace2d?n=4\n[kernel spmv_csr_serial]\n[kernel spmv_ell_serial]\n",
+             missing);
+    tu_write_file(cfg, text);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "# not advised for laplace2d_n4 (the whole plan runs): 0 measured "
+                          "matrices to learn from for spmv on the cpu in double precision"),
+              "%s", out);
+    cr_assert(strstr(out, "# 2 of 2 runs"), "%s", out);
+    free(out);
 }
 
 Test(advise, advised_k_refuses_bad_values)
