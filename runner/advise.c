@@ -456,3 +456,15 @@ int sp_adv_most_often_best(const sp_adv_set *set, const char *exclude)
     free(wins);
     return best;
 }
+
+int sp_adv_distinct_matrices(const sp_adv_set *set)
+{
+    int n = 0;
+    for (int c = 0; c < set->ncases; c++) {
+        int seen = 0;
+        for (int d = 0; d < c && !seen; d++)
+            seen = !strcmp(set->cases[d].checksum, set->cases[c].checksum);
+        n += !seen;
+    }
+    return n;
+}

@@ -138,6 +138,9 @@ int sp_adv_learn_features(const sp_adv_set *set, const unsigned char *skip,
 /* The configuration most often the best (place 1) over the cases, leaving
  * out `exclude`'s; -1 when there are none. */
 int sp_adv_most_often_best(const sp_adv_set *set, const char *exclude);
+/* Distinct matrices (checksums) among the cases: a matrix swept twice is
+ * one matrix, two cases. */
+int sp_adv_distinct_matrices(const sp_adv_set *set);
 /* The rate record of configuration `config` on case c, or NULL. */
 const sp_adv_rate *sp_adv_rate_of(const sp_adv_set *set, int c, int config);
 

@@ -117,11 +117,15 @@ static void method_row(const sp_adv_method *m, const char *label, FILE *out)
 void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv_eval *ev,
                        FILE *out)
 {
-    fprintf(out, "leave-one-matrix-out over %d measured matrices, %d configurations (%s on "
-                 "the %s, %s precision, rates in %s); k = %d, nothing close beyond %.2f\n\n",
-            ev->matrices, set->nconfigs, set->operation, set->device, set->precision,
-            set->rate_unit[0] ? set->rate_unit : "-", o->k, o->max_distance);
-    fprintf(out, "| choice | matrices | within 10 %% of the best or the noise | regret "
+    int distinct = sp_adv_distinct_matrices(set);
+    fprintf(out, "leave-one-matrix-out over %d measured matrices", distinct);
+    if (distinct != ev->matrices)
+        fprintf(out, " (%d sweeps of them, each judged with every sweep of its matrix left "
+                     "out)", ev->matrices);
+    fprintf(out, ", %d configurations (%s on the %s, %s precision, rates in %s); k = %d, "
+                 "nothing close beyond %.2f\n\n", set->nconfigs, set->operation, set->device,
+            set->precision, set->rate_unit[0] ? set->rate_unit : "-", o->k, o->max_distance);
+    fprintf(out, "| choice | judged | within 10 %% of the best or the noise | regret "
                  "(geomean best / chosen) | worst | never ran |\n"
                  "| --- | ---: | ---: | ---: | ---: | ---: |\n");
     char label[400];

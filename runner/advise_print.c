@@ -80,9 +80,9 @@ static void print_explain(const sp_adv_set *set, const sp_advice *adv, const dou
 void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *f,
                      int explain, FILE *out)
 {
-    fprintf(out, "learnt from: %d measured matrices, %d configurations (%s on the %s, %s "
-                 "precision)\n", set->ncases, set->nconfigs, set->operation, set->device,
-            set->precision);
+    fprintf(out, "learnt from: %d measured matrices (%d sweeps of them), %d configurations "
+                 "(%s on the %s, %s precision)\n", sp_adv_distinct_matrices(set), set->ncases,
+            set->nconfigs, set->operation, set->device, set->precision);
     fprintf(out, "distance over %s:", adv->use == SP_ADV_ALL ? "every feature" : "the features "
                  "that predict best here");
     for (int j = 0; j < SP_ADV_NFEAT; j++)
