@@ -452,6 +452,16 @@ Test(advise, advised_k_sweep_stores_the_advice)
     cr_assert(strstr(text, "| banded_n6000_bw4 | spmv_dia_serial |"), "%s", text);
     cr_assert(strstr(text, "| uniform_rows6000_per_row9_seed7 | spmv_csr_serial |"), "%s", text);
     free(text);
+    /* merge carries the advice with its sweep */
+    char merged[400];
+    tu_path(merged, sizeof merged, dir, "merged.db");
+    snprintf(args, sizeof args, "merge %s %s", merged, newdb);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    free(out);
+    cr_assert_eq(sqlite3_open(merged, &h), SQLITE_OK);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice", 0), 4);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice_outcome", 0), 2);
+    sqlite3_close(h);
 }
 
 /* advise_db named but not there: refused, naming it; the sweep's own
