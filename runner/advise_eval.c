@@ -46,6 +46,15 @@ static void method_done(sp_adv_method *m)
     m->regret = n > 0 ? exp(m->regret / n) : NAN;
 }
 
+/* A choice's share of the best as table text, or what stands for none. */
+static void share(const sp_adv_rate *r, const char *none, char *buf, size_t len)
+{
+    if (r)
+        snprintf(buf, len, "%.3f", r->rel);
+    else
+        snprintf(buf, len, "%s", none);
+}
+
 int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev,
                     FILE *per_matrix, sp_err *err)
 {
@@ -88,13 +97,15 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
         ev->matrices++;
         if (per_matrix) {
             const sp_adv_rate *v = x->vendor_at >= 0 ? &set->rates[x->vendor_at] : NULL;
-            fprintf(per_matrix, "| %s | %s %s | %s %s%s | %s%.3f | %s%.3f | %s%.3f | %.2f |\n",
-                    x->name, set->kernel[set->rates[x->first].config],
+            char ra[32], rm[32], rv[32];
+            share(a, "not run", ra, sizeof ra);
+            share(m, "not run", rm, sizeof rm);
+            share(v, "none", rv, sizeof rv);
+            fprintf(per_matrix, "| %s | %s %s | %s %s%s | %s | %s | %s | %.2f |\n", x->name,
+                    set->kernel[set->rates[x->first].config],
                     set->axes[set->rates[x->first].config], cfg >= 0 ? set->kernel[cfg] : "-",
-                    cfg >= 0 ? set->axes[cfg] : "", adv.close ? "" : " (nothing close)",
-                    a ? "" : "not run ", a ? a->rel : NAN, m ? "" : "not run ",
-                    m ? m->rel : NAN, v ? "" : "none ", v ? v->rel : NAN,
-                    adv.nnb ? adv.nearest : NAN);
+                    cfg >= 0 ? set->axes[cfg] : "", adv.close ? "" : " (nothing close)", ra,
+                    rm, rv, adv.nnb ? adv.nearest : NAN);
         }
         sp_advice_free(&adv);
     }

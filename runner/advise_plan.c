@@ -20,6 +20,7 @@
 #include "../db/store.h"
 #include "advise.h"
 #include "advise_plan.h"
+#include "load_guard.h"
 
 int sp_parse_advised(const char *v, int *k, sp_err *err)
 {
@@ -77,8 +78,10 @@ static int stored_features(sqlite3 *db, const sp_source *src, double *f)
     return found;
 }
 
-/* The features of matrix m: stored, else loaded. */
-static int features(const sp_config *cfg, int m, sqlite3 *db, double *f, sp_err *err)
+/* The features of matrix m: stored, else loaded (0). 1 with why when the
+ * load would not fit in memory (the sweep's own guard then says so). */
+static int features(const sp_config *cfg, int m, sqlite3 *db, double *f, char *why,
+                    size_t len, sp_err *err)
 {
     const sp_source *src = &cfg->matrices[m];
     if (stored_features(db, src, f))
@@ -86,6 +89,8 @@ static int features(const sp_config *cfg, int m, sqlite3 *db, double *f, sp_err 
     sp_load_opts lo;
     sp_matrix M;
     sp_config_load_opts(cfg, &lo);
+    if (sp_load_mem_short(src, &lo, 0, NULL, 0, "advice", why, len))
+        return 1;
     if (sp_matrix_load(src, &lo, &M, err))
         return sp_fail_prefix(err, "advised: features of %s", src->name);
     int rc = sp_adv_features_of(&M, f, err);
@@ -132,6 +137,22 @@ static void neighbour_names(const sp_adv_set *set, const sp_advice *adv, char *b
                               set->cases[adv->nb[i]].name);
 }
 
+/* Nothing close, or no advised configuration in this plan, or no features:
+ * matrix m runs all of the group's combinations; a rank-0 row says why
+ * (the dry run prints it, the store skips it). */
+static int whole_plan(const sp_plan *plan, const sp_adv_set *set, int m, sp_advised *a,
+                      const char *why, sp_err *err)
+{
+    for (int c = 0; c < plan->ncombos; c++)
+        if (!strcmp(plan->combos[c].kernel->operation, set->operation) &&
+            !strcmp(sp_kernel_device(plan->combos[c].kernel), set->device))
+            a->keep[(size_t)m * plan->ncombos + c] = 1;
+    a->unadvised++;
+    sp_advised_row none = {.matrix = m, .rank = 0, .combo = -1};
+    snprintf(none.neighbours, sizeof none.neighbours, "%s", why);
+    return add_row(a, &none) ? sp_fail(err, "out of memory advising") : 0;
+}
+
 /* Mark the K advised combinations of group g for matrix m. */
 static int advise_matrix(const sp_config *cfg, const sp_plan *plan, const sp_adv_set *set,
                          int m, const double *f, sp_advised *a, sp_err *err)
@@ -156,16 +177,8 @@ static int advise_matrix(const sp_config *cfg, const sp_plan *plan, const sp_adv
             return sp_fail(err, "out of memory advising on %s", cfg->matrices[m].name);
         }
     }
-    /* nothing close, or no advised configuration in this plan: all of it */
-    for (int c = 0; !chosen && c < plan->ncombos; c++)
-        if (!strcmp(plan->combos[c].kernel->operation, set->operation) &&
-            !strcmp(sp_kernel_device(plan->combos[c].kernel), set->device))
-            a->keep[(size_t)m * plan->ncombos + c] = 1;
-    a->unadvised += !chosen;
-    sp_advised_row none = {.matrix = m, .rank = 0, .combo = -1};  /* said by the dry run */
-    snprintf(none.neighbours, sizeof none.neighbours, "%s",
-             adv.close ? "no advised configuration is in this plan" : adv.why);
-    int rc = !chosen && add_row(a, &none) ? sp_fail(err, "out of memory advising") : 0;
+    int rc = chosen ? 0 : whole_plan(plan, set, m, a, adv.close ? "no advised configuration "
+                                     "is in this plan" : adv.why, err);
     sp_advice_free(&adv);
     return rc;
 }
@@ -208,9 +221,14 @@ static int advise_all(const sp_config *cfg, const sp_plan *plan, const sp_workli
             if (i && wl->w[i - 1].matrix == m)
                 continue;
             double f[SP_ADV_NFEAT] = {0};  /* too few measured: no advice, nothing loaded */
-            rc = (set.ncases >= SP_ADV_MIN_CASES &&
-                  features(cfg, m, st ? sp_store_db(st) : NULL, f, err)) ||
-                 advise_matrix(cfg, plan, &set, m, f, a, err);
+            char why[900];
+            int got = set.ncases >= SP_ADV_MIN_CASES
+                          ? features(cfg, m, st ? sp_store_db(st) : NULL, f, why, sizeof why,
+                                     err)
+                          : 0;
+            rc = got < 0 ? -1
+                 : got   ? whole_plan(plan, &set, m, a, why, err)
+                         : advise_matrix(cfg, plan, &set, m, f, a, err);
         }
         sp_adv_set_free(&set);
     }

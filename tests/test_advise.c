@@ -452,6 +452,16 @@ Test(advise, advised_k_sweep_stores_the_advice)
     cr_assert(strstr(text, "| banded_n6000_bw4 | spmv_dia_serial |"), "%s", text);
     cr_assert(strstr(text, "| uniform_rows6000_per_row9_seed7 | spmv_csr_serial |"), "%s", text);
     free(text);
+    /* export names both views */
+    snprintf(args, sizeof args, "export --csv --what advice_outcome --db %s", newdb);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "banded_n6000_bw4,gen:banded?n=6000&bw=4,spmv_dia_serial,{}"),
+              "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --json --what advise_rates --db %s", newdb);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "\"near_best\":"), "%s", out);
+    free(out);
     /* merge carries the advice with its sweep */
     char merged[400];
     tu_path(merged, sizeof merged, dir, "merged.db");
