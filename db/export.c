@@ -43,6 +43,9 @@ static const export_source sources[] = {
     {"matrices", "SELECT * FROM matrices WHERE id IN (SELECT matrix_id FROM runs"
                  " WHERE sweep_id = ?1) ORDER BY id"},
     {"sweeps", "SELECT * FROM sweeps WHERE id = ?1"},
+    {"advise_rates", "SELECT * FROM advise_rates WHERE sweep_id = ?1"
+                     " ORDER BY matrix_id, operation, device, precision, place"},
+    {"advice_outcome", "SELECT * FROM advice_outcome WHERE sweep_id = ?1 ORDER BY matrix"},
 };
 
 /* Write one CSV field the way the sqlite3 shell does. */
@@ -229,7 +232,8 @@ int sp_store_export(const char *path, const char *what, int64_t sweep, int forma
     const char *inner = source_sql(what ? what : "run_stats");
     if (!inner)
         return sp_fail(err, "export: unknown --what '%s' (run_stats, runs, samples, speedup,"
-                       " best_runs, run_modes, failures, matrices, sweeps)", what);
+                       " best_runs, run_modes, failures, matrices, sweeps, advise_rates,"
+                       " advice_outcome)", what);
     sp_store *st;
     if (store_export_open(path, &sweep, &st, err))
         return -1;

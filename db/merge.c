@@ -40,7 +40,8 @@
 
 #define MATRIX_COLS                                                                      \
     "source, name, rows, cols, nnz, row_min, row_max, row_mean, row_std, empty_rows,"   \
-    " bandwidth, pattern_symmetry, size_class, checksum"
+    " bandwidth, pattern_symmetry, size_class, checksum, ndiags, ell_fill, sell_fill_8,"  \
+    " sell_fill_32, top1_share, col_gap, x_line_new"
 
 /* Run SQL with one int64 and one optional text parameter to completion. */
 static int exec_bound(sp_store *st, const char *sql, int64_t a, const char *b,
@@ -239,6 +240,18 @@ static int copy_matrix_failures(sp_store *st, sp_merge_result *res, sp_err *err)
     return 0;
 }
 
+/* The advice of `kernels = advised:K` (schema 9), once per output sweep and
+ * matrix: shards advise on their own matrices, and a rerun the same. */
+static int copy_advice(sp_store *st, sp_err *err)
+{
+    return store_exec(st, "INSERT OR IGNORE INTO main.advice (sweep_id, source, rank, kernel,"
+                          " axes, expected_rate, rate_lo, rate_hi, neighbours)"
+                          " SELECT sm.dst, a.source, a.rank, a.kernel, a.axes, a.expected_rate,"
+                          " a.rate_lo, a.rate_hi, a.neighbours FROM src.advice a"
+                          " JOIN temp.sweep_map sm ON sm.src = a.sweep_id",
+                      "copying the advice", err);
+}
+
 /* One input, attached as src, in one transaction. */
 static int merge_one(sp_store *st, const char *path, int force, sp_merge_result *res,
                      sp_err *err)
@@ -253,7 +266,7 @@ static int merge_one(sp_store *st, const char *path, int force, sp_merge_result 
                         "clearing the id maps", err) ||
                      check_input(st, path, force, err) || map_sweeps(st, res, err) ||
                      map_matrices(st, res, err) || copy_runs(st, res, err) ||
-                     copy_matrix_failures(st, res, err) ||
+                     copy_matrix_failures(st, res, err) || copy_advice(st, err) ||
                      store_exec(st, "COMMIT", "committing the merge", err)
                  ? -1 : 0;
         if (rc)

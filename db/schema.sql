@@ -1,4 +1,4 @@
--- schema.sql — the spsweep results database, schema version 6.
+-- schema.sql — the spsweep results database, schema version 9.
 --
 -- Applied by sp_store_open at every open (every statement is idempotent),
 -- inside one transaction, after db/migrate_v2.sql has brought a version-1
@@ -29,6 +29,10 @@
 -- ran with (librsb's version; Intel MKL's version and threading layer).
 -- Version 7 (over 6): the cache roofs: sweeps.device_l2_gbs and
 -- device_l2_bytes, host_cache_gbs and host_cache_bytes.
+-- Version 8 (over 7): run_rounds.steps, the steps a launch marked.
+-- Version 9 (over 8): the matrices' layout and locality features (ndiags,
+-- ell_fill, sell_fill_8, sell_fill_32, top1_share, col_gap, x_line_new)
+-- and the advice table (`kernels = advised:K`, `spsweep advise`).
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -116,6 +120,14 @@ CREATE TABLE IF NOT EXISTS matrices (
     pattern_symmetry  REAL,
     size_class        TEXT,
     checksum          TEXT NOT NULL CHECK (length(checksum) = 16),  -- sp_csr_checksum, hex
+    -- version 9 (fetch/features_layout.c; NULL: stored before version 9)
+    ndiags            INTEGER,          -- distinct diagonals j - i
+    ell_fill          REAL,             -- rows * row_max / nnz
+    sell_fill_8       REAL,             -- sliced ELLPACK fill, slices of 8 rows
+    sell_fill_32      REAL,             -- the same, slices of 32 rows
+    top1_share        REAL,             -- nonzeros in the longest 1 % of rows / nnz
+    col_gap           REAL,             -- mean gap of consecutive columns in a row
+    x_line_new        REAL,             -- entries on another x cache line than the last
     UNIQUE (source, checksum)
 );
 
@@ -243,6 +255,23 @@ CREATE TABLE IF NOT EXISTS matrix_failures (
     created_at  TEXT NOT NULL
 );
 
+-- Version 9: what `kernels = advised:K` chose for each matrix of a sweep
+-- (runner/advise_plan.c), before running it: the K configurations in the
+-- order advised, with the rate expected and its interval (the neighbours'
+-- range). The view advice_outcome holds it against what was measured.
+CREATE TABLE IF NOT EXISTS advice (
+    sweep_id      INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    source        TEXT NOT NULL,        -- the matrix's normalised source
+    rank          INTEGER NOT NULL CHECK (rank >= 1),   -- 1: advised first
+    kernel        TEXT NOT NULL,
+    axes          TEXT NOT NULL CHECK (json_valid(axes)),
+    expected_rate REAL,
+    rate_lo       REAL,
+    rate_hi       REAL,
+    neighbours    TEXT,                 -- the measured matrices it rests on
+    PRIMARY KEY (sweep_id, source, rank)
+) WITHOUT ROWID;
+
 -- The views group runs by sweep, matrix, operation and kernel, and look up
 -- a run's matrix and samples; resume looks up (sweep, matrix, kernel, axes).
 CREATE INDEX IF NOT EXISTS runs_by_sweep
@@ -252,4 +281,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;

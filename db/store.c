@@ -64,6 +64,11 @@ __asm__(".section .rodata\n"
         "sp_migrate_v8_sql:\n"
         ".incbin \"db/migrate_v8.sql\"\n"
         ".byte 0\n"
+        ".global sp_migrate_v9_sql\n"
+        ".type sp_migrate_v9_sql, @object\n"
+        "sp_migrate_v9_sql:\n"
+        ".incbin \"db/migrate_v9.sql\"\n"
+        ".byte 0\n"
         ".previous\n");
 extern const char sp_schema_sql[];
 extern const char sp_migrate_v2_sql[];
@@ -73,6 +78,7 @@ extern const char sp_migrate_v5_sql[];
 extern const char sp_migrate_v6_sql[];
 extern const char sp_migrate_v7_sql[];
 extern const char sp_migrate_v8_sql[];
+extern const char sp_migrate_v9_sql[];
 
 /* Why a write failed, in parentheses, where SQLite's message ("disk I/O
  * error") hides it: the OS error when SQLite kept it, else — it rarely
@@ -275,6 +281,10 @@ static int apply_in_transaction(sp_store *st, sp_err *err)
     if (version >= 1 && version <= 7 &&
         store_exec(st, sp_migrate_v8_sql,
                    "migrating schema version 7 to 8 (db/migrate_v8.sql)", err))
+        return -1;
+    if (version >= 1 && version <= 8 &&
+        store_exec(st, sp_migrate_v9_sql,
+                   "migrating schema version 8 to 9 (db/migrate_v9.sql)", err))
         return -1;
     if (store_exec(st, sp_schema_sql, "applying db/schema.sql", err) ||
         (version >= 1 && version <= 3 && store_restat_missing(st, err)) ||

@@ -20,7 +20,11 @@ static int bind_matrix(sqlite3_stmt *s, const sp_matrix *M, const char *checksum
            sqlite3_bind_int(s, 7, f->row_max) | bind_real(s, 8, f->row_mean) |
            bind_real(s, 9, f->row_std) | sqlite3_bind_int(s, 10, f->empty_rows) |
            sqlite3_bind_int(s, 11, f->bandwidth) | bind_real(s, 12, f->pattern_symmetry) |
-           bind_text(s, 13, f->size_class) | bind_text(s, 14, checksum);
+           bind_text(s, 13, f->size_class) | bind_text(s, 14, checksum) |
+           sqlite3_bind_int(s, 15, f->ndiags) | bind_real(s, 16, f->ell_fill) |
+           bind_real(s, 17, f->sell_fill_8) | bind_real(s, 18, f->sell_fill_32) |
+           bind_real(s, 19, f->top1_share) | bind_real(s, 20, f->col_gap) |
+           bind_real(s, 21, f->x_line_new);
 }
 
 /* Look up the id of the matrix with this source and checksum. */
@@ -55,8 +59,15 @@ int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err
     if (store_prepare(st,
                       "INSERT INTO matrices (source, name, rows, cols, nnz, row_min, row_max,"
                       " row_mean, row_std, empty_rows, bandwidth, pattern_symmetry,"
-                      " size_class, checksum) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-                      " ?10, ?11, ?12, ?13, ?14) ON CONFLICT (source, checksum) DO NOTHING",
+                      " size_class, checksum, ndiags, ell_fill, sell_fill_8, sell_fill_32,"
+                      " top1_share, col_gap, x_line_new) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+                      " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
+                      /* a matrix stored before schema 9 gains its new features */
+                      " ON CONFLICT (source, checksum) DO UPDATE SET ndiags = excluded.ndiags,"
+                      " ell_fill = excluded.ell_fill, sell_fill_8 = excluded.sell_fill_8,"
+                      " sell_fill_32 = excluded.sell_fill_32, top1_share = excluded.top1_share,"
+                      " col_gap = excluded.col_gap, x_line_new = excluded.x_line_new"
+                      " WHERE matrices.ndiags IS NULL",
                       &s, "preparing the matrix insert", err))
         return -1;
     if (bind_matrix(s, M, checksum) != SQLITE_OK) {

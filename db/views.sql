@@ -14,6 +14,9 @@
 -- counts as G). For GFLOPS that is exactly flops / seconds / 1e9.
 -- gbps = bytes / seconds / 1e9 (the operation's byte model).
 
+DROP VIEW IF EXISTS advice_outcome;
+DROP VIEW IF EXISTS advise_rates;
+DROP VIEW IF EXISTS advise_features;
 DROP VIEW IF EXISTS own_vs_vendor_geomean;
 DROP VIEW IF EXISTS own_vs_vendor;
 DROP VIEW IF EXISTS run_counts;
@@ -680,3 +683,103 @@ SELECT sweep_id, operation, device, precision, scope, COUNT(*) AS matrices,
        coalesce(SUM(verdict = 'slower'), 0) AS slower
 FROM ranked
 GROUP BY sweep_id, operation, device, precision, scope;
+
+-- ---- advice (issue 25: `spsweep advise`, runner/advise*.c) -----------------
+--
+-- The features a matrix is compared by, one row per matrix measured for
+-- them (schema 9; nnz > 0): logarithms where a feature spans decades, so
+-- that a distance counts ratios, not differences. advise z-scores each
+-- column over the matrices it learns from and takes the Euclidean distance.
+--   f_nnz       ln nnz                          (size: what fits in cache)
+--   f_row_mean  ln (nnz / rows)                 (work per row)
+--   f_row_cv    ln (1 + row_std / row_mean)     (row-length spread)
+--   f_row_peak  ln (row_max / row_mean)         (the longest row)
+--   f_empty     empty_rows / rows
+--   f_band      ln ((1 + bandwidth) / cols)     (relative bandwidth)
+--   f_sym       pattern_symmetry
+--   f_dia       ln (ndiags * rows / nnz)        (DIA's fill)
+--   f_ell       ln ell_fill, f_sell8 ln sell_fill_8, f_sell32 ln sell_fill_32
+--   f_top1      top1_share                      (skew: the longest 1 % of rows)
+--   f_gap       ln (1 + col_gap)                (column locality)
+--   f_xnew      x_line_new                      (new x cache lines per entry)
+CREATE VIEW advise_features AS
+SELECT id AS matrix_id, source, name, checksum, rows, cols, nnz,
+       ln(nnz) AS f_nnz,
+       ln(1.0 * nnz / rows) AS f_row_mean,
+       ln(1 + coalesce(row_std / nullif(row_mean, 0), 0)) AS f_row_cv,
+       ln(max(row_max, 1) / max(row_mean, 1e-300)) AS f_row_peak,
+       1.0 * empty_rows / rows AS f_empty,
+       ln((1.0 + bandwidth) / max(cols, 1)) AS f_band,
+       pattern_symmetry AS f_sym,
+       ln(max(1.0 * ndiags * rows / nnz, 1e-300)) AS f_dia,
+       ln(max(ell_fill, 1e-300)) AS f_ell,
+       ln(max(sell_fill_8, 1e-300)) AS f_sell8,
+       ln(max(sell_fill_32, 1e-300)) AS f_sell32,
+       top1_share AS f_top1,
+       ln(1 + col_gap) AS f_gap,
+       x_line_new AS f_xnew
+FROM matrices
+WHERE ndiags IS NOT NULL AND nnz > 0 AND rows > 0 AND cols > 0;
+
+-- What advice learns from and is judged by: one row per configuration
+-- (kernel and axes) measured on a matrix in a sweep, with its rate and
+-- interval, `rel` = its rate over the fastest configuration's on that
+-- matrix (same sweep, operation, device and precision: 1 for the best),
+-- `place` (1 = the fastest), `near_best` = 1 when it is within 10 % of the
+-- best or its interval reaches the best's (a tie within the noise), and
+-- `vendor` = 1 for a vendor library's run (vendor_runs).
+CREATE VIEW advise_rates AS
+WITH best AS (
+    SELECT r.run_id, r.sweep_id, r.matrix_id, r.operation, r.device, r.precision,
+           r.kernel, r.axes, r.rate, r.rate_lo, r.rate_hi, r.rate_unit, r.noisy,
+           MAX(r.rate) OVER w AS best_rate,
+           ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation, r.device,
+                                           r.precision
+                              ORDER BY r.rate DESC, r.kernel, r.axes) AS place,
+           FIRST_VALUE(r.rate_lo) OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation,
+                                                     r.device, r.precision
+                                        ORDER BY r.rate DESC, r.kernel, r.axes)
+               AS best_rate_lo
+    FROM run_stats r
+    WINDOW w AS (PARTITION BY r.sweep_id, r.matrix_id, r.operation, r.device, r.precision)
+)
+SELECT b.run_id, b.sweep_id, b.matrix_id, b.operation, b.device, b.precision, b.kernel,
+       b.axes, b.rate, b.rate_lo, b.rate_hi, b.rate_unit, b.noisy, b.best_rate,
+       b.rate / b.best_rate AS rel, b.place,
+       CASE WHEN b.rate >= 0.9 * b.best_rate
+                 OR (b.rate_hi IS NOT NULL AND b.best_rate_lo IS NOT NULL
+                     AND b.rate_hi >= b.best_rate_lo) THEN 1 ELSE 0 END AS near_best,
+       EXISTS (SELECT 1 FROM vendor_runs v WHERE v.run_id = b.run_id) AS vendor
+FROM best b;
+
+-- `kernels = advised:K` held against what it measured: one row per matrix
+-- of a sweep with advice, the configuration advised first and its
+-- expected rate and interval beside its measured rate, the fastest
+-- configuration measured in the sweep on that matrix (the K advised and
+-- the vendor baseline), `right` = 1 when the first advised is near the best
+-- measured (advise_rates.near_best), `in_interval` = 1 when its measured
+-- rate lies in the interval advised, and `advised_rank` of the best
+-- measured (NULL: not among the advised, i.e. the vendor baseline won).
+CREATE VIEW advice_outcome AS
+WITH first AS (
+    SELECT a.*, m.id AS matrix_id, m.name AS matrix
+    FROM advice a JOIN matrices m ON m.source = a.source
+    WHERE a.rank = 1
+      AND EXISTS (SELECT 1 FROM runs r WHERE r.sweep_id = a.sweep_id AND r.matrix_id = m.id)
+),
+top AS (
+    SELECT * FROM advise_rates WHERE place = 1
+)
+SELECT f.sweep_id, f.matrix_id, f.matrix, f.source, f.kernel, f.axes, f.expected_rate,
+       f.rate_lo, f.rate_hi, ar.rate AS measured_rate, t.kernel AS best_kernel,
+       t.axes AS best_axes, t.rate AS best_rate, t.vendor AS best_is_vendor,
+       coalesce(ar.near_best, 0) AS right,
+       CASE WHEN ar.rate IS NULL THEN NULL
+            WHEN ar.rate BETWEEN f.rate_lo AND f.rate_hi THEN 1 ELSE 0 END AS in_interval,
+       (SELECT a2.rank FROM advice a2 WHERE a2.sweep_id = f.sweep_id
+          AND a2.source = f.source AND a2.kernel = t.kernel AND a2.axes = t.axes) AS advised_rank
+FROM first f
+LEFT JOIN advise_rates ar ON ar.sweep_id = f.sweep_id AND ar.matrix_id = f.matrix_id
+     AND ar.kernel = f.kernel AND ar.axes = f.axes
+LEFT JOIN top t ON t.sweep_id = f.sweep_id AND t.matrix_id = f.matrix_id
+     AND t.operation = ar.operation AND t.device = ar.device AND t.precision = ar.precision;

@@ -114,6 +114,7 @@ void sp_features_compute(const sp_csr *A, sp_features *f)
     f->bandwidth = bandwidth(A);
     f->pattern_symmetry = pattern_symmetry(A);
     f->size_class = sp_size_class(A->nnz);
+    sp_features_layout(A, f);   /* out of memory: those features stay 0 */
 }
 
 /* Features as "key: value" lines, in a fixed order, to file (stdout if NULL). */
@@ -131,4 +132,11 @@ void sp_features_print(const sp_features *f, void *file)
     fprintf(out, "bandwidth: %d\n", f->bandwidth);
     fprintf(out, "pattern_symmetry: %.6g\n", f->pattern_symmetry);
     fprintf(out, "size_class: %s\n", f->size_class ? f->size_class : sp_size_class(f->nnz));
+    fprintf(out, "diagonals: %d\n", f->ndiags);
+    fprintf(out, "ell_fill: %.6g\n", f->ell_fill);
+    fprintf(out, "sell_fill_8: %.6g\n", f->sell_fill_8);
+    fprintf(out, "sell_fill_32: %.6g\n", f->sell_fill_32);
+    fprintf(out, "top1_share: %.6g\n", f->top1_share);
+    fprintf(out, "col_gap: %.6g\n", f->col_gap);
+    fprintf(out, "x_line_new: %.6g\n", f->x_line_new);
 }

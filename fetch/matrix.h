@@ -33,7 +33,28 @@ typedef struct sp_features {
                                    0 for rectangular matrices */
     const char *size_class;     /* "small" <= 1e4 nnz, "medium" <= 1e6,
                                    "large" <= 8e6, "xlarge" above */
+    /* what predicts a kernel's rate (fetch/features_layout.c, issue 25;
+       all 0 when nnz = 0) */
+    int32_t ndiags;             /* distinct diagonals j - i holding an entry: DIA
+                                   stores ndiags * rows */
+    double ell_fill;            /* ELLPACK's stored entries per nonzero:
+                                   rows * row_max / nnz */
+    double sell_fill_8;         /* sliced ELLPACK (HLL) with slices of 8 rows: sum
+                                   over slices of its rows * its longest row, / nnz */
+    double sell_fill_32;        /* the same with slices of 32 rows (a warp) */
+    double top1_share;          /* share of the nonzeros in the longest
+                                   ceil(rows / 100) rows */
+    double col_gap;             /* mean |c_k - c_k-1| of consecutive entries of a
+                                   row (rows of 2 or more entries; 0 without) */
+    double x_line_new;          /* share of the entries whose x cache line (64 B:
+                                   8 doubles, col / 8) differs from the previous
+                                   entry's of the row; a row's first entry counts */
 } sp_features;
+
+/* The layout and locality features above, into f (fetch/features_layout.c);
+ * sp_features_compute calls it. -1 only when the scratch (rows + cols
+ * bytes and row_max + 1 counters) cannot be allocated: the fields stay 0. */
+int sp_features_layout(const sp_csr *A, sp_features *f);
 
 void sp_features_compute(const sp_csr *A, sp_features *f);
 const char *sp_size_class(int64_t nnz);

@@ -295,7 +295,8 @@ static int report_build(rp_report *r, sp_err *err)
     r->owns_dir = 1;
     int ok = r->ok_runs > 0;
     note_skipped(r);
-    if ((ok && rp_summary_tables(r, err)) || rp_compare_table(r, err) ||
+    if ((ok && rp_summary_tables(r, err)) || (ok && rp_advice_table(r, err)) ||
+        rp_compare_table(r, err) ||
         (ok && operation_charts(r, err)) || rp_failure_table(r, err) || rp_title_page(r, err) || contents_pages(r, err) ||
         write_main_script(r, err))
         return -1;

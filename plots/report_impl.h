@@ -189,6 +189,9 @@ int rp_requested_charts(rp_report *r, const char *op, sp_err *err);
 
 /* Summary, failure and comparison tables (report_summary.c, report_compare.c). */
 int rp_summary_tables(rp_report *r, sp_err *err);
+/* The advice of a `kernels = advised:K` sweep against what it measured
+ * (report_advice.c); nothing without advice. */
+int rp_advice_table(rp_report *r, sp_err *err);
 int rp_failure_table(rp_report *r, sp_err *err);
 int rp_compare_table(rp_report *r, sp_err *err);
 /* Open r->base_db read-only and resolve r->base_sweep_id (no base: 0). */

@@ -181,6 +181,13 @@ Test(features, printed_in_order)
                            "empty_rows: 1\n"
                            "bandwidth: 2\n"
                            "pattern_symmetry: 0\n"
-                           "size_class: small\n");
+                           "size_class: small\n"
+                           "diagonals: 3\n"
+                           "ell_fill: 2\n"
+                           "sell_fill_8: 2\n"
+                           "sell_fill_32: 2\n"
+                           "top1_share: 0.666667\n"
+                           "col_gap: 2\n"
+                           "x_line_new: 0.666667\n");
     free(text);
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "../fetch/matrix.h"
-#include "../runner/isolate/load_guard.h"
+#include "../runner/plan/load_guard.h"
 #include "testutil.h"
 #include "util_db.h"
 

@@ -19,6 +19,7 @@
 /* A list of 3 matrices x 4 combinations in plan order. */
 static void plan_list(sp_worklist *wl)
 {
+    memset(wl, 0, sizeof *wl);
     wl->n = 12;
     wl->w = malloc(12 * sizeof *wl->w);
     wl->total_cost = 12;

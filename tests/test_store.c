@@ -157,7 +157,7 @@ Test(store, open_creates_tables_views_and_directories)
                  views[i]);
         cr_assert_eq(q_int(st, sql, 0), 1, "view %s missing", views[i]);
     }
-    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 8);
+    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 9);
     cr_assert_eq(q_int(st, "PRAGMA foreign_keys", 0), 1);
     char mode[32];
     q_text(st, "PRAGMA journal_mode", 0, mode, sizeof mode);

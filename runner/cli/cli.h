@@ -66,7 +66,7 @@ void sp_cli_completion(const sp_cli_cmd *const *cmds, const struct sp_kernel *co
  * them in order); help's is sp_cli_help_cmd, sp_cli_help being the printer. */
 extern const sp_cli_cmd sp_cli_sweep, sp_cli_plan, sp_cli_list, sp_cli_info, sp_cli_fetch,
     sp_cli_cache, sp_cli_report, sp_cli_export, sp_cli_compare, sp_cli_merge, sp_cli_slurm,
-    sp_cli_help_cmd;
+    sp_cli_advise, sp_cli_help_cmd;
 
 typedef struct sp_cli_parser {
     const sp_cli_cmd *cmd;

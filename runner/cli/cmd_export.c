@@ -27,7 +27,8 @@ static const sp_cli_opt export_opts[] = {
     {"db", "PATH", OPT_DB, "results database (default results/results.db)"},
     {"sweep", "ID", OPT_SWEEP, "the sweep to export (default: the latest)"},
     {"what", "NAME", OPT_WHAT, "the table or view: run_stats (default), runs, samples, "
-     "speedup, best_runs, run_modes, failures, matrices or sweeps"},
+     "speedup, best_runs, run_modes, failures, matrices, sweeps, advise_rates or "
+     "advice_outcome"},
     {NULL, NULL, 0, NULL},
 };
 

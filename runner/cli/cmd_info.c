@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "../../fetch/fetch.h"
-#include "../isolate/load_guard.h"
+#include "../plan/load_guard.h"
 #include "args.h"
 #include "commands.h"
 

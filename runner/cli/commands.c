@@ -21,6 +21,7 @@ const sp_command sp_commands[] = {
     {&sp_cli_compare, sp_cmd_compare},      /* cmd_compare.c */
     {&sp_cli_merge, sp_cmd_merge},          /* cmd_merge.c */
     {&sp_cli_slurm, sp_cmd_slurm},          /* cmd_slurm.c */
+    {&sp_cli_advise, sp_cmd_advise},        /* cmd_advise.c */
     {&sp_cli_help_cmd, sp_cmd_help},        /* cmd_help.c */
 };
 #define NCOMMANDS ((int)(sizeof sp_commands / sizeof *sp_commands))

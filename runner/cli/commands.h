@@ -45,5 +45,7 @@ int sp_cmd_cache(int argc, char **argv);
 int sp_cmd_slurm(int argc, char **argv);
 int sp_cmd_merge(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
+/* advise (runner/cli/cmd_advise.c; 3 when nothing close is known) */
+int sp_cmd_advise(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise_plan.h"
 #include "progress.h"
 #include "../plan/select.h"
 
@@ -42,6 +43,7 @@ int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_work
         return sp_fail(err, "out of memory estimating the plan");
     sp_estimate_config_shapes(cfg, sh);
     plan_sum sum = {0};
+    sp_advised_print(cfg, plan, wl->advised, out);
     fprintf(out, "matrix\tkernel\taxes\tstored_entries\tseconds\n");
     for (int i = 0; i < wl->n; i++) {
         const sp_work *w = &wl->w[i];

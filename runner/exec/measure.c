@@ -18,7 +18,7 @@
 #include "measure.h"
 #include "measure_machine.h"
 #include "measure_steps.h"
-#include "../isolate/memguard.h"
+#include "../plan/memguard.h"
 #include "../../db/stats.h"
 
 /* An auto run never keeps more samples than this (stop reason 'count'). */

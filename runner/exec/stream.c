@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../isolate/memguard.h"
+#include "../plan/memguard.h"
 #include "sweep.h"
 
 #define TRIAD_N (16L << 20)

@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "../isolate/isolate.h"
-#include "../isolate/load_guard.h"
+#include "../plan/load_guard.h"
+#include "../plan/advise_plan.h"
 #include "resume.h"
 #include "sweep_ctx.h"
 
@@ -277,8 +278,10 @@ static int finish_sweep(run_ctx *rc, int rcode, sp_err *err)
         return rcode;
     if (!ended || sp_store_sweep_tally(rc->st, rc->sweep_id, &rc->res->sweep, &e2))
         return sp_fail(err, "%s", e2.msg);
-    if (rc->o && rc->o->log && !rc->o->no_summary)
+    if (rc->o && rc->o->log && !rc->o->no_summary) {
         sp_store_print_summary(rc->st, rc->sweep_id, rc->o->log, &e2);
+        sp_advised_summary(rc->st, rc->sweep_id, rc->o->log);
+    }
     return 0;
 }
 
@@ -321,7 +324,8 @@ int sp_sweep_run(const sp_config *cfg, const sp_sweep_opts *o, sp_sweep_result *
     sp_provenance_collect(&rc.prov);
     sp_gpu_keeper_await(&keeper, rc.prov.have_gpu);
     t[1] = sp_seconds();
-    if (open_sweep(&rc, err) || drop_stored(&rc, err))
+    if (open_sweep(&rc, err) || drop_stored(&rc, err) ||
+        sp_advised_store(rc.st, rc.sweep_id, cfg, &plan, rc.todo.advised, err))
         goto out;
     res->sweep_id = rc.sweep_id;
     sp_sweep_interrupted = 0;

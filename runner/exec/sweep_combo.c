@@ -11,7 +11,7 @@
 
 #include "progress.h"
 #include "measure.h"
-#include "../isolate/memguard.h"
+#include "../plan/memguard.h"
 #include "../../db/stats.h"
 #include "sweep_ctx.h"
 

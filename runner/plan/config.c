@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise_plan.h"
 #include "charts.h"
 #include "nearest.h"
 #include "../../fetch/fetch.h"
@@ -435,15 +436,20 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
                    ? sp_fail(err, "'isolate' must be 'auto', 'matrix' or 'combination', "
                              "not '%s'", v)
                    : 0;
+    if (!strcmp(name, "kernels"))
+        return sp_parse_advised(v, &cfg->advised_k, err);
+    if (!strcmp(name, "advise_db"))
+        return *v ? replace_str(&cfg->advise_db, v, err)
+                  : sp_fail(err, "'advise_db' must not be empty");
     static const char *const known[] = {"repetitions", "warmup", "tolerance", "database",
         "cache", "cache_dir", "batch", "min_sample_time", "rounds", "seed", "noisy", "energy",
         "energy_windows", "complex", "description", "timeout", "max_noise", "max_time",
-        "isolate", "max_fill", "read_threads", "steps"};
+        "isolate", "max_fill", "read_threads", "steps", "kernels", "advise_db"};
     const char *near = sp_cli_nearest(name, known, (int)(sizeof known / sizeof *known));
     return sp_fail(err, "unknown key '%s' in [sweep]%s%s%s (known: repetitions, warmup, "
                    "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
                    "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
-                   "max_time, isolate, max_fill, read_threads, steps)", name, near ? "; did you mean " : "",
+                   "max_time, isolate, max_fill, read_threads, steps, kernels, advise_db)", name, near ? "; did you mean " : "",
                    near ? near : "", near ? "?" : "");
 }
 
@@ -854,6 +860,7 @@ void sp_config_free(sp_config *cfg)
     free(cfg->path);
     free(cfg->text);
     free(cfg->database);
+    free(cfg->advise_db);
     free(cfg->cache_dir);
     free(cfg->fetch.select);
     free(cfg->fetch.base_url);

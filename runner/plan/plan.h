@@ -125,6 +125,10 @@ typedef struct sp_config {
     int nsource_lines;          /* the config's own sources (the fetch step adds more) */
     int nkernels;
     sp_kernel_spec *kernels;
+    int advised_k;              /* [sweep] kernels = advised:K: K configurations per matrix
+                                 * (runner/plan/advise_plan.c); 0 = the whole plan */
+    char *advise_db;            /* [sweep] advise_db: what advice learns from (default:
+                                 * database) */
     sp_fetch_config fetch;
     int ncharts;                /* [chart NAME] sections: what the report draws (charts.h) */
     struct sp_chart_spec *charts;

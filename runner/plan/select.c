@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise_plan.h"
 #include "select.h"
 
 /* Can the kernel's operation take this source's workload kind? */
@@ -93,7 +94,8 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
             wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c, rc.total, 0};
         }
     }
-    int rc = shards > 1 ? sp_shard_keep(wl, load_s, o->shard_index, shards, err) : 0;
+    int rc = sp_advise_select(cfg, plan, wl, err);
+    rc = rc ? rc : shards > 1 ? sp_shard_keep(wl, load_s, o->shard_index, shards, err) : 0;
     free(sh);
     free(load_s);
     if (rc) {
@@ -108,5 +110,6 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
 void sp_worklist_free(sp_worklist *wl)
 {
     free(wl->w);
+    sp_advised_free(wl->advised);
     memset(wl, 0, sizeof *wl);
 }

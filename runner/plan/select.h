@@ -17,6 +17,7 @@ typedef struct sp_worklist {
     sp_work *w;
     int n;
     double total_cost;
+    struct sp_advised *advised; /* `kernels = advised:K`: the advice (advise_plan.h) */
 } sp_worklist;
 
 int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,

@@ -5,7 +5,7 @@
 #define SP_LOAD_GUARD_H
 
 #include "memguard.h"
-#include "../plan/select.h"
+#include "select.h"
 
 /* Bytes the operations ops[0..nops) hold beside a workload of size sz
  * (workload SP_WL_*) once set up: inputs, reference and output buffer. */

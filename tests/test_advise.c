@@ -1,0 +1,625 @@
+/* test_advise.c — issue 25: the layout and locality features against
+ * values counted by hand; schema 9's migration; advice on a synthetic
+ * database whose best kernel follows a known rule (DIA on banded matrices,
+ * CSR on scattered ones, the vendor library always 4x slower); the "knows
+ * nothing close" answer; --evaluate's numbers on that database; and
+ * `kernels = advised:K` plans. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../db/store.h"
+#include "../fetch/matrix.h"
+#include "../runner/advise.h"
+#include "../runner/advise_plan.h"
+#include "../runner/runner.h"
+#include "testutil.h"
+#include "util_db.h"
+
+/* CSR from (row, col) pairs listed row by row, columns sorted; values 1. */
+static void build(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz, const int32_t (*ij)[2])
+{
+    sp_err err = {{0}};
+    cr_assert_eq(sp_csr_alloc(A, rows, cols, nnz, &err), 0);
+    for (int32_t k = 0; k < nnz; k++) {
+        A->rowptr[ij[k][0] + 1]++;
+        A->colidx[k] = ij[k][1];
+        A->val[k] = 1.0;
+    }
+    for (int32_t i = 0; i < rows; i++)
+        A->rowptr[i + 1] += A->rowptr[i];
+    cr_assert_eq(sp_csr_validate(A, &err), 0, "%s", err.msg);
+}
+
+static sp_features features_of(int32_t rows, int32_t cols, int32_t nnz, const int32_t (*ij)[2])
+{
+    sp_csr A;
+    sp_features f;
+    build(&A, rows, cols, nnz, ij);
+    sp_features_compute(&A, &f);
+    sp_csr_free(&A);
+    return f;
+}
+
+#define near(got, want, what) \
+    cr_assert(fabs((got) - (want)) < 1e-12, "%s: %.17g, want %.17g", what, (double)(got), \
+              (double)(want))
+
+/* 4 x 20: row 0 {0, 5, 9}, row 1 empty, row 2 {2}, row 3 {0, 16, 17, 18}.
+ * diagonals j - i: 0 5 9 | 0 | -3 13 14 15 -> 7 distinct; longest row 4:
+ * ELL 4 * 4 / 8 = 2, one slice of 4 rows at 8 and at 32: 16 / 8 = 2; the
+ * longest ceil(4 / 100) = 1 row holds 4 of 8: 0.5; gaps 5 4 | 16 1 1 ->
+ * 27 / 5 = 5.4; x lines (col / 8): 0 0 1 | 0 | 0 2 2 2 -> new at 0, 9,
+ * 2, 0, 16: 5 / 8 (lines of 4 doubles would make 5 new too: 6 / 8). */
+Test(advise, features_counted_by_hand)
+{
+    static const int32_t ij[][2] = {{0, 0}, {0, 5}, {0, 9}, {2, 2},
+                                    {3, 0}, {3, 16}, {3, 17}, {3, 18}};
+    sp_features f = features_of(4, 20, 8, ij);
+    cr_assert_eq(f.ndiags, 7);
+    near(f.ell_fill, 2.0, "ell");
+    near(f.sell_fill_8, 2.0, "sell 8");
+    near(f.sell_fill_32, 2.0, "sell 32");
+    near(f.top1_share, 0.5, "top 1 %");
+    near(f.col_gap, 5.4, "column gap");
+    near(f.x_line_new, 5.0 / 8, "new x lines");
+}
+
+/* 10 x 10, row i = {i} but row 9 = {0, 8, 9}: 12 nonzeros. Slices of 8:
+ * rows 0-7 longest 1 -> 8, rows 8-9 longest 3 -> 2 x 3 = 6: 14 / 12;
+ * one slice of 32 (10 real rows) 10 x 3 = 30 / 12 = 2.5 = ELL's; the
+ * longest ceil(10 / 100) = 1 row: 3 / 12; diagonals 0 and -9, -1: 3. */
+Test(advise, sliced_fill_counts_each_slice_at_its_longest_row)
+{
+    int32_t ij[12][2];
+    for (int i = 0; i < 9; i++)
+        ij[i][0] = i, ij[i][1] = i;
+    ij[9][0] = 9, ij[9][1] = 0;
+    ij[10][0] = 9, ij[10][1] = 8;
+    ij[11][0] = 9, ij[11][1] = 9;
+    sp_features f = features_of(10, 10, 12, (const int32_t(*)[2])ij);
+    cr_assert_eq(f.ndiags, 3);
+    near(f.sell_fill_8, 14.0 / 12, "sell 8");
+    near(f.sell_fill_32, 2.5, "sell 32");
+    near(f.ell_fill, 2.5, "ell");
+    near(f.top1_share, 0.25, "top 1 %");
+    near(f.col_gap, 4.5, "gaps 8, 1");
+    near(f.x_line_new, 11.0 / 12, "lines: row 9 has 0 | 1 1");
+}
+
+Test(advise, empty_matrix_has_zero_features)
+{
+    sp_features f = features_of(3, 3, 0, NULL);
+    cr_assert_eq(f.ndiags, 0);
+    cr_assert(f.ell_fill == 0 && f.sell_fill_8 == 0 && f.top1_share == 0 && f.col_gap == 0 &&
+              f.x_line_new == 0);
+}
+
+/* ---- a synthetic database: DIA wins on banded matrices, CSR on scattered
+ * ones, librsb (the vendor) is always 4x slower than the winner --------- */
+
+static const char *const learn_banded[] = {
+    "gen:banded?n=2000&bw=2", "gen:banded?n=4000&bw=6", "gen:banded?n=8000&bw=2",
+    "gen:banded?n=16000&bw=6", "gen:banded?n=3000&bw=4", "gen:banded?n=12000&bw=3"};
+static const char *const learn_scattered[] = {
+    "gen:uniform?rows=2000&per_row=5&seed=1", "gen:uniform?rows=4000&per_row=13&seed=2",
+    "gen:uniform?rows=8000&per_row=5&seed=3", "gen:uniform?rows=16000&per_row=13&seed=4",
+    "gen:uniform?rows=3000&per_row=9&seed=5", "gen:uniform?rows=12000&per_row=7&seed=6"};
+#define NLEARN 6
+
+/* Store an ok run of kernel name on matrix mid with 6 equal samples of
+ * `seconds` (a degenerate interval: no tie from noise). */
+static void store_run(sp_store *st, int64_t sweep, int64_t mid, const char *name,
+                      const char *axes, double flops, double seconds)
+{
+    const sp_kernel *k = sp_kernel_find(name);
+    cr_assert_not_null(k, "%s", name);
+    double s[6];
+    for (int i = 0; i < 6; i++)
+        s[i] = seconds;
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = mid, .kernel = k, .axes_json = axes,
+                       .status = SP_RUN_OK, .rel_error = 0, .flops = flops, .bytes = flops * 6,
+                       .nsamples = 6, .samples = s};
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
+}
+
+/* Load src and store it with its real features and the rule's runs. */
+static void learn(sp_store *st, int64_t sweep, const char *text, int banded)
+{
+    sp_source src;
+    sp_matrix M;
+    sp_err err = {{0}};
+    sp_load_opts lo = {.no_cache = 1};
+    cr_assert_eq(sp_source_parse(text, &src, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_matrix_load(&src, &lo, &M, &err), 0, "%s", err.msg);
+    int64_t mid;
+    cr_assert_eq(sp_store_matrix(st, &M, &mid, &err), 0, "%s", err.msg);
+    double flops = 2.0 * M.feat.nnz, t = 1e-6 * M.feat.nnz / 1000;
+    store_run(st, sweep, mid, "spmv_dia_serial", "{}", flops, banded ? t : 2 * t);
+    store_run(st, sweep, mid, "spmv_csr_serial", "{}", flops, banded ? 2 * t : t);
+    store_run(st, sweep, mid, "spmv_librsb", "{\"threads\":1,\"tune\":1}", flops, 4 * t);
+    sp_matrix_free(&M);
+}
+
+/* The synthetic database in dir; its path into path. */
+static void make_rule_db(const char *dir, char *path, size_t len)
+{
+    tu_path(path, len, dir, "rule.db");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
+    sp_sweep_meta m;
+    sp_sweep_meta_init(&m);
+    m.config_text = "[sweep]\n";
+    int64_t sweep;
+    cr_assert_eq(sp_store_begin_sweep(st, &m, &sweep, &err), 0, "%s", err.msg);
+    for (int i = 0; i < NLEARN; i++) {
+        learn(st, sweep, learn_banded[i], 1);
+        learn(st, sweep, learn_scattered[i], 0);
+    }
+    sp_store_close(st);
+}
+
+/* The features of source text, through the view (sp_adv_features_of). */
+static void query(const char *text, double *f)
+{
+    sp_source src;
+    sp_matrix M;
+    sp_err err = {{0}};
+    sp_load_opts lo = {.no_cache = 1};
+    cr_assert_eq(sp_source_parse(text, &src, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_matrix_load(&src, &lo, &M, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_adv_features_of(&M, f, &err), 0, "%s", err.msg);
+    sp_matrix_free(&M);
+}
+
+static void load_set(const char *db, sp_adv_set *set, sp_adv_opts *o)
+{
+    sp_err err = {{0}};
+    sp_adv_opts_default(o);
+    cr_assert_eq(sp_adv_load(&db, 1, o, set, &err), 0, "%s", err.msg);
+}
+
+Test(advise, the_views_hold_the_rule)
+{
+    char dir[256], db[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advise_features", 0), 2 * NLEARN);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advise_rates", 0), 3 * 2 * NLEARN);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advise_rates WHERE place = 1 AND kernel = "
+                           "'spmv_dia_serial' AND matrix_id IN (SELECT id FROM matrices "
+                           "WHERE source LIKE 'gen:banded%')", 0), NLEARN);
+    ud_close(ud_real(h, "SELECT MAX(rel) FROM advise_rates WHERE vendor = 1", 0), 0.25,
+             "the vendor at a quarter of the best");
+    cr_assert_eq(ud_int(h, "SELECT SUM(near_best) FROM advise_rates", 0), 2 * NLEARN,
+                 "only the winners are near the best (2x apart, degenerate intervals)");
+    sqlite3_close(h);
+}
+
+Test(advise, advice_follows_the_rule)
+{
+    char dir[256], db[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    sp_adv_set set;
+    sp_adv_opts o;
+    load_set(db, &set, &o);
+    cr_assert_eq(set.ncases, 2 * NLEARN);
+    cr_assert_str_eq(set.device, "cpu");
+    cr_assert_str_eq(set.rate_unit, "GFLOPS");
+    const char *const q[] = {"gen:banded?n=6000&bw=4", "gen:uniform?rows=6000&per_row=9&seed=7"};
+    const char *const want[] = {"spmv_dia_serial", "spmv_csr_serial"};
+    for (int i = 0; i < 2; i++) {
+        double f[SP_ADV_NFEAT];
+        sp_advice adv;
+        sp_err err = {{0}};
+        query(q[i], f);
+        cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+        cr_assert(adv.close, "%s: %s", q[i], adv.why);
+        cr_assert_eq(adv.nnb, 5);
+        cr_assert_str_eq(set.kernel[adv.choices[0].config], want[i], "%s", q[i]);
+        cr_assert_str_eq(set.kernel[adv.choices[1].config], want[1 - i], "runner-up");
+        near(adv.choices[0].score, 1.0, "best on every neighbour");
+        near(adv.choices[1].score, 0.5, "half the best on every neighbour");
+        cr_assert(adv.choices[0].lo <= adv.choices[0].expected &&
+                  adv.choices[0].expected <= adv.choices[0].hi, "expected inside its range");
+        for (int n = 0; n < adv.nnb; n++)   /* every neighbour of its own kind */
+            cr_assert(strstr(set.cases[adv.nb[n]].source, i ? "uniform" : "banded"),
+                      "%s: neighbour %s", q[i], set.cases[adv.nb[n]].source);
+        sp_advice_free(&adv);
+    }
+    sp_adv_set_free(&set);
+}
+
+/* A 3 x 3 Laplacian is far from every matrix learnt: no advice, said so. */
+Test(advise, nothing_close_is_said_not_guessed)
+{
+    char dir[256], db[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    sp_adv_set set;
+    sp_adv_opts o;
+    load_set(db, &set, &o);
+    double f[SP_ADV_NFEAT];
+    sp_advice adv;
+    sp_err err = {{0}};
+    query("gen:laplace2d?n=3", f);
+    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+    cr_assert_not(adv.close);
+    cr_assert(adv.nearest > o.max_distance, "%g", adv.nearest);
+    cr_assert(strstr(adv.why, "nothing close is known"), "%s", adv.why);
+    sp_advice_free(&adv);
+    /* and a looser threshold gives advice */
+    o.max_distance = 1e5;
+    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+    cr_assert(adv.close);
+    sp_advice_free(&adv);
+    sp_adv_set_free(&set);
+}
+
+Test(advise, an_empty_database_knows_nothing)
+{
+    char dir[256], db[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(db, sizeof db, dir, "empty.db");
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
+    sp_store_close(st);
+    sp_adv_set set;
+    sp_adv_opts o;
+    load_set(db, &set, &o);
+    cr_assert_eq(set.ncases, 0);
+    double f[SP_ADV_NFEAT] = {0};
+    sp_advice adv;
+    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+    cr_assert_not(adv.close);
+    cr_assert(strstr(adv.why, "0 measured matrices to learn from"), "%s", adv.why);
+    sp_advice_free(&adv);
+    sp_adv_set_free(&set);
+    const char *missing = "/nonexistent/advise.db";
+    cr_assert_eq(sp_adv_load(&missing, 1, &o, &set, &err), -1);
+    cr_assert(strstr(err.msg, "/nonexistent/advise.db"), "%s", err.msg);
+}
+
+/* Leave-one-matrix-out on the rule: every advice right, regret 1; always
+ * the most often best never: with a banded matrix left out, CSR wins on 6
+ * of the other 11 and DIA on 5 (and the other way round), so it picks the
+ * wrong kernel every time: regret 2; the vendor never, regret 4. */
+Test(advise, evaluate_on_the_rule)
+{
+    char dir[256], db[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    sp_adv_set set;
+    sp_adv_opts o;
+    load_set(db, &set, &o);
+    sp_adv_eval ev;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ev.matrices, 2 * NLEARN);
+    cr_assert_eq(ev.not_close, 0);
+    cr_assert_eq(ev.advised.within, 2 * NLEARN);
+    near(ev.advised.regret, 1.0, "advised regret");
+    cr_assert_eq(ev.most_often.within, 0);
+    cr_assert(fabs(ev.most_often.regret - 2) < 1e-9, "%g", ev.most_often.regret);
+    cr_assert_eq(ev.vendor.within, 0);
+    cr_assert_eq(ev.vendor.cases, 2 * NLEARN);
+    cr_assert(fabs(ev.vendor.regret - 4) < 1e-9, "%g", ev.vendor.regret);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    sp_adv_eval_print(&set, &o, &ev, out);
+    fclose(out);
+    cr_assert(strstr(text, "| advised (kNN) | 12 | 12 (100 %) | 1.000 |"), "%s", text);
+    cr_assert(strstr(text, "| always the vendor library (its best run) | 12 | 0 (0 %) | 4.000"),
+              "%s", text);
+    free(text);
+    sp_adv_set_free(&set);
+}
+
+/* The command: advice (exit 0), nothing close (exit 3), the evaluation,
+ * and a bad option value naming itself. */
+Test(advise, the_command)
+{
+    char dir[256], db[400], args[1200];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    char *out;
+    snprintf(args, sizeof args, "advise 'gen:banded?n=5000&bw=5' --db %s --explain", db);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "advised: spmv_dia_serial\n"), "%s", out);
+    cr_assert(strstr(out, "runner-up: spmv_csr_serial\n"), "%s", out);
+    cr_assert(strstr(out, "rests on the 5 nearest"), "%s", out);
+    cr_assert(strstr(out, "f_dia"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "advise 'gen:laplace2d?n=3' --db %s", db);
+    cr_assert_eq(tu_run_spsweep(args, &out), 3, "%s", out);
+    cr_assert(strstr(out, "no advice: "), "%s", out);
+    free(out);
+    char page[400];
+    tu_path(page, sizeof page, dir, "eval.md");
+    snprintf(args, sizeof args, "advise --evaluate --db %s --out %s", db, page);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "| advised (kNN) | 12 | 12 (100 %)"), "%s", out);
+    free(out);
+    char *text = tu_slurp(page, NULL);
+    cr_assert(strstr(text, "| advised (kNN) | 12 | 12 (100 %)"), "%s", text);
+    cr_assert(strstr(text, "## Each matrix"), "%s", text);
+    cr_assert(strstr(text, "| banded_n2000_bw2 | spmv_dia_serial {} | spmv_dia_serial {} | "
+                           "1.000 | 0.500 | 0.250 |"), "%s", text);
+    free(text);
+    snprintf(args, sizeof args, "advise 'gen:laplace2d?n=3' --db %s --k 0", db);
+    cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "--k '0'"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "advise %s/nothing.mtx --db %s", dir, db);
+    cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "nothing.mtx"), "%s", out);
+    free(out);
+    cr_assert_eq(tu_run_spsweep("advise --evaluate 'gen:laplace2d?n=3'", &out), 1, "%s", out);
+    cr_assert(strstr(out, "--evaluate takes no SOURCE"), "%s", out);
+    free(out);
+}
+
+/* ---- kernels = advised:K ----------------------------------------------- */
+
+static void write_config(const char *dir, const char *db, const char *kernels, char *cfg,
+                         size_t len)
+{
+    char text[2048], out[400];
+    tu_path(cfg, len, dir, "advised.ini");
+    tu_path(out, sizeof out, dir, "new.db");
+    snprintf(text, sizeof text,
+             "[sweep]\nkernels = %s\nadvise_db = %s\ndatabase = %s\n"
+             "[matrices]\nsource = gen:banded?n=6000&bw=4\n"
+             "source = gen:uniform?rows=6000&per_row=9&seed=7\n"
+             "source = gen:laplace2d?n=3\n"
+             "[kernel spmv_csr_serial]\n[kernel spmv_dia_serial]\n[kernel spmv_ell_serial]\n"
+             "[kernel spmv_librsb]\nthreads = 1\n", kernels, db, out);
+    tu_write_file(cfg, text);
+}
+
+/* advised:1 keeps the advised kernel and the vendor's per matrix; the
+ * matrix nothing is close to runs the whole plan, and the dry run says so. */
+Test(advise, advised_k_plans)
+{
+    char dir[256], db[400], cfg[400], args[1200];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    write_config(dir, db, "advised:1", cfg, sizeof cfg);
+    char *out;
+    snprintf(args, sizeof args, "plan %s", cfg);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "# advised 1 for banded_n6000_bw4: spmv_dia_serial"), "%s", out);
+    cr_assert(strstr(out, "# advised 1 for uniform_rows6000_per_row9_seed7: spmv_csr_serial"),
+              "%s", out);
+    cr_assert(strstr(out, "# not advised for laplace2d_n3 (the whole plan runs)"), "%s", out);
+    cr_assert(strstr(out, "gen:banded?n=6000&bw=4\tspmv_dia_serial\t"), "%s", out);
+    cr_assert(strstr(out, "gen:banded?n=6000&bw=4\tspmv_librsb\t"), "vendor kept: %s", out);
+    cr_assert_null(strstr(out, "gen:banded?n=6000&bw=4\tspmv_csr_serial\t"), "%s", out);
+    cr_assert_null(strstr(out, "gen:banded?n=6000&bw=4\tspmv_ell_serial\t"), "%s", out);
+    cr_assert(strstr(out, "seed=7\tspmv_csr_serial\t"), "%s", out);
+    cr_assert_null(strstr(out, "seed=7\tspmv_dia_serial\t"), "%s", out);
+    cr_assert(strstr(out, "gen:laplace2d?n=3\tspmv_ell_serial\t"), "whole plan: %s", out);
+    /* 2 + 2 + 4 of 12 */
+    cr_assert(strstr(out, "# 8 of 12 runs"), "%s", out);
+    free(out);
+}
+
+/* advised:2 adds the runner-up; the sweep stores the advice and says how
+ * often it was right. */
+Test(advise, advised_k_sweep_stores_the_advice)
+{
+    char dir[256], db[400], cfg[400], args[1200], newdb[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    write_config(dir, db, "advised:2", cfg, sizeof cfg);
+    char *out;
+    snprintf(args, sizeof args, "plan %s", cfg);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "# advised 2 for banded_n6000_bw4: spmv_csr_serial"), "%s", out);
+    cr_assert(strstr(out, "# 10 of 12 runs"), "%s", out);
+    free(out);
+    tu_path(newdb, sizeof newdb, dir, "new.db");
+    snprintf(args, sizeof args, "sweep %s --repetitions 3 --warmup 0", cfg);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "advice (advice_outcome): the configuration advised first was "
+                          "within 10 % or the noise of the best measured on"), "%s", out);
+    free(out);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(newdb, &h), SQLITE_OK);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice", 0), 4, "2 x 2 advised rows");
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice_outcome", 0), 2);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice_outcome WHERE measured_rate > 0", 0),
+                 2);
+    sqlite3_close(h);
+    /* the report's advice table: one row per advised matrix */
+    char rep[400], md[500];
+    tu_path(rep, sizeof rep, dir, "report");
+    snprintf(args, sizeof args, "report --db %s --out %s", newdb, rep);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    free(out);
+    snprintf(md, sizeof md, "%s/advice.md", rep);
+    char *text = tu_slurp(md, NULL);
+    cr_assert(strstr(text, "| banded_n6000_bw4 | spmv_dia_serial |"), "%s", text);
+    cr_assert(strstr(text, "| uniform_rows6000_per_row9_seed7 | spmv_csr_serial |"), "%s", text);
+    free(text);
+    /* export names both views */
+    snprintf(args, sizeof args, "export --csv --what advice_outcome --db %s", newdb);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "banded_n6000_bw4,gen:banded?n=6000&bw=4,spmv_dia_serial,{}"),
+              "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "export --json --what advise_rates --db %s", newdb);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "\"near_best\":"), "%s", out);
+    free(out);
+    /* merge carries the advice with its sweep */
+    char merged[400];
+    tu_path(merged, sizeof merged, dir, "merged.db");
+    snprintf(args, sizeof args, "merge %s %s", merged, newdb);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    free(out);
+    cr_assert_eq(sqlite3_open(merged, &h), SQLITE_OK);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice", 0), 4);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice_outcome", 0), 2);
+    sqlite3_close(h);
+}
+
+/* advise_db named but not there: refused, naming it; the sweep's own
+ * database not there yet: the whole plan, said per matrix. */
+Test(advise, advised_k_without_a_database)
+{
+    char dir[256], cfg[400], args[1200], missing[400];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(missing, sizeof missing, dir, "none.db");
+    write_config(dir, missing, "advised:1", cfg, sizeof cfg);
+    char *out;
+    snprintf(args, sizeof args, "plan %s", cfg);
+    cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);
+    cr_assert(strstr(out, "advise_db") && strstr(out, "none.db"), "%s", out);
+    free(out);
+    char text[1024];
+    snprintf(text, sizeof text, "[sweep]\nkernels = advised:2\ndatabase = %s\n[matrices]\n"
+             "source = gen:laplace2d?n=4\n[kernel spmv_csr_serial]\n[kernel spmv_ell_serial]\n",
+             missing);
+    tu_write_file(cfg, text);
+    cr_assert_eq(tu_run_spsweep(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "# not advised for laplace2d_n4 (the whole plan runs): 0 measured "
+                          "matrices to learn from for spmv on the cpu in double precision"),
+              "%s", out);
+    cr_assert(strstr(out, "# 2 of 2 runs"), "%s", out);
+    free(out);
+}
+
+Test(advise, advised_k_refuses_bad_values)
+{
+    const char *const bad[] = {"advised:0", "advised:", "advised:x", "all", "advised:1001"};
+    for (int i = 0; i < 5; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "[sweep]\nkernels = %s\n[matrices]\nsource = "
+                 "gen:laplace2d?n=4\n[kernel spmv_csr_serial]\n", bad[i]);
+        sp_config cfg;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_config_parse("t.ini", text, NULL, &cfg, &err), -1, "%s", bad[i]);
+        cr_assert(strstr(err.msg, "t.ini:2") && strstr(err.msg, "advised:K"), "%s", err.msg);
+    }
+    int k = 0;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_parse_advised("advised:7", &k, &err), 0);
+    cr_assert_eq(k, 7);
+}
+
+/* ---- schema 9 ------------------------------------------------------------ */
+
+/* A version-8 database gains the feature columns (NULL for its matrices:
+ * advise leaves them out) and the advice table; storing the same matrix
+ * again fills its features in. */
+Test(advise, migration_from_version_8_adds_the_features)
+{
+    char dir[256], path[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, path, sizeof path);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+    ud_exec(h, "DROP VIEW advice_outcome; DROP VIEW advise_rates; DROP VIEW advise_features; "
+               "DROP TABLE advice; ALTER TABLE matrices DROP COLUMN x_line_new; "
+               "ALTER TABLE matrices DROP COLUMN col_gap; ALTER TABLE matrices DROP COLUMN "
+               "top1_share; ALTER TABLE matrices DROP COLUMN sell_fill_32; ALTER TABLE "
+               "matrices DROP COLUMN sell_fill_8; ALTER TABLE matrices DROP COLUMN ell_fill; "
+               "ALTER TABLE matrices DROP COLUMN ndiags; PRAGMA user_version = 8");
+    sqlite3_close(h);
+    sp_store *st;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
+    h = sp_store_db(st);
+    cr_assert_eq(ud_int(h, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM matrices WHERE ndiags IS NULL", 0),
+                 2 * NLEARN);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advise_features", 0), 0);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advice", 0), 0);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM run_stats", 0), 3 * 2 * NLEARN,
+                 "the runs stay");
+    sp_source src;
+    sp_matrix M;
+    sp_load_opts lo = {.no_cache = 1};
+    cr_assert_eq(sp_source_parse(learn_banded[0], &src, &err), 0);
+    cr_assert_eq(sp_matrix_load(&src, &lo, &M, &err), 0, "%s", err.msg);
+    int64_t mid;
+    cr_assert_eq(sp_store_matrix(st, &M, &mid, &err), 0, "%s", err.msg);
+    cr_assert_eq(ud_int(h, "SELECT ndiags FROM matrices WHERE id = ?1", mid), M.feat.ndiags);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advise_features", 0), 1);
+    cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM matrices", 0), 2 * NLEARN, "no new row");
+    sp_matrix_free(&M);
+    sp_store_close(st);
+}
+
+/* ---- learning which features predict ----------------------------------- */
+
+/* 20 matrices by hand: feature 0's sign decides the winner (configuration
+ * 0 when positive, 1 when not; the loser at half its rate), features 1-6
+ * are noise, the others equal. Over all features the noise picks the
+ * neighbours; the learnt distance drops it and is always right. */
+static void noise_set(sp_adv_set *set)
+{
+    memset(set, 0, sizeof *set);
+    snprintf(set->operation, sizeof set->operation, "spmv");
+    snprintf(set->device, sizeof set->device, "cpu");
+    snprintf(set->precision, sizeof set->precision, "double");
+    snprintf(set->rate_unit, sizeof set->rate_unit, "GFLOPS");
+    set->ncases = 20, set->nrates = 40, set->nconfigs = 2;
+    set->cases = calloc(20, sizeof *set->cases);
+    set->rates = calloc(40, sizeof *set->rates);
+    set->kernel = calloc(2, sizeof *set->kernel);
+    set->axes = calloc(2, sizeof *set->axes);
+    cr_assert(set->cases && set->rates && set->kernel && set->axes);
+    set->kernel[0] = strdup("k_plus"), set->kernel[1] = strdup("k_minus");
+    set->axes[0] = strdup("{}"), set->axes[1] = strdup("{}");
+    for (int i = 0; i < 20; i++) {
+        sp_adv_case *c = &set->cases[i];
+        char name[32];
+        snprintf(name, sizeof name, "m%d", i);
+        c->name = strdup(name), c->source = strdup(name);
+        snprintf(c->checksum, sizeof c->checksum, "%016x", i + 1);
+        c->f[0] = (i % 2 ? 1 : -1) * (1 + 0.1 * i);
+        for (int j = 1; j <= 6; j++)      /* six features of noise */
+            c->f[j] = (double)((i * 7919 + j * 104729) % 97);
+        c->first = 2 * i, c->n = 2, c->best_rate = 2, c->vendor_rate = NAN, c->vendor_at = -1;
+        int win = i % 2 ? 0 : 1;
+        set->rates[2 * i] = (sp_adv_rate){.config = win, .rate = 2, .rel = 1, .near_best = 1,
+                                          .rate_lo = NAN, .rate_hi = NAN};
+        set->rates[2 * i + 1] = (sp_adv_rate){.config = 1 - win, .rate = 1, .rel = 0.5,
+                                              .rate_lo = NAN, .rate_hi = NAN};
+    }
+}
+
+Test(advise, learning_drops_a_feature_that_is_noise)
+{
+    sp_adv_set set;
+    sp_adv_opts o;
+    sp_err err = {{0}};
+    noise_set(&set);
+    sp_adv_opts_default(&o);
+    o.max_distance = 1e9;
+    unsigned use = 0;
+    cr_assert_eq(sp_adv_learn_features(&set, NULL, &o, &use, &err), 0, "%s", err.msg);
+    cr_assert(use & 1u, "the sign feature kept: %#x", use);
+    cr_assert_not(use & 0x7eu, "the noise dropped: %#x", use);
+    sp_adv_eval ev;
+    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ev.advised.within, 20, "learnt: %d of 20", ev.advised.within);
+    for (int j = 1; j <= 6; j++)
+        cr_assert_eq(ev.kept[j], 0, "noise %d never kept in a fold", j);
+    o.all_features = 1;
+    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_lt(ev.advised.within, 20, "all features: the noise misleads");
+    sp_adv_set_free(&set);
+}
