@@ -13,8 +13,8 @@
 
 #include "../db/store.h"
 #include "../fetch/matrix.h"
-#include "../runner/advise.h"
-#include "../runner/advise_plan.h"
+#include "../runner/plan/advise.h"
+#include "../runner/plan/advise_plan.h"
 #include "../runner/runner.h"
 #include "testutil.h"
 #include "util_db.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise_plan.h"
+#include "../plan/advise_plan.h"
 #include "progress.h"
 #include "../plan/select.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../db/store.h"
+#include "../../db/store.h"
 #include "advise.h"
 
 const char *const sp_adv_feature_names[SP_ADV_NFEAT] = {

@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "../fetch/matrix.h"
+#include "../../fetch/matrix.h"
 
 #define SP_ADV_NFEAT 14     /* the f_* columns of advise_features */
 #define SP_ADV_ALL ((1u << SP_ADV_NFEAT) - 1)

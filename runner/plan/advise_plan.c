@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../db/store.h"
+#include "../../db/store.h"
 #include "advise.h"
 #include "advise_plan.h"
 #include "load_guard.h"

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "../db/store.h"
+#include "../../db/store.h"
 #include "select.h"
 
 typedef struct sp_advised_row {
