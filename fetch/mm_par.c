@@ -51,6 +51,9 @@
 #define MM_PAR_CHUNK ((int64_t)2 << 20)     /* a chunk's text: its triplets fit in L2 */
 #define MM_PAR_MAX_CHUNKS 4096
 #define MM_PAR_MAX_BLOCKS 4096
+#ifndef MM_PAR_BLOCK_ENTRIES
+#define MM_PAR_BLOCK_ENTRIES 32768
+#endif
 
 static _Atomic int last_threads;    /* sp_mm_last_parse_threads */
 
@@ -73,10 +76,10 @@ int mm_par_threads(const sp_mm_opts *o)
     return omp_get_max_threads();
 }
 
-int mm_par_wanted(const sp_mm_opts *o, int64_t len)
+int mm_par_wanted(const sp_mm_opts *o, int64_t len, int csr)
 {
     int64_t min = o && o->par_min_body > 0 ? o->par_min_body : MM_PAR_MIN_BODY;
-    return mm_par_threads(o) >= 2 && len >= min;
+    return mm_par_threads(o) >= (csr ? 1 : 2) && len >= min;
 }
 
 /* The start of the line after the one holding p (a line start itself:
@@ -159,25 +162,29 @@ static int64_t wait_previous(par_run *r, int k)
     }
 }
 
-/* The staged triplets sorted into their row blocks at `at` (a counting
- * sort: stable, so each block keeps file order). */
-static void place_by_block(const par_run *r, const mm_chunk *st, int64_t at, uint32_t *bs,
+/* Chunk k's staged triplets sorted into their row blocks at ent + at (a
+ * counting sort: stable, so each block keeps file order); each block's
+ * segment noted in the block-major tables. */
+static void place_by_block(const par_run *r, const mm_chunk *st, int k, int64_t at,
                            uint32_t *cursor)
 {
     mm_segs *s = r->s;
     int shift = s->shift;
-    memset(bs, 0, ((size_t)s->blocks + 1) * sizeof *bs);
+    size_t nc = (size_t)s->nchunks;
+    memset(cursor, 0, (size_t)s->blocks * sizeof *cursor);
     for (int64_t e = 0; e < st->n; e++)
-        bs[(st->row[e] >> shift) + 1]++;
-    for (int b = 0; b < s->blocks; b++)
-        bs[b + 1] += bs[b];
-    memcpy(cursor, bs, (size_t)s->blocks * sizeof *cursor);
-    int32_t *row = s->row + at, *col = s->col + at;
-    double *val = s->val + at;
-    for (int64_t e = 0; e < st->n; e++) {
-        uint32_t q = cursor[st->row[e] >> shift]++;
-        row[q] = st->row[e], col[q] = st->col[e], val[q] = st->val[e];
+        cursor[st->row[e] >> shift]++;
+    uint32_t sum = 0;
+    for (int b = 0; b < s->blocks; b++) {
+        uint32_t c = cursor[b];
+        s->beg[(size_t)b * nc + (size_t)k] = sum;
+        s->len[(size_t)b * nc + (size_t)k] = c;
+        cursor[b] = sum;
+        sum += c;
     }
+    mm_trip *ent = s->ent + at;
+    for (int64_t e = 0; e < st->n; e++)
+        ent[cursor[st->row[e] >> shift]++] = (mm_trip){st->row[e], st->col[e], st->val[e]};
 }
 
 /* Parse chunk k into the staging triplets and hand them over. 0, or -1
@@ -201,8 +208,8 @@ static int parse_one(par_run *r, int k, mm_chunk *st, uint32_t *cursor)
         int64_t at = atomic_fetch_add(&r->used, st->n);
         if (at + st->n > r->cap)
             return -1;                  /* more entries than the text can hold: invalid */
-        s->at[k] = at, s->n[k] = st->n;
-        place_by_block(r, st, at, s->bstart + (size_t)k * ((size_t)s->blocks + 1), cursor);
+        s->at[k] = at;
+        place_by_block(r, st, k, at, cursor);
         return 0;
     }
     int64_t at = wait_previous(r, k);
@@ -239,11 +246,16 @@ static void par_worker(par_run *r)
     free(st.val);
 }
 
-/* Row blocks for the CSR build: about 16 per thread (so row ranges can
- * be balanced by entries), a power of two rows each. */
-static void choose_blocks(int64_t rows, int threads, mm_segs *s)
+/* Row blocks for the CSR build, a power of two rows each: at least 16 per
+ * thread (so row ranges can be balanced by entries), and enough that a
+ * block holds about MM_PAR_BLOCK_ENTRIES entries, so that its share of
+ * the CSR (12 bytes an entry) and its triplets (16) stay in L2 while the
+ * build scatters and sorts them. */
+static void choose_blocks(int64_t rows, int64_t entries, int threads, mm_segs *s)
 {
     int64_t want = (int64_t)threads * 16;
+    if (want < entries / MM_PAR_BLOCK_ENTRIES)
+        want = entries / MM_PAR_BLOCK_ENTRIES;
     if (want > MM_PAR_MAX_BLOCKS)
         want = MM_PAR_MAX_BLOCKS;
     int shift = 0;
@@ -280,11 +292,9 @@ static par_chunk *split_body(const mm_text *t, const char *body, int threads, in
 static void free_segs(mm_segs *s)
 {
     free(s->at);
-    free(s->n);
-    free(s->bstart);
-    free(s->row);
-    free(s->col);
-    free(s->val);
+    free(s->beg);
+    free(s->len);
+    free(s->ent);
     memset(s, 0, sizeof *s);
 }
 
@@ -299,7 +309,7 @@ static int par_parse(const mm_text *t, const mm_header *h, const char *body,
 {
     int threads = mm_par_threads(o);
     last_threads = 1;
-    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body)) ||
+    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body), !coo) ||
         !par_fits(t, h, body, result_bytes))
         return 1;
     par_run r = {.t = t, .h = h, .csr = !coo, .s = s, .src_hash = src_hash,
@@ -314,15 +324,13 @@ static int par_parse(const mm_text *t, const mm_header *h, const char *body,
     if (coo) {
         s->row = coo->row, s->col = coo->col, s->val = coo->val;
     } else {
-        choose_blocks(h->rows, threads, s);
-        size_t cap = (size_t)(r.cap ? r.cap : 1);
+        choose_blocks(h->rows, r.cap, threads, s);
+        size_t cap = (size_t)(r.cap ? r.cap : 1), segs = (size_t)r.nchunks * (size_t)s->blocks;
         s->at = malloc((size_t)r.nchunks * sizeof *s->at);
-        s->n = malloc((size_t)r.nchunks * sizeof *s->n);
-        s->bstart = malloc((size_t)r.nchunks * ((size_t)s->blocks + 1) * sizeof *s->bstart);
-        s->row = sp_alloc_large(cap * sizeof *s->row);
-        s->col = sp_alloc_large(cap * sizeof *s->col);
-        s->val = sp_alloc_large(cap * sizeof *s->val);
-        if (!s->at || !s->n || !s->bstart || !s->row || !s->col || !s->val) {
+        s->beg = malloc((segs ? segs : 1) * sizeof *s->beg);
+        s->len = malloc((segs ? segs : 1) * sizeof *s->len);
+        s->ent = sp_alloc_large(cap * sizeof *s->ent);
+        if (!s->at || !s->beg || !s->len || !s->ent) {
             free_segs(s);
             free(r.c);
             return sp_fail(err, "%s: out of memory for %lld entries", t->path,
@@ -377,7 +385,8 @@ int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_
         return -1;
     int64_t cap = mm_entries_bound(t, h, body);
     uint64_t bytes = (uint64_t)cap * (2 * sizeof(int32_t) + sizeof(double));
-    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body)) || !par_fits(t, h, body, bytes)) {
+    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body), 0) ||
+        !par_fits(t, h, body, bytes)) {
         last_threads = 1;
         return 1;
     }

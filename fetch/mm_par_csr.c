@@ -7,14 +7,19 @@
  * The rows are cut into one contiguous range per thread, at row-block
  * boundaries, balanced by entries (the blocks' sizes are known from the
  * parse), so a thread owns its rows' counts, cursors and CSR slots and
- * nothing is shared but reads. Each thread, for its rows only:
- *   1. counts the entries of each row, reading its blocks of every chunk;
- *   2. turns the counts into cursors from where its range starts (known
- *      up front: the entries of the ranges before it);
- *   3. scatters its entries into their slots, chunk after chunk, so a
- *      row's entries keep file order;
+ * nothing is shared but reads. Each thread takes its blocks in order and,
+ * for each block (small enough that its part of the CSR stays in cache):
+ *   1. counts the entries of each row, reading the block's segment of
+ *      every chunk;
+ *   2. turns the counts into cursors from where the range's entries so
+ *      far end (packed: after the duplicates summed before);
+ *   3. scatters the block's entries into their slots, chunk after chunk,
+ *      so a row's entries keep file order;
  *   4. sorts each row and sums duplicates (mm_finish_range, the serial
- *      code), packing its rows to the start of its range.
+ *      code), packing the rows behind the previous block's.
+ * The CSR is thus written once, a block at a time, never scattered over
+ * the whole matrix (which cost a cache miss an entry: measured in
+ * bench/RESULTS.md, 2026-11-28).
  * Summed duplicates leave a gap after each range; the ranges are then
  * moved down to close the gaps, in parallel: the only part of a range
  * another range's move may overwrite (what lies past where the range's
@@ -44,11 +49,9 @@ static int cut_ranges(const mm_segs *s, int32_t rows, int threads, row_range *rg
     int64_t *tot = calloc((size_t)s->blocks + 1, sizeof *tot);
     if (!tot)
         return -1;
-    for (int k = 0; k < s->nchunks; k++) {
-        const uint32_t *bs = s->bstart + (size_t)k * ((size_t)s->blocks + 1);
-        for (int b = 0; b < s->blocks; b++)
-            tot[b] += bs[b + 1] - bs[b];
-    }
+    for (int b = 0; b < s->blocks; b++)
+        for (int k = 0; k < s->nchunks; k++)
+            tot[b] += s->len[(size_t)b * (size_t)s->nchunks + (size_t)k];
     int64_t acc = 0;
     int b = 0;
     for (int j = 0; j < threads; j++) {
@@ -65,37 +68,50 @@ static int cut_ranges(const mm_segs *s, int32_t rows, int threads, row_range *rg
     return 0;
 }
 
-/* Steps 1-4 for one range; rowptr[i + 1] is row i's count, then its
- * cursor, then its end. */
-static void build_range(const mm_segs *s, sp_csr *A, row_range *g)
+/* Steps 1-3 for block b, rows [lo, hi), its entries from slot n on;
+ * rowptr[i + 1] is row i's count, then its cursor, then its end. */
+static void scatter_block(const mm_segs *s, sp_csr *A, int b, int32_t lo, int32_t hi, int32_t n)
 {
-    int32_t *next = A->rowptr + 1;
-    size_t stride = (size_t)s->blocks + 1;
-    memset(next + g->lo, 0, (size_t)(g->hi - g->lo) * sizeof *next);
-    for (int k = 0; k < s->nchunks; k++) {
-        const uint32_t *bs = s->bstart + (size_t)k * stride;
-        const int32_t *row = s->row + s->at[k];
-        for (uint32_t e = bs[g->blo]; e < bs[g->bhi]; e++)
-            next[row[e]]++;
+    int32_t *next = A->rowptr + 1, *colidx = A->colidx;
+    double *val = A->val;
+    size_t nc = (size_t)s->nchunks;
+    const uint32_t *beg = s->beg + (size_t)b * nc, *len = s->len + (size_t)b * nc;
+    memset(next + lo, 0, (size_t)(hi - lo) * sizeof *next);
+    for (size_t k = 0; k < nc; k++) {
+        const mm_trip *e = s->ent + s->at[k] + beg[k];
+        if (k + 2 < nc)             /* segments are short: fetch the next ones early */
+            __builtin_prefetch(s->ent + s->at[k + 2] + beg[k + 2]);
+        for (uint32_t q = 0; q < len[k]; q++)
+            next[e[q].row]++;
     }
-    int32_t sum = (int32_t)g->from;
-    for (int32_t i = g->lo; i < g->hi; i++) {
+    int32_t sum = n;
+    for (int32_t i = lo; i < hi; i++) {
         int32_t c = next[i];
         next[i] = sum;
         sum += c;
     }
-    for (int k = 0; k < s->nchunks; k++) {
-        const uint32_t *bs = s->bstart + (size_t)k * stride;
-        const int32_t *row = s->row + s->at[k], *col = s->col + s->at[k];
-        const double *val = s->val + s->at[k];
-        for (uint32_t e = bs[g->blo]; e < bs[g->bhi]; e++) {
-            int32_t at = next[row[e]]++;
-            A->colidx[at] = col[e];
-            A->val[at] = val[e];
+    for (size_t k = 0; k < nc; k++) {
+        const mm_trip *e = s->ent + s->at[k] + beg[k];
+        for (uint32_t q = 0; q < len[k]; q++) {
+            int32_t at = next[e[q].row]++;
+            colidx[at] = e[q].col;
+            val[at] = e[q].val;
         }
     }
-    int64_t end = mm_finish_range(A, g->lo, g->hi, (int32_t)g->from);
-    g->m = end < 0 ? -1 : end - g->from;
+}
+
+/* One range, block by block: each block scattered right behind the
+ * previous one's packed rows, then finished (step 4). */
+static void build_range(const mm_segs *s, sp_csr *A, row_range *g)
+{
+    int64_t n = g->from;
+    for (int b = g->blo; b < g->bhi && n >= 0; b++) {
+        int64_t lo = (int64_t)b << s->shift, hi = (int64_t)(b + 1) << s->shift;
+        int32_t l = (int32_t)(lo < A->rows ? lo : A->rows), e = (int32_t)(hi < A->rows ? hi : A->rows);
+        scatter_block(s, A, b, l, e, (int32_t)n);
+        n = mm_finish_range(A, l, e, (int32_t)n);
+    }
+    g->m = n < 0 ? -1 : n - g->from;
 }
 
 /* Before any range moves: save the part of this range's entries that

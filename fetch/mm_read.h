@@ -123,31 +123,45 @@ void mm_parse_chunk(const mm_text *t, const mm_header *h, mm_chunk *c);
  * in file order within each row, as mm_fill_csr leaves them, then sorted
  * and summed as mm_finish_rows does). The source hash (when src_hash is
  * not NULL) is taken by one of the threads. 0: done; -1: failed with
- * err; 1: not taken (too small, one thread, an array file, or the body
- * has a problem the serial reader must name), nothing allocated and
- * *src_hash not set. */
+ * err; 1: not taken (too small, one thread for a COO, an array file, or
+ * the body has a problem the serial reader must name), nothing allocated
+ * and *src_hash not set. */
 int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
                sp_csr *A, const char **ignored_value, uint64_t *src_hash, sp_err *err);
 int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
                sp_coo *T, const char **ignored_value, uint64_t *src_hash, sp_err *err);
 /* The threads a parse would use (sp_mm_opts, $SPSWEEP_THREADS, OpenMP). */
 int mm_par_threads(const sp_mm_opts *o);
-/* Will a body of len bytes be split (threads and size allow it)? */
-int mm_par_wanted(const sp_mm_opts *o, int64_t len);
+/* Will a body of len bytes be split (threads and size allow it)? A CSR
+ * read takes the chunked path on one thread too (csr = 1): it reads the
+ * text once, where the serial reader's count and fill passes read it
+ * twice; a COO read needs two threads. */
+int mm_par_wanted(const sp_mm_opts *o, int64_t len, int csr);
 
-/* The parse phase's result for the CSR build: per chunk its triplets'
- * place in the shared arrays, sorted by row block (row >> shift), with
- * each block's start within the segment (blocks + 1 per chunk). */
+/* One parsed entry as the CSR build reads it: row, column and value side
+ * by side, so a segment is one run of memory, not three. */
+typedef struct mm_trip {
+    int32_t row, col;
+    double val;
+} mm_trip;
+
+/* The parse phase's result for the CSR build: each chunk's triplets at
+ * ent + at[k], sorted by row block (row >> shift), block b's part of
+ * chunk k (its segment) at beg[b * nchunks + k], len[...] triplets long.
+ * Block-major, so the build reads one block's segments in a row. Blocks
+ * are small enough that one block's share of the CSR stays in cache. */
 typedef struct mm_segs {
     int nchunks, blocks, shift;
-    int64_t *at, *n;            /* per chunk: first triplet, triplets */
-    uint32_t *bstart;           /* chunk k's block b starts at at[k] + bstart[k * (blocks + 1) + b] */
-    int32_t *row, *col;
+    int64_t *at;                /* per chunk: its first triplet in ent */
+    uint32_t *beg, *len;        /* per block and chunk (block-major) */
+    mm_trip *ent;               /* CSR: the triplets */
+    int32_t *row, *col;         /* COO: the COO's own arrays */
     double *val;
     int64_t total;              /* triplets in all */
 } mm_segs;
-/* mm_par_csr.c: the CSR from the segments on threads row ranges balanced
- * by entries: counts, cursors, scatter, rows finished, packed. */
+/* mm_par_csr.c: the CSR from the segments on threads, row ranges balanced
+ * by entries, one block at a time: counts, cursors, scatter, rows
+ * finished and packed while the block's share is in cache. */
 int mm_segs_to_csr(const mm_text *t, const mm_header *h, const mm_segs *s, int threads,
                    sp_csr *A, sp_err *err);
 
