@@ -98,6 +98,11 @@ int mm_fill_csr(const mm_text *t, const mm_header *h, const char *body, sp_csr *
 /* mm_count.c: entries per row as the fill pass will store them (symmetric kinds
  * mirrored); lines the fill pass will reject are simply not counted. */
 void mm_count_rows(const mm_text *t, const mm_header *h, const char *body, uint32_t *count);
+/* mm_count.c: a chunk's entries per row block (row >> shift) added to
+ * bcount, symmetric kinds mirrored; the chunk's entry lines, or -1 at a
+ * line the parse will reject. */
+int64_t mm_count_chunk(const mm_text *t, const mm_header *h, const char *from, const char *to,
+                       int shift, uint32_t *bcount);
 /* Parse every entry into the sink; checks the trailing content. */
 int mm_read_entries(const mm_text *t, const mm_header *h, const char *body, mm_sink *s,
                     sp_err *err);
@@ -138,32 +143,26 @@ int mm_par_threads(const sp_mm_opts *o);
  * twice; a COO read needs two threads. */
 int mm_par_wanted(const sp_mm_opts *o, int64_t len, int csr);
 
-/* One parsed entry as the CSR build reads it: row, column and value side
- * by side, so a segment is one run of memory, not three. */
-typedef struct mm_trip {
-    int32_t row, col;
-    double val;
-} mm_trip;
-
-/* The parse phase's result for the CSR build: each chunk's triplets at
- * ent + at[k], sorted by row block (row >> shift), block b's part of
- * chunk k (its segment) at beg[b * nchunks + k], len[...] triplets long.
- * Block-major, so the build reads one block's segments in a row. Blocks
- * are small enough that one block's share of the CSR stays in cache. */
+/* The parallel CSR read's entries between the parse and the build: in
+ * the CSR's own arrays (no other array as long as the entries), grouped
+ * by row block (row >> shift) and in file order within a block: block
+ * b's part of chunk k (its segment) starts at beg[b * nchunks + k] and
+ * holds len[...] entries; block b's segments follow each other from
+ * beg[b * nchunks]. colidx holds the column, with the row's offset in
+ * its block above it (row_in_block << colbits | column) when both fit 32
+ * bits, else the offset is in rib. Blocks are small enough that one
+ * block's entries stay in cache while the build sorts them into rows. */
 typedef struct mm_segs {
-    int nchunks, blocks, shift;
-    int64_t *at;                /* per chunk: its first triplet in ent */
+    int nchunks, blocks, shift, colbits;
     uint32_t *beg, *len;        /* per block and chunk (block-major) */
-    mm_trip *ent;               /* CSR: the triplets */
-    int32_t *row, *col;         /* COO: the COO's own arrays */
-    double *val;
-    int64_t total;              /* triplets in all */
+    uint16_t *rib;              /* rows' offsets in their blocks, unless packed */
+    int64_t total;              /* entries in all */
 } mm_segs;
-/* mm_par_csr.c: the CSR from the segments on threads, row ranges balanced
- * by entries, one block at a time: counts, cursors, scatter, rows
- * finished and packed while the block's share is in cache. */
-int mm_segs_to_csr(const mm_text *t, const mm_header *h, const mm_segs *s, int threads,
-                   sp_csr *A, sp_err *err);
+/* mm_par_csr.c: the CSR from the grouped entries (A->colidx, A->val as
+ * mm_segs says; A->rowptr allocated), on threads, row ranges balanced by
+ * entries, one block at a time: copied aside, counted, put back in row
+ * order, rows sorted, summed and packed while the block is in cache. */
+int mm_segs_to_csr(const mm_text *t, const mm_segs *s, int threads, sp_csr *A, sp_err *err);
 
 /* mm_entry.c: the coordinate entry (or array value) at line, parsed with
  * every check; returns the start of the next line, or NULL with err.

@@ -151,6 +151,22 @@ Test(mm_par, empty_rows_no_entries_and_many_chunks, .timeout = 240)
     assert_same_at_all_threads(path);
 }
 
+/* 2^20 columns: a row's offset in its block (2^13 to 2^16 rows) and its
+ * column do not fit 32 bits together, so the offsets go to their own
+ * array (mm_segs.rib); the same CSR as the serial reader's. */
+Test(mm_par, wide_matrices_keep_row_offsets_apart, .timeout = 120)
+{
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "w.mtx");
+    write_file(path, "real", "general", 1 << 20, 100000, 0, 9);
+    assert_same_at_all_threads(path);
+    write_file(path, "integer", "symmetric", 1 << 20, 60000, 0, 10);
+    assert_same_at_all_threads(path);
+    write_file(path, "real", "general", 1 << 20, 50000, 2, 11);  /* duplicates, rows 1..3 */
+    assert_same_at_all_threads(path);
+}
+
 /* Bad lines in a file of many chunks: the serial reader's message. */
 Test(mm_par, errors_in_a_many_chunk_file, .timeout = 120)
 {
