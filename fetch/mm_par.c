@@ -134,6 +134,7 @@ typedef struct par_run {
     double *val;
     int64_t cap;                /* COO: room in its arrays */
     uint64_t *src_hash;
+    XXH3_state_t *stream;       /* one thread: the hash taken chunk by chunk, in order */
     _Atomic int next;           /* the next chunk to take */
     _Atomic int failed;         /* a chunk was rejected, or memory ran out */
 } par_run;
@@ -182,6 +183,9 @@ static int count_one(par_run *r, int k, uint32_t *bcount)
     if (r->t->unpopulated)
         page_in(c->from, c->to);
     mm_text t = *r->t;
+    const char *from = k ? c->from : t.buf;     /* chunk 0: the header too */
+    if (r->stream)                      /* the chunk is read just after: in cache */
+        XXH3_64bits_update(r->stream, from, (size_t)(c->to - from));
     t.has_cr = c->has_cr = len && memchr(c->from, '\r', len) != NULL;
     memset(bcount, 0, (size_t)s->blocks * sizeof *bcount);
     c->entries = mm_count_chunk(&t, r->h, c->from, c->to, s->shift, bcount);
@@ -268,7 +272,7 @@ static void par_worker(par_run *r, int count, int hash)
     uint32_t *cursor = r->csr ? malloc((size_t)r->s->blocks * sizeof *cursor + 1) : NULL;
     if (r->csr && !cursor)
         atomic_store(&r->failed, 1);
-    if (hash && r->src_hash && omp_get_thread_num() == 0)
+    if (hash && r->src_hash && !r->stream && omp_get_thread_num() == 0)
         *r->src_hash = XXH3_64bits(r->t->buf, (size_t)(r->t->end - r->t->buf));
     while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
         int k = atomic_fetch_add(&r->next, 1);
@@ -409,6 +413,8 @@ static int csr_parse(par_run *r, const mm_header *h, int threads, sp_csr *A,
     const char *unused;
     if (r->failed || sum_chunks(r, &unused) != h->entries || (s->total = place_segments(s)) < 0)
         return 1;
+    if (r->stream)
+        *r->src_hash = XXH3_64bits_digest(r->stream);
     if (alloc_csr(h, s, A))
         return sp_fail(err, "%s: out of memory for %lld entries", r->t->path,
                        (long long)s->total);
@@ -437,9 +443,14 @@ int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_
         return sp_fail(err, "%s: out of memory", t->path);
     r.csr = 1, r.s = &s;
     s.nchunks = r.nchunks;
+    /* one thread: hash each chunk as the count pass reads it, not the
+     * whole text first (one pass over memory less) */
+    if (threads == 1 && src_hash && (r.stream = XXH3_createState()))
+        XXH3_64bits_reset(r.stream);
     int rc = choose_blocks(h->rows, h->cols, mm_entries_bound(t, h, body), threads, &s) ? 1
              : csr_parse(&r, h, threads, A, ignored_value, err);
     free(r.c);
+    XXH3_freeState(r.stream);
     if (!rc)
         rc = mm_segs_to_csr(t, &s, threads, A, err);
     free_segs(&s);

@@ -137,8 +137,10 @@ static int load_bytes(const char *path, const sp_mm_opts *o, int csr, mm_bytes *
     }
     if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
         return inflate_file(path, fd, b, err);
-    return map_file(path, fd, (size_t)st.st_size, !mm_par_wanted(o, (int64_t)st.st_size, csr),
-                    b, err);
+    /* paged in here unless several threads will page in their chunks
+     * (MAP_POPULATE costs less than one MADV_POPULATE_READ a chunk) */
+    int spread = mm_par_wanted(o, (int64_t)st.st_size, csr) && mm_par_threads(o) > 1;
+    return map_file(path, fd, (size_t)st.st_size, !spread, b, err);
 }
 
 static void free_bytes(mm_bytes *b)
