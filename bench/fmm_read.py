@@ -11,4 +11,5 @@ for _ in range(3):
     (data, (i, j)), shape = fmm.read_coo(sys.argv[1], parallelism=int(sys.argv[2]))
     times.append(time.perf_counter() - t0)
 print("fmm_%s_s: %.3f" % (sys.argv[2], statistics.median(times)))
+print("fmm_min_s: %.3f\nfmm_max_s: %.3f" % (min(times), max(times)))
 print("fmm_nnz: %d" % len(data))

@@ -127,6 +127,7 @@ int main(int argc, char **argv)
             sp_csr_free(&A);
     }
     double parse = median(t, 3), mb = (double)file_size(argv[1]) / 1e6;
+    double parse_lo = t[0], parse_hi = t[2];        /* median sorted them */
     for (int r = 0; r < 3; r++) {           /* the same, stopping at COO */
         sp_coo T;
         double t0 = sp_seconds();
@@ -136,7 +137,9 @@ int main(int argc, char **argv)
         sp_coo_free(&T);
     }
     double coo = median(t, 3);
-    printf("coo_s: %.3f\ncoo_mb_s: %.1f\n", coo, mb / coo);
+    printf("coo_s: %.3f\ncoo_mb_s: %.1f\ncoo_min_s: %.3f\ncoo_max_s: %.3f\n", coo, mb / coo,
+           t[0], t[2]);
+    printf("parse_min_s: %.3f\nparse_max_s: %.3f\n", parse_lo, parse_hi);
     printf("file_mb: %.1f\nnnz: %d\nparse_s: %.3f\nparse_mb_s: %.1f\n", mb, A.nnz, parse,
            mb / parse);
     sp_cache_info info = {.src_hash = h, .data_hash = sp_csr_checksum(&A)};
