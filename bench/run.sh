@@ -96,8 +96,8 @@ for nnz in $sizes; do
   echo "Load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows both readers)"
   echo "File: $file, $(( $(stat -c %s "$file") / 1000000 )) MB, $nnz entries, $rows x $rows, random order"
   echo
-  echo "| threads | ours → CSR s (range) | ours MB/s | ours → COO s | fmm read_coo s (range) | fmm MB/s | fmm / ours CSR | fmm / ours COO |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| threads | ours → CSR s (range) | ours MB/s | ours → COO s | fmm read_coo s (range) | fmm MB/s | fmm / ours CSR | fmm / ours COO | CPU s: ours CSR / fmm |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   first=""
   for t in $threads; do
     cat "$file" >/dev/null                      # both readers start from the page cache
@@ -110,9 +110,10 @@ for nnz in $sizes; do
     awk -v t="$t" -v mb="$(get "$ours" file_mb)" -v p="$(get "$ours" parse_s)" \
         -v plo="$(get "$ours" parse_min_s)" -v phi="$(get "$ours" parse_max_s)" \
         -v c="$(get "$ours" coo_s)" -v f="$(get "$fmm" "fmm_${t}_s")" \
-        -v flo="$(get "$fmm" fmm_min_s)" -v fhi="$(get "$fmm" fmm_max_s)" 'BEGIN {
-      printf "| %d | %.3f (%.3f-%.3f) | %.0f | %.3f | %.3f (%.3f-%.3f) | %.0f | %.2fx | %.2fx |\n",
-             t, p, plo, phi, mb / p, c, f, flo, fhi, mb / f, f / p, f / c
+        -v flo="$(get "$fmm" fmm_min_s)" -v fhi="$(get "$fmm" fmm_max_s)" \
+        -v pc="$(get "$ours" parse_cpu_s)" -v fc="$(get "$fmm" fmm_cpu_s)" 'BEGIN {
+      printf "| %d | %.3f (%.3f-%.3f) | %.0f | %.3f | %.3f (%.3f-%.3f) | %.0f | %.2fx | %.2fx | %.3f / %.3f |\n",
+             t, p, plo, phi, mb / p, c, f, flo, fhi, mb / f, f / p, f / c, pc, fc
     }'
   done
   echo
@@ -124,7 +125,9 @@ echo
 echo "ours → CSR: sp_mm_read to a sorted CSR (duplicates summed, the source hashed); ours → COO:"
 echo "sp_mm_read_coo, the same parse stopping where read_coo stops (COO arrays, duplicates kept)."
 echo "fmm: fast_matrix_market.read_coo(path, parallelism=t) to numpy COO arrays. Each the median"
-echo "of 3 reads (range: fastest-slowest); a ratio above 1x: ours is faster. $((SECONDS - started)) s in all."
+echo "of 3 reads (range: fastest-slowest); a ratio above 1x: ours is faster. CPU s: the median"
+echo "read's CPU time (all threads; a loaded machine's wall times say little, its CPU times more)."
+echo "$((SECONDS - started)) s in all."
 echo
 echo "To rerun on another host (no network there: carry .dev/wheels, wheels for its Python):"
 echo "  WHEELS=.dev/wheels PYTHON=python3.12 THREADS=\"1 2 4 8 16\" SIZES=\"6000000 30000000\" make bench"

@@ -102,12 +102,14 @@ static const char *line_boundary(const char *p, const char *end)
     return p;
 }
 
-/* Will the triplets fit beside the result (extra bytes per entry bound)?
- * Unknown availability lets the read go ahead. */
-static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint64_t result)
+/* Will the triplets (COO: 16 bytes an entry; CSR: the rows' offsets in
+ * their blocks when not packed, 2 bytes) fit beside the result? Unknown
+ * availability lets the read go ahead. */
+static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint64_t result,
+                    uint64_t per_entry)
 {
     uint64_t entries = (uint64_t)mm_entries_bound(t, h, body), avail;
-    uint64_t need = result + entries * (2 * sizeof(int32_t) + sizeof(double));
+    uint64_t need = result + entries * per_entry;
     return sp_host_mem_available(&avail) || need <= avail;
 }
 
@@ -447,8 +449,13 @@ int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_
      * whole text first (one pass over memory less) */
     if (threads == 1 && src_hash && (r.stream = XXH3_createState()))
         XXH3_64bits_reset(r.stream);
-    int rc = choose_blocks(h->rows, h->cols, mm_entries_bound(t, h, body), threads, &s) ? 1
-             : csr_parse(&r, h, threads, A, ignored_value, err);
+    int64_t bound = mm_entries_bound(t, h, body);
+    uint64_t csr = ((uint64_t)h->rows + 1) * sizeof(int32_t) +
+                   (uint64_t)bound * (sizeof(int32_t) + sizeof(double));
+    int rc = choose_blocks(h->rows, h->cols, bound, threads, &s) ||
+             (s.shift + s.colbits > 32 && !par_fits(t, h, body, csr, sizeof(uint16_t)))
+                 ? 1
+                 : csr_parse(&r, h, threads, A, ignored_value, err);
     free(r.c);
     XXH3_freeState(r.stream);
     if (!rc)
@@ -473,7 +480,7 @@ int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_
     int threads = mm_par_threads(o);
     last_threads = 1;
     if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body), 0) ||
-        !par_fits(t, h, body, bytes))
+        !par_fits(t, h, body, bytes, 2 * sizeof(int32_t) + sizeof(double)))
         return 1;
     /* the capacity the serial reader gives it */
     if (sp_coo_init(T, (int32_t)h->rows, (int32_t)h->cols, cap, err))
