@@ -6,14 +6,15 @@
  *   mm_banner.c  banner and size line
  *   mm_fit.c     what the size line asks for, checked against memory first
  *   mm_csr.c     count pass, cursors, fill pass: the CSR
- *   mm_count.c   the count pass: entries per row
+ *   mm_count.c   the count pass: entries per row (per row block for mm_par.c)
  *   mm_body.c    the fill pass: entries into their CSR slots
  *   mm_fast.h    the inline scanning and number parsing of both passes
  *   mm_entry.c   one entry parsed carefully, with the precise error
  *   mm_rows.c    rows sorted, duplicates summed: the finished CSR
  *   mm_number.c  decimal text to double / int64, correctly rounded
  *   mm_par.c     the body split at line boundaries and parsed by threads
- *   mm_par_csr.c the threads' entries into the CSR, rows split by entries
+ *                (the CSR read's path on one thread too)
+ *   mm_par_csr.c the threads' entries into the CSR, a row block at a time
  *
  * Every text buffer ends with at least MM_PAD zero bytes after its last
  * byte (end[0] == 0), so the fast loops stop at a sentinel instead of
