@@ -76,3 +76,27 @@ void mm_count_rows(const mm_text *t, const mm_header *h, const char *body, uint3
     for (uint64_t k = n > MM_AHEAD ? n - MM_AHEAD : 0; k < n; k++)
         count[ring[k % MM_AHEAD]]++;
 }
+
+/* The chunk's entries per row block (row >> shift, symmetric kinds
+ * mirrored), for the parallel CSR build: the same lines the chunk's parse
+ * (mm_parse_chunk) stores, counted as mm_count_rows counts them. Returns
+ * the entry lines, or -1 at a line the parse will reject (the serial
+ * reader then names it). */
+int64_t mm_count_chunk(const mm_text *t, const mm_header *h, const char *from, const char *to,
+                       int shift, uint32_t *bcount)
+{
+    const char *p = from;
+    int mirror = h->sym != MM_GENERAL;
+    int64_t lines = 0;
+    uint64_t a, b;
+    for (;;) {
+        if (p >= to || (!mm_is_digit(*p) && (p = mm_skip_comments(p, to)) == to))
+            return lines;
+        if (!(p = entry_rowcol(t, h, p, mirror, &a, &b)))
+            return -1;
+        lines++;
+        bcount[(a - 1) >> shift]++;
+        if (mirror && a != b)
+            bcount[(b - 1) >> shift]++;
+    }
+}

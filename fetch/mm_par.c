@@ -7,19 +7,26 @@
  * order as they come free. Each chunk's lines are parsed exactly as the
  * serial fill pass parses them (mm_parse_chunk: the same fast/careful
  * split per line) into the thread's staging triplets, reused from chunk
- * to chunk so they stay in cache; then they are copied once into shared
- * arrays:
+ * to chunk so they stay in cache; then they are copied once:
  *   - for a COO, at the chunk's place in file order (its offset is the
  *     previous chunk's end, published as soon as that chunk is parsed);
- *   - for a CSR, wherever there is room, sorted by row block (a counting
- *     sort, stable), so that each thread of the CSR build (mm_par_csr.c)
- *     later reads only its own rows' entries, chunk after chunk in file
- *     order.
+ *   - for a CSR, into the CSR's own arrays, grouped by row block and in
+ *     file order within each block (mm_segs in mm_read.h), where the
+ *     build (mm_par_csr.c) sorts each block into rows while it is in
+ *     cache. Where each chunk's part of each block goes is known before
+ *     any entry is stored: a first, cheaper pass over the chunks counts
+ *     their entries per block (row indices only). Reading the text twice
+ *     costs less than any array as long as the entries: memory the kernel
+ *     hands out fresh is cleared page by page, which on the development
+ *     VM ran at 1-1.5 GB/s (bench/RESULTS.md, 2026-11-28).
+ * One thread takes this path too for a CSR: the serial reader's fill
+ * pass stores every entry at a random place in the whole CSR, a cache
+ * miss an entry; blocks keep the stores within a few hundred KiB.
  * Work the serial reader does before the parse is spread too: each chunk
  * is paged in (MADV_POPULATE_READ) and searched for '\r' by the thread
- * that parses it, and the source hash (XXH3 of the whole text, the value
- * the serial reader gives) is taken by the first thread, the others
- * parsing meanwhile. Taking chunks as they come balances that and any
+ * that first reads it, and the source hash (XXH3 of the whole text, the
+ * value the serial reader gives) is taken by the first thread, the others
+ * reading meanwhile. Taking chunks as they come balances that and any
  * unevenness between threads.
  *
  * Errors stay the serial reader's own: when any chunk holds a line the
@@ -31,8 +38,8 @@
  * one never does.
  *
  * Threads: sp_mm_opts.threads, else $SPSWEEP_THREADS, else OpenMP's
- * default. One thread, an array file or a body under 1 MiB (by default)
- * takes the serial path.
+ * default. An array file or a body under 1 MiB (by default) takes the
+ * serial path, and so does a COO read on one thread.
  */
 #include <immintrin.h>
 #include <omp.h>
@@ -51,6 +58,9 @@
 #define MM_PAR_CHUNK ((int64_t)2 << 20)     /* a chunk's text: its triplets fit in L2 */
 #define MM_PAR_MAX_CHUNKS 4096
 #define MM_PAR_MAX_BLOCKS 4096
+#ifndef MM_PAR_BLOCK_ENTRIES
+#define MM_PAR_BLOCK_ENTRIES 32768
+#endif
 
 static _Atomic int last_threads;    /* sp_mm_last_parse_threads */
 
@@ -73,10 +83,10 @@ int mm_par_threads(const sp_mm_opts *o)
     return omp_get_max_threads();
 }
 
-int mm_par_wanted(const sp_mm_opts *o, int64_t len)
+int mm_par_wanted(const sp_mm_opts *o, int64_t len, int csr)
 {
     int64_t min = o && o->par_min_body > 0 ? o->par_min_body : MM_PAR_MIN_BODY;
-    return mm_par_threads(o) >= 2 && len >= min;
+    return mm_par_threads(o) >= (csr ? 1 : 2) && len >= min;
 }
 
 /* The start of the line after the one holding p (a line start itself:
@@ -92,12 +102,14 @@ static const char *line_boundary(const char *p, const char *end)
     return p;
 }
 
-/* Will the triplets fit beside the result (extra bytes per entry bound)?
- * Unknown availability lets the read go ahead. */
-static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint64_t result)
+/* Will the triplets (COO: 16 bytes an entry; CSR: the rows' offsets in
+ * their blocks when not packed, 2 bytes) fit beside the result? Unknown
+ * availability lets the read go ahead. */
+static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint64_t result,
+                    uint64_t per_entry)
 {
     uint64_t entries = (uint64_t)mm_entries_bound(t, h, body), avail;
-    uint64_t need = result + entries * (2 * sizeof(int32_t) + sizeof(double));
+    uint64_t need = result + entries * per_entry;
     return sp_host_mem_available(&avail) || need <= avail;
 }
 
@@ -105,6 +117,7 @@ static int par_fits(const mm_text *t, const mm_header *h, const char *body, uint
  * chunk is parsed, then the end of its triplets in the COO. */
 typedef struct par_chunk {
     const char *from, *to;
+    int has_cr;                 /* CSR: a '\r' in the chunk (found by the count pass) */
     int64_t n, entries;
     const char *ignored_value;
     _Atomic int64_t done;
@@ -114,15 +127,18 @@ typedef struct par_chunk {
 typedef struct par_run {
     const mm_text *t;
     const mm_header *h;
-    int csr;                    /* 1: block-sorted segments; 0: COO in file order */
+    int csr;                    /* 1: into the CSR, grouped by block; 0: COO in file order */
     int nchunks;
     par_chunk *c;
-    mm_segs *s;                 /* the shared arrays, and (CSR) the segments */
-    int64_t cap;                /* room in the shared arrays */
+    mm_segs *s;                 /* CSR: the blocks' segments */
+    sp_csr *A;                  /* CSR: its arrays hold the grouped entries */
+    int32_t *row, *col;         /* COO: its arrays */
+    double *val;
+    int64_t cap;                /* COO: room in its arrays */
     uint64_t *src_hash;
+    XXH3_state_t *stream;       /* one thread: the hash taken chunk by chunk, in order */
     _Atomic int next;           /* the next chunk to take */
     _Atomic int failed;         /* a chunk was rejected, or memory ran out */
-    _Atomic int64_t used;       /* CSR: triplets placed so far */
 } par_run;
 
 /* Page the chunk's text in before parsing it (one call instead of a fault
@@ -159,25 +175,61 @@ static int64_t wait_previous(par_run *r, int k)
     }
 }
 
-/* The staged triplets sorted into their row blocks at `at` (a counting
- * sort: stable, so each block keeps file order). */
-static void place_by_block(const par_run *r, const mm_chunk *st, int64_t at, uint32_t *bs,
-                           uint32_t *cursor)
+/* CSR, first pass: chunk k's entries per block, into the block-major
+ * table s->len; -1 at a line the parse rejects. */
+static int count_one(par_run *r, int k, uint32_t *bcount)
+{
+    par_chunk *c = &r->c[k];
+    mm_segs *s = r->s;
+    size_t len = (size_t)(c->to - c->from), nc = (size_t)s->nchunks;
+    if (r->t->unpopulated)
+        page_in(c->from, c->to);
+    mm_text t = *r->t;
+    const char *from = k ? c->from : t.buf;     /* chunk 0: the header too */
+    if (r->stream)                      /* the chunk is read just after: in cache */
+        XXH3_64bits_update(r->stream, from, (size_t)(c->to - from));
+    t.has_cr = c->has_cr = len && memchr(c->from, '\r', len) != NULL;
+    memset(bcount, 0, (size_t)s->blocks * sizeof *bcount);
+    c->entries = mm_count_chunk(&t, r->h, c->from, c->to, s->shift, bcount);
+    for (int b = 0; b < s->blocks; b++)
+        s->len[(size_t)b * nc + (size_t)k] = bcount[b];
+    return c->entries < 0 ? -1 : 0;
+}
+
+/* CSR, second pass: chunk k's staged entries to their blocks' segments
+ * (in file order: stable), the row's offset in its block packed above
+ * the column or in s->rib. -1 when the parse stored other entries than
+ * the count pass counted (it cannot, but no store may then go astray). */
+static int place_by_block(par_run *r, const mm_chunk *st, int k, uint32_t *cursor)
 {
     mm_segs *s = r->s;
-    int shift = s->shift;
-    memset(bs, 0, ((size_t)s->blocks + 1) * sizeof *bs);
+    int shift = s->shift, cb = s->colbits;
+    size_t nc = (size_t)s->nchunks;
+    uint32_t mask = ((uint32_t)1 << shift) - 1;
+    memset(cursor, 0, (size_t)s->blocks * sizeof *cursor);
     for (int64_t e = 0; e < st->n; e++)
-        bs[(st->row[e] >> shift) + 1]++;
-    for (int b = 0; b < s->blocks; b++)
-        bs[b + 1] += bs[b];
-    memcpy(cursor, bs, (size_t)s->blocks * sizeof *cursor);
-    int32_t *row = s->row + at, *col = s->col + at;
-    double *val = s->val + at;
-    for (int64_t e = 0; e < st->n; e++) {
-        uint32_t q = cursor[st->row[e] >> shift]++;
-        row[q] = st->row[e], col[q] = st->col[e], val[q] = st->val[e];
+        cursor[st->row[e] >> shift]++;
+    for (int b = 0; b < s->blocks; b++) {
+        if (cursor[b] != s->len[(size_t)b * nc + (size_t)k])
+            return -1;
+        cursor[b] = s->beg[(size_t)b * nc + (size_t)k];
     }
+    int32_t *col = r->A->colidx;
+    double *val = r->A->val;
+    if (s->rib) {
+        for (int64_t e = 0; e < st->n; e++) {
+            uint32_t q = cursor[st->row[e] >> shift]++;
+            col[q] = st->col[e], val[q] = st->val[e];
+            s->rib[q] = (uint16_t)((uint32_t)st->row[e] & mask);
+        }
+    } else {
+        for (int64_t e = 0; e < st->n; e++) {
+            uint32_t q = cursor[st->row[e] >> shift]++;
+            col[q] = (int32_t)((((uint32_t)st->row[e] & mask) << cb) | (uint32_t)st->col[e]);
+            val[q] = st->val[e];
+        }
+    }
+    return 0;
 }
 
 /* Parse chunk k into the staging triplets and hand them over. 0, or -1
@@ -186,51 +238,49 @@ static int parse_one(par_run *r, int k, mm_chunk *st, uint32_t *cursor)
 {
     par_chunk *c = &r->c[k];
     size_t len = (size_t)(c->to - c->from);
-    if (r->t->unpopulated)
-        page_in(c->from, c->to);
     mm_text t = *r->t;
-    t.has_cr = len && memchr(c->from, '\r', len) != NULL;   /* this chunk's lines only */
+    if (r->csr) {
+        t.has_cr = c->has_cr;           /* paged in and searched by the count pass */
+    } else {
+        if (r->t->unpopulated)
+            page_in(c->from, c->to);
+        t.has_cr = len && memchr(c->from, '\r', len) != NULL;   /* this chunk's lines only */
+    }
     st->from = c->from, st->to = c->to;
     st->n = 0, st->entries = 0, st->ignored_value = NULL, st->bad = 0;
     mm_parse_chunk(&t, r->h, st);
     c->n = st->n, c->entries = st->entries, c->ignored_value = st->ignored_value;
     if (st->bad)
         return -1;
-    mm_segs *s = r->s;
-    if (r->csr) {
-        int64_t at = atomic_fetch_add(&r->used, st->n);
-        if (at + st->n > r->cap)
-            return -1;                  /* more entries than the text can hold: invalid */
-        s->at[k] = at, s->n[k] = st->n;
-        place_by_block(r, st, at, s->bstart + (size_t)k * ((size_t)s->blocks + 1), cursor);
-        return 0;
-    }
+    if (r->csr)
+        return place_by_block(r, st, k, cursor);
     int64_t at = wait_previous(r, k);
     if (at < 0 || at + st->n > r->cap)
         return -1;
     atomic_store_explicit(&c->done, at + st->n, memory_order_release);
     if (st->n) {
-        memcpy(s->row + at, st->row, (size_t)st->n * sizeof *st->row);
-        memcpy(s->col + at, st->col, (size_t)st->n * sizeof *st->col);
-        memcpy(s->val + at, st->val, (size_t)st->n * sizeof *st->val);
+        memcpy(r->row + at, st->row, (size_t)st->n * sizeof *st->row);
+        memcpy(r->col + at, st->col, (size_t)st->n * sizeof *st->col);
+        memcpy(r->val + at, st->val, (size_t)st->n * sizeof *st->val);
     }
     return 0;
 }
 
-/* One thread: the hash first on thread 0, then chunks until none is left. */
-static void par_worker(par_run *r)
+/* One thread: the hash first on thread 0 (when hash), then chunks until
+ * none is left: counted (count) or parsed. */
+static void par_worker(par_run *r, int count, int hash)
 {
     mm_chunk st = {0};
     uint32_t *cursor = r->csr ? malloc((size_t)r->s->blocks * sizeof *cursor + 1) : NULL;
     if (r->csr && !cursor)
         atomic_store(&r->failed, 1);
-    if (r->src_hash && omp_get_thread_num() == 0)
+    if (hash && r->src_hash && !r->stream && omp_get_thread_num() == 0)
         *r->src_hash = XXH3_64bits(r->t->buf, (size_t)(r->t->end - r->t->buf));
     while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
         int k = atomic_fetch_add(&r->next, 1);
         if (k >= r->nchunks)
             break;
-        if (parse_one(r, k, &st, cursor))
+        if (count ? count_one(r, k, cursor) : parse_one(r, k, &st, cursor))
             atomic_store(&r->failed, 1);
     }
     free(cursor);
@@ -239,18 +289,29 @@ static void par_worker(par_run *r)
     free(st.val);
 }
 
-/* Row blocks for the CSR build: about 16 per thread (so row ranges can
- * be balanced by entries), a power of two rows each. */
-static void choose_blocks(int64_t rows, int threads, mm_segs *s)
+/* Row blocks for the CSR build, a power of two rows each: at least 16 per
+ * thread (so row ranges can be balanced by entries), and enough that a
+ * block holds about MM_PAR_BLOCK_ENTRIES entries, so that its entries
+ * (12 bytes each) stay in L2 while the build sorts them into rows. The
+ * row's offset in its block goes above the column when both fit 32 bits,
+ * else into a 16-bit array (s->rib, allocated by the caller); -1 when
+ * neither fits (blocks of over 2^16 rows: matrices of over 2^28 rows),
+ * which the serial reader then reads. */
+static int choose_blocks(int64_t rows, int64_t cols, int64_t entries, int threads, mm_segs *s)
 {
     int64_t want = (int64_t)threads * 16;
+    if (want < entries / MM_PAR_BLOCK_ENTRIES)
+        want = entries / MM_PAR_BLOCK_ENTRIES;
     if (want > MM_PAR_MAX_BLOCKS)
         want = MM_PAR_MAX_BLOCKS;
-    int shift = 0;
+    int shift = 0, colbits = 0;
     while (((rows + ((int64_t)1 << shift) - 1) >> shift) > want)
         shift++;
-    s->shift = shift;
+    while (((int64_t)1 << colbits) < cols)
+        colbits++;
+    s->shift = shift, s->colbits = colbits;
     s->blocks = (int)((rows + ((int64_t)1 << shift) - 1) >> shift);
+    return shift + colbits <= 32 || shift <= 16 ? 0 : -1;
 }
 
 /* The body split into chunks at line boundaries. */
@@ -277,78 +338,94 @@ static par_chunk *split_body(const mm_text *t, const char *body, int threads, in
     return c;
 }
 
+/* The shared state of a run over the chunks, ready to start. */
+static int start_run(par_run *r, const mm_text *t, const mm_header *h, const char *body,
+                     int threads, uint64_t *src_hash)
+{
+    memset(r, 0, sizeof *r);
+    r->t = t, r->h = h, r->src_hash = src_hash;
+    atomic_init(&r->next, 0);
+    atomic_init(&r->failed, 0);
+    return (r->c = split_body(t, body, threads, &r->nchunks)) ? 0 : -1;
+}
+
+/* The chunks' entry lines in all, and the first pattern line with a value
+ * (in file order). */
+static int64_t sum_chunks(const par_run *r, const char **ignored_value)
+{
+    int64_t entries = 0;
+    *ignored_value = NULL;
+    for (int k = 0; k < r->nchunks; k++) {
+        entries += r->c[k].entries;
+        if (!*ignored_value)
+            *ignored_value = r->c[k].ignored_value;
+    }
+    return entries;
+}
+
 static void free_segs(mm_segs *s)
 {
-    free(s->at);
-    free(s->n);
-    free(s->bstart);
-    free(s->row);
-    free(s->col);
-    free(s->val);
+    free(s->beg);
+    free(s->len);
+    free(s->rib);
     memset(s, 0, sizeof *s);
 }
 
-/* Split, parse, hand over. 0: the chunks' entry lines match the size line
- * and none was rejected (*ignored_value: the first pattern line with a
- * value, in file order); 1: the serial path must run, nothing left
- * allocated; -1: no memory. With coo, the shared arrays are the COO's. */
-static int par_parse(const mm_text *t, const mm_header *h, const char *body,
-                     const sp_mm_opts *o, mm_segs *s, sp_coo *coo,
-                     const char **ignored_value, uint64_t *src_hash, uint64_t result_bytes,
-                     sp_err *err)
+/* Each block's segments one after the other, blocks in row order: the
+ * entries in all, or -1 when they do not fit 32-bit indices. */
+static int64_t place_segments(mm_segs *s)
 {
-    int threads = mm_par_threads(o);
-    last_threads = 1;
-    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body)) ||
-        !par_fits(t, h, body, result_bytes))
-        return 1;
-    par_run r = {.t = t, .h = h, .csr = !coo, .s = s, .src_hash = src_hash,
-                 .cap = mm_entries_bound(t, h, body)};
-    atomic_init(&r.next, 0);
-    atomic_init(&r.failed, 0);
-    atomic_init(&r.used, 0);
-    memset(s, 0, sizeof *s);
-    if (!(r.c = split_body(t, body, threads, &r.nchunks)))
-        return sp_fail(err, "%s: out of memory", t->path);
-    s->nchunks = r.nchunks;
-    if (coo) {
-        s->row = coo->row, s->col = coo->col, s->val = coo->val;
-    } else {
-        choose_blocks(h->rows, threads, s);
-        size_t cap = (size_t)(r.cap ? r.cap : 1);
-        s->at = malloc((size_t)r.nchunks * sizeof *s->at);
-        s->n = malloc((size_t)r.nchunks * sizeof *s->n);
-        s->bstart = malloc((size_t)r.nchunks * ((size_t)s->blocks + 1) * sizeof *s->bstart);
-        s->row = sp_alloc_large(cap * sizeof *s->row);
-        s->col = sp_alloc_large(cap * sizeof *s->col);
-        s->val = sp_alloc_large(cap * sizeof *s->val);
-        if (!s->at || !s->n || !s->bstart || !s->row || !s->col || !s->val) {
-            free_segs(s);
-            free(r.c);
-            return sp_fail(err, "%s: out of memory for %lld entries", t->path,
-                           (long long)r.cap);
-        }
+    int64_t at = 0;
+    size_t n = (size_t)s->nchunks * (size_t)s->blocks;
+    for (size_t q = 0; q < n; q++) {
+        s->beg[q] = (uint32_t)at;
+        at += s->len[q];
+        if (at > INT32_MAX)
+            return -1;
     }
+    return at;
+}
+
+/* The CSR's arrays for the counted entries (rowptr uninitialised). */
+static int alloc_csr(const mm_header *h, mm_segs *s, sp_csr *A)
+{
+    size_t n = (size_t)(s->total ? s->total : 1);
+    A->rows = (int32_t)h->rows, A->cols = (int32_t)h->cols, A->nnz = (int32_t)s->total;
+    A->rowptr = malloc(((size_t)A->rows + 1) * sizeof *A->rowptr);
+    A->colidx = sp_alloc_large(n * sizeof *A->colidx);
+    A->val = sp_alloc_large(n * sizeof *A->val);
+    if (s->shift + s->colbits > 32)
+        s->rib = sp_alloc_large(n * sizeof *s->rib);
+    return A->rowptr && A->colidx && A->val && (s->shift + s->colbits <= 32 || s->rib) ? 0 : -1;
+}
+
+/* Count, place, parse: 0 with A holding the grouped entries; 1: the
+ * serial path must run (nothing left allocated); -1: no memory. */
+static int csr_parse(par_run *r, const mm_header *h, int threads, sp_csr *A,
+                     const char **ignored_value, sp_err *err)
+{
+    mm_segs *s = r->s;
+    size_t segs = (size_t)r->nchunks * (size_t)s->blocks;
+    s->beg = malloc((segs ? segs : 1) * sizeof *s->beg);
+    s->len = malloc((segs ? segs : 1) * sizeof *s->len);
+    if (!s->beg || !s->len)
+        return sp_fail(err, "%s: out of memory", r->t->path);
 #pragma omp parallel num_threads(threads)
-    par_worker(&r);
-    int64_t entries = 0, n = 0;
-    const char *first = NULL;
-    for (int k = 0; k < r.nchunks; k++) {
-        entries += r.c[k].entries, n += r.c[k].n;
-        if (!first)
-            first = r.c[k].ignored_value;
-    }
-    free(r.c);
-    if (r.failed || entries != h->entries || n > INT32_MAX) {
-        if (coo)
-            memset(s, 0, sizeof *s);    /* the arrays are the COO's: the caller's */
-        else
-            free_segs(s);
+    par_worker(r, 1, 1);
+    const char *unused;
+    if (r->failed || sum_chunks(r, &unused) != h->entries || (s->total = place_segments(s)) < 0)
         return 1;
-    }
-    s->total = n;
-    *ignored_value = first;
-    last_threads = threads;
+    if (r->stream)
+        *r->src_hash = XXH3_64bits_digest(r->stream);
+    if (alloc_csr(h, s, A))
+        return sp_fail(err, "%s: out of memory for %lld entries", r->t->path,
+                       (long long)s->total);
+    r->A = A;
+    atomic_store(&r->next, 0);
+#pragma omp parallel num_threads(threads)
+    par_worker(r, 0, 0);
+    if (r->failed || sum_chunks(r, ignored_value) != h->entries)
+        return 1;
     return 0;
 }
 
@@ -358,15 +435,38 @@ int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_
     /* the serial reader's memory check first: its refusal, its words */
     if (mm_check_fit(t, h, body, 0, err))
         return -1;
+    int threads = mm_par_threads(o);
+    last_threads = 1;
+    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body), 1))
+        return 1;
+    mm_segs s = {0};
+    par_run r;
+    if (start_run(&r, t, h, body, threads, src_hash))
+        return sp_fail(err, "%s: out of memory", t->path);
+    r.csr = 1, r.s = &s;
+    s.nchunks = r.nchunks;
+    /* one thread: hash each chunk as the count pass reads it, not the
+     * whole text first (one pass over memory less) */
+    if (threads == 1 && src_hash && (r.stream = XXH3_createState()))
+        XXH3_64bits_reset(r.stream);
+    int64_t bound = mm_entries_bound(t, h, body);
     uint64_t csr = ((uint64_t)h->rows + 1) * sizeof(int32_t) +
-                   (uint64_t)mm_entries_bound(t, h, body) * (sizeof(int32_t) + sizeof(double));
-    mm_segs s;
-    int rc = par_parse(t, h, body, o, &s, NULL, ignored_value, src_hash,
-                       csr, err);
-    if (rc)
-        return rc;
-    rc = mm_segs_to_csr(t, h, &s, mm_par_threads(o), A, err);
+                   (uint64_t)bound * (sizeof(int32_t) + sizeof(double));
+    int rc = choose_blocks(h->rows, h->cols, bound, threads, &s) ||
+             (s.shift + s.colbits > 32 && !par_fits(t, h, body, csr, sizeof(uint16_t)))
+                 ? 1
+                 : csr_parse(&r, h, threads, A, ignored_value, err);
+    free(r.c);
+    XXH3_freeState(r.stream);
+    if (!rc)
+        rc = mm_segs_to_csr(t, &s, threads, A, err);
     free_segs(&s);
+    if (rc) {
+        sp_csr_free(A);
+        memset(A, 0, sizeof *A);
+    } else {
+        last_threads = threads;
+    }
     return rc;
 }
 
@@ -377,20 +477,31 @@ int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_
         return -1;
     int64_t cap = mm_entries_bound(t, h, body);
     uint64_t bytes = (uint64_t)cap * (2 * sizeof(int32_t) + sizeof(double));
-    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body)) || !par_fits(t, h, body, bytes)) {
-        last_threads = 1;
+    int threads = mm_par_threads(o);
+    last_threads = 1;
+    if (h->array || !mm_par_wanted(o, (int64_t)(t->end - body), 0) ||
+        !par_fits(t, h, body, bytes, 2 * sizeof(int32_t) + sizeof(double)))
         return 1;
-    }
     /* the capacity the serial reader gives it */
     if (sp_coo_init(T, (int32_t)h->rows, (int32_t)h->cols, cap, err))
         return sp_fail_prefix(err, "%s", t->path);
-    mm_segs s;
-    int rc = par_parse(t, h, body, o, &s, T, ignored_value, src_hash,
-                       bytes, err);
-    if (rc) {
+    par_run r;
+    if (start_run(&r, t, h, body, threads, src_hash)) {
         sp_coo_free(T);
-        return rc;
+        return sp_fail(err, "%s: out of memory", t->path);
     }
-    T->nnz = s.total;
+    r.row = T->row, r.col = T->col, r.val = T->val, r.cap = cap;
+#pragma omp parallel num_threads(threads)
+    par_worker(&r, 0, 1);
+    int64_t entries = sum_chunks(&r, ignored_value), n = 0;
+    for (int k = 0; k < r.nchunks; k++)
+        n += r.c[k].n;
+    free(r.c);
+    if (r.failed || entries != h->entries) {
+        sp_coo_free(T);
+        return 1;
+    }
+    T->nnz = n;
+    last_threads = threads;
     return 0;
 }

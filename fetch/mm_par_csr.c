@@ -1,20 +1,24 @@
 /*
  * mm_par_csr.c — the parallel reader's CSR: the threads' parsed entries
- * (mm_par.c: per chunk, in row-block order, each block in file order)
- * into a sorted CSR with duplicates summed, bit for bit what the serial
- * reader (mm_fill_csr, then mm_finish_rows) gives.
+ * (mm_par.c: in the CSR's own arrays, grouped by row block, each block in
+ * file order) into a sorted CSR with duplicates summed, bit for bit what
+ * the serial reader (mm_fill_csr, then mm_finish_rows) gives.
  *
  * The rows are cut into one contiguous range per thread, at row-block
  * boundaries, balanced by entries (the blocks' sizes are known from the
  * parse), so a thread owns its rows' counts, cursors and CSR slots and
- * nothing is shared but reads. Each thread, for its rows only:
- *   1. counts the entries of each row, reading its blocks of every chunk;
- *   2. turns the counts into cursors from where its range starts (known
- *      up front: the entries of the ranges before it);
- *   3. scatters its entries into their slots, chunk after chunk, so a
- *      row's entries keep file order;
+ * nothing is shared but reads. Each thread takes its blocks in order and,
+ * for each block (small enough to stay in cache):
+ *   1. copies the block's entries aside (thread-local scratch, reused)
+ *      and counts the entries of each row;
+ *   2. turns the counts into cursors from where the range's entries so
+ *      far end (packed: after the duplicates summed before, so never past
+ *      the block's own place);
+ *   3. puts the entries back at their rows' cursors, in file order;
  *   4. sorts each row and sums duplicates (mm_finish_range, the serial
- *      code), packing its rows to the start of its range.
+ *      code), packing the rows behind the previous block's.
+ * The CSR is never scattered over the whole matrix (the serial fill pass
+ * does that: a cache miss an entry).
  * Summed duplicates leave a gap after each range; the ranges are then
  * moved down to close the gaps, in parallel: the only part of a range
  * another range's move may overwrite (what lies past where the range's
@@ -23,6 +27,8 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../kernels/sparse.h"
 
 #include "mm_read.h"
 
@@ -39,16 +45,17 @@ typedef struct row_range {
 
 /* The ranges: contiguous runs of blocks, each taking the blocks whose
  * middle falls within its share of the entries. */
-static int cut_ranges(const mm_segs *s, int32_t rows, int threads, row_range *rg)
+static int cut_ranges(const mm_segs *s, int32_t rows, int threads, row_range *rg,
+                      int64_t *longest)
 {
     int64_t *tot = calloc((size_t)s->blocks + 1, sizeof *tot);
     if (!tot)
         return -1;
-    for (int k = 0; k < s->nchunks; k++) {
-        const uint32_t *bs = s->bstart + (size_t)k * ((size_t)s->blocks + 1);
-        for (int b = 0; b < s->blocks; b++)
-            tot[b] += bs[b + 1] - bs[b];
-    }
+    for (int b = 0; b < s->blocks; b++)
+        for (int k = 0; k < s->nchunks; k++)
+            tot[b] += s->len[(size_t)b * (size_t)s->nchunks + (size_t)k];
+    for (int b = 0; b < s->blocks; b++)
+        *longest = tot[b] > *longest ? tot[b] : *longest;
     int64_t acc = 0;
     int b = 0;
     for (int j = 0; j < threads; j++) {
@@ -65,37 +72,81 @@ static int cut_ranges(const mm_segs *s, int32_t rows, int threads, row_range *rg
     return 0;
 }
 
-/* Steps 1-4 for one range; rowptr[i + 1] is row i's count, then its
- * cursor, then its end. */
-static void build_range(const mm_segs *s, sp_csr *A, row_range *g)
+/* A thread's scratch for one block's entries at a time. */
+typedef struct block_scratch {
+    int32_t *col;
+    double *val;
+    uint16_t *rib;
+} block_scratch;
+
+/* Steps 1-3 for block b, rows [lo, hi), its entries from slot n on (n is
+ * at most the block's first slot); rowptr[i + 1] is row i's count, then
+ * its cursor, then its end. */
+static void sort_block(const mm_segs *s, sp_csr *A, int b, int32_t lo, int32_t hi, int32_t n,
+                       block_scratch *w)
 {
-    int32_t *next = A->rowptr + 1;
-    size_t stride = (size_t)s->blocks + 1;
-    memset(next + g->lo, 0, (size_t)(g->hi - g->lo) * sizeof *next);
-    for (int k = 0; k < s->nchunks; k++) {
-        const uint32_t *bs = s->bstart + (size_t)k * stride;
-        const int32_t *row = s->row + s->at[k];
-        for (uint32_t e = bs[g->blo]; e < bs[g->bhi]; e++)
-            next[row[e]]++;
+    int32_t *cnt = A->rowptr + 1, *colidx = A->colidx;
+    double *val = A->val;
+    size_t nc = (size_t)s->nchunks;
+    uint32_t from = s->beg[(size_t)b * nc], m = 0;
+    for (size_t k = 0; k < nc; k++)
+        m += s->len[(size_t)b * nc + k];
+    int cb = s->colbits;
+    uint32_t cmask = cb >= 32 ? UINT32_MAX : ((uint32_t)1 << cb) - 1;
+    memset(cnt + lo, 0, (size_t)(hi - lo) * sizeof *cnt);
+    memcpy(w->col, colidx + from, (size_t)m * sizeof *w->col);
+    memcpy(w->val, val + from, (size_t)m * sizeof *w->val);
+    if (s->rib) {
+        memcpy(w->rib, s->rib + from, (size_t)m * sizeof *w->rib);
+        for (uint32_t q = 0; q < m; q++)
+            cnt[lo + w->rib[q]]++;
+    } else {
+        for (uint32_t q = 0; q < m; q++)
+            cnt[lo + (int32_t)((uint32_t)w->col[q] >> cb)]++;
     }
-    int32_t sum = (int32_t)g->from;
-    for (int32_t i = g->lo; i < g->hi; i++) {
-        int32_t c = next[i];
-        next[i] = sum;
+    int32_t sum = n;
+    for (int32_t i = lo; i < hi; i++) {
+        int32_t c = cnt[i];
+        cnt[i] = sum;
         sum += c;
     }
-    for (int k = 0; k < s->nchunks; k++) {
-        const uint32_t *bs = s->bstart + (size_t)k * stride;
-        const int32_t *row = s->row + s->at[k], *col = s->col + s->at[k];
-        const double *val = s->val + s->at[k];
-        for (uint32_t e = bs[g->blo]; e < bs[g->bhi]; e++) {
-            int32_t at = next[row[e]]++;
-            A->colidx[at] = col[e];
-            A->val[at] = val[e];
+    if (s->rib) {
+        for (uint32_t q = 0; q < m; q++) {
+            int32_t at = cnt[lo + w->rib[q]]++;
+            colidx[at] = w->col[q];
+            val[at] = w->val[q];
+        }
+    } else {
+        for (uint32_t q = 0; q < m; q++) {
+            uint32_t key = (uint32_t)w->col[q];
+            int32_t at = cnt[lo + (int32_t)(key >> cb)]++;
+            colidx[at] = (int32_t)(key & cmask);
+            val[at] = w->val[q];
         }
     }
-    int64_t end = mm_finish_range(A, g->lo, g->hi, (int32_t)g->from);
-    g->m = end < 0 ? -1 : end - g->from;
+}
+
+/* One range, block by block: each block sorted into rows right behind
+ * the previous one's packed rows, then finished (step 4). */
+static void build_range(const mm_segs *s, sp_csr *A, row_range *g, int64_t longest)
+{
+    size_t n1 = (size_t)(longest ? longest : 1);
+    block_scratch w = {malloc(n1 * sizeof *w.col), malloc(n1 * sizeof *w.val),
+                       s->rib ? malloc(n1 * sizeof *w.rib) : NULL};
+    int64_t n = g->from;
+    if (!w.col || !w.val || (s->rib && !w.rib))
+        n = -1;
+    for (int b = g->blo; b < g->bhi && n >= 0; b++) {
+        int64_t lo = (int64_t)b << s->shift, hi = (int64_t)(b + 1) << s->shift;
+        int32_t l = (int32_t)(lo < A->rows ? lo : A->rows);
+        int32_t e = (int32_t)(hi < A->rows ? hi : A->rows);
+        sort_block(s, A, b, l, e, (int32_t)n, &w);
+        n = mm_finish_range(A, l, e, (int32_t)n);
+    }
+    free(w.col);
+    free(w.val);
+    free(w.rib);
+    g->m = n < 0 ? -1 : n - g->from;
 }
 
 /* Before any range moves: save the part of this range's entries that
@@ -140,24 +191,18 @@ static void free_ranges(row_range *rg, int n)
     free(rg);
 }
 
-int mm_segs_to_csr(const mm_text *t, const mm_header *h, const mm_segs *s, int threads,
-                   sp_csr *A, sp_err *err)
+int mm_segs_to_csr(const mm_text *t, const mm_segs *s, int threads, sp_csr *A, sp_err *err)
 {
-    memset(A, 0, sizeof *A);
-    A->rows = (int32_t)h->rows, A->cols = (int32_t)h->cols, A->nnz = (int32_t)s->total;
     row_range *rg = calloc((size_t)threads, sizeof *rg);
-    A->rowptr = malloc(((size_t)A->rows + 1) * sizeof *A->rowptr);
-    A->colidx = sp_alloc_large((size_t)s->total * sizeof *A->colidx);
-    A->val = sp_alloc_large((size_t)s->total * sizeof *A->val);
-    if (!rg || !A->rowptr || !A->colidx || !A->val || cut_ranges(s, A->rows, threads, rg)) {
+    int64_t longest = 0;
+    if (!rg || cut_ranges(s, A->rows, threads, rg, &longest)) {
         free(rg);
-        sp_csr_free(A);
         return sp_fail(err, "%s: out of memory for %lld entries", t->path, (long long)s->total);
     }
     A->rowptr[0] = 0;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int j = 0; j < threads; j++)
-        build_range(s, A, &rg[j]);
+        build_range(s, A, &rg[j], longest);
     int64_t to = 0, oom = 0;
     for (int j = 0; j < threads; j++) {
         oom |= rg[j].m < 0;
@@ -175,10 +220,8 @@ int mm_segs_to_csr(const mm_text *t, const mm_header *h, const mm_segs *s, int t
         }
     }
     free_ranges(rg, threads);
-    if (oom) {
-        sp_csr_free(A);
-        return sp_fail(err, "%s: out of memory summing duplicates", t->path);
-    }
+    if (oom)
+        return sp_fail(err, "%s: out of memory sorting rows", t->path);
     mm_shrink_entries(A, (int32_t)to);
     return 0;
 }

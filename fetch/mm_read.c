@@ -122,7 +122,8 @@ static int map_file(const char *path, int fd, size_t size, int populate, mm_byte
     return 0;
 }
 
-static int load_bytes(const char *path, const sp_mm_opts *o, mm_bytes *b, sp_err *err)
+static int load_bytes(const char *path, const sp_mm_opts *o, int csr, mm_bytes *b,
+                      sp_err *err)
 {
     memset(b, 0, sizeof *b);
     int fd = open(path, O_RDONLY);
@@ -136,8 +137,10 @@ static int load_bytes(const char *path, const sp_mm_opts *o, mm_bytes *b, sp_err
     }
     if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
         return inflate_file(path, fd, b, err);
-    return map_file(path, fd, (size_t)st.st_size, !mm_par_wanted(o, (int64_t)st.st_size), b,
-                    err);
+    /* paged in here unless several threads will page in their chunks
+     * (MAP_POPULATE costs less than one MADV_POPULATE_READ a chunk) */
+    int spread = mm_par_wanted(o, (int64_t)st.st_size, csr) && mm_par_threads(o) > 1;
+    return map_file(path, fd, (size_t)st.st_size, !spread, b, err);
 }
 
 static void free_bytes(mm_bytes *b)
@@ -205,10 +208,10 @@ static void warn_read(const mm_text *t, const mm_header *h, const char *ignored_
  * banner and size line. The text is hashed and searched for '\r' by
  * the body's parse (scan_text when serial; mm_par.c on its threads). On
  * failure nothing stays allocated. */
-static int open_text(const char *path, const sp_mm_opts *opts, mm_bytes *b, mm_text *t,
-                     mm_header *h, const char **body, sp_err *err)
+static int open_text(const char *path, const sp_mm_opts *opts, int csr, mm_bytes *b,
+                     mm_text *t, mm_header *h, const char **body, sp_err *err)
 {
-    if (load_bytes(path, opts, b, err))
+    if (load_bytes(path, opts, csr, b, err))
         return -1;
     /* The hash covers the bytes parsed: the inflated text for .gz files. */
     *t = (mm_text){.path = path, .buf = b->data, .end = b->data + b->size,
@@ -228,7 +231,7 @@ int sp_mm_read(const char *path, const sp_mm_opts *opts, sp_csr *A, uint64_t *sr
     mm_text t;
     mm_header h;
     const char *body;
-    if (open_text(path, opts, &b, &t, &h, &body, err))
+    if (open_text(path, opts, 1, &b, &t, &h, &body, err))
         return -1;
     const char *ignored_value = NULL;
     int rc = mm_par_csr(&t, &h, body, opts, A, &ignored_value, src_hash, err);
@@ -253,7 +256,7 @@ int sp_mm_read_coo(const char *path, const sp_mm_opts *opts, sp_coo *T, uint64_t
     mm_text t;
     mm_header h;
     const char *body;
-    if (open_text(path, opts, &b, &t, &h, &body, err))
+    if (open_text(path, opts, 0, &b, &t, &h, &body, err))
         return -1;
     const char *ignored_value = NULL;
     int rc = mm_par_coo(&t, &h, body, opts, T, &ignored_value, src_hash, err);

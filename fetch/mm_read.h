@@ -6,14 +6,15 @@
  *   mm_banner.c  banner and size line
  *   mm_fit.c     what the size line asks for, checked against memory first
  *   mm_csr.c     count pass, cursors, fill pass: the CSR
- *   mm_count.c   the count pass: entries per row
+ *   mm_count.c   the count pass: entries per row (per row block for mm_par.c)
  *   mm_body.c    the fill pass: entries into their CSR slots
  *   mm_fast.h    the inline scanning and number parsing of both passes
  *   mm_entry.c   one entry parsed carefully, with the precise error
  *   mm_rows.c    rows sorted, duplicates summed: the finished CSR
  *   mm_number.c  decimal text to double / int64, correctly rounded
  *   mm_par.c     the body split at line boundaries and parsed by threads
- *   mm_par_csr.c the threads' entries into the CSR, rows split by entries
+ *                (the CSR read's path on one thread too)
+ *   mm_par_csr.c the threads' entries into the CSR, a row block at a time
  *
  * Every text buffer ends with at least MM_PAD zero bytes after its last
  * byte (end[0] == 0), so the fast loops stop at a sentinel instead of
@@ -98,6 +99,11 @@ int mm_fill_csr(const mm_text *t, const mm_header *h, const char *body, sp_csr *
 /* mm_count.c: entries per row as the fill pass will store them (symmetric kinds
  * mirrored); lines the fill pass will reject are simply not counted. */
 void mm_count_rows(const mm_text *t, const mm_header *h, const char *body, uint32_t *count);
+/* mm_count.c: a chunk's entries per row block (row >> shift) added to
+ * bcount, symmetric kinds mirrored; the chunk's entry lines, or -1 at a
+ * line the parse will reject. */
+int64_t mm_count_chunk(const mm_text *t, const mm_header *h, const char *from, const char *to,
+                       int shift, uint32_t *bcount);
 /* Parse every entry into the sink; checks the trailing content. */
 int mm_read_entries(const mm_text *t, const mm_header *h, const char *body, mm_sink *s,
                     sp_err *err);
@@ -123,33 +129,41 @@ void mm_parse_chunk(const mm_text *t, const mm_header *h, mm_chunk *c);
  * in file order within each row, as mm_fill_csr leaves them, then sorted
  * and summed as mm_finish_rows does). The source hash (when src_hash is
  * not NULL) is taken by one of the threads. 0: done; -1: failed with
- * err; 1: not taken (too small, one thread, an array file, or the body
- * has a problem the serial reader must name), nothing allocated and
- * *src_hash not set. */
+ * err; 1: not taken (too small, one thread for a COO, an array file, or
+ * the body has a problem the serial reader must name), nothing allocated
+ * and *src_hash not set. */
 int mm_par_csr(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
                sp_csr *A, const char **ignored_value, uint64_t *src_hash, sp_err *err);
 int mm_par_coo(const mm_text *t, const mm_header *h, const char *body, const sp_mm_opts *o,
                sp_coo *T, const char **ignored_value, uint64_t *src_hash, sp_err *err);
 /* The threads a parse would use (sp_mm_opts, $SPSWEEP_THREADS, OpenMP). */
 int mm_par_threads(const sp_mm_opts *o);
-/* Will a body of len bytes be split (threads and size allow it)? */
-int mm_par_wanted(const sp_mm_opts *o, int64_t len);
+/* Will a body of len bytes be split (threads and size allow it)? A CSR
+ * read takes the chunked path on one thread too (csr = 1): it reads the
+ * text once, where the serial reader's count and fill passes read it
+ * twice; a COO read needs two threads. */
+int mm_par_wanted(const sp_mm_opts *o, int64_t len, int csr);
 
-/* The parse phase's result for the CSR build: per chunk its triplets'
- * place in the shared arrays, sorted by row block (row >> shift), with
- * each block's start within the segment (blocks + 1 per chunk). */
+/* The parallel CSR read's entries between the parse and the build: in
+ * the CSR's own arrays (no other array as long as the entries), grouped
+ * by row block (row >> shift) and in file order within a block: block
+ * b's part of chunk k (its segment) starts at beg[b * nchunks + k] and
+ * holds len[...] entries; block b's segments follow each other from
+ * beg[b * nchunks]. colidx holds the column, with the row's offset in
+ * its block above it (row_in_block << colbits | column) when both fit 32
+ * bits, else the offset is in rib. Blocks are small enough that one
+ * block's entries stay in cache while the build sorts them into rows. */
 typedef struct mm_segs {
-    int nchunks, blocks, shift;
-    int64_t *at, *n;            /* per chunk: first triplet, triplets */
-    uint32_t *bstart;           /* chunk k's block b starts at at[k] + bstart[k * (blocks + 1) + b] */
-    int32_t *row, *col;
-    double *val;
-    int64_t total;              /* triplets in all */
+    int nchunks, blocks, shift, colbits;
+    uint32_t *beg, *len;        /* per block and chunk (block-major) */
+    uint16_t *rib;              /* rows' offsets in their blocks, unless packed */
+    int64_t total;              /* entries in all */
 } mm_segs;
-/* mm_par_csr.c: the CSR from the segments on threads row ranges balanced
- * by entries: counts, cursors, scatter, rows finished, packed. */
-int mm_segs_to_csr(const mm_text *t, const mm_header *h, const mm_segs *s, int threads,
-                   sp_csr *A, sp_err *err);
+/* mm_par_csr.c: the CSR from the grouped entries (A->colidx, A->val as
+ * mm_segs says; A->rowptr allocated), on threads, row ranges balanced by
+ * entries, one block at a time: copied aside, counted, put back in row
+ * order, rows sorted, summed and packed while the block is in cache. */
+int mm_segs_to_csr(const mm_text *t, const mm_segs *s, int threads, sp_csr *A, sp_err *err);
 
 /* mm_entry.c: the coordinate entry (or array value) at line, parsed with
  * every check; returns the start of the next line, or NULL with err.

@@ -4,8 +4,10 @@
  * moves when the gaps close), one dense row among empty ones (the ranges
  * balanced by entries), every symmetry kind, nnz = 0, empty rows, files of
  * many chunks whose lines straddle the split points, at 1..8 threads on
- * whatever cores there are. Same CSR bit for bit (row pointers included),
- * same source hash, same COO, or the same error. */
+ * whatever cores there are (one thread: the chunked CSR path, which a CSR
+ * read takes on one thread too). Same CSR bit for bit (row pointers
+ * included) as the serial reader's, same source hash, same COO, or the
+ * same error. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,23 +59,25 @@ static void write_file(const char *path, const char *field, const char *sym, int
     cr_assert_eq(fclose(f), 0);
 }
 
+/* threads = 0: the serial reader (one thread, no body large enough to split). */
 static int read_at(const char *path, int threads, sp_csr *A, uint64_t *hash, sp_err *err)
 {
-    sp_mm_opts o = {.quiet = 1, .threads = threads, .par_min_body = 1};
+    sp_mm_opts o = {.quiet = 1, .threads = threads ? threads : 1,
+                    .par_min_body = threads ? 1 : INT64_MAX};
     memset(err, 0, sizeof *err);
     *hash = 0;
     return sp_mm_read(path, &o, A, hash, err);
 }
 
-/* Every thread count 2..8 gives what one thread gives. */
+/* Every thread count 1..8 gives what the serial reader gives. */
 static void assert_same_at_all_threads(const char *path)
 {
     sp_csr S, P;
     sp_err se, pe;
     uint64_t sh, ph;
-    int src = read_at(path, 1, &S, &sh, &se);
+    int src = read_at(path, 0, &S, &sh, &se);
     cr_assert_eq(sp_mm_last_parse_threads(), 1);
-    for (int t = 2; t <= 8; t++) {
+    for (int t = 1; t <= 8; t++) {
         int prc = read_at(path, t, &P, &ph, &pe);
         cr_assert_eq(prc, src, "%s at %d threads: rc %d, serial %d (%s)", path, t, prc, src,
                      pe.msg);
@@ -144,6 +148,22 @@ Test(mm_par, empty_rows_no_entries_and_many_chunks, .timeout = 240)
     write_file(path, "real", "general", 1, 2000, 0, 4);
     assert_same_at_all_threads(path);
     write_file(path, "real", "general", 50000, 400000, 0, 5);   /* ~11 MB */
+    assert_same_at_all_threads(path);
+}
+
+/* 2^20 columns: a row's offset in its block (2^13 to 2^16 rows) and its
+ * column do not fit 32 bits together, so the offsets go to their own
+ * array (mm_segs.rib); the same CSR as the serial reader's. */
+Test(mm_par, wide_matrices_keep_row_offsets_apart, .timeout = 120)
+{
+    char dir[256], path[300];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(path, sizeof path, dir, "w.mtx");
+    write_file(path, "real", "general", 1 << 20, 100000, 0, 9);
+    assert_same_at_all_threads(path);
+    write_file(path, "integer", "symmetric", 1 << 20, 60000, 0, 10);
+    assert_same_at_all_threads(path);
+    write_file(path, "real", "general", 1 << 20, 50000, 2, 11);  /* duplicates, rows 1..3 */
     assert_same_at_all_threads(path);
 }
 
