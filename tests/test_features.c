@@ -9,27 +9,13 @@
 #include "../fetch/matrix.h"
 #include "testutil.h"
 
-/* CSR from (row, col) pairs listed row by row, columns sorted; values 1. */
-static void build(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz, const int32_t (*ij)[2])
-{
-    sp_err err = {{0}};
-    cr_assert_eq(sp_csr_alloc(A, rows, cols, nnz, &err), 0);
-    for (int32_t k = 0; k < nnz; k++) {
-        A->rowptr[ij[k][0] + 1]++;
-        A->colidx[k] = ij[k][1];
-        A->val[k] = 1.0;
-    }
-    for (int32_t i = 0; i < rows; i++)
-        A->rowptr[i + 1] += A->rowptr[i];
-    cr_assert_eq(sp_csr_validate(A, &err), 0, "%s", err.msg);
-}
 
 static sp_features features_of(int32_t rows, int32_t cols, int32_t nnz,
                                const int32_t (*ij)[2])
 {
     sp_csr A;
     sp_features f;
-    build(&A, rows, cols, nnz, ij);
+    tu_csr_from_pairs(&A, rows, cols, nnz, ij);
     sp_features_compute(&A, &f);
     sp_csr_free(&A);
     return f;
@@ -79,7 +65,7 @@ Test(features, values_do_not_matter_for_the_pattern)
     static const int32_t ij[][2] = {{0, 1}, {1, 0}};
     sp_csr A;
     sp_features f;
-    build(&A, 2, 2, 2, ij);
+    tu_csr_from_pairs(&A, 2, 2, 2, ij);
     A.val[0] = 3.0;
     A.val[1] = -8.0;
     sp_features_compute(&A, &f);

@@ -194,3 +194,18 @@ char *tu_slurp(const char *path, size_t *len)
         *len = (size_t)n;
     return buf;
 }
+
+void tu_csr_from_pairs(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz,
+                       const int32_t (*ij)[2])
+{
+    sp_err err = {{0}};
+    cr_assert_eq(sp_csr_alloc(A, rows, cols, nnz, &err), 0);
+    for (int32_t k = 0; k < nnz; k++) {
+        A->rowptr[ij[k][0] + 1]++;
+        A->colidx[k] = ij[k][1];
+        A->val[k] = 1.0;
+    }
+    for (int32_t i = 0; i < rows; i++)
+        A->rowptr[i + 1] += A->rowptr[i];
+    cr_assert_eq(sp_csr_validate(A, &err), 0, "%s", err.msg);
+}

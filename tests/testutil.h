@@ -74,4 +74,9 @@ int tu_sweep_cli(const char *env, const char *cfg, const char *db);
  * may be NULL). Asserts that it can be read. */
 char *tu_slurp(const char *path, size_t *len);
 
+/* A (rows x cols) from the nnz (row, col) pairs ij, listed row by row with
+ * columns sorted; every value 1; asserts the result is a valid CSR. */
+void tu_csr_from_pairs(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz,
+                       const int32_t (*ij)[2]);
+
 #endif
