@@ -18,6 +18,7 @@
 #include "../runner/exec/measure_steps.h"
 #include "../runner/runner.h"
 #include "testutil.h"
+#include "util_db.h"
 
 /* A made-up clock the fake kernel advances: exact step lengths. */
 static double now;
@@ -203,17 +204,6 @@ Test(steps, the_config_key_takes_0_or_1)
     cr_assert(strstr(err.msg, "'steps' must be 0 or 1"), "%s", err.msg);
 }
 
-static double q_real(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *s;
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK, "%s: %s", sql,
-                 sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(s), SQLITE_ROW, "%s", sql);
-    double v = sqlite3_column_double(s, 0);
-    sqlite3_finalize(s);
-    return v;
-}
-
 /* A sweep of the CPU ScanTrans with steps = 1 and 3 rounds: every round
  * stores the four steps of study 001 (the kernels of its GPU version) in
  * order; the view gives each step once per run with its median over the
@@ -242,27 +232,27 @@ Test(steps, a_sweep_stores_scantrans_steps_and_the_view_reads_them, .timeout = 1
     }
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    cr_assert_eq(q_real(h, "SELECT count(*) FROM run_rounds rr JOIN runs r ON r.id = rr.run_id"
-                           " WHERE r.kernel = 'transpose_scantrans' AND rr.steps IS NOT NULL"), 3,
+    cr_assert_eq(ud_real(h, "SELECT count(*) FROM run_rounds rr JOIN runs r ON r.id = rr.run_id"
+                           " WHERE r.kernel = 'transpose_scantrans' AND rr.steps IS NOT NULL", 0), 3,
                  "each of the three rounds of the steps sweep");
-    cr_assert_eq(q_real(h, "SELECT count(*) FROM run_rounds WHERE steps IS NOT NULL AND"
+    cr_assert_eq(ud_real(h, "SELECT count(*) FROM run_rounds WHERE steps IS NOT NULL AND"
                            " (SELECT group_concat(key, ',') FROM json_each(steps)) ="
-                           " 'histogram,vertical_scan,prefix_sum,write_back'"), 3);
-    cr_assert_eq(q_real(h, "SELECT count(*) FROM run_steps"), 4, "one row a step, one run");
-    cr_assert_eq(q_real(h, "SELECT count(*) FROM run_steps WHERE kernel = 'transpose_scantrans'"
+                           " 'histogram,vertical_scan,prefix_sum,write_back'", 0), 3);
+    cr_assert_eq(ud_real(h, "SELECT count(*) FROM run_steps", 0), 4, "one row a step, one run");
+    cr_assert_eq(ud_real(h, "SELECT count(*) FROM run_steps WHERE kernel = 'transpose_scantrans'"
                            " AND rounds = 3 AND median_s > 0 AND"
                            " position = CASE step WHEN 'histogram' THEN 1 WHEN 'vertical_scan'"
-                           " THEN 2 WHEN 'prefix_sum' THEN 3 WHEN 'write_back' THEN 4 END"), 4);
+                           " THEN 2 WHEN 'prefix_sum' THEN 3 WHEN 'write_back' THEN 4 END", 0), 4);
     /* a step is part of its sample: no step's median above the run's
      * slowest sample. (Their sum need not be near the median sample: on
      * a loaded machine each sample may lose its time in a different step,
      * a descheduled thread at another barrier; the exact sum is the
      * harness test above.) */
-    cr_assert_eq(q_real(h, "SELECT count(*) FROM run_steps st JOIN run_stats s ON"
-                           " s.run_id = st.run_id WHERE st.median_s <= s.max * (1 + 1e-9)"), 4);
+    cr_assert_eq(ud_real(h, "SELECT count(*) FROM run_steps st JOIN run_stats s ON"
+                           " s.run_id = st.run_id WHERE st.median_s <= s.max * (1 + 1e-9)", 0), 4);
     /* the view's median is the middle round's */
-    cr_assert_float_eq(q_real(h, "SELECT median_s FROM run_steps WHERE step = 'write_back'"),
-                       q_real(h, "SELECT json_extract(steps, '$.write_back') AS w FROM run_rounds"
-                                 " WHERE steps IS NOT NULL ORDER BY w LIMIT 1 OFFSET 1"), 1e-15);
+    cr_assert_float_eq(ud_real(h, "SELECT median_s FROM run_steps WHERE step = 'write_back'", 0),
+                       ud_real(h, "SELECT json_extract(steps, '$.write_back') AS w FROM run_rounds"
+                                 " WHERE steps IS NOT NULL ORDER BY w LIMIT 1 OFFSET 1", 0), 1e-15);
     sqlite3_close(h);
 }

@@ -22,6 +22,7 @@
 #include "../runner/plan/charts.h"
 #include "../runner/runner.h"
 #include "testutil.h"
+#include "util_db.h"
 #include "util_archive.h"
 #include "util_sort.h"
 
@@ -350,17 +351,6 @@ static int dead_port(void)
     return ntohs(a.sin_port);
 }
 
-static int count_rows(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *s;
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK, "%s: %s", sql,
-                 sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(s), SQLITE_ROW, "%s", sql);
-    int n = sqlite3_column_int(s, 0);
-    sqlite3_finalize(s);
-    return n;
-}
-
 /* Study 001 with the collection unreachable (a loopback port nothing
  * listens on, as a machine without network refuses): each of its 24
  * matrices is recorded as skipped, with the fetch's cause, and the sweep
@@ -394,15 +384,15 @@ Test(studies, a_sweep_without_network_records_every_matrix_as_skipped, .timeout 
     free(out);
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM matrix_failures WHERE status = 'skipped' "
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM matrix_failures WHERE status = 'skipped' "
                                "AND source LIKE 'suitesparse:%' AND reason LIKE "
-                               "'%could not be fetched%cannot connect%'"),
+                               "'%could not be fetched%cannot connect%'", 0),
                  24);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM matrix_failures WHERE reason LIKE "
-                               "'%001-scantrans.ini:%suitesparse:HB/psmigr_2%'"),
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM matrix_failures WHERE reason LIKE "
+                               "'%001-scantrans.ini:%suitesparse:HB/psmigr_2%'", 0),
                  1, "each reason names its config line and matrix");
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs"), 0);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM failures WHERE what = 'matrix'"), 24);
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM runs", 0), 0);
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM failures WHERE what = 'matrix'", 0), 24);
     sqlite3_close(h);
 }
 
@@ -434,12 +424,12 @@ Test(studies, a_sweep_with_a_partial_mirror_runs_what_it_has_and_skips_the_rest,
     free(out);
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs r JOIN matrices m ON m.id = "
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM runs r JOIN matrices m ON m.id = "
                                "r.matrix_id WHERE r.status = 'ok' AND m.source = "
-                               "'suitesparse:Bai/olm1000' AND r.kernel = 'spmv_csr_serial'"),
+                               "'suitesparse:Bai/olm1000' AND r.kernel = 'spmv_csr_serial'", 0),
                  1, "the mirror's matrix is fetched and measured");
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM matrix_failures WHERE status = 'skipped' "
-                               "AND reason LIKE '%could not be fetched%not in the collection%'"),
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM matrix_failures WHERE status = 'skipped' "
+                               "AND reason LIKE '%could not be fetched%not in the collection%'", 0),
                  29);
     sqlite3_close(h);
 }
@@ -459,13 +449,13 @@ Test(studies, a_generated_workload_study_runs_offline_as_it_stands, .timeout = 1
     free(out);
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status = 'ok' AND kernel = "
-                               "'sort_qsort'"),
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM runs WHERE status = 'ok' AND kernel = "
+                               "'sort_qsort'", 0),
                  2, "the serial baseline on 2^19 and 2^20 keys");
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status NOT IN ('ok', "
-                               "'skipped')"),
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM runs WHERE status NOT IN ('ok', "
+                               "'skipped')", 0),
                  0);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM matrix_failures"), 0);
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM matrix_failures", 0), 0);
     sqlite3_close(h);
 }
 
@@ -488,13 +478,13 @@ Test(studies, the_primitives_study_runs_its_serial_part_offline, .timeout = 180)
     free(out);
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status = 'ok' AND kernel LIKE "
-                               "'%\\_serial' ESCAPE '\\'"),
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM runs WHERE status = 'ok' AND kernel LIKE "
+                               "'%\\_serial' ESCAPE '\\'", 0),
                  7, "the 7 serial primitives, each at its default segment");
-    cr_assert_eq(count_rows(h, "SELECT count(*) FROM runs WHERE status NOT IN ('ok', "
-                               "'skipped')"),
+    cr_assert_eq((int)ud_int(h, "SELECT count(*) FROM runs WHERE status NOT IN ('ok', "
+                               "'skipped')", 0),
                  0);
-    cr_assert_eq(count_rows(h, "SELECT count(DISTINCT operation) FROM run_stats"), 7);
+    cr_assert_eq((int)ud_int(h, "SELECT count(DISTINCT operation) FROM run_stats", 0), 7);
     sqlite3_close(h);
 }
 
