@@ -352,7 +352,7 @@ void gen_note_structure(const gen_params *p, double row_max, double ndiags)
  * 1 - p). The lengths run 1, 2, ..., m - 1 up, m for |rows - cols| + 1
  * diagonals, and back down (m = min(rows, cols)), which sums in closed
  * form: 2 [(m - 1) - q (1 - q^(m-1)) / p] + (|rows - cols| + 1)(1 - q^m). */
-double gen_scattered_diagonals(int64_t rows, int64_t cols, int64_t nnz)
+double sp_scattered_diagonals(int64_t rows, int64_t cols, int64_t nnz)
 {
     double r = (double)rows, c = (double)cols, m = fmin(r, c);
     if (nnz <= 0 || m < 1)

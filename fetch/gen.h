@@ -73,9 +73,6 @@ void gen_note_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
 /* Note the structure the generator gives (longest row, distinct
  * diagonals) in p->size, if set; after gen_check_size / gen_note_size. */
 void gen_note_structure(const gen_params *p, double row_max, double ndiags);
-/* Distinct diagonals that nnz entries scattered at random over the
- * rows + cols - 1 diagonals of a matrix touch (expected). */
-double gen_scattered_diagonals(int64_t rows, int64_t cols, int64_t nnz);
 
 /* Fail with "gen:<spec>: out of memory ...". */
 int gen_fail_oom(const gen_params *p, sp_err *err);

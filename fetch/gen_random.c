@@ -194,7 +194,7 @@ int gen_random(const gen_params *p, sp_csr *A, sp_err *err)
      * sqrt(2 mean ln rows) + ln rows above it (a Poisson tail bound) */
     double mean = (double)c.nnz / (double)c.rows, lr = log(fmax((double)c.rows, 2));
     gen_note_structure(p, fmin((double)c.cols, ceil(mean + sqrt(2 * mean * lr) + lr)),
-                       gen_scattered_diagonals(c.rows, c.cols, c.nnz));
+                       sp_scattered_diagonals(c.rows, c.cols, c.nnz));
     if (!A)
         return 0;
     return random_build(p, &c, A, err);

@@ -207,7 +207,7 @@ int gen_rmat(const gen_params *p, sp_csr *A, sp_err *err)
     gen_note_size(p, rows, rows, cfg.edges,
                   (uint64_t)(cfg.edges + 1) * 4 + (uint64_t)(2 * rows + 1) * 4);
     gen_note_structure(p, fmax((double)ef, rmat_first_row(scale, cfg.edges, a, b)),
-                       gen_scattered_diagonals(rows, rows, cfg.edges));
+                       sp_scattered_diagonals(rows, rows, cfg.edges));
     if (!A)
         return 0;
     cfg.ta = (uint64_t)(a * 4294967296.0);

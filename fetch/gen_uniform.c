@@ -76,7 +76,7 @@ int gen_uniform(const gen_params *p, sp_csr *A, sp_err *err)
     int64_t nnz = gen_mul(rows, k);
     if (gen_check_size(p, rows, cols, nnz, err))
         return -1;
-    gen_note_structure(p, (double)k, gen_scattered_diagonals(rows, cols, nnz));
+    gen_note_structure(p, (double)k, sp_scattered_diagonals(rows, cols, nnz));
     if (!A)
         return 0;
     if (sp_csr_alloc(A, (int32_t)rows, (int32_t)cols, (int32_t)nnz, err))

@@ -122,6 +122,10 @@ typedef struct sp_gen_shape {
 
 /* -1 with the generator's message for a bad spec. */
 int sp_generate_shape(const char *spec, sp_gen_shape *shape, sp_err *err);
+/* Distinct diagonals that nnz entries scattered uniformly over a rows x
+ * cols matrix touch (expected; each diagonal by its own length): the
+ * generators' estimate, and the plan's for a matrix of unknown structure. */
+double sp_scattered_diagonals(int64_t rows, int64_t cols, int64_t nnz);
 
 /* Binary CSR cache (fetch/csr_cache.c). */
 typedef struct sp_cache_info {

@@ -112,13 +112,6 @@ double sp_estimate_nnz(const sp_source *src)
     return isfinite(nnz) && nnz >= 1 ? nnz : 1;
 }
 
-/* Distinct diagonals that nnz entries scattered at random over the d
- * diagonals of a matrix touch (expected). */
-static double scattered_diagonals(double d, double nnz)
-{
-    return d > 0 ? d * -expm1(-nnz / d) : 1;
-}
-
 /* sh's structure: the generator's own expectation (g, for one of ours),
  * else a matrix of unknown structure taken as scattered. */
 static void shape_structure(sp_shape *sh, const sp_gen_shape *g)
@@ -128,7 +121,8 @@ static void shape_structure(sp_shape *sh, const sp_gen_shape *g)
         sh->row_max = g->row_max, sh->ndiags = g->ndiags;
     } else {
         sh->row_max = fmin(sh->cols, ceil(UNKNOWN_ROW_SKEW * sh->nnz / sh->rows));
-        sh->ndiags = scattered_diagonals(sh->rows + sh->cols - 1, sh->nnz);
+        sh->ndiags = sp_scattered_diagonals((int64_t)sh->rows, (int64_t)sh->cols,
+                                            (int64_t)sh->nnz);
     }
     sh->row_max = fmax(sh->row_max, 1);
     sh->ndiags = fmax(sh->ndiags, 1);
