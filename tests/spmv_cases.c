@@ -91,14 +91,6 @@ int spmv_case_count(void)
     return NCASES + (int)(sizeof skewed / sizeof *skewed);
 }
 
-struct criterion_test_params spmv_case_params(void)
-{
-    static int index[NCASES + sizeof skewed / sizeof *skewed];
-    for (int i = 0; i < spmv_case_count(); i++)
-        index[i] = i;
-    return cr_make_param_array(int, index, (size_t)spmv_case_count());
-}
-
 const char *spmv_generated_spec(int i, int quick)
 {
     static const char *const specs[SPMV_GENERATED_COUNT] = {

@@ -19,11 +19,6 @@ typedef struct spmv_case {
 int spmv_case_count(void);
 void spmv_case_build(int i, spmv_case *c);
 void spmv_case_free(spmv_case *c);
-/* The indices 0 .. spmv_case_count() - 1 as Criterion test parameters: a
- * test per awkward matrix (the GPU suites, where one test over all of
- * them is minutes long), so --jobs spreads them and a failure names its
- * case. */
-struct criterion_test_params spmv_case_params(void);
 
 /* The generated matrices the GPU SpMV suites check every kernel on, in
  * double and in single precision; quick (the sanitizer passes) puts a

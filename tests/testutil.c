@@ -209,3 +209,13 @@ void tu_csr_from_pairs(sp_csr *A, int32_t rows, int32_t cols, int32_t nnz,
         A->rowptr[i + 1] += A->rowptr[i];
     cr_assert_eq(sp_csr_validate(A, &err), 0, "%s", err.msg);
 }
+
+struct criterion_test_params tu_index_params(int n)
+{
+    /* one table for every caller: each takes its first n entries */
+    static int index[256];
+    cr_assert(n >= 0 && n <= 256, "%d test parameters", n);
+    for (int i = 0; i < 256; i++)
+        index[i] = i;
+    return cr_make_param_array(int, index, (size_t)n);
+}

@@ -3,6 +3,8 @@
 #define SP_TESTUTIL_H
 
 #include <stddef.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include "../kernels/sparse.h"
 
 /* A fresh directory under $TMPDIR (or /tmp), unique per call; the path is
@@ -73,6 +75,11 @@ int tu_sweep_cli(const char *env, const char *cfg, const char *db);
 /* The whole file at path, NUL-terminated, malloc'd; *len its size (len
  * may be NULL). Asserts that it can be read. */
 char *tu_slurp(const char *path, size_t *len);
+
+/* The indices 0 .. n - 1 (n <= 256) as the parameters of a Criterion
+ * ParameterizedTest: a test per variant, kernel or case of a table, so
+ * --jobs spreads them and a failure names its index. */
+struct criterion_test_params tu_index_params(int n);
 
 /* A (rows x cols) from the nnz (row, col) pairs ij, listed row by row with
  * columns sorted; every value 1; asserts the result is a valid CSR. */

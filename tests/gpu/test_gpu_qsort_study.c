@@ -28,6 +28,7 @@
 
 #include "../../fetch/matrix.h"
 #include "../../kernels/sort/qstudy.h"
+#include "../testutil.h"
 #include "../util_sort.h"
 
 static int quick(void)
@@ -41,15 +42,6 @@ static const sp_kernel *variant_kernel(int v)
     cr_assert_not_null(k);
     cr_assert_not_null(k->prepare, "%s is not built into this binary", k->name);
     return k;
-}
-
-/* The variants' indices, the parameters of the per-variant tests. */
-static struct criterion_test_params variant_params(void)
-{
-    static int v[SP_QSTUDY_NVARIANTS];
-    for (int i = 0; i < SP_QSTUDY_NVARIANTS; i++)
-        v[i] = i;
-    return cr_make_param_array(int, v, SP_QSTUDY_NVARIANTS);
 }
 
 /* k with p (values set per run) on the keys of src: error 0 and the keys
@@ -81,7 +73,7 @@ static void check_on(const sp_kernel *k, sp_params p, const char *src)
  * slow or failing variant is named by the test's parameter. */
 ParameterizedTestParameters(gpu_qsort_study, every_distribution)
 {
-    return variant_params();
+    return tu_index_params(SP_QSTUDY_NVARIANTS);
 }
 
 ParameterizedTest(int *pv, gpu_qsort_study, every_distribution, .timeout = 900)
@@ -104,7 +96,7 @@ ParameterizedTest(int *pv, gpu_qsort_study, every_distribution, .timeout = 900)
 
 ParameterizedTestParameters(gpu_qsort_study, other_axes)
 {
-    return variant_params();
+    return tu_index_params(SP_QSTUDY_NVARIANTS);
 }
 
 ParameterizedTest(int *pv, gpu_qsort_study, other_axes, .timeout = 600)
@@ -132,7 +124,7 @@ ParameterizedTest(int *pv, gpu_qsort_study, other_axes, .timeout = 600)
 
 ParameterizedTestParameters(gpu_qsort_study, study_sizes)
 {
-    return variant_params();
+    return tu_index_params(SP_QSTUDY_NVARIANTS);
 }
 
 ParameterizedTest(int *pv, gpu_qsort_study, study_sizes, .timeout = 600)

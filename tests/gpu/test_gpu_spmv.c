@@ -98,7 +98,7 @@ static void check_gpu_kernels(const sp_csr *A, const char *what)
  * not end in 240 s beside the other suites) and a failure names its case. */
 ParameterizedTestParameters(gpu_spmv, awkward_matrices)
 {
-    return spmv_case_params();
+    return tu_index_params(spmv_case_count());
 }
 
 ParameterizedTest(int *pi, gpu_spmv, awkward_matrices, .timeout = 600)
@@ -111,8 +111,7 @@ ParameterizedTest(int *pi, gpu_spmv, awkward_matrices, .timeout = 600)
 
 ParameterizedTestParameters(gpu_spmv, generated_matrices)
 {
-    static int specs[SPMV_GENERATED_COUNT] = {0, 1, 2, 3, 4, 5};
-    return cr_make_param_array(int, specs, SPMV_GENERATED_COUNT);
+    return tu_index_params(SPMV_GENERATED_COUNT);
 }
 
 ParameterizedTest(int *pi, gpu_spmv, generated_matrices, .timeout = 600)

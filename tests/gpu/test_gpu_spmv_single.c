@@ -63,7 +63,7 @@ static void check_single(const sp_csr *A, const char *what)
 
 ParameterizedTestParameters(gpu_spmv_single, awkward_matrices)
 {
-    return spmv_case_params();
+    return tu_index_params(spmv_case_count());
 }
 
 /* a test per awkward matrix (tests/spmv_cases.h) */

@@ -75,19 +75,9 @@ static void check_study_axes(const sp_kernel *k, const sp_csr *A, const char *wh
               what);
 }
 
-/* The indices of new_kernels[]: one test per new kernel, so `--jobs`
- * spreads them over the card and a failure names its kernel. */
-static struct criterion_test_params new_kernel_params(void)
-{
-    static int j[sizeof new_kernels / sizeof *new_kernels];
-    for (size_t i = 0; i < sizeof j / sizeof *j; i++)
-        j[i] = (int)i;
-    return cr_make_param_array(int, j, sizeof j / sizeof *j);
-}
-
 ParameterizedTestParameters(gpu_spmv_study, new_kernels_on_the_awkward_matrices)
 {
-    return new_kernel_params();
+    return tu_index_params((int)(sizeof new_kernels / sizeof *new_kernels));
 }
 
 ParameterizedTest(int *pj, gpu_spmv_study, new_kernels_on_the_awkward_matrices, .timeout = 600)
@@ -104,7 +94,7 @@ ParameterizedTest(int *pj, gpu_spmv_study, new_kernels_on_the_awkward_matrices, 
  * a stencil, as the study's large matrices have. */
 ParameterizedTestParameters(gpu_spmv_study, new_kernels_on_long_rows_and_generated_matrices)
 {
-    return new_kernel_params();
+    return tu_index_params((int)(sizeof new_kernels / sizeof *new_kernels));
 }
 
 ParameterizedTest(int *pj, gpu_spmv_study, new_kernels_on_long_rows_and_generated_matrices,
@@ -151,7 +141,7 @@ static int is_new(const sp_kernel *k)
  * but for a few block sizes and one hack. */
 ParameterizedTestParameters(gpu_spmv_study, every_other_memory_kernel_on_managed_memory)
 {
-    return spmv_case_params();
+    return tu_index_params(spmv_case_count());
 }
 
 /* one test per awkward matrix */
