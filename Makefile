@@ -303,7 +303,7 @@ $(BUILD)/obj/version.o: $(VERSION_C)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # db/store.c embeds the SQL files with .incbin.
-$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql db/migrate_v6.sql db/migrate_v7.sql db/migrate_v8.sql db/migrate_v9.sql
+$(BUILD)/obj/db/store.o: db/schema.sql db/views.sql db/migrate_v2.sql db/migrate_v3.sql db/migrate_v4.sql db/migrate_v5.sql db/migrate_v6.sql db/migrate_v7.sql db/migrate_v8.sql db/migrate_v9.sql db/migrate_v10.sql
 
 $(LIB_OBJ) $(BUILD)/obj/runner/cli/main.o $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) \
   $(GPU_SRC:%.c=$(BUILD)/obj/%.o): | ensure-deps

@@ -36,7 +36,8 @@
     " bytes, convert_s, h2d_s, d2h_s, warmup, repetitions, created_at, stop_reason,"    \
     " rate_unit, need_host_bytes, need_device_bytes, batch, cache, rounds, median, mean,"     \
     " min_s, max_s, stddev, ci_lo, ci_hi, ci_level, ci_method, mad, outliers, flags,"       \
-    " flagged_samples, joules_per_launch, free_s, joules_lo, joules_hi, kernel_info"
+    " flagged_samples, joules_per_launch, free_s, joules_lo, joules_hi, kernel_info,"     \
+    " blocking"
 
 #define MATRIX_COLS                                                                      \
     "source, name, rows, cols, nnz, row_min, row_max, row_mean, row_std, empty_rows,"   \
@@ -206,9 +207,9 @@ static int copy_runs(sp_store *st, sp_merge_result *res, sp_err *err)
         " seconds, round, flags FROM src.samples WHERE run_id = ?1",
         "INSERT INTO main.run_rounds (run_id, round, status, error, batch, launches, flags,"
         " energy_j, state_before, state_after, created_at, energy_launches, convert_s,"
-        " h2d_s, d2h_s, free_s, kernel_info, steps) SELECT ?2, round, status, error, batch,"
+        " h2d_s, d2h_s, free_s, kernel_info, steps, blocking) SELECT ?2, round, status, error, batch,"
         " launches, flags, energy_j, state_before, state_after, created_at, energy_launches,"
-        " convert_s, h2d_s, d2h_s, free_s, kernel_info, steps FROM src.run_rounds"
+        " convert_s, h2d_s, d2h_s, free_s, kernel_info, steps, blocking FROM src.run_rounds"
         " WHERE run_id = ?1",
         "INSERT INTO main.energy_windows (run_id, round, window_no, energy_j, launches)"
         " SELECT ?2, round, window_no, energy_j, launches FROM src.energy_windows"

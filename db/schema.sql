@@ -1,4 +1,4 @@
--- schema.sql — the spsweep results database, schema version 9.
+-- schema.sql — the spsweep results database, schema version 10.
 --
 -- Applied by sp_store_open at every open (every statement is idempotent),
 -- inside one transaction, after db/migrate_v2.sql has brought a version-1
@@ -33,6 +33,13 @@
 -- Version 9 (over 8): the matrices' layout and locality features (ndiags,
 -- ell_fill, sell_fill_8, sell_fill_32, top1_share, col_gap, x_line_new)
 -- and the advice table (`kernels = advised:K`, `spsweep advise`).
+-- Version 10 (over 9): runs.blocking and run_rounds.blocking, whether a
+-- GPU run's samples were queued behind the blocking kernel (`blocking =
+-- on`, runner/exec/harness.h): 'on' when every sample's launches were
+-- queued behind it (the GPU's time alone, not the host's issue rate),
+-- 'timeout' when that was asked for but a launch waited for the device and
+-- the samples were taken without it, 'off' otherwise (every CPU run); NULL
+-- for a run stored before version 10 (read as 'off') or one not ok.
 
 CREATE TABLE IF NOT EXISTS sweeps (
     id            INTEGER PRIMARY KEY,
@@ -185,9 +192,12 @@ CREATE TABLE IF NOT EXISTS runs (
     free_s       REAL,                  -- the release phase (host and device frees)
     joules_lo    REAL,                  -- 95 % interval of the energy per launch
     joules_hi    REAL,                  -- (t interval over its windows; NULL for one)
-    kernel_info  TEXT CHECK (kernel_info IS NULL OR json_valid(kernel_info))
-                                        -- the kernel's facts about what it built
-                                        -- (sp_kernel.info: librsb's flags, tuning)
+    -- the kernel's facts about what it built (sp_kernel.info: librsb's
+    -- flags, tuning)
+    kernel_info  TEXT CHECK (kernel_info IS NULL OR json_valid(kernel_info)),
+    -- version 10: the blocking kernel (see the head of this file; no comma
+    -- or quote in this comment: SQLite 3.40 DROP COLUMN misreads them)
+    blocking     TEXT CHECK (blocking IS NULL OR blocking IN ('off', 'on', 'timeout'))
 );
 
 CREATE TABLE IF NOT EXISTS samples (
@@ -228,6 +238,8 @@ CREATE TABLE IF NOT EXISTS run_rounds (
     -- the order marked ({"histogram":1.2e-05,"vertical_scan":...}); NULL
     -- when steps were not timed or the kernel marks none. View: run_steps.
     steps       TEXT CHECK (steps IS NULL OR json_valid(steps)),
+    -- version 10: runs.blocking of this round alone
+    blocking    TEXT CHECK (blocking IS NULL OR blocking IN ('off', 'on', 'timeout')),
     PRIMARY KEY (run_id, round)
 ) WITHOUT ROWID;
 
@@ -281,4 +293,4 @@ CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, sweep_id);
 CREATE INDEX IF NOT EXISTS sweeps_by_plan ON sweeps(plan_hash, binary_hash);
 CREATE INDEX IF NOT EXISTS matrix_failures_by_sweep ON matrix_failures(sweep_id);
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;

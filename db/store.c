@@ -69,6 +69,11 @@ __asm__(".section .rodata\n"
         "sp_migrate_v9_sql:\n"
         ".incbin \"db/migrate_v9.sql\"\n"
         ".byte 0\n"
+        ".global sp_migrate_v10_sql\n"
+        ".type sp_migrate_v10_sql, @object\n"
+        "sp_migrate_v10_sql:\n"
+        ".incbin \"db/migrate_v10.sql\"\n"
+        ".byte 0\n"
         ".previous\n");
 extern const char sp_schema_sql[];
 extern const char sp_migrate_v2_sql[];
@@ -79,6 +84,7 @@ extern const char sp_migrate_v6_sql[];
 extern const char sp_migrate_v7_sql[];
 extern const char sp_migrate_v8_sql[];
 extern const char sp_migrate_v9_sql[];
+extern const char sp_migrate_v10_sql[];
 
 /* Why a write failed, in parentheses, where SQLite's message ("disk I/O
  * error") hides it: the OS error when SQLite kept it, else — it rarely
@@ -285,6 +291,10 @@ static int apply_in_transaction(sp_store *st, sp_err *err)
     if (version >= 1 && version <= 8 &&
         store_exec(st, sp_migrate_v9_sql,
                    "migrating schema version 8 to 9 (db/migrate_v9.sql)", err))
+        return -1;
+    if (version >= 1 && version <= 9 &&
+        store_exec(st, sp_migrate_v10_sql,
+                   "migrating schema version 9 to 10 (db/migrate_v10.sql)", err))
         return -1;
     if (store_exec(st, sp_schema_sql, "applying db/schema.sql", err) ||
         (version >= 1 && version <= 3 && store_restat_missing(st, err)) ||

@@ -147,6 +147,9 @@ typedef struct sp_run_record {
     int round;                  /* 0-based round of `rounds = R` */
     int batch;                  /* launches per sample; 0 = not known */
     const char *cache;          /* "warm" | "cold"; NULL = not known */
+    /* version 10: "off" | "on" | "timeout" (runner/exec/harness.h
+     * sp_blocking); NULL = not known (a run that did not end ok) */
+    const char *blocking;
     const int32_t *sample_flags;    /* per sample SP_MACHINE_* bits; NULL = none */
     unsigned flags;             /* SP_MACHINE_* bits of the round */
     /* version 5: the GPU energy windows of the round (none: 0 windows) */

@@ -19,8 +19,8 @@ struct sp_store {
 };
 
 /* The schema version schema.sql writes into PRAGMA user_version. */
-#define SP_SCHEMA_VERSION 9
-#define SP_SCHEMA_VERSION_TEXT "9"
+#define SP_SCHEMA_VERSION 10
+#define SP_SCHEMA_VERSION_TEXT "10"
 /* db/views.sql, embedded by store.c (NUL-terminated). */
 extern const char sp_views_sql[];
 

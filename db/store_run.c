@@ -144,10 +144,10 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
                       " backend, device, axes, status, error, rel_error, flops, bytes,"
                       " convert_s, h2d_s, d2h_s, warmup, repetitions, created_at,"
                       " stop_reason, rate_unit, need_host_bytes, need_device_bytes, batch,"
-                      " cache, free_s, kernel_info) VALUES"
+                      " cache, free_s, kernel_info, blocking) VALUES"
                       " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
                       " ?16, ?17, ?18, " SQL_NOW ", ?19, ?20, ?21, ?22, ?23, ?24, ?25,"
-                      " " VALID_JSON("?26") ")",
+                      " " VALID_JSON("?26") ", ?27)",
                       &s, "preparing the run insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
@@ -165,7 +165,8 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
              bind_int_or_null(s, 21, (int64_t)r->need.host_bytes, 0) |
              bind_int_or_null(s, 22, (int64_t)r->need.device_bytes, 0) |
              bind_int_or_null(s, 23, ok ? r->batch : 0, 0) | bind_text(s, 24, r->cache) |
-             bind_real(s, 25, r->phases.free_s) | bind_text(s, 26, r->kernel_info);
+             bind_real(s, 25, r->phases.free_s) | bind_text(s, 26, r->kernel_info) |
+             bind_text(s, 27, ok ? r->blocking : NULL);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the run");
@@ -220,9 +221,10 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
     if (store_prepare(st,
                       "INSERT INTO run_rounds (run_id, round, status, error, batch, launches,"
                       " flags, energy_j, state_before, state_after, energy_launches,"
-                      " convert_s, h2d_s, d2h_s, free_s, kernel_info, steps, created_at)"
+                      " convert_s, h2d_s, d2h_s, free_s, kernel_info, steps, blocking,"
+                      " created_at)"
                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-                      " ?15, " VALID_JSON("?16") ", " VALID_JSON("?17") ", " SQL_NOW ")",
+                      " ?15, " VALID_JSON("?16") ", " VALID_JSON("?17") ", ?18, " SQL_NOW ")",
                       &s, "preparing the round insert", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, run_id) | sqlite3_bind_int(s, 2, r->round) |
@@ -235,7 +237,7 @@ static int insert_round(sp_store *st, int64_t run_id, const sp_run_record *r, sp
              bind_int_or_null(s, 11, elaunches, 0) | bind_real(s, 12, r->phases.convert_s) |
              bind_real(s, 13, r->phases.h2d_s) | bind_real(s, 14, r->phases.d2h_s) |
              bind_real(s, 15, r->phases.free_s) | bind_text(s, 16, r->kernel_info) |
-             bind_text(s, 17, ok ? r->steps : NULL);
+             bind_text(s, 17, ok ? r->steps : NULL) | bind_text(s, 18, ok ? r->blocking : NULL);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the round");
@@ -296,13 +298,16 @@ static int extend_run(sp_store *st, int64_t id, const sp_run_record *r, sp_err *
                       " error = CASE WHEN status = 'ok' AND ?2 <> 'ok'"
                       " THEN printf('round %d: %s', ?3, ?4) ELSE error END,"
                       " stop_reason = CASE WHEN ?2 = 'ok' THEN stop_reason END,"
-                      " batch = CASE WHEN ?2 = 'ok' THEN coalesce(?5, batch) ELSE batch END"
+                      " batch = CASE WHEN ?2 = 'ok' THEN coalesce(?5, batch) ELSE batch END,"
+                      /* a round that gave up on the blocking kernel marks the run */
+                      " blocking = CASE WHEN ?2 = 'ok' AND coalesce(blocking, '') <> 'timeout'"
+                      " THEN coalesce(?6, blocking) ELSE blocking END"
                       " WHERE id = ?1",
                       &s, "preparing the run update", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, id) | bind_text(s, 2, sp_run_status_name(r->status)) |
              sqlite3_bind_int(s, 3, r->round) | bind_text(s, 4, r->error ? r->error : "") |
-             bind_int_or_null(s, 5, r->batch, 0);
+             bind_int_or_null(s, 5, r->batch, 0) | bind_text(s, 6, r->blocking);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(s);
         return store_fail(st, err, "binding the run update");

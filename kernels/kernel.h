@@ -48,12 +48,15 @@ extern "C" {
 
 #define SP_MAX_AXES 4
 /* The harness's own settings a config may sweep per kernel like axes
- * (runner/plan/config.c): `cache = warm,cold` (0 warm, 1 cold) and
- * `batch = auto,1,...` (0 auto). A combination carries them after the
- * kernel's axes, under these names, only when its section sets them. */
+ * (runner/plan/config.c): `cache = warm,cold` (0 warm, 1 cold),
+ * `batch = auto,1,...` (0 auto) and `blocking = off,on` (0 off, 1 on: GPU
+ * samples queued behind a blocking kernel, runner/exec/harness.h). A
+ * combination carries them after the kernel's axes, under these names,
+ * only when its section sets them. */
 #define SP_AXIS_CACHE "cache"
 #define SP_AXIS_BATCH "batch"
-#define SP_MAX_PARAMS (SP_MAX_AXES + 2)
+#define SP_AXIS_BLOCKING "blocking"
+#define SP_MAX_PARAMS (SP_MAX_AXES + 3)
 
 /* The `precision` axis: the floating-point type a kernel stores its values
  * and computes in. Configs, `spsweep plan` and the database name the values

@@ -133,7 +133,10 @@ static int provenance_query(rp_report *r, sqlite3_stmt **out, sp_err *err)
             " iif(min_sample_s IS NULL, 'default', printf('%g ms', min_sample_s * 1e3)),"
             " coalesce(rounds, 1), seed,"
             " printf('%g %%', coalesce(noisy_threshold, 0.05) * 100),"
-            " (SELECT group_concat(c || ' ' || n, ', ') FROM (SELECT coalesce(cache, 'warm') AS c,"
+            /* "warm 120, cold 4", and the blocking kernel where it was asked for:
+             * "warm 80, warm blocking on 38, warm blocking timeout 2" */
+            " (SELECT group_concat(c || ' ' || n, ', ') FROM (SELECT coalesce(cache, 'warm')"
+            "   || iif(coalesce(blocking, 'off') = 'off', '', ' blocking ' || blocking) AS c,"
             "   COUNT(*) AS n FROM runs WHERE sweep_id = ?1 AND status = 'ok' GROUP BY c)),"
             " coalesce(libraries, 'none recorded')"
             " FROM sweeps JOIN run_counts rc ON rc.sweep_id = sweeps.id WHERE id = ?1", -1, &s,

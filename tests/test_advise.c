@@ -516,8 +516,9 @@ Test(advise, migration_from_version_8_adds_the_features)
     make_rule_db(dir, path, sizeof path);
     sqlite3 *h;
     cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
-    ud_exec(h, "DROP VIEW advice_outcome; DROP VIEW advise_rates; DROP VIEW advise_features; "
-               "DROP TABLE advice; ALTER TABLE matrices DROP COLUMN x_line_new; "
+    ud_drop_views(h);
+    ud_exec(h, "ALTER TABLE run_rounds DROP COLUMN blocking; ALTER TABLE runs DROP COLUMN "
+               "blocking; DROP TABLE advice; ALTER TABLE matrices DROP COLUMN x_line_new; "
                "ALTER TABLE matrices DROP COLUMN col_gap; ALTER TABLE matrices DROP COLUMN "
                "top1_share; ALTER TABLE matrices DROP COLUMN sell_fill_32; ALTER TABLE "
                "matrices DROP COLUMN sell_fill_8; ALTER TABLE matrices DROP COLUMN ell_fill; "
@@ -527,7 +528,7 @@ Test(advise, migration_from_version_8_adds_the_features)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     h = sp_store_db(st);
-    cr_assert_eq(ud_int(h, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(h, "PRAGMA user_version", 0), 10);
     cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM matrices WHERE ndiags IS NULL", 0),
                  2 * NLEARN);
     cr_assert_eq(ud_int(h, "SELECT COUNT(*) FROM advise_features", 0), 0);

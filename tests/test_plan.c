@@ -230,6 +230,49 @@ Test(plan, harness_axes_per_kernel)
     }
 }
 
+/* `blocking = off,on` is a harness axis like cache and batch: it varies
+ * slowest of all and is named in the combination's JSON; [sweep]'s
+ * `blocking = on` carries no axis but changes the plan hash (what a sample
+ * is changes), while a config without the key keeps its old hash. */
+Test(plan, blocking_is_a_harness_axis_and_a_sweep_key)
+{
+    char json[512], hash_off[17], hash_on[17], hash_none[17];
+    plan_of(&before_axis, "[matrices]\nsource = gen:laplace2d?n=4\n[kernel test_added]\n"
+            "blocking = off,on\ncache = warm,cold\n", json, sizeof json, hash_off);
+    cr_assert_str_eq(json, "{\"threads\":1,\"cache\":\"warm\",\"blocking\":\"off\"}\n"
+                           "{\"threads\":2,\"cache\":\"warm\",\"blocking\":\"off\"}\n"
+                           "{\"threads\":1,\"cache\":\"cold\",\"blocking\":\"off\"}\n"
+                           "{\"threads\":2,\"cache\":\"cold\",\"blocking\":\"off\"}\n"
+                           "{\"threads\":1,\"cache\":\"warm\",\"blocking\":\"on\"}\n"
+                           "{\"threads\":2,\"cache\":\"warm\",\"blocking\":\"on\"}\n"
+                           "{\"threads\":1,\"cache\":\"cold\",\"blocking\":\"on\"}\n"
+                           "{\"threads\":2,\"cache\":\"cold\",\"blocking\":\"on\"}\n");
+    const char *body = "[matrices]\nsource = gen:laplace2d?n=4\n[kernel test_added]\n";
+    char text[256];
+    plan_of(&before_axis, body, json, sizeof json, hash_none);
+    snprintf(text, sizeof text, "[sweep]\nblocking = off\n%s", body);
+    plan_of(&before_axis, text, json, sizeof json, hash_off);
+    cr_assert_str_eq(hash_off, hash_none, "blocking = off is the default");
+    snprintf(text, sizeof text, "[sweep]\nblocking = on\n%s", body);
+    plan_of(&before_axis, text, json, sizeof json, hash_on);
+    cr_assert_str_eq(json, "{\"threads\":1}\n{\"threads\":2}\n", "no axis from [sweep]");
+    cr_assert_str_neq(hash_on, hash_none, "blocking changes what a sample is");
+    static const char *const bad[][2] = {
+        {"[kernel spmv_csr_serial]\nblocking = maybe\n", "'maybe' is not off or on"},
+        {"[kernel spmv_csr_serial]\nblocking = on\nblocking = off\n", "given twice"},
+        {"[sweep]\nblocking = yes\n", "'blocking' must be 'off' or 'on'"},
+        {"[kernel spmv_csr_serial]\nblockin = on\n", "did you mean blocking?"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sp_config cfg;
+        sp_err err;
+        snprintf(text, sizeof text, "[matrices]\nsource = gen:laplace2d?n=4\n%s", bad[i][0]);
+        cr_assert_eq(sp_config_parse("b.ini", text, extra, &cfg, &err), -1, "%s", bad[i][0]);
+        cr_assert(strstr(err.msg, bad[i][1]) && strstr(err.msg, "b.ini:"), "%s: %s",
+                  bad[i][0], err.msg);
+    }
+}
+
 #include "../runner/plan/select.h"
 
 /* 4 matrices of very different sizes x 10 combinations. */

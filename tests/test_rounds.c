@@ -154,6 +154,22 @@ Test(rounds, harness_axes_are_stored_per_run, .timeout = 120)
     cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs"), 5, "resume adds nothing");
 }
 
+/* `blocking` is stored with every run and round: a CPU kernel's samples
+ * are never behind the GPU's blocking kernel, so they say 'off' whatever
+ * the section asked; the axis keeps the two combinations apart. */
+Test(rounds, blocking_is_stored_per_run_and_round, .timeout = 120)
+{
+    char cfg[300], db[300];
+    sweep_text("[sweep]\nrepetitions = 3\nwarmup = 1\nrounds = 2\n"
+               "[matrices]\nsource = gen:laplace2d?n=20\n"
+               "[kernel spmv_csr_serial]\nblocking = off,on\n", cfg, db, sizeof cfg);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'"
+                             " AND blocking = 'off'"), 2);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_rounds WHERE blocking = 'off'"), 4);
+    cr_assert_eq(ud_file_int(db, "SELECT count(*) FROM run_stats WHERE blocking = 'off'"
+                             " AND json_extract(axes, '$.blocking') IN ('off', 'on')"), 2);
+}
+
 /* A kernel's facts about what it built reach the database with its run
  * and with each round (librsb: tuned or not, its threads and blocks). */
 Test(rounds, kernel_info_is_stored_with_each_round, .timeout = 120)

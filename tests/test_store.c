@@ -157,7 +157,7 @@ Test(store, open_creates_tables_views_and_directories)
                  views[i]);
         cr_assert_eq(q_int(st, sql, 0), 1, "view %s missing", views[i]);
     }
-    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(q_int(st, "PRAGMA user_version", 0), 10);
     cr_assert_eq(q_int(st, "PRAGMA foreign_keys", 0), 1);
     char mode[32];
     q_text(st, "PRAGMA journal_mode", 0, mode, sizeof mode);
@@ -645,6 +645,41 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
     cr_assert_str_eq(error, "round 3: killed by SIGSEGV");
     cr_assert_eq(q_int(st, "SELECT count(*) FROM run_stats WHERE run_id = ?1", id), 0);
     cr_assert_eq(q_int(st, "SELECT count(*) FROM run_rounds WHERE run_id = ?1", id), 4);
+    sp_store_close(st);
+}
+
+/* A run's blocking is its rounds': once a round gave up on the blocking
+ * kernel ('timeout'), the run says so whatever later rounds did; each
+ * round keeps its own. */
+Test(store, a_round_that_gave_up_blocking_marks_the_run)
+{
+    char path[600];
+    sp_store *st = open_temp(path, sizeof path);
+    int64_t sweep = add_sweep(st, "blocking");
+    int64_t m = add_matrix(st, "gen:b", "b", 0x43);
+    static const double t[3] = {1e-5, 1.1e-5, 0.9e-5};
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_gpu, .axes_json = "{}",
+                       .status = SP_RUN_OK, .rel_error = 0, .flops = 1e6, .bytes = 6e6,
+                       .warmup = 1, .nsamples = 3, .samples = t, .batch = 10,
+                       .cache = "warm", .blocking = "on"};
+    sp_err err = {{0}};
+    int64_t id = 0;
+    char b[16];
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    q_text(st, "SELECT blocking FROM run_stats WHERE run_id = ?1", id, b, sizeof b);
+    cr_assert_str_eq(b, "on");
+    r.round = 1, r.blocking = "timeout";
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    r.round = 2, r.blocking = "on";
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), 0, "%s", err.msg);
+    q_text(st, "SELECT blocking FROM runs WHERE id = ?1", id, b, sizeof b);
+    cr_assert_str_eq(b, "timeout");
+    q_text(st, "SELECT blocking FROM run_rounds WHERE run_id = ?1 AND round = 2", id, b, sizeof b);
+    cr_assert_str_eq(b, "on");
+    cr_assert_eq(q_int(st, "SELECT count(*) FROM run_rounds WHERE run_id = ?1"
+                           " AND blocking = 'timeout'", id), 1);
+    r.round = 0, r.axes_json = "{\"threads\":2}", r.blocking = "sometimes";
+    cr_assert_eq(sp_store_run(st, &r, &id, &err), -1, "the schema refuses other words");
     sp_store_close(st);
 }
 

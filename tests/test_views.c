@@ -15,11 +15,12 @@
 #include "testutil.h"
 #include "util_db.h"
 
-/* What schema version 9 added (matrices' layout features, the advice
- * table and the views that read them), undone to make an older database;
- * the last column first (SQLite 3.40). */
+/* What schema versions 10 (runs' and rounds' blocking) and 9 (matrices'
+ * layout features, the advice table) added, undone to make an older
+ * database once its views are dropped (ud_drop_views); the last column
+ * first (SQLite 3.40). */
 #define UNDO_V9                                                                           \
-    "DROP VIEW advice_outcome; DROP VIEW advise_rates; DROP VIEW advise_features; "       \
+    "ALTER TABLE run_rounds DROP COLUMN blocking; ALTER TABLE runs DROP COLUMN blocking; " \
     "DROP TABLE advice; ALTER TABLE matrices DROP COLUMN x_line_new; "                    \
     "ALTER TABLE matrices DROP COLUMN col_gap; ALTER TABLE matrices DROP COLUMN "         \
     "top1_share; ALTER TABLE matrices DROP COLUMN sell_fill_32; ALTER TABLE matrices "    \
@@ -713,7 +714,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 10);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1,
                  "version 3's column, NULL for the old sweep");
     cr_assert_eq(ud_int(db, "PRAGMA foreign_keys", 0), 1, "foreign keys back on");
@@ -747,7 +748,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     sp_store_close(st);
     /* Opening again is a no-op. */
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "reopen: %s", err.msg);
-    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(sp_store_db(st), "PRAGMA user_version", 0), 10);
     sp_store_close(st);
 }
 
@@ -788,7 +789,7 @@ Test(views, migration_from_version_3_computes_the_statistics)
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     sqlite3 *db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 10);
     /* samples 1..6: median 3.5; n = 6 -> ranks 1 and 6 (level 0.96875) */
     ud_close(ud_real(db, "SELECT median FROM run_stats WHERE run_id = 11", 0), 3.5, "median");
     ud_close(ud_real(db, "SELECT ci_lo FROM run_stats WHERE run_id = 11", 0), 1.0, "ci_lo");
@@ -825,7 +826,7 @@ Test(views, migration_from_version_2_adds_isolate)
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 10);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE isolate IS NULL", 0), 1);
     m.isolate = "matrix";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -855,16 +856,16 @@ Test(views, migration_from_version_5_adds_libraries)
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     /* the last column first: SQLite 3.40 cannot drop a table's last column
      * once the columns before it were dropped */
-    ud_exec(db, UNDO_V9 "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
-                "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
-                "DROP VIEW sweep_roofs; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
-                "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP COLUMN device_l2_bytes; "
+    ud_drop_views(db);
+    ud_exec(db, UNDO_V9 "ALTER TABLE run_rounds DROP COLUMN steps; "
+                "ALTER TABLE sweeps DROP COLUMN host_cache_bytes; ALTER TABLE sweeps DROP "
+                "COLUMN host_cache_gbs; ALTER TABLE sweeps DROP COLUMN device_l2_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN device_l2_gbs; ALTER TABLE sweeps DROP COLUMN "
                 "libraries; PRAGMA user_version = 5");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 10);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE libraries IS NULL", 0), 1);
     m.libraries = "librsb 1.3; MKL 2026.2, threading gnu";
     cr_assert_eq(sp_store_begin_sweep(st, &m, &id, &err), 0, "%s", err.msg);
@@ -892,16 +893,16 @@ Test(views, migration_from_version_6_adds_the_cache_roofs)
     sp_store_close(st);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, UNDO_V9 "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
-                "DROP VIEW roofline; DROP VIEW own_vs_vendor_geomean; DROP VIEW own_vs_vendor; "
-                "DROP VIEW sweep_roofs; ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
+    ud_drop_views(db);
+    ud_exec(db, UNDO_V9 "ALTER TABLE run_rounds DROP COLUMN steps; "
+                "ALTER TABLE sweeps DROP COLUMN host_cache_bytes; "
                 "ALTER TABLE sweeps DROP COLUMN host_cache_gbs; ALTER TABLE sweeps DROP "
                 "COLUMN device_l2_bytes; ALTER TABLE sweeps DROP COLUMN device_l2_gbs; "
                 "PRAGMA user_version = 6");
     sqlite3_close(db);
     cr_assert_eq(sp_store_open(path, &st, &err), 0, "migration: %s", err.msg);
     db = sp_store_db(st);
-    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(db, "PRAGMA user_version", 0), 10);
     cr_assert_eq(ud_int(db, "SELECT count(*) FROM sweeps WHERE device_l2_gbs IS NULL AND "
                             "host_cache_bytes IS NULL", 0), 1);
     m.device_l2_gbs = 9000, m.device_l2_bytes = 50 << 20;
@@ -918,15 +919,15 @@ Test(views, newer_schema_refused)
 {
     char dir[256], path[400];
     tu_tempdir(dir, sizeof dir);
-    tu_path(path, sizeof path, dir, "v10.db");
+    tu_path(path, sizeof path, dir, "v11.db");
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, "PRAGMA user_version = 10");
+    ud_exec(db, "PRAGMA user_version = 11");
     sqlite3_close(db);
     sp_store *st;
     sp_err err;
     cr_assert_eq(sp_store_open(path, &st, &err), -1);
-    cr_assert(strstr(err.msg, "version 10 is newer"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "version 11 is newer"), "%s", err.msg);
 }
 
 /* ---- run_steps (schema version 8) ----------------------------------------- */
@@ -997,13 +998,14 @@ Test(views, migration_from_version_7_adds_the_steps)
     sp_store_close(f.st);
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ud_exec(db, UNDO_V9 "DROP VIEW run_steps; ALTER TABLE run_rounds DROP COLUMN steps; "
+    ud_drop_views(db);
+    ud_exec(db, UNDO_V9 "ALTER TABLE run_rounds DROP COLUMN steps; "
                 "PRAGMA user_version = 7");
     sqlite3_close(db);
     sp_err err = {{0}};
     cr_assert_eq(sp_store_open(path, &f.st, &err), 0, "migration: %s", err.msg);
     f.db = sp_store_db(f.st);
-    cr_assert_eq(ud_int(f.db, "PRAGMA user_version", 0), 9);
+    cr_assert_eq(ud_int(f.db, "PRAGMA user_version", 0), 10);
     cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_rounds WHERE steps IS NULL", 0), 1);
     cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM run_steps", 0), 0);
     steps_round(&f, &k_omp, 0, s, 3, "{\"histogram\":0.25,\"write_back\":0.75}");

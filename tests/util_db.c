@@ -50,6 +50,24 @@ void ud_exec(sqlite3 *db, const char *sql)
     sqlite3_free(msg);
 }
 
+void ud_drop_views(sqlite3 *db)
+{
+    char *drop = NULL, *msg = NULL;
+    sqlite3_stmt *s;
+    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT group_concat('DROP VIEW \"' || name || '\"', '; ')"
+                                    " FROM sqlite_master WHERE type = 'view'", -1, &s, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(db));
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+        drop = sqlite3_mprintf("%s", sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    if (!drop)
+        return;
+    int rc = sqlite3_exec(db, drop, NULL, NULL, &msg);
+    cr_assert_eq(rc, SQLITE_OK, "dropping the views: %s", msg ? msg : "?");
+    sqlite3_free(msg);
+    sqlite3_free(drop);
+}
+
 void ud_close(double got, double want, const char *what)
 {
     if (isnan(want)) {

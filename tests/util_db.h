@@ -15,6 +15,10 @@ double ud_real(sqlite3 *db, const char *sql, int64_t param);
 void ud_text(sqlite3 *db, const char *sql, int64_t param, char *buf, size_t len);
 /* Run SQL that returns no rows; abort on error. */
 void ud_exec(sqlite3 *db, const char *sql);
+/* Drop every view (an older schema is made by dropping the columns a
+ * newer one added, which SQLite refuses while a view reads them; the
+ * store makes the views again when it opens the file). */
+void ud_drop_views(sqlite3 *db);
 /* |got - want| <= 1e-12 |want| (and both NaN counts as equal). */
 void ud_close(double got, double want, const char *what);
 /* The integer a query returns from the database file at path (opened and

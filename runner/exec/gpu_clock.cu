@@ -13,6 +13,10 @@ struct sp_gpu_clock {
     cudaEvent_t mark[SP_GPU_CLOCK_MARKS];   /* step marks, created on first use */
     void *flush;
     size_t flush_bytes;
+    /* the blocking kernel's two words in mapped host memory: [0] the host
+     * lets it go, [1] it gave up (timed out); allocated on first use */
+    volatile int *gate, *gate_dev;
+    int blocked;                /* a blocking kernel is waiting on the stream */
 };
 
 /* -1 with "what: CUDA's message" when e is an error. */
@@ -29,6 +33,61 @@ __global__ void gpu_spin_kernel(unsigned long long ns)
     do
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     while (t - t0 < ns);
+}
+
+/* Hold the stream until the host sets gate[0], or until ns have passed
+ * on the global timer: then say so in gate[1] and let the stream go. */
+__global__ void gpu_block_kernel(volatile int *gate, unsigned long long ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    while (!gate[0]) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (t - t0 >= ns) {
+            gate[1] = 1;
+            break;
+        }
+    }
+}
+
+extern "C" int sp_gpu_clock_block(sp_gpu_clock *c, double timeout_s, sp_err *err)
+{
+    if (!(timeout_s > 0) || timeout_s > 60)
+        return sp_fail(err, "GPU clock: blocking kernel timeout %g s outside (0, 60]", timeout_s);
+    if (!c->gate) {
+        void *p = NULL, *d = NULL;
+        if (cuda_ok(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocMapped),
+                    "GPU clock: the blocking kernel's flag", err))
+            return -1;
+        if (cuda_ok(cudaHostGetDevicePointer(&d, p, 0), "GPU clock: the blocking kernel's flag",
+                    err)) {
+            cudaFreeHost(p);
+            return -1;
+        }
+        c->gate = (volatile int *)p, c->gate_dev = (volatile int *)d;
+    }
+    c->gate[0] = 0, c->gate[1] = 0;
+    __sync_synchronize();
+    gpu_block_kernel<<<1, 1, 0, c->stream>>>(c->gate_dev,
+                                             (unsigned long long)(timeout_s * 1e9));
+    if (cuda_ok(cudaGetLastError(), "GPU clock: the blocking kernel", err))
+        return -1;
+    c->blocked = 1;
+    return 0;
+}
+
+extern "C" void sp_gpu_clock_unblock(sp_gpu_clock *c)
+{
+    if (!c || !c->blocked)
+        return;
+    __sync_synchronize();   /* everything before it is issued first */
+    c->gate[0] = 1;
+    c->blocked = 0;
+}
+
+extern "C" int sp_gpu_clock_block_gave_up(const sp_gpu_clock *c)
+{
+    return c && c->gate && c->gate[1];
 }
 
 extern "C" int sp_gpu_spin(void *stream, double seconds, sp_err *err)
@@ -80,7 +139,9 @@ extern "C" int sp_gpu_clock_start(sp_gpu_clock *c, sp_err *err)
 extern "C" int sp_gpu_clock_stop(sp_gpu_clock *c, double *seconds, sp_err *err)
 {
     float ms = 0;
-    if (cuda_ok(cudaEventRecord(c->stop, c->stream), "GPU clock: stop event", err) ||
+    cudaError_t rec = cudaEventRecord(c->stop, c->stream);
+    sp_gpu_clock_unblock(c);    /* the whole sample is queued: let it run */
+    if (cuda_ok(rec, "GPU clock: stop event", err) ||
         cuda_ok(cudaEventSynchronize(c->stop), "GPU clock: the timed launches", err) ||
         cuda_ok(cudaEventElapsedTime(&ms, c->start, c->stop), "GPU clock: elapsed time", err))
         return -1;
@@ -147,6 +208,11 @@ extern "C" void sp_gpu_clock_close(sp_gpu_clock *c)
 {
     if (!c)
         return;
+    sp_gpu_clock_unblock(c);
+    if (c->stream)
+        cudaStreamSynchronize(c->stream);   /* the blocking kernel has let go */
+    if (c->gate)
+        cudaFreeHost((void *)c->gate);
     if (c->flush)
         cudaFree(c->flush);
     if (c->start)

@@ -45,6 +45,24 @@ int sp_gpu_clock_device_sync(sp_gpu_clock *c, sp_err *err);
 /* Overwrite the L2 cache (a memset of the flush buffer on the stream, as
  * nvbench does) and wait: the next sample starts cold. */
 int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err);
+/* The blocking kernel (nvbench's): one thread on the stream that holds
+ * everything behind it until the clock's stop, so a sample's launches are
+ * all queued before the first of them runs, and the time between the two
+ * events is the GPU's work alone rather than the rate the host can issue
+ * it (a library call that spends tens of microseconds on the host between
+ * its kernels is then timed as its kernels). Call before
+ * sp_gpu_clock_start; sp_gpu_clock_stop lets it go once the stop event is
+ * recorded. It gives up by itself after timeout_s: a launch that waits for
+ * the device (a synchronising call inside it, or more launches than the
+ * device's queue takes) would otherwise wait for the block forever. */
+int sp_gpu_clock_block(sp_gpu_clock *c, double timeout_s, sp_err *err);
+/* Let a blocking kernel go now (an error between the block and the stop:
+ * nothing of the sample will be read); a no-op when none is waiting. */
+void sp_gpu_clock_unblock(sp_gpu_clock *c);
+/* After sp_gpu_clock_stop of a blocked sample: 1 when the blocking kernel
+ * gave up before the host let it go (the sample's time then holds the
+ * host's issue rate again, and part of the timeout), else 0. */
+int sp_gpu_clock_block_gave_up(const sp_gpu_clock *c);
 /* Enqueue on stream a kernel of known length: one thread spinning on the
  * GPU's global timer (%globaltimer, nanoseconds) for `seconds`. The
  * harness's own check (tests/gpu/test_gpu_harness.c): a spin measured

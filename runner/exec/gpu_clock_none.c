@@ -67,6 +67,23 @@ int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
     return none(err);
 }
 
+int sp_gpu_clock_block(sp_gpu_clock *c, double timeout_s, sp_err *err)
+{
+    (void)c, (void)timeout_s;
+    return none(err);
+}
+
+void sp_gpu_clock_unblock(sp_gpu_clock *c)
+{
+    (void)c;
+}
+
+int sp_gpu_clock_block_gave_up(const sp_gpu_clock *c)
+{
+    (void)c;
+    return 0;
+}
+
 int sp_gpu_spin(void *stream, double seconds, sp_err *err)
 {
     (void)stream, (void)seconds;

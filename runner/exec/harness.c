@@ -288,6 +288,18 @@ static int collect_steps(sp_harness *h, double t0, double total, sp_err *err)
     return 0;
 }
 
+const char *sp_blocking_name(sp_blocking b)
+{
+    return b == SP_BLOCKING_ON ? "on" : b == SP_BLOCKING_TIMEOUT ? "timeout" : "off";
+}
+
+/* Let the blocking kernel go when a sample ends early (an error). */
+static void unblock(sp_harness *h)
+{
+    if (h->gpu)
+        sp_gpu_clock_unblock(h->clock);
+}
+
 int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp_err *err)
 {
     if (batch < 1 || batch > SP_BATCH_MAX)
@@ -300,17 +312,27 @@ int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp
         return sp_fail(err, "%s: not built into this binary (no launch)", h->k->name);
     if (reset(h, state, err))
         return -1;
+    int block = h->gpu && h->blocking == SP_BLOCKING_ON;
+    if (block && sp_gpu_clock_block(h->clock, SP_BLOCKING_TIMEOUT_S, err))
+        return -1;
     double t0 = 0, total = 0;
     if (h->gpu ? sp_gpu_clock_start(h->clock, err) : (t0 = sp_harness_cpu_clock(), 0))
-        return -1;
+        return unblock(h), -1;
     h->in_sample = h->timing_steps, h->nmarks = 0, h->mark_failed = 0;
     for (int i = 0; i < batch; i++)
         if (h->k->launch(state, &h->ex, err))
-            return h->in_sample = 0, sp_fail_prefix(err, "launch %d of %d", i + 1, batch);
+            return h->in_sample = 0, unblock(h),
+                   sp_fail_prefix(err, "launch %d of %d", i + 1, batch);
     h->in_sample = 0;
     if (h->gpu ? sp_gpu_clock_stop(h->clock, &total, err)
                : (total = sp_harness_cpu_clock() - t0, 0))
         return -1;
+    if (block && sp_gpu_clock_block_gave_up(h->clock)) {
+        /* the launches waited for the device, which waited for the
+         * block: this sample holds the timeout; take it again without */
+        h->blocking = SP_BLOCKING_TIMEOUT;
+        return sp_harness_sample(h, state, batch, seconds, err);
+    }
     if (h->timing_steps && collect_steps(h, t0, total, err))
         return sp_fail_prefix(err, "steps");
     *seconds = total / batch;

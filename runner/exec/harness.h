@@ -33,10 +33,34 @@ typedef struct sp_steps {
     double seconds[SP_MAX_STEPS];
 } sp_steps;
 
+/* `blocking = on` (a harness axis, kernel.h SP_AXIS_BLOCKING): how a GPU
+ * run's samples were taken. OFF: each sample's launches run as the host
+ * issues them (the default, and every CPU run). ON: behind the blocking
+ * kernel (gpu_clock.h), so a sample times the GPU's work alone.
+ * TIMEOUT: asked for, but the blocking kernel gave up before a sample
+ * was issued (the launch waits for the device itself); that sample was
+ * taken again and the rest of the run went without it. */
+typedef enum sp_blocking {
+    SP_BLOCKING_OFF = 0,
+    SP_BLOCKING_ON = 1,
+    SP_BLOCKING_TIMEOUT = 2
+} sp_blocking;
+/* The database's name of each ("off", "on", "timeout"). */
+const char *sp_blocking_name(sp_blocking b);
+/* How long the blocking kernel holds a stream before it gives up: far
+ * longer than any sample takes to issue (a batch fills min_sample_time,
+ * 0.5 ms by default), short enough that a launch that synchronises costs
+ * one such wait a run. */
+#define SP_BLOCKING_TIMEOUT_S 0.5
+
 typedef struct sp_harness {
     const sp_kernel *k;
     int gpu;                /* k->needs_gpu: timed on the GPU clock */
     int cold;               /* flush caches before every sample */
+    /* sp_blocking: ON asks for the blocking kernel before every sample of
+     * a GPU kernel (set after sp_harness_open; ignored on the CPU);
+     * sp_harness_sample turns it into TIMEOUT when the kernel gave up */
+    sp_blocking blocking;
     int threads;            /* CPU flush threads (the combination's) */
     sp_gpu_clock *clock;    /* GPU kernels */
     uint64_t *flush;        /* CPU cold samples: a buffer twice the last-level cache */
@@ -81,9 +105,10 @@ void sp_harness_release(sp_harness *h, void *state, sp_phases *ph);
  * waited for. */
 int sp_harness_launch(sp_harness *h, void *state, sp_err *err);
 
-/* One sample: flush (cold), reset (when the kernel has one), then `batch`
- * launches back to back between the clock's two readings; *seconds = the
- * whole batch's time / batch, the time of one launch. */
+/* One sample: flush (cold), reset (when the kernel has one), the blocking
+ * kernel (blocking ON, GPU), then `batch` launches back to back between
+ * the clock's two readings; *seconds = the whole batch's time / batch,
+ * the time of one launch. */
 int sp_harness_sample(sp_harness *h, void *state, int batch, double *seconds, sp_err *err);
 
 /* Time the kernel's steps from now on: every launch gets ex.mark, each

@@ -182,6 +182,7 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
         return sp_fail_prefix(err, "harness"), SP_RUN_ERROR;
     sp_profile_mark("harness-open");
     h->on_stage = stage_hook, h->stage_ctx = (void *)(intptr_t)fd;
+    h->blocking = j->blocking && k->needs_gpu ? SP_BLOCKING_ON : SP_BLOCKING_OFF;
     if (j->steps)
         sp_harness_time_steps(h);
     if (sp_harness_prepare(h, j->pb, j->params, state, ph, err))
@@ -205,6 +206,7 @@ static int measure(const sp_measure_job *j, int fd, sp_harness *h, void **state,
                                j->energy_s, j->energy_windows, err)))
         return SP_RUN_ERROR;
     sp_profile_mark("timed");
+    d->blocking = (int32_t)h->blocking;     /* ON, or TIMEOUT when it gave up */
     sp_run_machine_end(&m, wm);
     sp_profile_mark("machine-after");
     memset(j->out, 0xff, j->out_bytes);     /* NaN: unwritten output fails the check */
@@ -251,7 +253,7 @@ int sp_measure(const sp_measure_job *j, int fd)
     sample_buf b = {0};
     sp_step_series ss = {0};
     char steps[1024];
-    sp_wire_done d = {SP_RUN_ERROR, SP_STOP_COUNT, NAN, 1, 0};
+    sp_wire_done d = {SP_RUN_ERROR, SP_STOP_COUNT, NAN, 1, SP_BLOCKING_OFF};
     sp_harness h;
     memset(&h, 0, sizeof h);
     static sp_wire_machine wm;      /* 3 KiB: off the stack */

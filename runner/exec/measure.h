@@ -24,6 +24,7 @@ typedef struct sp_measure_job {
     int check_context;          /* a worker: after a GPU run, is the context sound? */
     int cold;                   /* flush the caches before every sample (batch 1) */
     int batch;                  /* launches per sample; 0: enough for min_sample_s */
+    int blocking;               /* GPU samples behind the blocking kernel (harness.h) */
     double min_sample_s;        /* the shortest sample a calibrated batch makes */
     double energy_s;            /* GPU energy window after the samples; 0: none */
     int energy_windows;         /* windows of energy_s each (1..SP_ENERGY_WINDOWS_MAX) */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "harness.h"
 #include "measure.h"
 #include "../plan/memguard.h"
 #include "../../db/stats.h"
@@ -26,6 +27,7 @@ typedef struct combo_outcome {
     int stop;
     sp_need need;
     int batch;                  /* launches per sample the child used */
+    int blocking;               /* sp_blocking the child's samples were taken with */
     int32_t *sample_flags;      /* malloc'd (from the child), one per sample */
     int have_machine;
     sp_wire_machine machine;    /* the machine around the samples */
@@ -115,6 +117,7 @@ static sp_measure_job job_of(const run_ctx *rc, const op_state *os, const sp_com
         .tolerance = cfg->tolerance, .need_device_bytes = need_device_bytes,
         .cold = (int)sp_param(&c->params, SP_AXIS_CACHE, cfg->cold),
         .batch = (int)sp_param(&c->params, SP_AXIS_BATCH, cfg->batch),
+        .blocking = (int)sp_param(&c->params, SP_AXIS_BLOCKING, cfg->blocking),
         .min_sample_s = sp_config_min_sample(cfg, c->kernel), .energy_s = cfg->energy_s,
         .energy_windows = cfg->energy_windows, .steps = cfg->steps,
     };
@@ -188,6 +191,7 @@ static void isolate(run_ctx *rc, op_state *os, const sp_combo *c, combo_outcome 
     out->rel = co.result.rel_error;
     out->stop = co.result.stop;
     out->batch = co.result.batch;
+    out->blocking = co.result.blocking;
     if (out->status == SP_RUN_OK) {
         out->samples = co.samples;
         out->nsamples = co.nsamples;
@@ -319,6 +323,7 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
         .rate_unit = op ? op->rate_unit : NULL, .need = out.need, .round = round,
         .batch = out.batch,
         .cache = sp_param(&c->params, SP_AXIS_CACHE, rc->cfg->cold) ? "cold" : "warm",
+        .blocking = ok ? sp_blocking_name((sp_blocking)out.blocking) : NULL,
         .sample_flags = out.sample_flags, .kernel_info = out.info[0] ? out.info : NULL,
         .steps = out.steps[0] ? out.steps : NULL,
     };

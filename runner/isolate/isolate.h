@@ -54,7 +54,7 @@ typedef struct sp_wire_done {
     int32_t stop;           /* SP_STOP_* */
     double rel_error;       /* NaN when not checked */
     int32_t batch;          /* launches per sample the harness used */
-    int32_t unused;
+    int32_t blocking;       /* sp_blocking (runner/exec/harness.h) the samples were taken with */
 } sp_wire_done;
 
 /* The machine's state around a run's samples (runner/exec/machine.h). */

@@ -81,7 +81,8 @@ static void axis_bounds(const char *axis, long *lo, long *hi)
         *hi = 4096;
     else if (!strcmp(axis, "blocksize"))
         *hi = 1024;             /* CUDA's limit on threads per block */
-    else if (!strcmp(axis, "values") || !strcmp(axis, "tune") || !strcmp(axis, SP_AXIS_CACHE))
+    else if (!strcmp(axis, "values") || !strcmp(axis, "tune") || !strcmp(axis, SP_AXIS_CACHE) ||
+             !strcmp(axis, SP_AXIS_BLOCKING))
         *lo = 0, *hi = 1;
     else if (!strcmp(axis, SP_AXIS_BATCH))
         *lo = 0, *hi = SP_BATCH_MAX;    /* 0: auto */
@@ -330,13 +331,18 @@ static int harness_item(const char *axis, const char *s, size_t len, char *buf, 
         s++, len--;
     while (len && isspace((unsigned char)s[len - 1]))
         len--;
-    int cache = !strcmp(axis, SP_AXIS_CACHE);
-    const char *named = cache ? (len == 4 && !strncmp(s, "warm", 4)   ? "0"
-                                 : len == 4 && !strncmp(s, "cold", 4) ? "1"
-                                                                      : NULL)
-                              : (len == 4 && !strncmp(s, "auto", 4) ? "0" : NULL);
+    int cache = !strcmp(axis, SP_AXIS_CACHE), blocking = !strcmp(axis, SP_AXIS_BLOCKING);
+    const char *named = cache      ? (len == 4 && !strncmp(s, "warm", 4)   ? "0"
+                                      : len == 4 && !strncmp(s, "cold", 4) ? "1"
+                                                                           : NULL)
+                        : blocking ? (len == 3 && !strncmp(s, "off", 3)  ? "0"
+                                      : len == 2 && !strncmp(s, "on", 2) ? "1"
+                                                                         : NULL)
+                                   : (len == 4 && !strncmp(s, "auto", 4) ? "0" : NULL);
     if (cache && !named)
         return sp_fail(err, "axis 'cache': '%.*s' is not warm or cold", (int)len, s);
+    if (blocking && !named)
+        return sp_fail(err, "axis 'blocking': '%.*s' is not off or on", (int)len, s);
     if (!named && len == 1 && *s == '0')
         return sp_fail(err, "axis 'batch': 0 launches a sample (write auto for the "
                        "calibrated batch)");
@@ -368,5 +374,6 @@ int sp_harness_axis_parse(const char *axis, const char *text, sp_axis_values *ou
 
 int sp_is_harness_axis(const char *name)
 {
-    return !strcmp(name, SP_AXIS_CACHE) || !strcmp(name, SP_AXIS_BATCH);
+    return !strcmp(name, SP_AXIS_CACHE) || !strcmp(name, SP_AXIS_BATCH) ||
+           !strcmp(name, SP_AXIS_BLOCKING);
 }

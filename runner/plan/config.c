@@ -321,7 +321,7 @@ static int parse_duration(const char *name, const char *v, double *out, sp_err *
     return 0;
 }
 
-/* The harness's keys: cache, cache_dir, batch, min_sample_time, rounds,
+/* The harness's keys: cache, cache_dir, batch, blocking, min_sample_time, rounds,
  * seed, noisy, energy, max_fill, energy_windows, steps. 1 when name is
  * none of them. */
 static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *err)
@@ -341,6 +341,11 @@ static int harness_key(sp_config *cfg, const char *name, const char *v, sp_err *
                            "not '%s'", SP_BATCH_MAX, v);
         return 0;
     }
+    if (!strcmp(name, "blocking") && (!strcmp(v, "off") || !strcmp(v, "on")))
+        return cfg->blocking = !strcmp(v, "on"), 0;
+    if (!strcmp(name, "blocking"))
+        return sp_fail(err, "'blocking' must be 'off' or 'on' (GPU samples queued behind a "
+                       "blocking kernel), not '%s'", v);
     if (!strcmp(name, "min_sample_time"))
         return parse_duration(name, v, &cfg->min_sample_s, err);
     if (!strcmp(name, "rounds"))
@@ -442,12 +447,13 @@ static int sweep_key(sp_config *cfg, const char *name, const char *v, sp_err *er
         return *v ? replace_str(&cfg->advise_db, v, err)
                   : sp_fail(err, "'advise_db' must not be empty");
     static const char *const known[] = {"repetitions", "warmup", "tolerance", "database",
-        "cache", "cache_dir", "batch", "min_sample_time", "rounds", "seed", "noisy", "energy",
+        "cache", "cache_dir", "batch", "blocking", "min_sample_time", "rounds", "seed", "noisy",
+        "energy",
         "energy_windows", "complex", "description", "timeout", "max_noise", "max_time",
         "isolate", "max_fill", "read_threads", "steps", "kernels", "advise_db"};
     const char *near = sp_cli_nearest(name, known, (int)(sizeof known / sizeof *known));
     return sp_fail(err, "unknown key '%s' in [sweep]%s%s%s (known: repetitions, warmup, "
-                   "tolerance, database, cache, cache_dir, batch, min_sample_time, rounds, "
+                   "tolerance, database, cache, cache_dir, batch, blocking, min_sample_time, rounds, "
                    "seed, noisy, energy, energy_windows, complex, description, timeout, max_noise, "
                    "max_time, isolate, max_fill, read_threads, steps, kernels, advise_db)", name, near ? "; did you mean " : "",
                    near ? near : "", near ? "?" : "");
@@ -532,10 +538,13 @@ int sp_parse_max_fill(const char *v, double *out, sp_err *err)
     return *out = f, 0;
 }
 
-/* `cache = warm,cold` or `batch = auto,1` in a kernel's section. */
+/* `cache = warm,cold`, `batch = auto,1` or `blocking = off,on` in a
+ * kernel's section. */
 static int kernel_harness_key(sp_kernel_spec *ks, const char *name, const char *v, sp_err *err)
 {
-    sp_axis_values *a = !strcmp(name, SP_AXIS_CACHE) ? &ks->cache : &ks->batch;
+    sp_axis_values *a = !strcmp(name, SP_AXIS_CACHE)      ? &ks->cache
+                        : !strcmp(name, SP_AXIS_BLOCKING) ? &ks->blocking
+                                                          : &ks->batch;
     if (a->n)
         return sp_fail(err, "axis '%s' of kernel '%s' given twice", name, ks->kernel->name);
     return sp_harness_axis_parse(name, v, a, err);
@@ -566,13 +575,14 @@ static int kernel_key(parse_ctx *c, sp_kernel_spec *ks, const char *name, const 
     for (int a = 0; a < k->naxes; a++)
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                  a ? ", " : "", k->axes[a].name);
-    const char *names[SP_MAX_AXES + 3];
+    const char *names[SP_MAX_AXES + 4];
     int nn = 0;
     for (int a = 0; a < k->naxes; a++)
         names[nn++] = k->axes[a].name;
-    names[nn++] = SP_AXIS_CACHE, names[nn++] = SP_AXIS_BATCH, names[nn++] = "max_fill";
+    names[nn++] = SP_AXIS_CACHE, names[nn++] = SP_AXIS_BATCH, names[nn++] = SP_AXIS_BLOCKING;
+    names[nn++] = "max_fill";
     const char *near = sp_cli_nearest(name, names, nn);
-    return sp_fail(err, "kernel '%s' has no axis '%s'%s%s%s (its axes: %s%scache, batch; "
+    return sp_fail(err, "kernel '%s' has no axis '%s'%s%s%s (its axes: %s%scache, batch, blocking; "
                    "its setting: max_fill)", k->name, name, near ? "; did you mean " : "",
                    near ? near : "", near ? "?" : "", known, k->naxes ? ", " : "");
 }
@@ -852,6 +862,7 @@ void sp_config_free(sp_config *cfg)
         }
         sp_axis_values_free(&cfg->kernels[i].cache);
         sp_axis_values_free(&cfg->kernels[i].batch);
+        sp_axis_values_free(&cfg->kernels[i].blocking);
     }
     free(cfg->kernels);
     free(cfg->charts);

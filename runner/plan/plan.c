@@ -2,7 +2,7 @@
  * plan.c — the plan: for every kernel of the config, the Cartesian product
  * of its axis values (the same for every matrix), in config order with the
  * last axis varying fastest, then of the harness axes its section sweeps
- * (cache, then batch; slowest of all).
+ * (batch, then cache, then blocking: slowest of all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static int harness_n(const sp_axis_values *a)
 /* Number of combinations of one kernel, refusing absurd products. */
 static int spec_count(const sp_kernel_spec *ks, long *count, sp_err *err)
 {
-    long n = (long)harness_n(&ks->cache) * harness_n(&ks->batch);
+    long n = (long)harness_n(&ks->cache) * harness_n(&ks->batch) * harness_n(&ks->blocking);
     for (int a = 0; a < ks->kernel->naxes; a++) {
         n *= ks->axes[a].n;
         if (n > 10000000)
@@ -80,10 +80,13 @@ static void spec_combo(const sp_kernel_spec *ks, long idx, double sweep_max_fill
         if (!implicit_default(ks, a, v[a]))
             push_param(&c->params, k->axes[a].name, v[a]);
     long b = idx % harness_n(&ks->batch), ca = idx / harness_n(&ks->batch);
-    if (ks->cache.n)            /* after the kernel's axes: cache, then batch */
+    long bl = ca / harness_n(&ks->cache);
+    if (ks->cache.n)            /* after the kernel's axes: cache, batch, blocking */
         push_param(&c->params, SP_AXIS_CACHE, ks->cache.v[ca % ks->cache.n]);
     if (ks->batch.n)
         push_param(&c->params, SP_AXIS_BATCH, ks->batch.v[b]);
+    if (ks->blocking.n)
+        push_param(&c->params, SP_AXIS_BLOCKING, ks->blocking.v[bl % ks->blocking.n]);
 }
 
 /* One parameter as JSON or text: harness axes (cold, auto) and word axes
@@ -95,6 +98,8 @@ static const char *named_value(const char *name, long v, char *buf, size_t len, 
         snprintf(buf, len, json ? "\"%s\"" : "%s", word);
     else if (!strcmp(name, SP_AXIS_CACHE))
         snprintf(buf, len, json ? "\"%s\"" : "%s", v ? "cold" : "warm");
+    else if (!strcmp(name, SP_AXIS_BLOCKING))
+        snprintf(buf, len, json ? "\"%s\"" : "%s", v ? "on" : "off");
     else if (!strcmp(name, SP_AXIS_BATCH) && v == 0)
         snprintf(buf, len, json ? "\"auto\"" : "auto");
     else

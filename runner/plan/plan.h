@@ -6,6 +6,7 @@
  * Config format (configs/default.ini is the worked example):
  *   [sweep]           repetitions (N | auto), warmup, tolerance, database,
  *                     cache (warm | cold), cache_dir, batch (auto | N),
+ *                     blocking (off | on),
  *                     min_sample_time, rounds, seed, noisy, energy, complex, timeout,
  *                     max_noise, max_time, steps
  *   [matrices]        source = gen:... | file:... | suitesparse:...   (repeatable)
@@ -49,8 +50,9 @@ void sp_axis_values_free(sp_axis_values *a);
  * integers; the word of value v on axis, or NULL when the axis takes none. */
 const char *sp_axis_word(const char *axis, long value);
 /* The harness axes a kernel section may sweep (kernel.h: SP_AXIS_CACHE,
- * SP_AXIS_BATCH): `cache = warm,cold` gives 0, 1; `batch = auto,1,8..64:*2`
- * gives 0 for auto and the launch counts (1..SP_BATCH_MAX). */
+ * SP_AXIS_BATCH, SP_AXIS_BLOCKING): `cache = warm,cold` gives 0, 1;
+ * `batch = auto,1,8..64:*2` gives 0 for auto and the launch counts
+ * (1..SP_BATCH_MAX); `blocking = off,on` gives 0, 1. */
 int sp_harness_axis_parse(const char *axis, const char *text, sp_axis_values *out,
                           sp_err *err);
 int sp_is_harness_axis(const char *name);
@@ -62,8 +64,9 @@ typedef struct sp_kernel_spec {
     sp_axis_values axes[SP_MAX_AXES];       /* index = kernel->axes index */
     char *axis_text[SP_MAX_AXES];           /* as written; NULL = default */
     /* The harness axes the section sweeps (`cache = warm,cold`: 0 warm,
-     * 1 cold; `batch = auto,1`: 0 auto); n = 0: [sweep]'s setting. */
-    sp_axis_values cache, batch;
+     * 1 cold; `batch = auto,1`: 0 auto; `blocking = off,on`); n = 0:
+     * [sweep]'s setting. */
+    sp_axis_values cache, batch, blocking;
     double max_fill;            /* `max_fill` in the section; -1: [sweep]'s, 0: none */
 } sp_kernel_spec;
 
@@ -109,6 +112,7 @@ typedef struct sp_config {
     /* the harness (runner/exec/harness.h) */
     int cold;                   /* [sweep] cache = cold: flush caches before each sample */
     int batch;                  /* [sweep] batch = N launches per sample; 0 = auto */
+    int blocking;               /* [sweep] blocking = on: GPU samples behind a blocking kernel */
     double min_sample_s;        /* [sweep] min_sample_time; 0 = the defaults below */
     int rounds;                 /* [sweep] rounds: plan executions, each shuffled (default 1) */
     long seed;                  /* [sweep] seed of the shuffles (default 1) */

@@ -104,3 +104,101 @@ Test(gpu_harness, a_gpu_kernel_needs_an_upload)
     cr_assert_eq(prepared, 0, "refused before prepare");
     sp_harness_close(&h);
 }
+
+/* ---- the blocking kernel (`blocking = on`) ---------------------------------- */
+
+/* A launch that spends host time before its GPU work, as a library call
+ * does that runs tens of microseconds of host logic around a small kernel. */
+typedef struct host_bound {
+    double host_s, gpu_s;
+    int sync;           /* then wait for the device, as a synchronising call does */
+} host_bound;
+
+static int host_bound_launch(void *state, const sp_exec *ex, sp_err *err)
+{
+    host_bound *s = state;
+    double t0 = sp_seconds();
+    while (sp_seconds() - t0 < s->host_s)
+        ;
+    if (sp_gpu_spin(ex->stream, s->gpu_s, err))
+        return -1;
+    return s->sync ? sp_gpu_clock_device_sync(NULL, err) : 0;
+}
+
+static const sp_kernel gpu_host_bound = {.name = "test_gpu_host_bound", .operation = "spmv",
+                                         .backend = "test", .needs_gpu = 1,
+                                         .launch = host_bound_launch};
+
+/* The median of 9 samples of `batch` launches each. */
+static double median_of(sp_harness *h, void *state, int batch)
+{
+    double t[9];
+    sp_err err;
+    for (int i = 0; i < 9; i++)
+        cr_assert_eq(sp_harness_sample(h, state, batch, &t[i], &err), 0, "%s", err.msg);
+    for (int i = 1; i < 9; i++)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1], t[j - 1] = x;
+        }
+    return t[4];
+}
+
+/* Unblocked, a batch of host-bound launches is timed at the host's issue
+ * rate (40 us a launch); behind the blocking kernel every launch is queued
+ * before the first runs, and the sample is the GPU's 3 us spins. */
+Test(gpu_harness, blocking_times_the_gpu_work_not_the_hosts_issue_rate, .timeout = 60)
+{
+    sp_harness h;
+    sp_err err;
+    cr_assert_eq(sp_harness_open(&h, &gpu_host_bound, 0, 1, &err), 0, "%s", err.msg);
+    host_bound s = {.host_s = 40e-6, .gpu_s = 3e-6};
+    cr_assert_eq(sp_harness_launch(&h, &s, &err), 0, "%s", err.msg);
+    double open = median_of(&h, &s, 40);
+    cr_assert_geq(open, 38e-6, "unblocked: the host's 40 us a launch, measured %g s", open);
+    h.blocking = SP_BLOCKING_ON;
+    double blocked = median_of(&h, &s, 40);
+    cr_assert_eq(h.blocking, SP_BLOCKING_ON, "nothing waited for the device");
+    cr_assert(blocked >= 2.9e-6 && (blocked <= 10e-6 || !timed_exactly()),
+              "blocked: 3 us spins back to back, measured %g s (unblocked %g s)", blocked, open);
+    /* a long kernel is what it is either way: 1 ms within 3 % */
+    host_bound one = {.host_s = 0, .gpu_s = 1e-3};
+    double ms = median_of(&h, &one, 1);
+    cr_assert(ms >= 0.999e-3 && (ms <= 1.03e-3 || !timed_exactly()), "1 ms spin: %g s", ms);
+    sp_harness_close(&h);
+}
+
+/* A launch that waits for the device would wait for the blocking kernel
+ * forever: the blocking kernel gives up after SP_BLOCKING_TIMEOUT_S, the
+ * harness takes that sample again without it and keeps going without it,
+ * and says so (TIMEOUT); no sample holds the wait. */
+Test(gpu_harness, a_launch_that_waits_for_the_device_times_the_block_out, .timeout = 60)
+{
+    sp_harness h;
+    sp_err err;
+    cr_assert_eq(sp_harness_open(&h, &gpu_host_bound, 0, 1, &err), 0, "%s", err.msg);
+    host_bound s = {.host_s = 0, .gpu_s = 5e-6, .sync = 1};
+    h.blocking = SP_BLOCKING_ON;
+    double t0 = sp_seconds(), first = 0;
+    cr_assert_eq(sp_harness_sample(&h, &s, 3, &first, &err), 0, "%s", err.msg);
+    double took = sp_seconds() - t0;
+    cr_assert_eq(h.blocking, SP_BLOCKING_TIMEOUT);
+    cr_assert_geq(took, SP_BLOCKING_TIMEOUT_S, "the first sample waited for the timeout");
+    cr_assert_lt(took, SP_BLOCKING_TIMEOUT_S + 5, "and no longer: %g s", took);
+    cr_assert(first >= 5e-6 && first < 5e-3, "the sample was taken again: %g s", first);
+    t0 = sp_seconds();
+    double next = median_of(&h, &s, 3);
+    cr_assert_lt(sp_seconds() - t0, SP_BLOCKING_TIMEOUT_S, "later samples do not block");
+    cr_assert(next >= 5e-6 && next < 5e-3, "%g s", next);
+    /* an error between the block and the stop lets the stream go at once */
+    sp_harness_close(&h);
+    cr_assert_eq(sp_harness_open(&h, &gpu_host_bound, 0, 1, &err), 0, "%s", err.msg);
+    h.blocking = SP_BLOCKING_ON;
+    host_bound bad = {.host_s = 0, .gpu_s = 20};     /* sp_gpu_spin refuses > 10 s */
+    t0 = sp_seconds();
+    cr_assert_eq(sp_harness_sample(&h, &bad, 2, &first, &err), -1);
+    cr_assert(strstr(err.msg, "launch 1 of 2"), "%s", err.msg);
+    cr_assert_eq(sp_harness_launch(&h, &s, &err), 0, "%s", err.msg);
+    cr_assert_lt(sp_seconds() - t0, SP_BLOCKING_TIMEOUT_S, "the stream was let go at once");
+    sp_harness_close(&h);
+}
