@@ -13,11 +13,7 @@ out=${OUT:-results/spmv-check}
 mkdir -p "$out"
 budget=${CHECK_S:-140}
 kernels=${KERNELS:-spmv_csr_cuda_hybrid,spmv_sell_cuda}
-if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then tar -xJf .gpu-deps.tar.xz; fi
-if [ -d .gpu-deps ]; then
-  export CPATH=$PWD/.gpu-deps/include LIBRARY_PATH=$PWD/.gpu-deps/lib
-  export LD_LIBRARY_PATH=$PWD/.gpu-deps/lib
-fi
+source tests/gpu/env.sh    # the carried build dependencies
 left() { echo $((budget - SECONDS)); }
 make -j16 CUDA=1 all build/tests/gpu build/bench/gpu_bw >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }

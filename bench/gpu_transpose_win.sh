@@ -18,11 +18,7 @@ out=${OUT:-results}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 budget=${BUDGET:-300}
-if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then tar -xJf .gpu-deps.tar.xz; fi
-if [ -d .gpu-deps ]; then
-  d=$PWD/.gpu-deps
-  export CPATH=$d/include LIBRARY_PATH=$d/lib LD_LIBRARY_PATH=$d/lib
-fi
+source tests/gpu/env.sh    # the carried build dependencies
 t0=$SECONDS
 # lim N: N seconds, or fewer when less of the budget is left (at least 1)
 lim() { local left=$((budget - (SECONDS - t0))); [ "$left" -lt "$1" ] && echo $((left > 1 ? left : 1)) || echo "$1"; }

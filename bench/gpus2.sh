@@ -14,11 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-results}/gpus2
 mkdir -p "$out"
-if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then tar -xJf .gpu-deps.tar.xz; fi
-if [ -d .gpu-deps ]; then
-  d=$PWD/.gpu-deps
-  export CPATH=$d/include LIBRARY_PATH=$d/lib LD_LIBRARY_PATH=$d/lib
-fi
+source tests/gpu/env.sh    # the carried build dependencies
 now() { date +%s.%N; }
 say() { echo "$*" | tee -a "$out/summary.txt"; }
 cfg=${CONFIG:-bench/gpus2.ini}

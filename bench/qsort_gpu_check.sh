@@ -10,13 +10,7 @@
 # from a clean tree).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then
-  tar -xJf .gpu-deps.tar.xz
-fi
-if [ -d .gpu-deps ]; then
-  export CPATH=$PWD/.gpu-deps/include LIBRARY_PATH=$PWD/.gpu-deps/lib
-  export LD_LIBRARY_PATH=$PWD/.gpu-deps/lib
-fi
+source tests/gpu/env.sh    # the carried build dependencies
 out=${OUT:-results}/qsort-check
 mkdir -p "$out"
 { nvidia-smi -L; date -u; } > "$out/env.log" 2>&1

@@ -13,15 +13,7 @@ cd "$(dirname "$0")/../.."
 
 # A GPU machine without the Debian -dev packages: use the headers and
 # libraries tests/gpu/carry-deps.sh gathered, when they came along.
-if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then
-  tar -xJf .gpu-deps.tar.xz
-fi
-if [ -d .gpu-deps ]; then
-  deps=$PWD/.gpu-deps
-  export CPATH=$deps/include${CPATH:+:$CPATH}
-  export LIBRARY_PATH=$deps/lib${LIBRARY_PATH:+:$LIBRARY_PATH}
-  export LD_LIBRARY_PATH=$deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+source tests/gpu/env.sh
 
 logs=${OUT:-results/gpu-test}
 mkdir -p "$logs"

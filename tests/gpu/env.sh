@@ -1,0 +1,15 @@
+# env.sh — source on a GPU machine without the Debian -dev packages: use
+# the headers and libraries tests/gpu/carry-deps.sh gathered into
+# .gpu-deps/ (unpacked from .gpu-deps.tar.xz when only that came along).
+# tests/gpu/run.sh and the bench scripts' device commands source it:
+#   source tests/gpu/env.sh && make -j16 CUDA=1 all
+if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then
+  tar -xJf .gpu-deps.tar.xz
+fi
+if [ -d .gpu-deps ]; then
+  _sp_deps=$PWD/.gpu-deps
+  export CPATH=$_sp_deps/include${CPATH:+:$CPATH}
+  export LIBRARY_PATH=$_sp_deps/lib${LIBRARY_PATH:+:$LIBRARY_PATH}
+  export LD_LIBRARY_PATH=$_sp_deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  unset _sp_deps
+fi
