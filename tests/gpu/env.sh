@@ -11,5 +11,8 @@ if [ -d .gpu-deps ]; then
   export CPATH=$_sp_deps/include${CPATH:+:$CPATH}
   export LIBRARY_PATH=$_sp_deps/lib${LIBRARY_PATH:+:$LIBRARY_PATH}
   export LD_LIBRARY_PATH=$_sp_deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # the build's package check would look for the Debian packages these
+  # stand in for, and try to install them from a mirror the machine lacks
+  export SKIP_DEPS=1
   unset _sp_deps
 fi
