@@ -4,10 +4,13 @@
 # timed as its GPU work when blocked, a launch that synchronises timing the
 # block out) plainly and under compute-sanitizer memcheck; then
 # bench/repeatability.sh on CONFIG twice without the blocking kernel and
-# twice with it (`blocking = on` added to its [sweep]), each pair two
+# twice with it (`blocking = off`, then `on`, the default, added to its
+# [sweep]), each pair two
 # sweeps in ROUNDS rounds; and `spsweep compare` of the first sweep of each
 # pair: what blocking changes in the numbers. Tables printed last; logs
-# and databases under $OUT/blocking (or results/blocking).
+# and databases under $OUT/blocking (or results/blocking), the databases
+# and tables also packed in $OUT/blocking/blocking.tar.gz (a device call
+# brings back 8 files).
 #
 #   [CONFIG=bench/gpu_real_rounds.ini] [ROUNDS=5] bash bench/blocking.sh
 #
@@ -29,9 +32,11 @@ SPSWEEP_GPU_TEST_QUICK=1 timeout -k 5 120 compute-sanitizer --target-processes a
   --error-exitcode 1 --tool memcheck build/tests/gpu --jobs 1 --filter 'gpu_harness/*' \
   >"$out/memcheck.log" 2>&1
 grep -E "ERROR SUMMARY|Synthesis" "$out/memcheck.log" | tail -3
-on=bench/work/$(basename "$config" .ini)-blocking.ini
+on=bench/work/$(basename "$config" .ini)-blocking-on.ini
+off=bench/work/$(basename "$config" .ini)-blocking-off.ini
 sed 's/^\[sweep\]$/[sweep]\nblocking = on/' "$config" >"$on"
-bash bench/repeatability.sh "$config" --rounds "$rounds" --out "$out/off" >"$out/off.log" 2>&1
+sed 's/^\[sweep\]$/[sweep]\nblocking = off/' "$config" >"$off"
+bash bench/repeatability.sh "$off" --rounds "$rounds" --out "$out/off" >"$out/off.log" 2>&1
 echo "blocking off done at $SECONDS s"
 bash bench/repeatability.sh "$on" --rounds "$rounds" --out "$out/on" >"$out/on.log" 2>&1
 echo "blocking on done at $SECONDS s"
@@ -43,6 +48,8 @@ for row in con.execute("SELECT kernel, blocking, count(*) FROM runs WHERE status
                        " GROUP BY kernel, blocking ORDER BY kernel"):
     print(*row, sep="\t")
 PY
+(cd "$out" && tar -czf blocking.tar.gz off/run*.db* on/run*.db* off/repeatability.md \
+  on/repeatability.md off-vs-on.txt)
 echo "== runs by blocking (blocking = on)"; cat "$out/blocking-states.txt"
 echo "== off vs on (compare, A = off)"; tail -25 "$out/off-vs-on.txt"
 echo "== blocking off"; cat "$out/off/repeatability.md"

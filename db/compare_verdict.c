@@ -27,11 +27,10 @@ double sp_cmp_noise(const sp_cmp_run *r)
     return (r->hi - r->lo) / 2 / r->median;
 }
 
-/* Is the gap between the medians wider than each run's half-width? */
+/* Do the two runs' intervals miss each other (B/A's bounds exclude 1)? */
 static int beyond_noise(const sp_cmp_run *a, const sp_cmp_run *b)
 {
-    double gap = fabs(b->median - a->median);
-    return gap > (a->hi - a->lo) / 2 && gap > (b->hi - b->lo) / 2;
+    return b->lo > a->hi || a->lo > b->hi;
 }
 
 /* run_stats.noisy's definition, or the threshold the caller gave. */

@@ -170,6 +170,13 @@ Test(compare, verdict_needs_test_effect_and_noise)
     cr_expect_eq(judge(&ra, &rb, 0.0, 1.0, 0.05, &row), SP_CMP_SAME, "inside A's noise");
     ra.lo = 0.9995, ra.hi = 1.0005, rb.lo = 0.98, rb.hi = 1.04;
     cr_expect_eq(judge(&ra, &rb, 0.0, 1.0, 0.05, &row), SP_CMP_SAME, "inside B's noise");
+    /* a 3 % gap wider than each half-width (2 %), yet the intervals
+     * [0.98, 1.02] and [1.01, 1.05] overlap: B/A's bounds hold 1, same */
+    ra = run_of(a, 20, 1.0, 0.98, 1.02), rb = run_of(b, 20, 1.03, 1.01, 1.05);
+    cr_expect_eq(judge(&ra, &rb, 0.02, 0.05, 0.05, &row), SP_CMP_SAME, "overlapping intervals");
+    cr_expect(row.ratio_lo < 1 && row.ratio_hi > 1, "[%g, %g]", row.ratio_lo, row.ratio_hi);
+    rb.lo = 1.021, rb.hi = 1.05;       /* now they miss each other */
+    cr_expect_eq(judge(&ra, &rb, 0.02, 0.05, 0.05, &row), SP_CMP_SLOWER, "apart");
     /* two samples a side: the smallest two-sided p is 2/6, never below 0.05 */
     rb = run_of(b, 2, 1.1, 1.09, 1.11);
     ra = run_of(a, 2, 1.0, 0.999, 1.001);

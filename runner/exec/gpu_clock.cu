@@ -190,6 +190,12 @@ extern "C" int sp_gpu_clock_flush(sp_gpu_clock *c, sp_err *err)
            sp_gpu_clock_sync(c, err);
 }
 
+extern "C" int sp_gpu_stream_submit(void *stream, sp_err *err)
+{
+    cudaError_t e = cudaStreamQuery((cudaStream_t)stream);
+    return e == cudaErrorNotReady ? 0 : cuda_ok(e, "GPU stream: submitting its work", err);
+}
+
 extern "C" int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len)
 {
     int dev = 0;

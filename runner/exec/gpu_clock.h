@@ -68,6 +68,13 @@ int sp_gpu_clock_block_gave_up(const sp_gpu_clock *c);
  * harness's own check (tests/gpu/test_gpu_harness.c): a spin measured
  * as its length one launch a sample and batched. -1 with the reason. */
 int sp_gpu_spin(void *stream, double seconds, sp_err *err);
+/* Hand the work queued on stream to the GPU now (cudaStreamQuery), as a
+ * library call that polls its stream does. Without it the driver may hold
+ * launches back and submit them later in one go: on the H200 (driver
+ * 13.0) 40 launches that each spent 40 us on the host first still ran
+ * back to back, 4.5 us apart. The harness's tests use it to make a launch
+ * truly host-bound. -1 with the reason when the stream holds an error. */
+int sp_gpu_stream_submit(void *stream, sp_err *err);
 /* The PCI bus id of the clock's device ("0000:3b:00.0"), the name NVML
  * knows it by whatever CUDA_VISIBLE_DEVICES says; -1 when unknown. */
 int sp_gpu_clock_bus_id(const sp_gpu_clock *c, char *buf, int len);

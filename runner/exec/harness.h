@@ -39,7 +39,9 @@ typedef struct sp_steps {
  * kernel (gpu_clock.h), so a sample times the GPU's work alone.
  * TIMEOUT: asked for, but the blocking kernel gave up before a sample
  * was issued (the launch waits for the device itself); that sample was
- * taken again and the rest of the run went without it. */
+ * taken again and the rest of the run went without it, as do the later
+ * runs of that kernel in the same process (a worker's other combinations:
+ * it waits for the device whatever its axes). */
 typedef enum sp_blocking {
     SP_BLOCKING_OFF = 0,
     SP_BLOCKING_ON = 1,
@@ -48,10 +50,13 @@ typedef enum sp_blocking {
 /* The database's name of each ("off", "on", "timeout"). */
 const char *sp_blocking_name(sp_blocking b);
 /* How long the blocking kernel holds a stream before it gives up: far
- * longer than any sample takes to issue (a batch fills min_sample_time,
- * 0.5 ms by default), short enough that a launch that synchronises costs
- * one such wait a run. */
-#define SP_BLOCKING_TIMEOUT_S 0.5
+ * longer than a sample takes to issue (a batch fills min_sample_time of
+ * GPU work, 0.5 ms by default, so its launches are issued in well under
+ * 50 ms unless each spends a tenth of a millisecond on the host; such a
+ * sample is only taken again unblocked), short enough that a kernel that
+ * synchronises costs little: once a process, as sp_harness_sample
+ * remembers it. */
+#define SP_BLOCKING_TIMEOUT_S 0.05
 
 typedef struct sp_harness {
     const sp_kernel *k;

@@ -44,8 +44,8 @@ static void plan_text(FILE *f, const sp_config *cfg, const sp_plan *plan)
         fprintf(f, "energy_windows %d\n", cfg->energy_windows);
     if (cfg->steps)             /* likewise: one launch a sample changes the samples */
         fprintf(f, "steps %d\n", cfg->steps);
-    if (cfg->blocking)          /* likewise: the blocking kernel changes what a sample is */
-        fprintf(f, "blocking on\n");
+    if (!cfg->blocking)         /* likewise: the blocking kernel changes what a sample is */
+        fprintf(f, "blocking off\n");
     for (int m = 0; m < cfg->nmatrices; m++)
         fprintf(f, "matrix %s\n", cfg->matrices[m].text);
     for (int i = 0; i < plan->ncombos; i++) {

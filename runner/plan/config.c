@@ -749,6 +749,7 @@ static void config_defaults(sp_config *cfg)
     cfg->max_noise = 0.01;
     cfg->max_time_s = 2;
     cfg->complex = SP_COMPLEX_REAL_PART;
+    cfg->blocking = 1;
 }
 
 /* Sections, then keys (libinih), then defaults and what a sweep needs. */

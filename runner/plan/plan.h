@@ -112,7 +112,8 @@ typedef struct sp_config {
     /* the harness (runner/exec/harness.h) */
     int cold;                   /* [sweep] cache = cold: flush caches before each sample */
     int batch;                  /* [sweep] batch = N launches per sample; 0 = auto */
-    int blocking;               /* [sweep] blocking = on: GPU samples behind a blocking kernel */
+    int blocking;               /* [sweep] blocking = on (the default): GPU samples behind a
+                                 * blocking kernel (runner/exec/harness.h) */
     double min_sample_s;        /* [sweep] min_sample_time; 0 = the defaults below */
     int rounds;                 /* [sweep] rounds: plan executions, each shuffled (default 1) */
     long seed;                  /* [sweep] seed of the shuffles (default 1) */

@@ -107,8 +107,9 @@ Test(gpu_harness, a_gpu_kernel_needs_an_upload)
 
 /* ---- the blocking kernel (`blocking = on`) ---------------------------------- */
 
-/* A launch that spends host time before its GPU work, as a library call
- * does that runs tens of microseconds of host logic around a small kernel. */
+/* A launch that spends host time before its GPU work and hands it to the
+ * GPU at once, as a library call does that runs tens of microseconds of
+ * host logic around a small kernel and polls its stream. */
 typedef struct host_bound {
     double host_s, gpu_s;
     int sync;           /* then wait for the device, as a synchronising call does */
@@ -120,7 +121,7 @@ static int host_bound_launch(void *state, const sp_exec *ex, sp_err *err)
     double t0 = sp_seconds();
     while (sp_seconds() - t0 < s->host_s)
         ;
-    if (sp_gpu_spin(ex->stream, s->gpu_s, err))
+    if (sp_gpu_spin(ex->stream, s->gpu_s, err) || sp_gpu_stream_submit(ex->stream, err))
         return -1;
     return s->sync ? sp_gpu_clock_device_sync(NULL, err) : 0;
 }
@@ -171,7 +172,8 @@ Test(gpu_harness, blocking_times_the_gpu_work_not_the_hosts_issue_rate, .timeout
 /* A launch that waits for the device would wait for the blocking kernel
  * forever: the blocking kernel gives up after SP_BLOCKING_TIMEOUT_S, the
  * harness takes that sample again without it and keeps going without it,
- * and says so (TIMEOUT); no sample holds the wait. */
+ * and says so (TIMEOUT); no sample holds the wait, and the process does
+ * not wait for that kernel again. */
 Test(gpu_harness, a_launch_that_waits_for_the_device_times_the_block_out, .timeout = 60)
 {
     sp_harness h;
@@ -190,9 +192,21 @@ Test(gpu_harness, a_launch_that_waits_for_the_device_times_the_block_out, .timeo
     double next = median_of(&h, &s, 3);
     cr_assert_lt(sp_seconds() - t0, SP_BLOCKING_TIMEOUT_S, "later samples do not block");
     cr_assert(next >= 5e-6 && next < 5e-3, "%g s", next);
-    /* an error between the block and the stop lets the stream go at once */
     sp_harness_close(&h);
+    /* the next run of that kernel in this process goes without at once */
     cr_assert_eq(sp_harness_open(&h, &gpu_host_bound, 0, 1, &err), 0, "%s", err.msg);
+    h.blocking = SP_BLOCKING_ON;
+    t0 = sp_seconds();
+    cr_assert_eq(sp_harness_sample(&h, &s, 3, &first, &err), 0, "%s", err.msg);
+    cr_assert_lt(sp_seconds() - t0, SP_BLOCKING_TIMEOUT_S, "no second wait");
+    cr_assert_eq(h.blocking, SP_BLOCKING_TIMEOUT, "and the run says why");
+    sp_harness_close(&h);
+    /* an error between the block and the stop lets the stream go at once
+     * (another kernel: this one is known to wait) */
+    static const sp_kernel other = {.name = "test_gpu_host_bound_2", .operation = "spmv",
+                                    .backend = "test", .needs_gpu = 1,
+                                    .launch = host_bound_launch};
+    cr_assert_eq(sp_harness_open(&h, &other, 0, 1, &err), 0, "%s", err.msg);
     h.blocking = SP_BLOCKING_ON;
     host_bound bad = {.host_s = 0, .gpu_s = 20};     /* sp_gpu_spin refuses > 10 s */
     t0 = sp_seconds();
