@@ -5,6 +5,8 @@
  * from a fake NVML table; the real machine read without a crash; every
  * reading's JSON valid by SQLite's json_valid. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -147,6 +149,73 @@ Test(machine, others_cpu_time_during_the_run_is_busy)
     cr_assert_eq(sp_machine_flags(&b, &a, 2, 2), 0u);
 }
 
+/* Others' runnable tasks (the run queue less the reader's process and its
+ * parent) more than the CPUs the run leaves free, at both readings:
+ * somebody waited for a CPU, whatever the run's length (a run of
+ * milliseconds has too few jiffies and a load average that lags). */
+Test(machine, a_run_queue_longer_than_the_cpus_is_busy)
+{
+    sp_machine_state b = blank(), a = blank();
+    char text[256];
+    /* the reader and two others on 2 CPUs, a run of 1 thread: one waits */
+    b.procs_running = 3, b.own_running = 1;
+    a.procs_running = 4, a.own_running = 1;
+    cr_assert_eq(sp_machine_flags(&b, &a, 1, 2), SP_MACHINE_BUSY);
+    describe(&b, &a, 1, 2, text, sizeof text);
+    cr_assert_str_eq(text, "busy (2 others runnable on 2 CPUs)", "the fewer of the two");
+    /* one other: the CPU the 1-thread run leaves free holds it */
+    b.procs_running = a.procs_running = 2;
+    cr_assert_eq(sp_machine_flags(&b, &a, 1, 2), 0u);
+    /* but a run of 2 threads needs both CPUs */
+    cr_assert_eq(sp_machine_flags(&b, &a, 2, 2), SP_MACHINE_BUSY);
+    /* the reader, the run's spinning worker and the woken sweep: all its own */
+    b.procs_running = a.procs_running = 3;
+    b.own_running = a.own_running = 3;
+    cr_assert_eq(sp_machine_flags(&b, &a, 2, 2), 0u);
+    /* one reading alone is a moment: a task passing through is not a busy machine */
+    b.procs_running = 1, b.own_running = 1;
+    a.procs_running = 6, a.own_running = 1;
+    cr_assert_eq(sp_machine_flags(&b, &a, 1, 2), 0u);
+    cr_assert_eq(sp_machine_flags(NULL, &a, 1, 2), 0u, "one reading is not judged");
+    /* not read: not judged */
+    b.procs_running = 0;
+    cr_assert_eq(sp_machine_flags(&b, &a, 1, 2), 0u);
+}
+
+/* The reader's own runnable threads are counted from /proc/self/task: a
+ * real reading while a second thread of this process spins. */
+static volatile int spin_stop;
+static void *spin(void *arg)
+{
+    (void)arg;
+    while (!spin_stop)
+        ;
+    return NULL;
+}
+
+Test(machine, own_running_threads_are_not_others)
+{
+    sp_machine_set_root("");
+    sp_machine_state s;
+    sp_machine_read(&s, -1, NULL, 0);
+    if (s.procs_running <= 0)
+        cr_skip_test("no procs_running in this machine's /proc/stat");
+    cr_assert_geq(s.own_running, 1, "the reader is running while it reads");
+    cr_assert_leq(s.own_running, s.procs_running + 2, "counted a moment apart");
+    pthread_t t;
+    spin_stop = 0;
+    cr_assert_eq(pthread_create(&t, NULL, spin, NULL), 0);
+    int seen = 0;
+    for (int i = 0; i < 200 && seen < 2; i++) {
+        usleep(1000);
+        sp_machine_read(&s, -1, NULL, 0);
+        seen = s.own_running > seen ? s.own_running : seen;
+    }
+    spin_stop = 1;
+    pthread_join(t, NULL);
+    cr_assert_geq(seen, 2, "the spinning thread is this process's own");
+}
+
 Test(machine, frequency_drop_is_flagged)
 {
     sp_machine_state b = blank(), a = blank();
@@ -250,6 +319,7 @@ Test(machine, reads_cpufreq_governor_load_and_jiffies)
     cr_assert_eq(s.busy_j, 1000 + 20 + 300 + 5 + 6);
     cr_assert_eq(s.steal_j, 70);
     cr_assert_eq(s.total_j, 1331 + 5000 + 40 + 70);
+    cr_assert_eq(s.procs_running, 3, "the run queue, further down /proc/stat");
     cr_assert(s.has_self, "a command name with spaces and parentheses");
     cr_assert_eq(s.self_j, 300);
     cr_assert_eq(s.gpu_valid, 0);
@@ -278,6 +348,7 @@ Test(machine, reads_cpuinfo_where_there_is_no_cpufreq)
     cr_assert_str_eq(s.governor, "");
     cr_assert_float_eq(s.load1, 5.57, 1e-12);
     cr_assert_eq(s.has_self, 0, "no self/stat in this tree");
+    cr_assert_eq(s.procs_running, 0, "no procs_running line: not read");
     int one[] = {1};
     sp_machine_read(&s, -1, one, 1);
     cr_assert_eq(s.ncpus, 1);
@@ -528,7 +599,7 @@ Test(machine, json_is_valid_and_holds_the_known_fields)
                              {"$.energy_mj", "77"}, {"$.gov", "mixed"}, {"$.cpus", "4"},
                              {"$.mhz", "2125"}, {"$.mhz_min", "1000"}, {"$.mhz_src", "cpufreq"},
                              {"$.load1", "3.1"}, {"$.jiffies", "6441"}, {"$.steal_j", "70"},
-                             {"$.self_j", "300"}, {"$.gpu_note", "NULL"}};
+                             {"$.self_j", "300"}, {"$.running", "3"}, {"$.own_running", "0"}, {"$.gpu_note", "NULL"}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         sql_json(json, want[i][0], v, sizeof v);
         cr_assert_str_eq(v, want[i][1], "%s in %s", want[i][0], json);

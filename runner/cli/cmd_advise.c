@@ -18,7 +18,7 @@
 #include "commands.h"
 
 enum { A_DB = 1, A_OP, A_DEVICE, A_PRECISION, A_K, A_MAXD, A_EXPLAIN, A_EVALUATE, A_CACHE,
-       A_ALL, A_OUT };
+       A_ALL, A_OUT, A_FILL };
 
 #define MAX_DBS 64
 
@@ -33,6 +33,9 @@ static const sp_cli_opt advise_opts[] = {
     {"max-distance", "D", A_MAXD, "beyond this distance to the nearest measured matrix "
      "(the RMS of the z-scored feature differences) nothing close is known and no advice "
      "is given (default 1.0)"},
+    {"max-fill", "F|none", A_FILL, "a padded configuration (DIA, ELL, HLL) whose layout "
+     "would store more than F times the matrix's nonzeros is not advised, as a sweep with "
+     "that max_fill refuses it (default 10, the sweep's default; none: no limit)"},
     {"all-features", NULL, A_ALL, "distances over all fourteen features, instead of those "
      "that lower the leave-one-matrix-out regret on the databases (learnt by backward "
      "elimination; with --evaluate, in each fold without the matrix judged)"},
@@ -119,6 +122,15 @@ static int take(advise_cli *c, int opt, const char *v)
         c->o.max_distance = d;
         return 0;
     }
+    case A_FILL:
+        if (!strcmp(v, "none")) {
+            c->o.max_fill = 0;
+            return 0;
+        }
+        c->o.max_fill = strtod(v, &end);
+        if (!*v || *end || !(c->o.max_fill >= 1 && c->o.max_fill < 1e12))
+            return bad_value("max-fill", v, "a number >= 1, or none");
+        return 0;
     case A_EXPLAIN: c->explain = 1; return 0;
     case A_ALL: c->o.all_features = 1; return 0;
     case A_OUT: c->out = v; return 0;

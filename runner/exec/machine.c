@@ -7,6 +7,7 @@
  * (sp_machine_set_root, $SPSWEEP_TEST_PROCFS_ROOT) so tests can stand a
  * fixture tree in for /proc and /sys.
  */
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -154,6 +155,37 @@ static void read_cpuinfo(sp_machine_state *s, const int *cpus, int n)
         snprintf(s->mhz_src, sizeof s->mhz_src, "cpuinfo");
 }
 
+/* Tasks of /proc/<pid>/task (under the root) in state R now: pid "self"
+ * is the reader's process. */
+static int count_running(const char *pid)
+{
+    char dir[PATH_MAX], rel[64];
+    const char *root = root_set ? root_dir : getenv("SPSWEEP_TEST_PROCFS_ROOT");
+    snprintf(rel, sizeof rel, "/proc/%s/task", pid);
+    if (snprintf(dir, sizeof dir, "%s%s", root ? root : "", rel) >= (int)sizeof dir)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            char path[PATH_MAX + 300], line[512];
+            snprintf(path, sizeof path, "%s/%s/stat", dir, e->d_name);
+            FILE *f = fopen(path, "r");
+            /* the state follows the command name's closing parenthesis */
+            if (f && fgets(line, sizeof line, f)) {
+                const char *c = strrchr(line, ')');
+                n += c && c[1] == ' ' && c[2] == 'R';
+            }
+            if (f)
+                fclose(f);
+        }
+    closedir(d);
+    return n;
+}
+
 /* /proc/stat's aggregate `cpu` line: user nice system idle iowait irq
  * softirq steal (guest time is already inside user). */
 static void read_stat(sp_machine_state *s)
@@ -168,6 +200,24 @@ static void read_stat(sp_machine_state *s)
     s->busy_j = v[0] + v[1] + v[2] + v[5] + v[6];
     s->steal_j = v[7];
     s->total_j = s->busy_j + v[3] + v[4] + v[7];
+    /* procs_running, further down: the run queue now, which a run of a
+     * few milliseconds can be judged by where its jiffies cannot */
+    FILE *f = open_under_root("/proc/stat");
+    int n;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "procs_running %d", &n) == 1 && n > 0) {
+            s->procs_running = n;
+            break;
+        }
+    if (f)
+        fclose(f);
+    /* of them, this process's threads (the reader, the run's spinning
+     * workers) and its parent's (the sweep, woken by the run's frames) */
+    if (s->procs_running > 0) {
+        char ppid[32];
+        snprintf(ppid, sizeof ppid, "%ld", (long)getppid());
+        s->own_running = count_running("self") + count_running(ppid);
+    }
 }
 
 /* This process's utime + stime (fields 14 and 15 of /proc/self/stat,

@@ -52,6 +52,10 @@ typedef struct sp_machine_state {
     int has_stat;              /* /proc/stat's `cpu` line was read */
     unsigned long long total_j, busy_j, steal_j; /* jiffies: all, non-idle
                                   (user..softirq), stolen by the hypervisor */
+    int procs_running;         /* /proc/stat's procs_running: tasks runnable at the
+                                  reading, the reader itself included; 0: not read */
+    int own_running;           /* of them, the reader's process's threads and its
+                                  parent's (the sweep's): not others */
     int has_self;              /* /proc/self/stat was read */
     unsigned long long self_j; /* this process's utime + stime, all threads */
 } sp_machine_state;
@@ -78,6 +82,8 @@ int sp_machine_read_bus(sp_machine_state *s, const char *bus, const int *cpus, i
 #define SP_BUSY_LOAD 0x1u   /* load average above the CPUs (or threads) + 0.5 */
 #define SP_BUSY_OTHERS 0x2u /* others' CPU time left the run short of CPUs */
 #define SP_BUSY_STEAL 0x4u  /* over 2 % of the jiffies stolen */
+#define SP_BUSY_QUEUE 0x8u  /* others' runnable tasks more than the CPUs the run
+                               leaves free, at both readings */
 
 /* What the judgement saw, for the flags and their explanation (NaN: not
  * judged). */
@@ -88,6 +94,8 @@ typedef struct sp_machine_verdict {
     double load1;                 /* the larger load average of the two */
     double steal_pct;             /* stolen share of the interval's jiffies */
     double others_cpus;           /* CPUs' worth used by other processes */
+    int running;                  /* others' runnable tasks, the fewer of the two
+                                     readings; -1: not read */
     double cpu_ratio, gpu_ratio;  /* frequency after / before */
     int threads, nproc;
     char governor[32];

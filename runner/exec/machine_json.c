@@ -16,6 +16,8 @@
  *   mhz_src    "cpufreq" or "cpuinfo" (VMs: the hypervisor's figure)
  *   load1      1-minute load average
  *   jiffies, busy_j, steal_j  /proc/stat `cpu` line: all, non-idle, stolen
+ *   running    /proc/stat procs_running: runnable tasks, the reader included
+ *   own_running  of them, the reader's process's threads and its parent's
  *   self_j     the reading process's own CPU time, jiffies
  */
 #include <math.h>
@@ -112,6 +114,10 @@ static void cpu_fields(json_out *o, const sp_machine_state *s)
         whole(o, "jiffies", s->total_j);
         whole(o, "busy_j", s->busy_j);
         whole(o, "steal_j", s->steal_j);
+    }
+    if (s->procs_running > 0) {
+        whole(o, "running", (unsigned long long)s->procs_running);
+        whole(o, "own_running", (unsigned long long)s->own_running);
     }
     if (s->has_self)
         whole(o, "self_j", s->self_j);

@@ -92,6 +92,27 @@ static void judge_load(const sp_machine_state *b, const sp_machine_state *a,
         v->busy_why |= SP_BUSY_LOAD;
 }
 
+/* The run queue: tasks runnable at a reading, less the reader's own
+ * process (the reader, the run's workers still spinning) and its parent
+ * (the sweep, woken by the run's frames), are others that want a CPU now;
+ * more of them than the CPUs the run leaves free means somebody waits. Both
+ * readings must say so (one is a moment, and a kernel thread passing
+ * through is not a busy machine). A run of a few milliseconds, whose
+ * jiffies are too few and whose load average lags a minute, is judged by
+ * this alone. */
+static void judge_queue(const sp_machine_state *b, const sp_machine_state *a,
+                        sp_machine_verdict *v)
+{
+    if (!b || !a || b->procs_running <= 0 || a->procs_running <= 0 || v->nproc <= 0)
+        return;
+    int ob = b->procs_running - b->own_running, oa = a->procs_running - a->own_running;
+    v->running = ob < oa ? ob : oa;
+    v->running = v->running > 0 ? v->running : 0;
+    int need = v->threads < v->nproc ? v->threads : v->nproc;
+    if (v->running > v->nproc - need)
+        v->busy_why |= SP_BUSY_QUEUE;
+}
+
 /* CPU frequency (mean over the run's CPUs) and SM clock, after / before.
  * An SM clock read while the GPU reports idle has fallen because the work
  * ended, not because the GPU was slowed: not a drop. */
@@ -115,11 +136,13 @@ void sp_machine_judge(const sp_machine_state *before, const sp_machine_state *af
     v->threads = threads > 0 ? threads : 1;
     v->nproc = nproc;
     v->load1 = v->steal_pct = v->others_cpus = v->cpu_ratio = v->gpu_ratio = NAN;
+    v->running = -1;
     v->throttle = throttle_bits(before) | throttle_bits(after);
     if (v->throttle)
         v->flags |= SP_MACHINE_THROTTLED;
     judge_load(before, after, v);
     judge_jiffies(before, after, v);
+    judge_queue(before, after, v);
     if (v->busy_why)
         v->flags |= SP_MACHINE_BUSY;
     judge_freq(before, after, v);
@@ -197,7 +220,9 @@ static int describe_busy(const sp_machine_verdict *v, char *buf, size_t len, int
     if (v->busy_why & SP_BUSY_OTHERS)
         APPEND("%sothers used %.1f CPUs", sep, v->others_cpus), sep = ", ";
     if (v->busy_why & SP_BUSY_STEAL)
-        APPEND("%ssteal %.1f %%", sep, v->steal_pct);
+        APPEND("%ssteal %.1f %%", sep, v->steal_pct), sep = ", ";
+    if (v->busy_why & SP_BUSY_QUEUE)
+        APPEND("%s%d others runnable on %d CPUs", sep, v->running, v->nproc);
     return APPEND(")");
 }
 

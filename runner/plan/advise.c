@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "../../db/store.h"
+#include "../../kernels/kernel.h"
 #include "advise.h"
+#include "plan.h"
 
 const char *const sp_adv_feature_names[SP_ADV_NFEAT] = {
     "f_nnz", "f_row_mean", "f_row_cv", "f_row_peak", "f_empty", "f_band", "f_sym",
@@ -39,6 +41,33 @@ void sp_adv_opts_default(sp_adv_opts *o)
     o->precision = "double";
     o->k = SP_ADV_K;
     o->max_distance = SP_ADV_MAX_DISTANCE;
+    o->max_fill = SP_MAX_FILL_DEFAULT;
+}
+
+/* The integer after "\"hack\":" in an axes JSON object; 0 when absent. */
+static long axes_hack(const char *axes)
+{
+    const char *h = axes ? strstr(axes, "\"hack\":") : NULL;
+    return h ? strtol(h + 7, NULL, 10) : 0;
+}
+
+double sp_adv_fill_bound(const char *kernel, const char *axes, const double f[SP_ADV_NFEAT])
+{
+    const sp_kernel *k = sp_kernel_find(kernel);
+    if (!k || !k->format)
+        return 0;
+    if (!strcmp(k->format, "dia"))
+        return exp(f[7]);                       /* f_dia */
+    if (!strcmp(k->format, "ell"))
+        return exp(f[8]);                       /* f_ell */
+    if (strcmp(k->format, "hll") || strstr(kernel, "sell"))
+        return 0;
+    long hack = axes_hack(axes);
+    if (hack > 0 && hack % 32 == 0)
+        return exp(f[10]);                      /* f_sell32 */
+    if (hack > 0 && hack % 8 == 0)
+        return exp(f[9]);                       /* f_sell8 */
+    return 0;
 }
 
 void sp_adv_set_free(sp_adv_set *set)
@@ -350,7 +379,8 @@ static int by_score(const void *a, const void *b)
  * of its rel over the neighbours (weights 1 / (d + 0.05)), so that a
  * configuration 10x slower on one neighbour pays for it as regret does,
  * instead of being averaged away. */
-static int score(const sp_adv_set *set, sp_advice *adv)
+static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
+                 sp_advice *adv)
 {
     adv->choices = calloc((size_t)(set->nconfigs ? set->nconfigs : 1), sizeof *adv->choices);
     if (!adv->choices)
@@ -359,6 +389,14 @@ static int score(const sp_adv_set *set, sp_advice *adv)
     for (int i = 0; i < adv->nnb; i++)
         wsum += 1 / (adv->dist[i] + 0.05);
     for (int cfg = 0; cfg < set->nconfigs; cfg++) {
+        double fill = o->max_fill > 0 ? sp_adv_fill_bound(set->kernel[cfg], set->axes[cfg], f)
+                                      : 0;
+        if (fill > o->max_fill && o->max_fill > 0) {
+            if (adv->nrefused < SP_ADV_MAX_REFUSED)
+                adv->refused[adv->nrefused] = cfg, adv->refused_fill[adv->nrefused] = fill;
+            adv->nrefused++;
+            continue;
+        }
         sp_adv_choice ch = {.config = cfg, .lo = INFINITY, .hi = 0};
         double s = 0, lw = 0, lsum = 0;
         for (int i = 0; i < adv->nnb; i++) {
@@ -401,7 +439,7 @@ int sp_adv_predict_skip(const sp_adv_set *set, const double f[SP_ADV_NFEAT],
     }
     nearest(set, f, skip, adv->use, k, adv);
     adv->nearest = adv->dist[0];
-    if (score(set, adv))
+    if (score(set, f, o, adv))
         return sp_fail(err, "advise: out of memory scoring configurations");
     if (adv->nearest > o->max_distance) {
         snprintf(adv->why, sizeof adv->why, "the nearest measured matrix (%s) is %.2f "

@@ -65,6 +65,10 @@ typedef struct sp_adv_opts {
                                    close (default SP_ADV_MAX_DISTANCE) */
     int all_features;           /* 1: distances over every feature; 0: the ones
                                    sp_adv_learn_features keeps (default) */
+    double max_fill;            /* a padded configuration (DIA, ELL, HLL) whose layout
+                                   would store more than this many times the matrix's
+                                   nonzeros is not advised, as a sweep would refuse it
+                                   (default SP_MAX_FILL_DEFAULT, the sweep's; 0: none) */
 } sp_adv_opts;
 
 /* A configuration that did not run ok on a matrix (it failed, was refused
@@ -77,6 +81,18 @@ typedef struct sp_adv_opts {
 #define SP_ADV_MIN_CASES 3      /* fewer measured matrices: nothing is known */
 
 void sp_adv_opts_default(sp_adv_opts *o);
+
+#define SP_ADV_MAX_REFUSED 16
+
+/* The least fill (stored entries / nonzeros, padding included) that
+ * configuration (kernel, axes) has on a matrix of features f, from the
+ * features alone: DIA ndiags·rows/nnz and ELL rows·row_max/nnz exactly
+ * (the kernels' own sp_need.stored); HLL at a hack that is a multiple of
+ * 32 at least the sliced-ELL fill at 32, a multiple of 8 at least the fill
+ * at 8 (a taller slice is a union of shorter ones, so it pads no less);
+ * 0 (nothing known) for every other kernel, and for SELL, whose row
+ * sorting pads less. */
+double sp_adv_fill_bound(const char *kernel, const char *axes, const double f[SP_ADV_NFEAT]);
 
 /* A configuration in the order advised. */
 typedef struct sp_adv_choice {
@@ -98,6 +114,10 @@ typedef struct sp_advice {
     sp_adv_choice *choices;     /* every configuration a neighbour measured, best first */
     double mean[SP_ADV_NFEAT], sd[SP_ADV_NFEAT];  /* the z-scoring used */
     unsigned use;               /* the features the distances used */
+    int nrefused;               /* configurations left out: their layout's fill on this
+                                   matrix is above max_fill (sp_adv_fill_bound) */
+    int refused[SP_ADV_MAX_REFUSED];    /* the first of them (config indexes) */
+    double refused_fill[SP_ADV_MAX_REFUSED];
 } sp_advice;
 
 /* Load the learning set: every matrix with features and ok runs of the

@@ -159,6 +159,7 @@ static int advise_matrix(const sp_config *cfg, const sp_plan *plan, const sp_adv
 {
     sp_adv_opts o;
     sp_adv_opts_default(&o);
+    o.max_fill = cfg->max_fill;     /* what this sweep would refuse is not advised */
     sp_advice adv;
     if (sp_adv_predict(set, f, NULL, &o, &adv, err))
         return -1;

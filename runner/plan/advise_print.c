@@ -75,6 +75,16 @@ static void print_explain(const sp_adv_set *set, const sp_advice *adv, const dou
         fprintf(out, "  %5.3f  %s (on %d)\n", adv->choices[i].score, cfg,
                 adv->choices[i].support);
     }
+    if (adv->nrefused)
+        fprintf(out, "not advised, their layout too padded for this matrix (above "
+                     "--max-fill):\n");
+    for (int i = 0; i < adv->nrefused && i < SP_ADV_MAX_REFUSED; i++) {
+        char cfg[400];
+        config_text(set, adv->refused[i], cfg, sizeof cfg);
+        fprintf(out, "  %s: at least %.3gx the nonzeros\n", cfg, adv->refused_fill[i]);
+    }
+    if (adv->nrefused > SP_ADV_MAX_REFUSED)
+        fprintf(out, "  and %d more\n", adv->nrefused - SP_ADV_MAX_REFUSED);
 }
 
 void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *f,
