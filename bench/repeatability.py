@@ -16,8 +16,10 @@ microsecond kernel into the millisecond row) and overall, the table gives:
   half-width     the median over both runs of (ci_hi - ci_lo) / 2 / median;
   mean gap, max gap   |median2 - median1| / median1;
   flagged noisy  of the pairs that do not overlap, the fraction where either
-                 run is marked noisy in run_stats (its `noisy` column), or
-                 "absent" when run_stats has no such column;
+                 run is marked noisy in run_stats (its `noisy` column) or was
+                 measured on an unfit machine (its `flags`: throttled, busy or
+                 a clock drop, which `spsweep compare` calls noisy too), or
+                 "absent" when run_stats has no `noisy` column;
   compare calls  with --compare (the CSV of `spsweep compare RUN1 RUN2
                  --csv`): the pairs that compare called slower or faster —
                  on a re-run of the same config, every one is a false alarm —
@@ -66,6 +68,8 @@ def load(path):
             sys.exit(f"repeatability.py: {path}: run_stats lacks median, ci_lo, ci_hi or n")
         sweep = latest_sweep(con, path)
         noisy = ", s.noisy" if "noisy" in cols else ", NULL"
+        # SP_CMP_UNFIT_FLAGS (db/compare.h): throttled, busy, clock drop
+        noisy += ", s.flags & 7" if "flags" in cols else ", 0"
         rows = con.execute(
             "SELECT m.source, s.operation, s.kernel, s.axes, s.median, s.ci_lo, s.ci_hi,"
             " s.n, x.lo, x.hi" + noisy + " FROM run_stats s"
@@ -76,11 +80,11 @@ def load(path):
     except sqlite3.Error as e:
         sys.exit(f"repeatability.py: {path}: {e}")
     runs = {}
-    for src, op, kernel, axes, med, lo, hi, n, smin, smax, nz in rows:
+    for src, op, kernel, axes, med, lo, hi, n, smin, smax, nz, unfit in rows:
         ranged = lo is None or hi is None
         runs[(src, op, kernel, axes)] = {
             "median": med, "lo": smin if ranged else lo, "hi": smax if ranged else hi,
-            "ranged": ranged, "noisy": bool(nz) if nz is not None else False}
+            "ranged": ranged, "noisy": bool(nz) or bool(unfit)}
     return runs, sweep, "noisy" in cols
 
 

@@ -70,6 +70,9 @@ typedef struct sp_cmp_run {
     double lo, hi;              /* run_stats ci_lo, ci_hi; the samples' range when NULL */
     int from_range;             /* 1: lo, hi are the range */
     int noisy;                  /* run_stats.noisy: its sweep's threshold, or no interval */
+    int unfit;                  /* run_stats.flags has throttled, busy or frequency drop
+                                   (SP_CMP_UNFIT_FLAGS): measured on a machine not fit to
+                                   measure on, so noisy whatever its interval */
     int n;                      /* samples */
     const double *samples;
 } sp_cmp_run;
@@ -81,6 +84,14 @@ typedef struct sp_cmp_set {
     int n;
     double *pool;               /* every sample; runs point into it */
 } sp_cmp_set;
+
+/* The machine-state bits (runner/exec/machine.h: SP_MACHINE_THROTTLED,
+ * SP_MACHINE_BUSY, SP_MACHINE_FREQ_DROP) that make a run unfit to call a
+ * change on. A busy machine can hold a run steady at a slower speed: on
+ * the 2-core VM with two CPU hogs, two sweeps of one config gave a CSR
+ * run intervals of 1.7 % and 1.4 % that missed each other by 5 %, a
+ * change called on a re-run. Not NOT_PERFORMANCE: informational. */
+#define SP_CMP_UNFIT_FLAGS 0x7u
 
 /* In display order: changes first, the bulk ("same") last. */
 typedef enum {

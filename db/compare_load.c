@@ -46,7 +46,7 @@ static char *column_dup(sqlite3_stmt *s, int col)
 
 static const char RUNS_SQL[] =
     "SELECT s.run_id, s.matrix, m.source, s.operation, s.kernel, s.axes, s.median,"
-    " s.ci_lo, s.ci_hi, s.noisy FROM run_stats s JOIN matrices m ON m.id = s.matrix_id"
+    " s.ci_lo, s.ci_hi, s.noisy, s.flags FROM run_stats s JOIN matrices m ON m.id = s.matrix_id"
     " WHERE s.sweep_id = ?1 ORDER BY s.run_id";
 static const char SAMPLES_SQL[] =
     "SELECT x.run_id, x.seconds FROM samples x JOIN runs r ON r.id = x.run_id"
@@ -67,6 +67,7 @@ static int read_run(sqlite3_stmt *s, sp_cmp_run *r)
     r->lo = ci ? sqlite3_column_double(s, 7) : 0;
     r->hi = ci ? sqlite3_column_double(s, 8) : 0;
     r->noisy = sqlite3_column_int(s, 9);
+    r->unfit = (sqlite3_column_int(s, 10) & (int)SP_CMP_UNFIT_FLAGS) != 0;
     return r->matrix && r->source && r->operation && r->kernel && r->axes ? 0 : -1;
 }
 

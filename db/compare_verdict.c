@@ -33,10 +33,11 @@ static int beyond_noise(const sp_cmp_run *a, const sp_cmp_run *b)
     return b->lo > a->hi || a->lo > b->hi;
 }
 
-/* run_stats.noisy's definition, or the threshold the caller gave. */
+/* run_stats.noisy's definition, or the threshold the caller gave; a run
+ * without an interval, or measured on an unfit machine, always. */
 static int is_noisy(const sp_cmp_run *r, const sp_cmp_opts *o)
 {
-    if (r->from_range)
+    if (r->from_range || r->unfit)
         return 1;
     return o->max_noise >= 0 ? sp_cmp_noise(r) > o->max_noise : r->noisy;
 }

@@ -209,6 +209,13 @@ Test(compare, noisy_whenever_an_interval_is_too_wide)
     ra.noisy = 1;
     cr_expect_eq(judge(&ra, &rb, 0.02, 0.05, -1, &row), SP_CMP_NOISY, "run_stats says noisy");
     cr_expect_eq(judge(&ra, &rb, 0.02, 0.05, 0.05, &row), SP_CMP_SLOWER, "a threshold given");
+    /* measured on a busy (throttled, slowing) machine: noisy whatever the
+     * interval or the threshold; a steady busy machine gives tight
+     * intervals that a re-run on a quiet one misses */
+    ra = run_of(a, 20, 1.0, 0.99, 1.01), rb = run_of(b, 20, 1.5, 1.497, 1.503);
+    rb.unfit = 1;
+    cr_expect_eq(judge(&ra, &rb, 0.02, 0.05, -1, &row), SP_CMP_NOISY, "B busy");
+    cr_expect_eq(judge(&ra, &rb, 0.02, 0.05, 0.5, &row), SP_CMP_NOISY, "B busy, 50 %%");
     /* no interval (too few samples): noisy under any threshold */
     ra = run_of(a, 5, 1.0, 0.99, 1.01);
     ra.from_range = 1;
@@ -248,6 +255,8 @@ static int64_t put_matrix(sp_store *st)
 }
 
 /* One run of spmv_csr_omp at this thread count, n samples around median. */
+static unsigned put_flags;     /* SP_MACHINE_* bits of the next put_run's round */
+
 static void put_run(sp_store *st, int64_t sweep, int64_t matrix, int threads, int n,
                     double median, double spread, uint64_t seed)
 {
@@ -257,7 +266,8 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, int threads, in
     snprintf(axes, sizeof axes, "{\"threads\":%d}", threads);
     sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = &k_omp,
                        .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e4,
-                       .bytes = 1e5, .warmup = 1, .nsamples = n, .samples = x};
+                       .bytes = 1e5, .warmup = 1, .nsamples = n, .samples = x,
+                       .flags = put_flags};
     sp_err err = {{0}};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
 }
@@ -487,6 +497,42 @@ Test(compare, report_uses_the_same_verdicts, .timeout = 120)
     }
     cr_expect(strstr(tsv, "\tratio\tratio bounds\tp\n"), "%s", tsv);
     free(tsv);
+}
+
+/* 10 % slower with 1 % intervals, but B was measured on a busy machine
+ * (run_stats.flags): noisy, not slower; the same pair unflagged is slower,
+ * and a governor that is not `performance` (informational) changes nothing. */
+Test(compare, a_run_on_a_busy_machine_is_noisy, .timeout = 60)
+{
+    char dir[512], a[1024], b[1024], args[2400], v[32];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(a, sizeof a, dir, "a.db");
+    tu_path(b, sizeof b, dir, "b.db");
+    const unsigned flags[] = {0x2u /* busy */, 0x1u /* throttled */, 0x4u /* clock drop */,
+                              0x8u /* governor */, 0};
+    const char *const want[] = {"noisy", "noisy", "noisy", "slower", "slower"};
+    for (int side = 0; side < 2; side++) {
+        sp_store *st;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_store_open(side ? b : a, &st, &err), 0, "%s", err.msg);
+        int64_t m = put_matrix(st), sw = put_sweep(st);
+        for (int t = 1; t <= 5; t++) {
+            put_flags = side ? flags[t - 1] : 0;
+            put_run(st, sw, m, t, 20, side ? 1.10e-3 : 1e-3, 0.01, (uint64_t)(10 * side + t));
+        }
+        put_flags = 0;
+        cr_assert_eq(sp_store_end_sweep(st, sw, "done", &err), 0, "%s", err.msg);
+        sp_store_close(st);
+    }
+    char *out;
+    snprintf(args, sizeof args, "compare %s %s --csv", a, b);
+    cr_assert_eq(tu_run_spsweep(args, &out), 3, "%s", out);
+    for (int t = 1; t <= 5; t++) {
+        const char *got = csv_verdict(out, t, v, sizeof v);
+        cr_expect(got && !strcmp(got, want[t - 1]), "threads=%d (flags 0x%x): %s, expected "
+                  "%s\n%s", t, flags[t - 1], got ? got : "(missing)", want[t - 1], out);
+    }
+    free(out);
 }
 
 /* bench/repeatability.py on the two scenario databases: 7 pairs, of which
