@@ -126,7 +126,7 @@ endif
 # Everything but the CLI's main() goes into one library that the binary,
 # the tests and the benchmarks link.
 LIB_SRC  := $(filter-out runner/cli/main.c, \
-              $(wildcard fetch/*.c kernels/*.c kernels/*/*.c runner/*.c runner/*/*.c db/*.c plots/*.c))
+              $(wildcard core/*.c fetch/*.c kernels/*.c kernels/*/*.c runner/*.c runner/*/*.c db/*.c plots/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) \
             $(BUILD)/obj/version.o
 LIB      := $(BUILD)/libspsweep.a

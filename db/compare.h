@@ -36,7 +36,7 @@
 #define SP_COMPARE_H
 
 #include <stdint.h>
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 #include "ranktest.h"
 
 #ifdef __cplusplus

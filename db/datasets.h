@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 /* One fetched or verified matrix; NULL or "" leaves a column NULL. */
 typedef struct sp_dataset_row {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../kernels/kernel.h"
-#include "../kernels/status.h"
+#include "../core/status.h"
 #include "../fetch/matrix.h"
 
 #ifdef __cplusplus
@@ -132,7 +132,7 @@ typedef struct sp_run_record {
     int64_t sweep_id, matrix_id;
     const sp_kernel *kernel;
     const char *axes_json;      /* {"threads":4} — canonical, keys in axis order */
-    sp_run_status status;       /* any but SP_RUN_ABORTED (kernels/status.h) */
+    sp_run_status status;       /* any but SP_RUN_ABORTED (core/status.h) */
     const char *error;          /* NULL when ok */
     double rel_error;           /* NAN when not checked */
     double flops, bytes;        /* op->flops / op->bytes for this matrix */

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kernels/kernel.h"
+#include "../core/clock.h"
 #include "download.h"
 #include "fetch.h"
 #include "matrix.h"

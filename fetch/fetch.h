@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,7 +15,7 @@
 #ifndef SP_MATRIX_H
 #define SP_MATRIX_H
 
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,14 +3,14 @@
  * allocated. A 78-byte file may declare 2147483647 rows: the CSR's row
  * pointers alone would then take 8 GiB, all of it written. So the bytes
  * the read will touch are compared with the memory available
- * (kernels/hostmem.c) and a read that cannot fit is refused, naming the
+ * (core/hostmem.c) and a read that cannot fit is refused, naming the
  * size line, instead of being killed by the OOM killer half way.
  *
  * Entries count by what the file can hold, not by what the size line
  * claims: a short file with a huge entry count is a truncated file, and
  * the fill pass says so at the line where it ends.
  */
-#include "../kernels/hostmem.h"
+#include "../core/hostmem.h"
 #include "mm_read.h"
 
 /* The fewest bytes an entry line takes, its line end included: "1 1",

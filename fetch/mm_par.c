@@ -51,7 +51,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "../kernels/hostmem.h"
+#include "../core/hostmem.h"
 #include "mm_read.h"
 
 #define MM_PAR_MIN_BODY ((int64_t)1 << 20)

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 #include "mm_read.h"
 

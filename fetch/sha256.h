@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

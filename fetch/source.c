@@ -17,7 +17,7 @@
 #include "fetch.h"
 #include "gen.h"
 #include "matrix.h"
-#include "../kernels/kernel.h"
+#include "../core/workload.h"
 
 static const char KNOWN_PREFIXES[] = "file:, gen:, suitesparse:, keys:";
 

@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

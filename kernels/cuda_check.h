@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
-#include "sparse.h"
+#include "../core/sparse.h"
 
 #define SP_CUDA(call, err)                                                             \
     do {                                                                               \

@@ -24,7 +24,7 @@
 #ifndef SP_DIA_H
 #define SP_DIA_H
 
-#include "sparse.h"
+#include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

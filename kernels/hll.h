@@ -35,7 +35,7 @@
 #ifndef SP_HLL_H
 #define SP_HLL_H
 
-#include "sparse.h"
+#include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -40,7 +40,9 @@
 #define SP_KERNEL_H
 
 #include <time.h>
-#include "sparse.h"
+#include "../core/clock.h"
+#include "../core/sparse.h"
+#include "../core/workload.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -140,11 +142,7 @@ typedef struct sp_phases {
     double free_s;      /* release: host and device memory freed */
 } sp_phases;
 
-/* Workload kinds, as bits: an operation's `workloads` is a set of them. */
-typedef enum sp_workload_kind {
-    SP_WL_MATRIX = 1,   /* a sparse matrix (CSR) */
-    SP_WL_KEYS = 2,     /* an array of 32-bit unsigned keys (keys: sources) */
-} sp_workload_kind;
+/* sp_workload_kind: core/workload.h. */
 
 /* What one operation runs on: A for a matrix, keys for a key array (the
  * other NULL). */
@@ -372,15 +370,6 @@ int sp_gpu_healthy_here(char *reason, size_t reason_len);
  * device-to-device copies of `bytes` each, in the calling process; -1 with
  * the reason in err without a device (kernels/gpu_info.cu, gpu_none.c). */
 int sp_gpu_copy_bandwidth(size_t bytes, double *gbps, sp_err *err);
-
-/* Monotonic wall clock in seconds: the harness's CPU clock and its
- * phases' clock (kernels do not time themselves). */
-static inline double sp_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* In builds without Intel MKL (the Makefile's MKL=0: no `make deps-mkl`)
  * the MKL kernels' entry points are NULL: "not built", as a GPU kernel in a

@@ -39,7 +39,7 @@
 #include "../fetch/matrix.h"
 #include "../fetch/mm_fast.h"
 #include "../fetch/mm_read.h"
-#include "../kernels/hostmem.h"
+#include "../core/hostmem.h"
 #include "testutil.h"
 
 static const sp_mm_opts quiet = {.complex = SP_COMPLEX_REAL_PART, .quiet = 1};

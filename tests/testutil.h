@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include "../kernels/sparse.h"
+#include "../core/sparse.h"
 
 /* A fresh directory under $TMPDIR (or /tmp), unique per call; the path is
  * written into buf. Aborts the test on failure. */

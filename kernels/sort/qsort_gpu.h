@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../sparse.h"
+#include "../../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

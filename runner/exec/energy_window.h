@@ -17,7 +17,7 @@
 #define SP_ENERGY_WINDOW_H
 
 #include <stdint.h>
-#include "../../kernels/sparse.h"
+#include "../../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

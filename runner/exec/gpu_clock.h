@@ -11,7 +11,7 @@
 #ifndef SP_GPU_CLOCK_H
 #define SP_GPU_CLOCK_H
 
-#include "../../kernels/sparse.h"
+#include "../../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {

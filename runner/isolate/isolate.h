@@ -45,7 +45,7 @@ enum {
 #define SP_WIRE_MAX_PAYLOAD (64u << 20)
 
 /* Status codes in SP_MSG_DONE: SP_RUN_OK, _FAILED, _ERROR or _SKIPPED
- * (kernels/status.h, whose values these are on the wire). */
+ * (core/status.h, whose values these are on the wire). */
 /* Stop reasons of the repetitions. */
 enum { SP_STOP_COUNT, SP_STOP_NOISE, SP_STOP_TIME };
 

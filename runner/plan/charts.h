@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "../../kernels/sparse.h"
+#include "../../core/sparse.h"
 
 typedef enum { SP_CHART_RATE, SP_CHART_TIME, SP_CHART_SPEEDUP } sp_chart_y;
 typedef enum { SP_CHART_SPLIT_NONE, SP_CHART_SPLIT_FAMILY, SP_CHART_SPLIT_KERNEL } sp_chart_split;

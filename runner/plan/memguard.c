@@ -5,7 +5,7 @@
  * before prepare (measure.c), because asking the device creates a CUDA
  * context and the parent must never hold one. The child's answer is the
  * exact free memory at that moment, with no other context of ours alive.
- * How much host memory is free is asked of kernels/hostmem.c, which the
+ * How much host memory is free is asked of core/hostmem.c, which the
  * Matrix Market reader shares.
  */
 #include "memguard.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../kernels/hostmem.h"
+#include "../../core/hostmem.h"
 
 int sp_host_mem_short(uint64_t need, char *msg, size_t len);
 

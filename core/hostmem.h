@@ -1,5 +1,5 @@
 /* hostmem.h — how much host memory this process may still take
- * (kernels/hostmem.c): the ground floor under the runner's memory guard
+ * (core/hostmem.c): the ground floor under the runner's memory guard
  * (runner/isolate/memguard.c) and the Matrix Market reader's size check
  * (fetch/mm_fit.c). */
 #ifndef SP_HOSTMEM_H

@@ -31,7 +31,7 @@ int sp_fail(sp_err *err, const char *fmt, ...)
 int sp_fail_prefix(sp_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* mkdir -p dir / of the directory holding path (kernels/fsutil.c). */
+/* mkdir -p dir / of the directory holding path (core/fsutil.c). */
 int sp_mkdir_p(const char *dir, sp_err *err);
 int sp_mkdir_parent(const char *path, sp_err *err);
 
