@@ -170,6 +170,15 @@ static void load_set(const char *db, sp_adv_set *set, sp_adv_opts *o)
     cr_assert_eq(sp_adv_load(&db, 1, o, set, &err), 0, "%s", err.msg);
 }
 
+/* The synthetic database in a new folder, loaded with the default options. */
+static void rule_set(sp_adv_set *set, sp_adv_opts *o)
+{
+    char dir[256], db[400];
+    tu_tempdir(dir, sizeof dir);
+    make_rule_db(dir, db, sizeof db);
+    load_set(db, set, o);
+}
+
 Test(advise, the_views_hold_the_rule)
 {
     char dir[256], db[400];
@@ -191,12 +200,9 @@ Test(advise, the_views_hold_the_rule)
 
 Test(advise, advice_follows_the_rule)
 {
-    char dir[256], db[400];
-    tu_tempdir(dir, sizeof dir);
-    make_rule_db(dir, db, sizeof db);
     sp_adv_set set;
     sp_adv_opts o;
-    load_set(db, &set, &o);
+    rule_set(&set, &o);
     cr_assert_eq(set.ncases, 2 * NLEARN);
     cr_assert_str_eq(set.device, "cpu");
     cr_assert_str_eq(set.rate_unit, "GFLOPS");
@@ -260,12 +266,9 @@ Test(advise, fill_bound_from_the_features)
  * list names DIA with its fill. max_fill = 0 (none) advises DIA again. */
 Test(advise, a_layout_the_sweep_would_refuse_is_not_advised)
 {
-    char dir[256], db[400];
-    tu_tempdir(dir, sizeof dir);
-    make_rule_db(dir, db, sizeof db);
     sp_adv_set set;
     sp_adv_opts o;
-    load_set(db, &set, &o);
+    rule_set(&set, &o);
     cr_assert_eq(o.max_fill, 10.0, "the sweep's default");
     double f[SP_ADV_NFEAT];
     query("gen:banded?n=6000&bw=4", f);
@@ -304,12 +307,9 @@ Test(advise, a_layout_the_sweep_would_refuse_is_not_advised)
 /* A 3 x 3 Laplacian is far from every matrix learnt: no advice, said so. */
 Test(advise, nothing_close_is_said_not_guessed)
 {
-    char dir[256], db[400];
-    tu_tempdir(dir, sizeof dir);
-    make_rule_db(dir, db, sizeof db);
     sp_adv_set set;
     sp_adv_opts o;
-    load_set(db, &set, &o);
+    rule_set(&set, &o);
     double f[SP_ADV_NFEAT];
     sp_advice adv;
     sp_err err = {{0}};
@@ -358,12 +358,9 @@ Test(advise, an_empty_database_knows_nothing)
  * wrong kernel every time: regret 2; the vendor never, regret 4. */
 Test(advise, evaluate_on_the_rule)
 {
-    char dir[256], db[400];
-    tu_tempdir(dir, sizeof dir);
-    make_rule_db(dir, db, sizeof db);
     sp_adv_set set;
     sp_adv_opts o;
-    load_set(db, &set, &o);
+    rule_set(&set, &o);
     sp_adv_eval ev;
     sp_err err = {{0}};
     cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
