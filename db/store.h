@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../kernels/kernel.h"
+#include "../core/records.h"
+#include "../core/sparse.h"
 #include "../core/status.h"
-#include "../fetch/matrix.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,12 +125,13 @@ typedef struct sp_sweep_tally {
 int sp_store_sweep_tally(sp_store *st, int64_t sweep_id, sp_sweep_tally *t, sp_err *err);
 
 /* Insert the matrix (source, name, features, checksum) or return the id of
- * the identical row already there (same source and checksum). */
-int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err *err);
+ * the identical row already there (same source and checksum). fetch/matrix.h
+ * sp_matrix_identity(&M) makes the record of a loaded matrix. */
+int sp_store_matrix(sp_store *st, sp_matrix_record m, int64_t *matrix_id, sp_err *err);
 
 typedef struct sp_run_record {
     int64_t sweep_id, matrix_id;
-    const sp_kernel *kernel;
+    sp_kernel_ident kernel;     /* kernels/kernel.h sp_kernel_identity */
     const char *axes_json;      /* {"threads":4} — canonical, keys in axis order */
     sp_run_status status;       /* any but SP_RUN_ABORTED (core/status.h) */
     const char *error;          /* NULL when ok */
@@ -141,7 +142,7 @@ typedef struct sp_run_record {
     int nsamples;               /* 0 unless status is SP_RUN_OK */
     const double *samples;      /* seconds per timed repetition */
     const char *stop_reason;    /* ok runs: "count" | "noise" | "time"; NULL = "count" */
-    const char *rate_unit;      /* NULL: the operation's (sp_operation_find) */
+    const char *rate_unit;      /* NULL: the kernel's operation's (kernel.rate_unit) */
     sp_need need;               /* what kernel->need stated; 0 = not stated */
     /* version 4: the harness and the machine (one round of the run) */
     int round;                  /* 0-based round of `rounds = R` */

@@ -11,10 +11,10 @@
 #include "store_impl.h"
 
 /* Bind the matrix's identity and features to the matrix insert. */
-static int bind_matrix(sqlite3_stmt *s, const sp_matrix *M, const char *checksum)
+static int bind_matrix(sqlite3_stmt *s, const sp_matrix_record *M, const char *checksum)
 {
-    const sp_features *f = &M->feat;
-    return bind_text(s, 1, M->src.text) | bind_text(s, 2, M->src.name) |
+    const sp_features *f = M->feat;
+    return bind_text(s, 1, M->source) | bind_text(s, 2, M->name) |
            sqlite3_bind_int(s, 3, f->rows) | sqlite3_bind_int(s, 4, f->cols) |
            sqlite3_bind_int(s, 5, f->nnz) | sqlite3_bind_int(s, 6, f->row_min) |
            sqlite3_bind_int(s, 7, f->row_max) | bind_real(s, 8, f->row_mean) |
@@ -47,12 +47,14 @@ static int find_matrix(sp_store *st, const char *source, const char *checksum,
 }
 
 /* Insert the matrix, or find the identical one (same source and checksum). */
-int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err *err)
+int sp_store_matrix(sp_store *st, sp_matrix_record m, int64_t *matrix_id, sp_err *err)
 {
-    if (!st || !M || !matrix_id)
+    const sp_matrix_record *M = &m;
+    if (!st || !M->feat || !matrix_id)
         return sp_fail(err, "sp_store_matrix: NULL argument");
-    if (!M->src.text[0])
-        return sp_fail(err, "sp_store_matrix: matrix '%s' has no source text", M->src.name);
+    if (!M->source || !M->source[0])
+        return sp_fail(err, "sp_store_matrix: matrix '%s' has no source text",
+                       M->name ? M->name : "?");
     char checksum[17];
     snprintf(checksum, sizeof checksum, "%016llx", (unsigned long long)M->checksum);
     sqlite3_stmt *s;
@@ -75,17 +77,17 @@ int sp_store_matrix(sp_store *st, const sp_matrix *M, int64_t *matrix_id, sp_err
         return store_fail(st, err, "binding the matrix");
     }
     if (store_step_done(st, s, "inserting the matrix", err))
-        return sp_fail_prefix(err, "matrix %s", M->src.text);
-    return find_matrix(st, M->src.text, checksum, matrix_id, err);
+        return sp_fail_prefix(err, "matrix %s", M->source);
+    return find_matrix(st, M->source, checksum, matrix_id, err);
 }
 
 
 /* Check a run record before anything is written. */
 static int check_run(const sp_run_record *r, sp_err *err)
 {
-    if (!r->kernel || !r->kernel->name || !r->kernel->operation)
+    if (!r->kernel.name || !r->kernel.operation)
         return sp_fail(err, "sp_store_run: run without a kernel name and operation");
-    const char *k = r->kernel->name;
+    const char *k = r->kernel.name;
     int ok = r->status == SP_RUN_OK;
     if ((int)r->status < 0 || (int)r->status >= SP_RUN_STORED)
         return sp_fail(err, "sp_store_run: kernel %s: status %d (%s) is not one a run is "
@@ -101,13 +103,10 @@ static int check_run(const sp_run_record *r, sp_err *err)
     return 0;
 }
 
-/* The rate unit to store: the record's, else its operation's. */
+/* The rate unit to store: the record's, else its kernel's operation's. */
 static const char *run_rate_unit(const sp_run_record *r)
 {
-    if (r->rate_unit)
-        return r->rate_unit;
-    const sp_operation *op = sp_operation_find(r->kernel->operation);
-    return op ? op->rate_unit : NULL;
+    return r->rate_unit ? r->rate_unit : r->kernel.rate_unit;
 }
 
 /* The id of the run already stored for this sweep, matrix, kernel and
@@ -120,7 +119,7 @@ static int find_run(sp_store *st, const sp_run_record *r, int64_t *id, sp_err *e
                       "preparing the run lookup", err))
         return -1;
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
-             bind_text(s, 3, r->kernel->name) |
+             bind_text(s, 3, r->kernel.name) |
              bind_text(s, 4, r->axes_json ? r->axes_json : "{}");
     int step = rc == SQLITE_OK ? sqlite3_step(s) : SQLITE_ERROR;
     *id = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
@@ -136,7 +135,7 @@ static int find_run(sp_store *st, const sp_run_record *r, int64_t *id, sp_err *e
 /* Insert the runs row; *run_id receives its id. */
 static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *err)
 {
-    const sp_kernel *k = r->kernel;
+    const sp_kernel_ident *k = &r->kernel;
     int ok = r->status == SP_RUN_OK;
     sqlite3_stmt *s;
     if (store_prepare(st,
@@ -153,7 +152,7 @@ static int insert_run_row(sp_store *st, const sp_run_record *r, int64_t *run_id,
     int rc = sqlite3_bind_int64(s, 1, r->sweep_id) | sqlite3_bind_int64(s, 2, r->matrix_id) |
              bind_text(s, 3, k->name) | bind_text(s, 4, k->operation) |
              bind_text(s, 5, k->format) | bind_text(s, 6, k->backend) |
-             bind_text(s, 7, sp_kernel_device(k)) |
+             bind_text(s, 7, k->device ? k->device : "cpu") |
              bind_text(s, 8, r->axes_json ? r->axes_json : "{}") |
              bind_text(s, 9, sp_run_status_name(r->status)) | bind_text(s, 10, r->error) |
              bind_real(s, 11, r->rel_error) | bind_real(s, 12, r->flops) |
@@ -444,13 +443,13 @@ int sp_store_run(sp_store *st, const sp_run_record *r, int64_t *run_id, sp_err *
     int64_t id = 0;
     int old = 0;
     if (store_exec(st, "BEGIN IMMEDIATE", "starting the run transaction", err))
-        return sp_fail_prefix(err, "kernel %s", r->kernel->name);
+        return sp_fail_prefix(err, "kernel %s", r->kernel.name);
     int failed = store_round(st, r, &id, &old, err);
     if (!failed && !old && st->kill_in_commit > 0 && --st->kill_in_commit == 0)
         raise(SIGKILL);     /* tests: die with the run written but not committed */
     if (failed || store_exec(st, "COMMIT", "committing the run", err)) {
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-        return sp_fail_prefix(err, "kernel %s %s", r->kernel->name,
+        return sp_fail_prefix(err, "kernel %s %s", r->kernel.name,
                               r->axes_json ? r->axes_json : "{}");
     }
     if (run_id)

@@ -15,41 +15,14 @@
 #ifndef SP_MATRIX_H
 #define SP_MATRIX_H
 
+#include "../core/records.h"
 #include "../core/sparse.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Features computed at load (fetch/features.c). */
-typedef struct sp_features {
-    int32_t rows, cols, nnz;
-    int32_t row_min, row_max;   /* nonzeros per row */
-    double row_mean, row_std;   /* population standard deviation */
-    int32_t empty_rows;
-    int32_t bandwidth;          /* max |i - j| over stored entries, 0 if nnz = 0 */
-    double pattern_symmetry;    /* fraction of off-diagonal entries (i,j) whose
-                                   mirror (j,i) is stored; 1 when there are none;
-                                   0 for rectangular matrices */
-    const char *size_class;     /* "small" <= 1e4 nnz, "medium" <= 1e6,
-                                   "large" <= 8e6, "xlarge" above */
-    /* what predicts a kernel's rate (fetch/features_layout.c, issue 25;
-       all 0 when nnz = 0) */
-    int32_t ndiags;             /* distinct diagonals j - i holding an entry: DIA
-                                   stores ndiags * rows */
-    double ell_fill;            /* ELLPACK's stored entries per nonzero:
-                                   rows * row_max / nnz */
-    double sell_fill_8;         /* sliced ELLPACK (HLL) with slices of 8 rows: sum
-                                   over slices of its rows * its longest row, / nnz */
-    double sell_fill_32;        /* the same with slices of 32 rows (a warp) */
-    double top1_share;          /* share of the nonzeros in the longest
-                                   ceil(rows / 100) rows */
-    double col_gap;             /* mean |c_k - c_k-1| of consecutive entries of a
-                                   row (rows of 2 or more entries; 0 without) */
-    double x_line_new;          /* share of the entries whose x cache line (64 B:
-                                   8 doubles, col / 8) differs from the previous
-                                   entry's of the row; a row's first entry counts */
-} sp_features;
+/* sp_features: core/records.h. */
 
 /* The layout and locality features above, into f (fetch/features_layout.c);
  * sp_features_compute calls it. -1 only when the scratch (rows + cols
@@ -217,6 +190,14 @@ typedef struct sp_matrix {
     uint64_t checksum;          /* sp_csr_checksum(&A) */
     int from_cache;             /* 1 when read from the binary cache */
 } sp_matrix;
+
+/* The matrix as the results store records it (core/records.h); points
+ * into M, which must outlive it. */
+static inline sp_matrix_record sp_matrix_identity(const sp_matrix *M)
+{
+    sp_matrix_record r = {M->src.text, M->src.name, M->checksum, &M->feat};
+    return r;
+}
 
 /* Read the Matrix Market file mtx and write its binary CSR cache to csr
  * (what the fetcher does once per downloaded matrix). */

@@ -41,6 +41,7 @@
 
 #include <time.h>
 #include "../core/clock.h"
+#include "../core/records.h"
 #include "../core/sparse.h"
 #include "../core/workload.h"
 
@@ -131,16 +132,7 @@ typedef struct sp_params {
 /* The value of axis `name`, or dflt when the combination has no such axis. */
 long sp_param(const sp_params *p, const char *name, long dflt);
 
-/* Phase timings outside the timed kernel, in seconds (0 where not
- * applicable), taken by the harness around the kernel's own steps: the
- * three timing modes of the transposition studies (kernel only; with
- * allocation and transfers; end to end with the frees) are sums of them. */
-typedef struct sp_phases {
-    double convert_s;   /* prepare (host conversion) + analyse (device inspection) */
-    double h2d_s;       /* upload: device allocation + host->device copies */
-    double d2h_s;       /* result of a GPU kernel: device->host copy */
-    double free_s;      /* release: host and device memory freed */
-} sp_phases;
+/* sp_phases: core/records.h. */
 
 /* sp_workload_kind: core/workload.h. */
 
@@ -219,19 +211,7 @@ double sp_run_tolerance(const sp_operation *op, const sp_problem *pb, const void
 /* 1 when op takes workloads of this kind. */
 int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind);
 
-/* Memory one combination will allocate beyond the problem's own inputs
- * (the CSR matrix, x and the reference), stated before prepare runs:
- * converted formats with their padding, output vectors, work buffers,
- * vendor-library buffers. The runner compares it with free host / device
- * memory and records a skip instead of running out. */
-typedef struct sp_need {
-    uint64_t host_bytes;
-    uint64_t device_bytes;
-    /* Padded formats (ELL, HLL, SELL, DIA): the entries the layout stores,
-     * padding included, which the runner holds against the sweep's
-     * max_fill before any conversion; 0: not a padded layout. */
-    uint64_t stored;
-} sp_need;
+/* sp_need: core/records.h. */
 
 /* What the harness hands a kernel's launch (runner/exec/harness.c). */
 typedef struct sp_exec {
@@ -324,6 +304,9 @@ extern const sp_kernel *const sp_kernels[];
 /* "gpu" for a kernel that runs on the device (needs_gpu), else "cpu": the
  * device column of the database, `spsweep list` and the charts. */
 const char *sp_kernel_device(const sp_kernel *k);
+/* The kernel as the results store records it (core/records.h): its name,
+ * operation, format, backend, device and its operation's rate unit. */
+sp_kernel_ident sp_kernel_identity(const sp_kernel *k);
 const sp_kernel *sp_kernel_find(const char *name);
 const sp_operation *sp_operation_find(const char *name);
 

@@ -173,3 +173,15 @@ const char *sp_kernel_device(const sp_kernel *k)
 {
     return k && k->needs_gpu ? "gpu" : "cpu";
 }
+
+sp_kernel_ident sp_kernel_identity(const sp_kernel *k)
+{
+    sp_kernel_ident id = {0};
+    if (!k)
+        return id;
+    const sp_operation *op = sp_operation_find(k->operation);
+    id.name = k->name, id.operation = k->operation, id.format = k->format;
+    id.backend = k->backend, id.device = sp_kernel_device(k);
+    id.rate_unit = op ? op->rate_unit : NULL;
+    return id;
+}

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "testutil.h"
 
 /* Run "bin/spsweep ARGS" with stderr merged; returns the exit status and
@@ -168,9 +170,9 @@ static void three_sweeps(const char *path)
         snprintf(M.src.text, sizeof M.src.text, "gen:m%d", i);
         snprintf(M.src.name, sizeof M.src.name, "m%d", i);
         M.feat.size_class = "small";
-        cr_assert_eq(sp_store_matrix(st, &M, &mx, &err), 0, "%s", err.msg);
+        cr_assert_eq(sp_store_matrix(st, sp_matrix_identity(&M), &mx, &err), 0, "%s", err.msg);
         const double s[3] = {1e-3, 2e-3, 3e-3};
-        sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = &k, .axes_json = "{}",
+        sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = sp_kernel_identity(&k), .axes_json = "{}",
                            .status = SP_RUN_OK, .flops = 2e6, .bytes = 1e7, .nsamples = 3,
                            .samples = s};
         cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);

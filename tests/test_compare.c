@@ -11,6 +11,8 @@
 #include "../db/compare.h"
 #include "../db/ranktest.h"
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "../plots/report.h"
 #include "testutil.h"
 
@@ -250,7 +252,7 @@ static int64_t put_matrix(sp_store *st)
     M.checksum = 0x0123456789abcdefull;
     int64_t id;
     sp_err err = {{0}};
-    cr_assert_eq(sp_store_matrix(st, &M, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(st, sp_matrix_identity(&M), &id, &err), 0, "%s", err.msg);
     return id;
 }
 
@@ -264,7 +266,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, int threads, in
     char axes[32];
     draw(x, n, median, spread, seed);
     snprintf(axes, sizeof axes, "{\"threads\":%d}", threads);
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = &k_omp,
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = sp_kernel_identity(&k_omp),
                        .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e4,
                        .bytes = 1e5, .warmup = 1, .nsamples = n, .samples = x,
                        .flags = put_flags};

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "../plots/report.h"
 #include "testutil.h"
 #include "util_db.h"
@@ -43,12 +45,12 @@ static void make_db(char *path, size_t len)
     snprintf(M.src.text, sizeof M.src.text, "gen:e");
     snprintf(M.src.name, sizeof M.src.name, "e, \"quoted\"");
     M.feat.size_class = "small";
-    cr_assert_eq(sp_store_matrix(st, &M, &mx, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(st, sp_matrix_identity(&M), &mx, &err), 0, "%s", err.msg);
     const double s1[] = {2, 4, 3}, s2[] = {1.5};
     const char *axes[] = {"{\"threads\":1}", "{\"threads\":2}"};
     const double *s[] = {s1, s2};
     for (int i = 0; i < 2; i++) {
-        sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = &k_omp,
+        sp_run_record r = {.sweep_id = sw, .matrix_id = mx, .kernel = sp_kernel_identity(&k_omp),
                            .axes_json = axes[i], .status = SP_RUN_OK, .flops = 6e9,
                            .nsamples = i ? 1 : 3, .samples = s[i],
                            .kernel_info = i ? NULL : "{\"tuned\":true,\"blocks\":[1,2]}"};

@@ -11,6 +11,8 @@
 #include <zlib.h>
 
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "../plots/report.h"
 #include "testutil.h"
 #include "util_db.h"
@@ -34,7 +36,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel
 {
     median *= time_factor;
     const double s[5] = {median * 0.97, median, median * 1.08, median * 0.99, median * 1.2};
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = sp_kernel_identity(k),
                        .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-16,
                        .flops = flops, .bytes = 6 * flops, .warmup = 1, .nsamples = 5,
                        .samples = s};
@@ -56,7 +58,7 @@ static int64_t put_matrix(sp_store *st, const char *source, const char *name, in
     M.checksum = (uint64_t)nnz * 2654435761u;
     int64_t id;
     sp_err err = {{0}};
-    cr_assert_eq(sp_store_matrix(st, &M, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(st, sp_matrix_identity(&M), &id, &err), 0, "%s", err.msg);
     return id;
 }
 
@@ -106,7 +108,7 @@ static void put_gpu_runs(sp_store *st, int64_t sweep, int64_t m, double scale)
 
 static void put_failed(sp_store *st, int64_t sweep, int64_t m)
 {
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_omp,
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = sp_kernel_identity(&k_omp),
                        .axes_json = "{\"threads\":8}", .status = SP_RUN_FAILED,
                        .error = "relative error 1e-3 above tolerance", .rel_error = 1e-3};
     sp_err err = {{0}};
@@ -350,7 +352,7 @@ Test(report, summary_and_failure_tables, .timeout = 120)
 static void put_round(sp_store *st, int64_t sweep, int64_t m, const sp_kernel *k, int round,
                       const double *s, int n, sp_phases phases)
 {
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = k, .axes_json = "{}",
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = sp_kernel_identity(k), .axes_json = "{}",
                        .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
                        .warmup = 1, .nsamples = n, .samples = s, .phases = phases,
                        .round = round};
@@ -671,7 +673,7 @@ Test(report, no_successful_run_still_draws_title_and_failures, .timeout = 120)
     cr_assert_eq(sp_store_open(db, &st, &err), 0, "%s", err.msg);
     int64_t sw = put_sweep(st), m = put_matrix(st, "gen:x", "x", 100);
     put_failed(st, sw, m);
-    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_vector,
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = sp_kernel_identity(&k_vector),
                        .axes_json = "{\"blocksize\":64}", .status = SP_RUN_CRASHED,
                        .error = "killed by SIGSEGV", .rel_error = NAN};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
@@ -935,7 +937,7 @@ Test(report, long_tables_paginate, .timeout = 120)
     for (int i = 0; i < 80; i++) {     /* 80 more failures: 81 rows, 3 pages of 38 */
         char axes[64];
         snprintf(axes, sizeof axes, "{\"threads\":%d}", 100 + i);
-        sp_run_record r = {.sweep_id = 1, .matrix_id = 1, .kernel = &k_omp,
+        sp_run_record r = {.sweep_id = 1, .matrix_id = 1, .kernel = sp_kernel_identity(&k_omp),
                            .axes_json = axes, .status = SP_RUN_SKIPPED, .error = "too many threads"};
         cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
     }

@@ -16,6 +16,8 @@
 #include <time.h>
 
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "../plots/report.h"
 #include "testutil.h"
 #include "util_shards.h"
@@ -39,7 +41,7 @@ static void put_run(sp_store *st, int64_t sweep, int64_t m, const sp_kernel *k,
                     const char *axes, double median)
 {
     const double s[5] = {median * 0.97, median, median * 1.08, median * 0.99, median * 1.2};
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = k, .axes_json = axes,
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = sp_kernel_identity(k), .axes_json = axes,
                        .status = SP_RUN_OK, .rel_error = 1e-16, .flops = 2e6, .bytes = 12e6,
                        .warmup = 1, .nsamples = 5, .samples = s};
     if (!strcmp(k->backend, "cuda"))
@@ -60,7 +62,7 @@ static int64_t put_matrix(sp_store *st, const char *name, int32_t nnz)
     M.checksum = (uint64_t)nnz * 2654435761u;
     int64_t id;
     sp_err err = {{0}};
-    cr_assert_eq(sp_store_matrix(st, &M, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(st, sp_matrix_identity(&M), &id, &err), 0, "%s", err.msg);
     return id;
 }
 
@@ -93,7 +95,7 @@ static void build_db(const char *path, int with_gpu)
             put_run(st, sw, m, &k_cuda, "{\"blocksize\":128}", 6e-5 * scale);
         }
         if (i == 0) {
-            sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp,
+            sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = sp_kernel_identity(&k_omp),
                                .axes_json = "{\"threads\":8}", .status = SP_RUN_FAILED,
                                .error = REASON, .rel_error = 1e-3};
             cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);

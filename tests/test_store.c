@@ -8,6 +8,8 @@
 #include <xxhash.h>
 
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "testutil.h"
 
 /* Kernels described the way the registry would, without functions. */
@@ -65,7 +67,7 @@ static int64_t add_matrix(sp_store *st, const char *source, const char *name,
     fake_matrix(&M, source, name, checksum, 500);
     int64_t id = 0;
     sp_err err = {{0}};
-    cr_assert_eq(sp_store_matrix(st, &M, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(st, sp_matrix_identity(&M), &id, &err), 0, "%s", err.msg);
     return id;
 }
 
@@ -73,7 +75,7 @@ static int64_t add_matrix(sp_store *st, const char *source, const char *name,
 static int64_t add_run(sp_store *st, int64_t sweep, int64_t matrix, const sp_kernel *k,
                        const char *axes, const double *s, int n)
 {
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = sp_kernel_identity(k),
                        .axes_json = axes, .status = SP_RUN_OK, .rel_error = 1e-15,
                        .flops = 1000.0, .bytes = 6000.0, .warmup = 1, .nsamples = n,
                        .samples = s};
@@ -87,7 +89,7 @@ static int64_t add_failed(sp_store *st, int64_t sweep, int64_t matrix, const sp_
                           sp_run_status status, const char *error)
 {
     static const double ignored[3] = {1e-3, 2e-3, 3e-3};
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = k,
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = matrix, .kernel = sp_kernel_identity(k),
                        .axes_json = "{\"threads\":2}", .status = status, .error = error,
                        .rel_error = NAN, .flops = 1000.0, .bytes = 6000.0,
                        .nsamples = 3, .samples = ignored};
@@ -243,7 +245,7 @@ Test(store, run_and_samples_stored_exactly)
     int64_t sw = add_sweep(st, NULL);
     int64_t m = add_matrix(st, "gen:x", "x", 1);
     const double s[7] = {1e-3, 2e-3, 3e-3, 4e-3, 5e-3, 6e-3, 7e-3};
-    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_gpu,
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = sp_kernel_identity(&k_gpu),
                        .axes_json = "{\"blocksize\":128}", .status = SP_RUN_OK,
                        .rel_error = NAN, .flops = 2e6, .bytes = 1e7,
                        .phases = {.convert_s = 0.5, .h2d_s = 0.25, .d2h_s = 0.125},
@@ -418,7 +420,7 @@ Test(store, failing_sample_rolls_back_whole_run)
     const double good[3] = {1e-3, 2e-3, 3e-3};
     add_run(st, sw, m, &k_serial, "{}", good, 3);
     const double bad[4] = {1e-3, 2e-3, 0.0, 4e-3};
-    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp,
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = sp_kernel_identity(&k_omp),
                        .axes_json = "{\"threads\":2}", .status = SP_RUN_OK, .rel_error = 0,
                        .flops = 1, .bytes = 1, .nsamples = 4, .samples = bad};
     sp_err err = {{0}};
@@ -443,7 +445,7 @@ Test(store, invalid_records_rejected_before_writing)
     int64_t sw = add_sweep(st, NULL);
     int64_t m = add_matrix(st, "gen:a", "a", 1);
     sp_err err = {{0}};
-    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp, .status = SP_RUN_OK};
+    sp_run_record r = {.sweep_id = sw, .matrix_id = m, .kernel = sp_kernel_identity(&k_omp), .status = SP_RUN_OK};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), -1, "ok without samples accepted");
     cr_assert(strstr(err.msg, "without samples"), "%s", err.msg);
     r.status = SP_RUN_ABORTED;  /* never stored: resume runs it again */
@@ -453,11 +455,11 @@ Test(store, invalid_records_rejected_before_writing)
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), -1);
     cr_assert(strstr(err.msg, "status 42"), "%s", err.msg);
     const double s[1] = {1e-3};
-    sp_run_record bad_axes = {.sweep_id = sw, .matrix_id = m, .kernel = &k_omp,
+    sp_run_record bad_axes = {.sweep_id = sw, .matrix_id = m, .kernel = sp_kernel_identity(&k_omp),
                               .axes_json = "{threads:", .status = SP_RUN_OK, .nsamples = 1,
                               .samples = s};
     cr_assert_eq(sp_store_run(st, &bad_axes, NULL, &err), -1, "invalid JSON accepted");
-    sp_run_record no_sweep = {.sweep_id = sw + 99, .matrix_id = m, .kernel = &k_omp,
+    sp_run_record no_sweep = {.sweep_id = sw + 99, .matrix_id = m, .kernel = sp_kernel_identity(&k_omp),
                               .status = SP_RUN_OK, .nsamples = 1, .samples = s};
     cr_assert_eq(sp_store_run(st, &no_sweep, NULL, &err), -1, "dangling sweep id accepted");
     cr_assert(strstr(err.msg, "FOREIGN KEY"), "%s", err.msg);
@@ -580,7 +582,7 @@ Test(store, rounds_extend_one_run_and_a_failed_round_fails_it)
         r1[i] = r0[i] * 1.10, r2[i] = r0[i] * 0.95;
     static const double j0[1] = {2.0}, j1[2] = {1.5, 2.5};
     static const int64_t l0[1] = {1000}, l1[2] = {500, 500};
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_gpu, .axes_json = "{}",
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = sp_kernel_identity(&k_gpu), .axes_json = "{}",
                        .status = SP_RUN_OK, .rel_error = 1e-15, .flops = 1e6, .bytes = 6e6,
                        .warmup = 1, .nsamples = 6, .samples = r0, .batch = 40,
                        .cache = "warm", .energy_windows = 1, .energy_j = j0,
@@ -658,7 +660,7 @@ Test(store, a_round_that_gave_up_blocking_marks_the_run)
     int64_t sweep = add_sweep(st, "blocking");
     int64_t m = add_matrix(st, "gen:b", "b", 0x43);
     static const double t[3] = {1e-5, 1.1e-5, 0.9e-5};
-    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = &k_gpu, .axes_json = "{}",
+    sp_run_record r = {.sweep_id = sweep, .matrix_id = m, .kernel = sp_kernel_identity(&k_gpu), .axes_json = "{}",
                        .status = SP_RUN_OK, .rel_error = 0, .flops = 1e6, .bytes = 6e6,
                        .warmup = 1, .nsamples = 3, .samples = t, .batch = 10,
                        .cache = "warm", .blocking = "on"};

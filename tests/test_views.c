@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "../db/store.h"
+#include "../kernels/kernel.h"
+#include "../fetch/matrix.h"
 #include "testutil.h"
 #include "util_db.h"
 
@@ -62,14 +64,14 @@ static void fixture_open(fixture *f)
     snprintf(M.src.name, sizeof M.src.name, "views");
     M.feat = (sp_features){.rows = 10, .cols = 10, .nnz = 20, .size_class = "small"};
     M.checksum = 42;
-    cr_assert_eq(sp_store_matrix(f->st, &M, &f->matrix, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(f->st, sp_matrix_identity(&M), &f->matrix, &err), 0, "%s", err.msg);
 }
 
 /* Store an ok run of kernel k with the samples; returns its id. */
 static int64_t ok_run(fixture *f, const sp_kernel *k, const char *axes, const double *s,
                       int n, double flops, sp_phases ph)
 {
-    sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = k,
+    sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = sp_kernel_identity(k),
                        .axes_json = axes, .status = SP_RUN_OK, .rel_error = 0, .flops = flops,
                        .bytes = 8e9, .phases = ph, .nsamples = n, .samples = s};
     int64_t id = 0;
@@ -259,7 +261,7 @@ Test(views, timing_modes_and_other_rate_units)
     /* A sort run in Mkeys/s: 4e6 keys, median 2 s → 4e6 / 2 / 1e6 = 2;
      * no GFLOPS column for it. */
     const double t[] = {2, 2, 3};
-    sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_sort,
+    sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = sp_kernel_identity(&k_sort),
                        .axes_json = "{}", .status = SP_RUN_OK, .flops = 4e6, .bytes = 1,
                        .nsamples = 3, .samples = t, .rate_unit = "Mkeys/s"};
     int64_t sid;
@@ -465,7 +467,7 @@ static int64_t other_matrix(fixture *f, const char *name, int64_t nnz)
     M.checksum = (uint64_t)nnz;
     int64_t id;
     sp_err err = {{0}};
-    cr_assert_eq(sp_store_matrix(f->st, &M, &id, &err), 0, "%s", err.msg);
+    cr_assert_eq(sp_store_matrix(f->st, sp_matrix_identity(&M), &id, &err), 0, "%s", err.msg);
     return id;
 }
 
@@ -576,7 +578,7 @@ Test(views, run_counts_by_status_and_the_tally_agree)
     for (int i = 0; i < 6; i++) {
         char axes[32];
         snprintf(axes, sizeof axes, "{\"threads\":%d}", i + 2);
-        sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
+        sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = sp_kernel_identity(&k_omp),
                            .axes_json = axes, .status = st[i], .error = "why",
                            .rel_error = NAN};
         cr_assert_eq(sp_store_run(f.st, &r, NULL, &err), 0, "%s", err.msg);
@@ -622,7 +624,7 @@ Test(views, failures_list_runs_and_matrices)
     for (int i = 0; i < 3; i++) {
         char axes[32];
         snprintf(axes, sizeof axes, "{\"threads\":%d}", i + 1);
-        sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
+        sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = sp_kernel_identity(&k_omp),
                            .axes_json = axes, .status = st[i], .error = "why",
                            .rel_error = NAN};
         cr_assert_eq(sp_store_run(f.st, &r, NULL, &err), 0, "%s", err.msg);
@@ -656,7 +658,7 @@ Test(views, duplicate_run_is_not_stored_twice)
     fixture_open(&f);
     const double s[] = {1, 2};
     int64_t a = ok_run(&f, &k_omp, "{\"threads\":1}", s, 2, 4e9, no_phases);
-    sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = &k_omp,
+    sp_run_record r = {.sweep_id = f.sweep, .matrix_id = f.matrix, .kernel = sp_kernel_identity(&k_omp),
                        .axes_json = "{\"threads\":1}", .status = SP_RUN_OK, .nsamples = 2,
                        .samples = s, .flops = 1};
     int64_t b = 0;
@@ -735,7 +737,7 @@ Test(views, migration_from_version_1_keeps_data_and_widens_statuses)
     /* New statuses and columns work on the migrated database. */
     static const sp_kernel k = {.name = "spmv_csr_cuda_scalar", .operation = "spmv",
                                 .backend = "cuda", .needs_gpu = 1};
-    sp_run_record r = {.sweep_id = 7, .matrix_id = 3, .kernel = &k, .axes_json = "{}",
+    sp_run_record r = {.sweep_id = 7, .matrix_id = 3, .kernel = sp_kernel_identity(&k), .axes_json = "{}",
                        .status = SP_RUN_CRASHED, .error = "killed by SIGSEGV", .rel_error = NAN};
     cr_assert_eq(sp_store_run(st, &r, NULL, &err), 0, "%s", err.msg);
     r.status = SP_RUN_TIMEOUT;
@@ -937,7 +939,7 @@ Test(views, newer_schema_refused)
 static void steps_round(fixture *f, const sp_kernel *k, int round, const double *s, int n,
                         const char *steps)
 {
-    sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = k,
+    sp_run_record r = {.sweep_id = f->sweep, .matrix_id = f->matrix, .kernel = sp_kernel_identity(k),
                        .axes_json = "{}", .status = SP_RUN_OK, .rel_error = 0, .flops = 4e9,
                        .bytes = 8e9, .nsamples = n, .samples = s, .round = round,
                        .steps = steps};

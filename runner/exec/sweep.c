@@ -69,7 +69,7 @@ static int sweep_matrix(run_ctx *rc, const sp_work *w, int n, sp_err *err)
         return sp_store_matrix_failure(rc->st, rc->sweep_id, src->text, status, e.msg, err);
     }
     int64_t matrix_id;
-    int rcode = sp_store_matrix(rc->st, &M, &matrix_id, err);
+    int rcode = sp_store_matrix(rc->st, sp_matrix_identity(&M), &matrix_id, err);
     if (M.src.kind == SP_SRC_KEYS)
         sp_sweep_say(rc, "keys %s: %lld keys (%s)\n", M.src.name, (long long)M.keys.n,
             M.feat.size_class);

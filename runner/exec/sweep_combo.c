@@ -311,7 +311,7 @@ int sp_sweep_combo(run_ctx *rc, const sp_matrix *M, int64_t matrix_id, const sp_
     int ok = out.status == SP_RUN_OK;
     sp_workload w = workload_of(M);
     sp_run_record r = {
-        .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = k,
+        .sweep_id = rc->sweep_id, .matrix_id = matrix_id, .kernel = sp_kernel_identity(k),
         .axes_json = axes, .status = out.status, .error = ok ? NULL : out.msg,
         .rel_error = out.rel, .flops = op ? op->flops(&w) : NAN,
         .bytes = op ? op->bytes(&w, (sp_precision)sp_param(&c->params, SP_AXIS_PRECISION,

@@ -273,7 +273,7 @@ int sp_adv_features_of(const sp_matrix *M, double f[SP_ADV_NFEAT], sp_err *err)
     int64_t id;
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (sp_store_matrix(st, M, &id, err))
+    if (sp_store_matrix(st, sp_matrix_identity(M), &id, err))
         goto done;
     if (sqlite3_prepare_v2(sp_store_db(st),
                            "SELECT " FEATURE_COLS " FROM advise_features f WHERE matrix_id = ?1",
