@@ -213,6 +213,16 @@ int sp_operation_accepts(const sp_operation *op, sp_workload_kind kind);
 
 /* sp_need: core/records.h. */
 
+/* Device bytes of an array of n elements of elem bytes as cudaMalloc takes
+ * them on current GPUs: whole 2 MiB pages, never less than one element.
+ * Every GPU family's need() counts its arrays with it. */
+static inline uint64_t sp_gpu_array_bytes(uint64_t n, uint64_t elem)
+{
+    const uint64_t page = 2u << 20;
+    uint64_t bytes = (n ? n : 1) * elem;
+    return (bytes + page - 1) / page * page;
+}
+
 /* What the harness hands a kernel's launch (runner/exec/harness.c). */
 typedef struct sp_exec {
     /* cudaStream_t of the harness, for GPU kernels: every kernel launch,

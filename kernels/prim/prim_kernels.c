@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../spmv/spmv_gpu_host.h"
+#include "../kernel.h"
 #include "prim.h"
 
 int sp_prim_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *err)

@@ -125,15 +125,6 @@ int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err)
     return 0;
 }
 
-/* cudaMalloc hands out memory in 2 MiB pages on current GPUs: each array
- * counts rounded up to that, and never less than one element. */
-uint64_t sp_gpu_array_bytes(uint64_t n, uint64_t elem)
-{
-    const uint64_t page = 2u << 20;
-    uint64_t bytes = (n ? n : 1) * elem;
-    return (bytes + page - 1) / page * page;
-}
-
 static uint64_t device_array(uint64_t n, uint64_t elem)
 {
     return sp_gpu_array_bytes(n, elem);

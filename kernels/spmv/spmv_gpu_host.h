@@ -100,9 +100,7 @@ int sp_gpu_sigma(const char *kernel, const sp_params *p, int32_t *sigma, sp_err 
  * free(*row). */
 int sp_coo_rows(const sp_csr *A, int32_t **row, sp_err *err);
 
-/* Device bytes of an array of n elements of elem bytes as cudaMalloc takes
- * them: whole 2 MiB pages, never less than one element. */
-uint64_t sp_gpu_array_bytes(uint64_t n, uint64_t elem);
+/* sp_gpu_array_bytes: kernels/kernel.h (every GPU family's need counts by it). */
 
 
 /* sp_kernel.need of each family: device arrays (format, x, y, work) and the

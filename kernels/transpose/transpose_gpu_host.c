@@ -5,7 +5,7 @@
  * parent, which never touches CUDA.
  */
 #include "../prim/prim.h"
-#include "../spmv/spmv_gpu_host.h"
+#include "../kernel.h"
 #include "transpose_gpu.h"
 
 int sp_trans_gpu_blocksize(const char *kernel, const sp_params *p, int *bs, sp_err *err)

@@ -4,7 +4,7 @@
  * descriptor; transpose_cuda_radix.cu does the work.
  */
 #include "../prim/prim.h"
-#include "../spmv/spmv_gpu_host.h"
+#include "../kernel.h"
 #include "transpose_gpu.h"
 
 #define KERNEL "transpose_cuda_radix"

@@ -6,7 +6,7 @@
  * lets a run start that its fallback could not finish.
  */
 #include "../prim/prim.h"
-#include "../spmv/spmv_gpu_host.h"
+#include "../kernel.h"
 #include "transpose_gpu.h"
 
 #define KERNEL "transpose_cuda_symperm"

@@ -11,7 +11,7 @@
 
 #include "../partition.h"
 #include "../prim/prim.h"
-#include "../spmv/spmv_gpu_host.h"
+#include "../kernel.h"
 #include "transpose_gpu.h"
 
 #define KERNEL "transpose_cuda_wintrans"
