@@ -18,7 +18,9 @@ DROP VIEW IF EXISTS advice_outcome;
 DROP VIEW IF EXISTS advise_rates;
 DROP VIEW IF EXISTS advise_features;
 DROP VIEW IF EXISTS own_vs_vendor_geomean;
+DROP VIEW IF EXISTS own_vs_each_vendor_geomean;
 DROP VIEW IF EXISTS own_vs_vendor;
+DROP VIEW IF EXISTS own_vs_each_vendor;
 DROP VIEW IF EXISTS run_counts;
 DROP VIEW IF EXISTS run_steps;
 DROP VIEW IF EXISTS geomean_speedup;
@@ -596,22 +598,23 @@ FROM sweeps s
 LEFT JOIN runs r ON r.sweep_id = s.id
 GROUP BY s.id;
 
--- Ours against the vendor's, per sweep, operation, device, precision and
--- matrix: the best own run (the fastest by median of every kernel that is
--- not a vendor library's: our kernels, serial loops included, and CUB
--- designs where CUB is not the vendor) against the strongest vendor run
--- (vendor_runs) on the same device at the same precision, each at its best
--- axis values (ties: the earlier run). vendor_* is NULL where no vendor ran
--- there. ratio = vendor median / own median (> 1: ours is faster), with
--- the conservative interval [ratio_lo, ratio_hi] of the speedup view (both
--- intervals at their unfavourable ends); verdict 'faster' or 'slower' when
--- the two intervals are apart, 'same' when they overlap (a difference
--- within the noise), NULL without an interval on either side.
--- own_roof_ratio: the own run's bandwidth (the operation's byte model)
--- over its device's memory roof (sweep_roofs). The report's
--- OP-own-vs-vendor tables and the bench tables of bench/RESULTS.md are
--- this view.
-CREATE VIEW own_vs_vendor AS
+-- Ours against each vendor library, per sweep, operation, device,
+-- precision, matrix and vendor backend (cusparse, cub, librsb, mkl): the
+-- best own run (the fastest by median of every kernel that is not a vendor
+-- library's: our kernels, serial loops included, and CUB designs where CUB
+-- is not the vendor) against that backend's fastest run (vendor_runs) on
+-- the same device at the same precision, each at its best axis values
+-- (ties: the earlier run) — so a CPU sweep with MKL and librsb gives one
+-- row for each, and librsb's best is its tuned run where `tune = 0,1` ran
+-- both. One row with NULL vendor_* where no vendor ran there. ratio =
+-- vendor median / own median (> 1: ours is faster), with the conservative
+-- interval [ratio_lo, ratio_hi] of the speedup view (both intervals at
+-- their unfavourable ends); verdict 'faster' or 'slower' when the two
+-- intervals are apart, 'same' when they overlap (a difference within the
+-- noise), NULL without an interval on either side. own_roof_ratio: the own
+-- run's bandwidth (the operation's byte model) over its device's memory
+-- roof (sweep_roofs).
+CREATE VIEW own_vs_each_vendor AS
 WITH own AS (
     SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.sweep_id, r.matrix_id, r.operation,
                                                 r.device, r.precision
@@ -621,7 +624,7 @@ WITH own AS (
 ),
 vendor AS (
     SELECT v.*, ROW_NUMBER() OVER (PARTITION BY v.sweep_id, v.matrix_id, v.operation,
-                                                v.device, v.precision
+                                                v.device, v.precision, v.backend
                                    ORDER BY v.median, v.run_id) AS place
     FROM vendor_runs v
 )
@@ -631,6 +634,7 @@ SELECT o.sweep_id, o.operation, o.device, o.precision, o.matrix_id, o.matrix,
        o.median AS own_median, o.ci_lo AS own_ci_lo, o.ci_hi AS own_ci_hi,
        o.rate AS own_rate, o.rate_unit, o.gbps AS own_gbps,
        o.gbps / f.roof_gbs AS own_roof_ratio,
+       v.backend AS vendor_backend,
        v.run_id AS vendor_run_id, v.kernel AS vendor_kernel, v.axes AS vendor_axes,
        v.median AS vendor_median, v.ci_lo AS vendor_ci_lo, v.ci_hi AS vendor_ci_hi,
        v.rate AS vendor_rate,
@@ -649,9 +653,30 @@ LEFT JOIN vendor v
 LEFT JOIN sweep_roofs f ON f.sweep_id = o.sweep_id AND f.device = o.device
 WHERE o.place = 1;
 
--- own_vs_vendor summed up per sweep, operation, device and precision, over
--- the matrices with both sides (scope 'all') and again over those of at
--- least 10^6 nonzeros (scope 'nnz >= 1e6': smaller kernels are bound by
+-- Ours against the strongest vendor: own_vs_each_vendor's row of the
+-- fastest vendor backend (ties: the earlier run), or its one NULL row
+-- where no vendor ran. The report's OP-own-vs-vendor tables and the bench
+-- tables of bench/RESULTS.md are this view.
+CREATE VIEW own_vs_vendor AS
+WITH ranked AS (
+    SELECT e.*, ROW_NUMBER() OVER (PARTITION BY e.sweep_id, e.matrix_id, e.operation,
+                                                e.device, e.precision
+                                   ORDER BY e.vendor_median IS NULL, e.vendor_median,
+                                            e.vendor_run_id) AS strongest
+    FROM own_vs_each_vendor e
+)
+SELECT sweep_id, operation, device, precision, matrix_id, matrix, rows, cols, nnz,
+       own_run_id, own_kernel, own_axes, own_median, own_ci_lo, own_ci_hi, own_rate,
+       rate_unit, own_gbps, own_roof_ratio, vendor_backend, vendor_run_id, vendor_kernel,
+       vendor_axes, vendor_median, vendor_ci_lo, vendor_ci_hi, vendor_rate, ratio, ratio_lo,
+       ratio_hi, verdict
+FROM ranked
+WHERE strongest = 1;
+
+-- The ratios summed up per sweep, operation, device, precision and vendor
+-- ('strongest': own_vs_vendor; else a backend's name: own_vs_each_vendor),
+-- over the matrices with both sides (scope 'all') and again over those of
+-- at least 10^6 nonzeros (scope 'nnz >= 1e6': smaller kernels are bound by
 -- launches and set-up, where a ratio moves with the vendor's launch
 -- count): the geomean of the ratios with a bound [geomean_lo, geomean_hi]
 -- (the geomeans of the per-matrix interval ends when every matrix has
@@ -659,19 +684,29 @@ WHERE o.place = 1;
 -- conservative, not a confidence interval), the worst ratio and its
 -- matrix, and how many matrices each verdict got (faster, same, slower;
 -- the rest had no interval).
-CREATE VIEW own_vs_vendor_geomean AS
-WITH scoped AS (
-    SELECT 'all' AS scope, * FROM own_vs_vendor WHERE ratio IS NOT NULL
+CREATE VIEW own_vs_each_vendor_geomean AS
+WITH labelled AS (
+    SELECT 'strongest' AS vendor, * FROM own_vs_vendor WHERE ratio IS NOT NULL
     UNION ALL
-    SELECT 'nnz >= 1e6', * FROM own_vs_vendor WHERE ratio IS NOT NULL AND nnz >= 1000000
+    SELECT vendor_backend, sweep_id, operation, device, precision, matrix_id, matrix, rows,
+           cols, nnz, own_run_id, own_kernel, own_axes, own_median, own_ci_lo, own_ci_hi,
+           own_rate, rate_unit, own_gbps, own_roof_ratio, vendor_backend, vendor_run_id,
+           vendor_kernel, vendor_axes, vendor_median, vendor_ci_lo, vendor_ci_hi, vendor_rate,
+           ratio, ratio_lo, ratio_hi, verdict
+    FROM own_vs_each_vendor WHERE ratio IS NOT NULL
+),
+scoped AS (
+    SELECT 'all' AS scope, * FROM labelled
+    UNION ALL
+    SELECT 'nnz >= 1e6', * FROM labelled WHERE nnz >= 1000000
 ),
 ranked AS (
     SELECT s.*, ROW_NUMBER() OVER (PARTITION BY s.sweep_id, s.operation, s.device,
-                                                s.precision, s.scope
+                                                s.precision, s.vendor, s.scope
                                    ORDER BY s.ratio, s.matrix_id) AS worst_place
     FROM scoped s
 )
-SELECT sweep_id, operation, device, precision, scope, COUNT(*) AS matrices,
+SELECT sweep_id, operation, device, precision, vendor, scope, COUNT(*) AS matrices,
        exp(avg(ln(ratio))) AS geomean,
        CASE WHEN COUNT(ratio_lo) = COUNT(*) AND COUNT(ratio_hi) = COUNT(*)
             THEN exp(avg(ln(ratio_lo))) END AS geomean_lo,
@@ -683,7 +718,15 @@ SELECT sweep_id, operation, device, precision, scope, COUNT(*) AS matrices,
        coalesce(SUM(verdict = 'same'), 0) AS same,
        coalesce(SUM(verdict = 'slower'), 0) AS slower
 FROM ranked
-GROUP BY sweep_id, operation, device, precision, scope;
+GROUP BY sweep_id, operation, device, precision, vendor, scope;
+
+-- The strongest vendor's lines of own_vs_each_vendor_geomean: what the
+-- sweep's summary, the report and the GPU bench reports print.
+CREATE VIEW own_vs_vendor_geomean AS
+SELECT sweep_id, operation, device, precision, scope, matrices, geomean, geomean_lo,
+       geomean_hi, worst, worst_matrix, faster, same, slower
+FROM own_vs_each_vendor_geomean
+WHERE vendor = 'strongest';
 
 -- ---- advice (issue 25: `spsweep advise`, runner/advise*.c) -----------------
 --

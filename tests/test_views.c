@@ -564,6 +564,50 @@ Test(views, own_vs_vendor_geomean_scopes_verdicts_and_worst)
     sp_store_close(f.st);
 }
 
+/* own_vs_each_vendor on the CPU, one matrix, two vendors: ours (OpenMP at
+ * 2 s) against MKL's 3 s and librsb's best (tuned 4 s; the untuned 6 s is
+ * not librsb's best): a row for each backend, ratios 1.5 and 2; the
+ * strongest vendor (own_vs_vendor) is MKL; the geomean view has a line per
+ * backend and one 'strongest', which own_vs_vendor_geomean keeps. */
+Test(views, own_vs_each_vendor_one_row_per_backend_and_the_strongest)
+{
+    static const sp_kernel k_mkl = {.name = "spmv_mkl", .operation = "spmv",
+                                    .format = "csr", .backend = "mkl"};
+    static const sp_kernel k_rsb = {.name = "spmv_librsb", .operation = "spmv",
+                                    .format = "rsb", .backend = "librsb"};
+    fixture f;
+    fixture_open(&f);
+    const double t2[] = {1.9, 2, 2, 2, 2, 2.1}, t3[] = {3, 3, 3, 3, 3, 3},
+                 t4[] = {4, 4, 4, 4, 4, 4}, t6[] = {6, 6, 6, 6, 6, 6};
+    int64_t own = ok_run(&f, &k_omp, "{\"threads\":2}", t2, 6, 4e9, no_phases);
+    int64_t mkl = ok_run(&f, &k_mkl, "{\"threads\":2}", t3, 6, 4e9, no_phases);
+    int64_t tuned = ok_run(&f, &k_rsb, "{\"threads\":2,\"tune\":1}", t4, 6, 4e9, no_phases);
+    ok_run(&f, &k_rsb, "{\"threads\":2,\"tune\":0}", t6, 6, 4e9, no_phases);
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM own_vs_each_vendor WHERE sweep_id = ?1",
+                        f.sweep), 2, "one row per vendor backend");
+    cr_assert_eq(ud_int(f.db, "SELECT vendor_run_id FROM own_vs_each_vendor WHERE sweep_id = ?1 "
+                              "AND vendor_backend = 'librsb'", f.sweep), tuned);
+    ud_close(ud_real(f.db, "SELECT ratio FROM own_vs_each_vendor WHERE sweep_id = ?1 AND "
+                           "vendor_backend = 'librsb'", f.sweep), 2, "4 / 2");
+    ud_close(ud_real(f.db, "SELECT ratio FROM own_vs_each_vendor WHERE sweep_id = ?1 AND "
+                           "vendor_backend = 'mkl'", f.sweep), 1.5, "3 / 2");
+    cr_assert_eq(ud_int(f.db, "SELECT own_run_id FROM own_vs_each_vendor WHERE sweep_id = ?1 "
+                              "AND vendor_backend = 'mkl'", f.sweep), own);
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM own_vs_vendor WHERE sweep_id = ?1",
+                        f.sweep), 1, "one strongest row");
+    cr_assert_eq(ud_int(f.db, "SELECT vendor_run_id FROM own_vs_vendor WHERE sweep_id = ?1",
+                        f.sweep), mkl, "MKL is the strongest");
+    ud_close(ud_real(f.db, "SELECT geomean FROM own_vs_each_vendor_geomean WHERE sweep_id = ?1 "
+                           "AND vendor = 'librsb' AND scope = 'all'", f.sweep), 2, "librsb");
+    ud_close(ud_real(f.db, "SELECT geomean FROM own_vs_each_vendor_geomean WHERE sweep_id = ?1 "
+                           "AND vendor = 'strongest' AND scope = 'all'", f.sweep), 1.5, "MKL");
+    cr_assert_eq(ud_int(f.db, "SELECT count(*) FROM own_vs_vendor_geomean WHERE sweep_id = ?1",
+                        f.sweep), 1, "the strongest line only (no matrix of >= 1e6 nnz)");
+    ud_close(ud_real(f.db, "SELECT geomean FROM own_vs_vendor_geomean WHERE sweep_id = ?1",
+                     f.sweep), 1.5, "against MKL");
+    sp_store_close(f.st);
+}
+
 /* run_counts: every status counted once, the matrix failures beside; the
  * sweep's tally (its exit status) reads the same view. */
 Test(views, run_counts_by_status_and_the_tally_agree)
