@@ -29,13 +29,6 @@ void sp_download_global_init(void)
     pthread_once(&global_once, global_init_once);
 }
 
-double dl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The caller's options with every zero field at its default. */
 static sp_dl_opts resolve_opts(const sp_dl_opts *in)
 {
@@ -97,7 +90,7 @@ static int run_init(dl_run *r, sp_dl_item *items, int n, const sp_dl_opts *opts,
     memset(r, 0, sizeof *r);
     r->o = resolve_opts(opts);
     r->n = n;
-    r->t0 = dl_now();
+    r->t0 = sp_seconds();
     r->rng = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
     sp_download_global_init();
     if (global_rc != CURLE_OK)
@@ -208,13 +201,13 @@ static void after_attempt(dl_run *r, dl_xfer *x, enum dl_outcome out)
         dl_log(r, "%s: %s; discarding %s and starting over", x->item->label, x->cause,
                x->part_path);
         x->state = DL_WAITING;
-        x->next_at = dl_now();
+        x->next_at = sp_seconds();
     } else if (out == DL_RETRY && x->retries_used < r->o.retries && !no_retry(r, x)) {
         double d = backoff(r, ++x->retries_used);
         dl_log(r, "%s: %s; retry %d/%d in %.1f s", x->item->label, x->cause, x->retries_used,
                r->o.retries, d);
         x->state = DL_WAITING;
-        x->next_at = dl_now() + d;
+        x->next_at = sp_seconds() + d;
     } else {
         x->item->unreachable = x->unreachable;
         item_fail(r, x);
@@ -251,7 +244,7 @@ static dl_xfer *due_retry(dl_run *r, double now)
 /* Fill free slots: due retries first, then items never started. */
 static void start_ready(dl_run *r)
 {
-    double now = dl_now();
+    double now = sp_seconds();
     while (r->active < r->o.jobs) {
         dl_xfer *x = due_retry(r, now);
         if (!x && r->next_fresh < r->n)
@@ -289,7 +282,7 @@ static int poll_timeout_ms(dl_run *r)
         return 100;
     if (r->next_fresh < r->n)
         return 0;
-    double now = dl_now(), wait = 0.1;
+    double now = sp_seconds(), wait = 0.1;
     for (int i = 0; i < r->n; i++)
         if (r->x[i].state == DL_WAITING && r->x[i].next_at - now < wait)
             wait = r->x[i].next_at - now;

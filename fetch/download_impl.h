@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 #include <stdarg.h>
 
+#include "../core/clock.h"
 #include "download.h"
 
 enum dl_state { DL_QUEUED, DL_ACTIVE, DL_WAITING, DL_DONE };
@@ -73,7 +74,6 @@ typedef struct dl_run {
 } dl_run;
 
 /* Seconds on the monotonic clock. */
-double dl_now(void);
 
 /* download_xfer.c */
 int dl_attempt_start(dl_run *r, dl_xfer *x);

@@ -113,7 +113,7 @@ void dl_log_done(dl_run *r, const dl_xfer *x)
         dl_log(r, "%s: %s", it->label, it->size >= 0 ? size : "size unknown");
         return;
     }
-    double t = dl_now() - x->t_first;
+    double t = sp_seconds() - x->t_first;
     dl_format_bytes(size, sizeof size, it->size);
     dl_format_bytes(rate, sizeof rate, t > 0 ? (int64_t)((double)x->run_bytes / t) : 0);
     dl_log(r, "%s: %s in %.1f s, %s/s%s", it->label, size, t, rate,
@@ -211,7 +211,7 @@ static void area_line(dl_run *r, char *line, int width)
 
 void dl_progress_tick(dl_run *r, int force)
 {
-    double now = dl_now();
+    double now = sp_seconds();
     if (!r->bar || r->o.quiet || (!force && now - r->last_draw < 0.1))
         return;
     r->last_draw = now;
@@ -249,7 +249,7 @@ void dl_progress_end(dl_run *r)
         int64_t bytes = 0;
         for (int i = 0; i < r->n; i++)
             bytes += r->x[i].run_bytes;
-        double dt = dl_now() - r->t0;
+        double dt = sp_seconds() - r->t0;
         char got[32], rate[32];
         dl_format_bytes(got, sizeof got, bytes);
         dl_format_bytes(rate, sizeof rate, dt > 0 ? (int64_t)((double)bytes / dt) : 0);

@@ -1,7 +1,7 @@
 /*
  * download_xfer.c — one attempt of one item: open "<dest>.part" for
  * appending, set up the easy handle (a Range from what is already on disk),
- * take the response's headers and body, and close or commit the .part.
+ * take the response's headers and body (the .part file itself: download_part.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -147,7 +147,7 @@ static int set_request(dl_xfer *x, CURL *e)
 static void attempt_reset(dl_run *r, dl_xfer *x)
 {
     x->item->attempts++;
-    x->t_attempt = dl_now();
+    x->t_attempt = sp_seconds();
     if (x->item->attempts == 1)
         x->t_first = x->t_attempt;
     x->offset = x->body_start = x->received = 0;
@@ -199,51 +199,3 @@ void dl_xfer_release(dl_run *r, dl_xfer *x)
         dl_part_close(x, 0);
 }
 
-/* Close the .part; durable: fsync first (before a rename). A failure is a
- * write error (the data never reached the disk), kept in write_errno. */
-int dl_part_close(dl_xfer *x, int durable)
-{
-    if (!x->part)
-        return 0;
-    int bad = fflush(x->part) != 0;
-    if (!bad && durable && fsync(fileno(x->part)) != 0)
-        bad = 1;
-    if (bad && !x->write_errno)
-        x->write_errno = errno ? errno : EIO;
-    if (fclose(x->part) != 0 && !bad) {
-        bad = 1;
-        if (!x->write_errno)
-            x->write_errno = errno ? errno : EIO;
-    }
-    x->part = NULL;
-    return bad ? -1 : 0;
-}
-
-/* fsync the directory holding path, so the rename itself is durable.
- * Best effort: some file systems refuse to fsync a directory. */
-static void sync_parent_dir(const char *path)
-{
-    char *copy = strdup(path);
-    if (!copy)
-        return;
-    int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-    free(copy);
-}
-
-/* The body is complete: fsync the .part and rename it to dest. */
-int dl_part_commit(dl_xfer *x)
-{
-    if (dl_part_close(x, 1) < 0)
-        return -1;
-    if (rename(x->part_path, x->item->dest) != 0) {
-        snprintf(x->cause, sizeof x->cause, "cannot rename %s to %s: %s", x->part_path,
-                 x->item->dest, strerror(errno));
-        return -1;
-    }
-    sync_parent_dir(x->item->dest);
-    return 0;
-}

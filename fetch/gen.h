@@ -49,6 +49,11 @@ int gen_check(const char *spec, sp_err *err);
 /* Short name for spec: "laplace2d_n100", only [A-Za-z0-9_.-]. */
 int gen_name(const char *spec, char *name, size_t len, sp_err *err);
 
+/* ---- fetch/gen_util.c: the helpers every generator shares ---- */
+
+/* The value given for key, or NULL. */
+const char *gen_param_find(const gen_params *p, const char *key);
+
 /* Integer parameter `key` in [lo, hi]; dflt (or GEN_REQUIRED) when absent. */
 int gen_param_int(const gen_params *p, const char *key, int64_t dflt, int64_t lo,
                   int64_t hi, int64_t *out, sp_err *err);

@@ -16,35 +16,6 @@
 
 #include "mm_fast.h"
 
-const char *mm_skip_blanks(const char *p, const char *end)
-{
-    while (p < end && mm_is_blank(*p))
-        p++;
-    return p;
-}
-
-const char *mm_next_line(const char *p, const char *end)
-{
-    while (p < end && !mm_is_eol(*p))
-        p++;
-    if (p < end && *p == '\r')
-        p++;
-    if (p < end && *p == '\n')
-        p++;
-    return p;
-}
-
-const char *mm_skip_comments(const char *p, const char *end)
-{
-    for (;;) {
-        p = mm_skip_blanks(p, end);
-        if (p < end && (mm_is_eol(*p) || *p == '%'))
-            p = mm_next_line(p, end);
-        else
-            return p;
-    }
-}
-
 /* A pattern entry's value column, when there is one: the position after
  * it (and *ignored set), p itself when the line goes on with something
  * else (the caller then finds the line not ended), NULL for the careful

@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,28 +29,6 @@
 #include <zlib.h>
 
 #include "mm_read.h"
-
-long mm_line_of(const mm_text *t, const char *at)
-{
-    long line = 1;
-    if (at >= t->end && at > t->buf && mm_is_eol(at[-1]))
-        at--;                   /* at the end: the last line, not the empty one after it */
-    for (const char *q = t->buf; q < at && q < t->end; q++)
-        line += (*q == '\n') || (*q == '\r' && (q + 1 == t->end || q[1] != '\n'));
-    return line;
-}
-
-int mm_fail(const mm_text *t, const char *at, sp_err *err, const char *fmt, ...)
-{
-    if (!err)
-        return -1;              /* a probe (the count pass): no message wanted */
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sp_fail(err, "%s:%ld: %s", t->path, mm_line_of(t, at), msg);
-}
 
 /* The whole text with MM_PAD zero bytes after it: mapped when plain,
  * inflated when gzip. */
