@@ -65,7 +65,7 @@ q "WITH s AS (SELECT * FROM run_stats WHERE operation = 'spmv'),
          FROM s WHERE format = 'csr' AND backend = 'openmp'),
  best AS (SELECT matrix, kernel, axes, gflops,
            ROW_NUMBER() OVER (PARTITION BY matrix ORDER BY median) AS p
-          FROM s WHERE kernel <> 'spmv_librsb'),
+          FROM s WHERE backend NOT IN ('librsb', 'mkl')),
  rsb AS (SELECT matrix, MAX(gflops) AS gf FROM s WHERE kernel = 'spmv_librsb' GROUP BY matrix),
  ser AS (SELECT matrix, MAX(gflops) AS gf FROM s WHERE kernel = 'spmv_csr_serial' GROUP BY matrix)
  SELECT m.name AS matrix, m.nnz, m.size_class AS class, printf('%.2f', ser.gf) AS serial,
@@ -81,12 +81,55 @@ echo
 q "WITH s AS (SELECT * FROM run_stats WHERE operation = 'spmv'),
  per AS (SELECT matrix,
    MAX(CASE WHEN format = 'csr' AND backend = 'openmp' THEN gflops END) AS csr,
-   MAX(CASE WHEN kernel <> 'spmv_librsb' THEN gflops END) AS best,
+   MAX(CASE WHEN backend NOT IN ('librsb', 'mkl') THEN gflops END) AS best,
    MAX(CASE WHEN kernel = 'spmv_librsb' THEN gflops END) AS rsb FROM s GROUP BY matrix)
  SELECT COUNT(*) AS matrices,
    printf('%.2f', exp(AVG(ln(csr / rsb)))) AS geomean_best_csr_omp_vs_librsb,
    printf('%.2f', exp(AVG(ln(best / rsb)))) AS geomean_best_kernel_vs_librsb
  FROM per WHERE rsb > 0"
+echo
+echo "Ours against each vendor library (db/views.sql own_vs_each_vendor: our fastest run of any"
+echo "kernel and axes against each backend's fastest, MKL and librsb (its tuned run where"
+echo "tune = 0,1 ran), same precision; ratio = vendor median / own median, > 1 ours faster,"
+echo "[lo, hi] the conservative bound of the two 95 % intervals; verdict 'same' where they overlap)"
+echo
+q "SELECT operation, precision, matrix, nnz, own_kernel || ' ' || own_axes AS own,
+   vendor_kernel || ' ' || vendor_axes AS vendor,
+   printf('%.2f [%.2f, %.2f]', ratio, ratio_lo, ratio_hi) AS ratio, verdict
+ FROM own_vs_each_vendor WHERE ratio IS NOT NULL ORDER BY operation, precision, vendor_backend, nnz DESC"
+echo
+echo "Geomeans of those ratios over every matrix of the run (vendor 'strongest': the fastest"
+echo "vendor run on each matrix, own_vs_vendor; [lo, hi] the geomeans of the bounds, not a"
+echo "confidence interval). The views' own geomean (own_vs_each_vendor_geomean) is per sweep,"
+echo "and this script runs one sweep per matrix, so the same formula is applied across them here."
+echo
+q "WITH e AS (SELECT operation, precision, vendor_backend AS vendor, matrix, nnz, ratio, ratio_lo,
+              ratio_hi, verdict FROM own_vs_each_vendor WHERE ratio IS NOT NULL
+            UNION ALL
+            SELECT operation, precision, 'strongest', matrix, nnz, ratio, ratio_lo, ratio_hi,
+              verdict FROM own_vs_vendor WHERE ratio IS NOT NULL),
+ s AS (SELECT 'all' AS scope, * FROM e UNION ALL SELECT 'nnz >= 1e6', * FROM e WHERE nnz >= 1000000),
+ w AS (SELECT s.*, ROW_NUMBER() OVER (PARTITION BY operation, precision, vendor, scope
+                                      ORDER BY ratio) AS p FROM s)
+ SELECT operation, precision, vendor, scope, COUNT(*) AS matrices,
+   printf('%.2f [%.2f, %.2f]', exp(AVG(ln(ratio))), exp(AVG(ln(ratio_lo))),
+          exp(AVG(ln(ratio_hi)))) AS geomean,
+   printf('%.2f', MIN(ratio)) AS worst, MAX(CASE WHEN p = 1 THEN matrix END) AS worst_matrix,
+   SUM(verdict = 'faster') AS faster, SUM(verdict = 'same') AS same, SUM(verdict = 'slower') AS slower
+ FROM w GROUP BY operation, precision, vendor, scope ORDER BY operation, precision, vendor, scope"
+echo
+echo "ScanTrans against MKL's transposition (transpose_scantrans / transpose_mkl, each at its"
+echo "best thread count, double), matrices of >= 10^6 nonzeros: the published ratio is 2.8"
+echo
+q "WITH b AS (SELECT matrix, kernel, MIN(median) AS median FROM run_stats
+            WHERE operation = 'transpose' AND precision = 'double'
+              AND kernel IN ('transpose_scantrans', 'transpose_mkl') GROUP BY matrix, kernel),
+ r AS (SELECT m.name AS matrix, m.nnz, k.median / s.median AS ratio
+       FROM b s JOIN b k ON k.matrix = s.matrix AND k.kernel = 'transpose_mkl'
+       JOIN matrices m ON m.name = s.matrix WHERE s.kernel = 'transpose_scantrans')
+ SELECT COUNT(*) AS matrices, printf('%.2f', exp(AVG(ln(ratio)))) AS geomean_scantrans_vs_mkl,
+   printf('%.2f', MIN(ratio)) AS worst, printf('%.2f', MAX(ratio)) AS best
+ FROM r WHERE nnz >= 1000000"
 echo
 echo "Transposition (Mnnz/s = nnz / median / 1e6; GB/s from the byte model: CSR read once, CSC written once)"
 echo

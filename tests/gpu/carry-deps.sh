@@ -31,5 +31,5 @@ ldd "$d"/lib/*.so | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+|libgomp)\.so' |
   while read -r f; do cp -L "$f" "$d/lib/$(basename "$f")"; done
 du -sh "$d"
-tar -cJf .gpu-deps.tar.xz.tmp .gpu-deps && mv .gpu-deps.tar.xz.tmp .gpu-deps.tar.xz
+tar -cf - .gpu-deps | xz -T0 -9e > .gpu-deps.tar.xz.tmp && mv .gpu-deps.tar.xz.tmp .gpu-deps.tar.xz
 du -sh .gpu-deps.tar.xz

@@ -6,6 +6,11 @@
 if [ ! -d .gpu-deps ] && [ -f .gpu-deps.tar.xz ]; then
   tar -xJf .gpu-deps.tar.xz
 fi
+# MKL's libraries (tests/gpu/carry-mkl.sh), where they came along: the
+# build compiles the MKL kernels when .deps/mkl holds them
+if [ ! -d .deps/mkl ] && [ -f .mkl-carry.tar.xz ]; then
+  mkdir -p .deps && tar -xJf .mkl-carry.tar.xz -C .deps
+fi
 if [ -d .gpu-deps ]; then
   _sp_deps=$PWD/.gpu-deps
   export CPATH=$_sp_deps/include${CPATH:+:$CPATH}
