@@ -18,6 +18,7 @@
     X(sp_spmv_csr_omp_auto)                                                   \
     X(sp_spmv_csr_omp_dynamic)                                                \
     X(sp_spmv_csr_omp_nnz)                                                    \
+    X(sp_spmv_csr_omp_nnz_ilp)                                                \
     X(sp_spmv_ell_serial)                                                     \
     X(sp_spmv_ell_omp)                                                        \
     X(sp_spmv_hll_serial)                                                     \
