@@ -89,19 +89,6 @@ int mm_par_wanted(const sp_mm_opts *o, int64_t len, int csr)
     return mm_par_threads(o) >= (csr ? 1 : 2) && len >= min;
 }
 
-/* The start of the line after the one holding p (a line start itself:
- * lines end in \n, \r\n or a lone \r, as mm_next_line reads them). */
-static const char *line_boundary(const char *p, const char *end)
-{
-    while (p < end && !mm_is_eol(*p))
-        p++;
-    if (p < end && *p == '\r')
-        p++;
-    if (p < end && *p == '\n')
-        p++;
-    return p;
-}
-
 /* Will the triplets (COO: 16 bytes an entry; CSR: the rows' offsets in
  * their blocks when not packed, 2 bytes) fit beside the result? Unknown
  * availability lets the read go ahead. */
@@ -329,7 +316,7 @@ static par_chunk *split_body(const mm_text *t, const char *body, int threads, in
     const char *from = body;
     for (int64_t k = 0; k < n; k++) {
         const char *to = k + 1 == n ? t->end : body + len * (k + 1) / n;
-        to = to <= from ? from : line_boundary(to, t->end);
+        to = to <= from ? from : mm_next_line(to, t->end);
         c[k].from = from, c[k].to = to;
         atomic_init(&c[k].done, -1);
         from = to;
