@@ -19,6 +19,7 @@
     X(sp_spmv_csr_omp_dynamic)                                                \
     X(sp_spmv_csr_omp_nnz)                                                    \
     X(sp_spmv_csr_omp_nnz_ilp)                                                \
+    X(sp_spmv_csr_omp_avx512)                                                 \
     X(sp_spmv_ell_serial)                                                     \
     X(sp_spmv_ell_omp)                                                        \
     X(sp_spmv_hll_serial)                                                     \
@@ -29,10 +30,12 @@
     X(sp_spmv_hll_aligned_omp)                                                \
     X(sp_spmv_hll_aligned_omp_static)                                         \
     X(sp_spmv_hll_aligned_omp_dynamic)                                        \
+    X(sp_spmv_hll_avx512)                                                     \
     X(sp_spmv_librsb)                                                         \
     X(sp_spmv_mkl)                                                            \
     X(sp_spmv_dia_serial)                                                     \
     X(sp_spmv_dia_omp)                                                        \
+    X(sp_spmv_bsr_omp)                                                        \
     X(sp_transpose_serial)                                                    \
     X(sp_transpose_scantrans)                                                 \
     X(sp_transpose_mergetrans)                                                \

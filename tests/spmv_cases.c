@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "spmv_cases.h"
+#include "../kernels/cpu_isa.h"
 #include "testutil.h"
 #include "../runner/runner.h"
 
@@ -328,4 +329,9 @@ int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
 {
     spmv_axis_override o = {"threads", threads, nthreads};
     return spmv_check_kernel_with(k, &o, threads ? 1 : 0, A, what);
+}
+
+int spmv_cpu_lacks_isa(const sp_kernel *k)
+{
+    return strstr(k->name, "_avx512") && !sp_cpu_has_avx512f();
 }

@@ -189,9 +189,11 @@ Test(spmv, cpu_kernels_on_awkward_matrices, .timeout = 300)
                 const sp_kernel *K = sp_kernels[k];
                 int refused = spmv_check_kernel_all(K, test_threads, 4, &c.A, c.name);
                 /* padded formats may refuse a matrix; librsb's tuner refuses
-                 * more threads than CPUs (tests/test_spmv_cpu.c, librsb/) */
+                 * more threads than CPUs (tests/test_spmv_cpu.c, librsb/); an
+                 * AVX-512 kernel refuses a CPU without it (below) */
                 int oversubscribed = !strcmp(K->name, "spmv_librsb") && omp_get_num_procs() < 7;
-                cr_assert(!refused || oversubscribed || !strcmp(K->format, "ell") ||
+                cr_assert(!refused || oversubscribed || spmv_cpu_lacks_isa(K) ||
+                              !strcmp(K->format, "ell") ||
                               !strcmp(K->format, "hll") || !strcmp(K->format, "dia"),
                           "%s refused %s (only padded formats may)", K->name, c.name);
                 kernels += i == 0;
@@ -278,6 +280,73 @@ Test(spmv, real_matrices, .timeout = 120)
         for (int k = 0; sp_kernels[k]; k++)
             if (cpu_spmv_built(sp_kernels[k]))
                 spmv_check_kernel_all(sp_kernels[k], test_threads, 4, &A, real[f].file);
+        sp_csr_free(&A);
+    }
+}
+
+/* The AVX-512 kernels on every row length from 0 to 70 (the CSR kernel's
+ * 16-wide loop, its 8-wide step, each masked tail of 1-7 and the scalar
+ * path under 8; the HLL kernel's hacks of 1 to 48 rows, blocks of 16 and
+ * partial ones), with each row's nonzeros ending at the last column of x
+ * and the last ones at the end of the arrays (a masked load past the end
+ * would fault or read garbage), rows in increasing and decreasing length:
+ * within the double tolerance of the reference at 1, 2, 3 and 7 threads.
+ * Where the CPU has no AVX-512F, need and prepare refuse with a reason
+ * that says so. */
+static void avx512_case(sp_csr *A, int decreasing)
+{
+    const int32_t rows = 71, cols = 80;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_csr_alloc(A, rows, cols, rows * (rows - 1) / 2, &err), 0, "%s", err.msg);
+    int32_t at = 0;
+    for (int32_t r = 0; r < rows; r++) {
+        int32_t len = decreasing ? rows - 1 - r : r;
+        A->rowptr[r] = at;
+        for (int32_t j = 0; j < len; j++, at++) {
+            A->colidx[at] = cols - len + j;
+            A->val[at] = (double)((r * 7 + j * 13) % 17) - 8.5;
+        }
+    }
+    A->rowptr[rows] = at;
+    cr_assert_eq(sp_csr_validate(A, &err), 0, "%s", err.msg);
+}
+
+Test(spmv, avx512_kernels_on_every_row_length_or_refused_with_the_reason)
+{
+    static const char *const names[] = {"spmv_csr_omp_avx512", "spmv_hll_avx512"};
+    static const long hacks[] = {1, 7, 16, 17, 32, 48};
+    const spmv_axis_override hack = {"hack", hacks, 6}, thr = {"threads", test_threads, 4};
+    const spmv_axis_override both[] = {thr, hack};
+    for (int d = 0; d < 2; d++) {
+        sp_csr A;
+        avx512_case(&A, d);
+        for (int n = 0; n < 2; n++) {
+            const sp_kernel *k = sp_kernel_find(names[n]);
+            cr_assert_not_null(k, "%s is not registered", names[n]);
+            int hll = !strcmp(k->format, "hll");
+            if (spmv_cpu_lacks_isa(k)) {
+                const sp_operation *op = spmv_op();
+                sp_problem pb;
+                sp_err err = {{0}};
+                cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
+                sp_need need = {0};
+                void *state = NULL;
+                cr_assert_eq(k->need(&pb, NULL, &need, &err), -1,
+                             "%s: need accepted a CPU without AVX-512F", k->name);
+                cr_assert_not_null(strstr(err.msg, "AVX-512"), "reason: %s", err.msg);
+                err.msg[0] = 0;
+                cr_assert_eq(k->prepare(&pb, NULL, &state, &err), -1);
+                cr_assert_null(state);
+                cr_assert_not_null(strstr(err.msg, "AVX-512"), "reason: %s", err.msg);
+                op->teardown(&pb);
+                cr_log_info("%s: this CPU has no AVX-512F; checked its refusal only", k->name);
+                continue;
+            }
+            int refused = spmv_check_kernel_with(k, both, hll ? 2 : 1, &A,
+                                                 d ? "rows of 70..0 nonzeros"
+                                                   : "rows of 0..70 nonzeros");
+            cr_assert_eq(refused, 0, "%s refused on a CPU with AVX-512F", k->name);
+        }
         sp_csr_free(&A);
     }
 }

@@ -1,0 +1,25 @@
+/*
+ * cpu_isa.h — which vector instructions the CPU running spsweep has, for the
+ * kernels written in one instruction set's intrinsics (the *_avx512 SpMV
+ * kernels): they are compiled for it by a target attribute whatever the
+ * build's -march, and refuse, with this reason, to run where it is missing.
+ */
+#ifndef SP_CPU_ISA_H
+#define SP_CPU_ISA_H
+
+#include "kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when this build is x86-64 and the CPU has AVX-512F, else 0. */
+int sp_cpu_has_avx512f(void);
+
+/* 0 when sp_cpu_has_avx512f(); else -1 with the reason, naming `who`. */
+int sp_require_avx512f(const char *who, sp_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
