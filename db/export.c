@@ -200,26 +200,6 @@ static const char *source_sql(const char *what)
     return NULL;
 }
 
-int store_export_open(const char *path, int64_t *sweep, sp_store **out, sp_err *err)
-{
-    sp_store *st;
-    if (sp_store_open_readonly(path, &st, err))
-        return -1;
-    int64_t latest = 0;
-    int rc = *sweep ? 0 : store_query_int(st, "SELECT coalesce(MAX(id), 0) FROM sweeps",
-                                          &latest, err);
-    if (rc == 0 && !*sweep && !(*sweep = latest))
-        rc = sp_fail(err, "%s: no sweep to export", path);
-    else if (rc == 0)
-        rc = sp_store_check_sweep(st->db, "main", path, "--sweep", *sweep, err);
-    if (rc) {
-        sp_store_close(st);
-        return -1;
-    }
-    *out = st;
-    return 0;
-}
-
 int sp_store_export(const char *path, const char *what, int64_t sweep, int format, FILE *out,
                     sp_err *err)
 {

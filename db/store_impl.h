@@ -32,7 +32,8 @@ sp_store *store_connect(const char *path, const char *uri, int flags, sp_err *er
 int store_apply_schema(sp_store *st, sp_err *err);
 
 int store_fail(const sp_store *st, sp_err *err, const char *what);
-/* Open path read-only for an export (export.c, export_gbench.c) and
+/* Open path read-only for an export (store_readonly.c; export.c and
+ * export_gbench.c call it) and
  * resolve *sweep: 0 becomes the latest sweep, another id must be one of
  * the database's; -1 (closed again) when it cannot. */
 int store_export_open(const char *path, int64_t *sweep, sp_store **st, sp_err *err);

@@ -154,3 +154,26 @@ int sp_store_open_readonly(const char *path, sp_store **out, sp_err *err)
     *out = st;
     return 0;
 }
+
+/* An export's database, read-only, and its sweep (store_impl.h): both
+ * exporters (export.c, export_gbench.c) start here, so neither calls the
+ * other for it. */
+int store_export_open(const char *path, int64_t *sweep, sp_store **out, sp_err *err)
+{
+    sp_store *st;
+    if (sp_store_open_readonly(path, &st, err))
+        return -1;
+    int64_t latest = 0;
+    int rc = *sweep ? 0 : store_query_int(st, "SELECT coalesce(MAX(id), 0) FROM sweeps",
+                                          &latest, err);
+    if (rc == 0 && !*sweep && !(*sweep = latest))
+        rc = sp_fail(err, "%s: no sweep to export", path);
+    else if (rc == 0)
+        rc = sp_store_check_sweep(st->db, "main", path, "--sweep", *sweep, err);
+    if (rc) {
+        sp_store_close(st);
+        return -1;
+    }
+    *out = st;
+    return 0;
+}

@@ -238,22 +238,6 @@ void rp_html_free(rp_report *r)
     r->html = NULL;
 }
 
-void rp_html_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default:    /* control characters (not tab, newline) are no HTML text */
-            fputc((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ? ' ' : c, f);
-        }
-    }
-}
-
 /* The chart's title: its script's "set title '...'" (rp_chart_head, quoted
  * by rp_gp_name: '' is one quote); the base name without one. */
 static void chart_title(const rp_report *r, const char *base, char *buf, size_t len)
@@ -616,4 +600,10 @@ int rp_html_write(rp_report *r, sp_err *err)
         return -1;
     }
     return rp_finish(f, r, HTML_FILE, err);
+}
+
+/* A figure: recorded in page order, and its entry in the HTML page. */
+int rp_add_chart(rp_report *r, const char *base, sp_err *err)
+{
+    return rp_chart_record(r, base, 1, err) || rp_html_chart(r, base, err) ? -1 : 0;
 }

@@ -44,16 +44,18 @@ typedef struct rp_report {
 #define AXES_TEXT(col)                                                                  \
     "replace(replace(replace(replace(" col ", '{', ''), '}', ''), '\"', ''), ':', '=')"
 
-/* Record a figure chart (drawn in the paper's sizes) / a text page (a
- * table page, drawn at the report page's size) for the PNG pass and the
- * PDF (copies base). */
+/* Record a figure chart (drawn in the paper's sizes; report_html.c, as it
+ * also enters the HTML page) / a text page (a table page, drawn at the
+ * report page's size; report_util.c) for the PNG pass and the PDF (copies
+ * base). rp_chart_record is the list both go into (figure 1 or 0). */
 int rp_add_chart(rp_report *r, const char *base, sp_err *err);
 int rp_add_page(rp_report *r, const char *base, sp_err *err);
+int rp_chart_record(rp_report *r, const char *base, int figure, sp_err *err);
 /* 1 when base is already a chart of this report. */
 int rp_has_chart(const rp_report *r, const char *base);
 
 /* Open out_dir/name for writing (recording it in the manifest) / close it,
- * checking for write errors. */
+ * checking for write errors (report_manifest.c). */
 FILE *rp_create(rp_report *r, const char *name, sp_err *err);
 int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err);
 
@@ -218,7 +220,7 @@ int rp_html_table(rp_report *r, const rp_table *t, sp_err *err);
 int rp_html_write(rp_report *r, sp_err *err);
 void rp_html_free(rp_report *r);
 /* Text escaped for HTML (& < > " '; control characters but tab and
- * newline as spaces). */
+ * newline as spaces; report_util.c: the title page writes it too). */
 void rp_html_text(FILE *f, const char *s);
 int rp_run_gnuplot(const rp_report *r, const char *script, sp_err *err);
 

@@ -99,3 +99,30 @@ int rp_manifest_write(rp_report *r, sp_err *err)
             fprintf(f, "%s\n", r->files[i]);
     return rp_finish(f, r, MANIFEST, err);
 }
+
+/* Open out_dir/name for writing; the name goes into the manifest first,
+ * so that even a half-written file is removed by the next report. */
+FILE *rp_create(rp_report *r, const char *name, sp_err *err)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", r->out_dir, name) >= sizeof path) {
+        sp_fail(err, "%s/%s: path too long", r->out_dir, name);
+        return NULL;
+    }
+    if (rp_manifest_add(r, name, err))
+        return NULL;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        sp_fail(err, "%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+/* Close a file from rp_create; a write error anywhere in it is reported. */
+int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return sp_fail(err, "%s/%s: write failed: %s", r->out_dir, name,
+                       errno ? strerror(errno) : "I/O error");
+    return 0;
+}

@@ -1,6 +1,8 @@
 /*
- * report_util.c — small helpers of the report: the chart list, output
- * files, escaping names for gnuplot, safe file names.
+ * report_util.c — small helpers of the report: the chart list, escaping
+ * names for gnuplot and text for HTML, safe file names. It calls no other
+ * file of plots/ (the report's files are opened in report_manifest.c,
+ * which records them; a figure enters the HTML page in report_html.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -8,8 +10,8 @@
 
 #include "report_impl.h"
 
-/* Record a chart or page (a copy of base) in page order. */
-static int add_chart(rp_report *r, const char *base, int figure, sp_err *err)
+/* Record a chart or page (a copy of base) in page order (report_impl.h). */
+int rp_chart_record(rp_report *r, const char *base, int figure, sp_err *err)
 {
     if (r->ncharts == r->cap) {
         int cap = r->cap ? 2 * r->cap : 16;
@@ -28,14 +30,9 @@ static int add_chart(rp_report *r, const char *base, int figure, sp_err *err)
     return 0;
 }
 
-int rp_add_chart(rp_report *r, const char *base, sp_err *err)
-{
-    return add_chart(r, base, 1, err) || rp_html_chart(r, base, err) ? -1 : 0;
-}
-
 int rp_add_page(rp_report *r, const char *base, sp_err *err)
 {
-    return add_chart(r, base, 0, err);
+    return rp_chart_record(r, base, 0, err);
 }
 
 /* 1 when base names a chart already recorded. */
@@ -44,33 +41,6 @@ int rp_has_chart(const rp_report *r, const char *base)
     for (int i = 0; i < r->ncharts; i++)
         if (strcmp(r->charts[i], base) == 0)
             return 1;
-    return 0;
-}
-
-/* Open out_dir/name for writing; the name goes into the manifest first,
- * so that even a half-written file is removed by the next report. */
-FILE *rp_create(rp_report *r, const char *name, sp_err *err)
-{
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", r->out_dir, name) >= sizeof path) {
-        sp_fail(err, "%s/%s: path too long", r->out_dir, name);
-        return NULL;
-    }
-    if (rp_manifest_add(r, name, err))
-        return NULL;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        sp_fail(err, "%s: cannot write: %s", path, strerror(errno));
-    return f;
-}
-
-/* Close a file from rp_create; a write error anywhere in it is reported. */
-int rp_finish(FILE *f, const rp_report *r, const char *name, sp_err *err)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return sp_fail(err, "%s/%s: write failed: %s", r->out_dir, name,
-                       errno ? strerror(errno) : "I/O error");
     return 0;
 }
 
@@ -166,5 +136,22 @@ void rp_plot_blocks(FILE *f, const rp_series *s, const char *dat, const int *blo
         rp_gp_name(f, dat, RP_GP_STRING);
         fprintf(f, " index %d %s lt %d title ", blocks[i], how, i + 1);
         rp_gp_name(f, s->name[i], RP_GP_STRING);
+    }
+}
+
+/* s as HTML text (report_impl.h). */
+void rp_html_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        switch (c) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default:    /* control characters (not tab, newline) are no HTML text */
+            fputc((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ? ' ' : c, f);
+        }
     }
 }
