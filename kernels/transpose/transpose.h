@@ -39,8 +39,12 @@ size_t sp_csc_bytes_vb(const sp_csr *A, size_t vb);
 /* C's arrays as views into buf (sp_csc_bytes(A) bytes, 8-byte aligned). */
 void sp_csc_view(void *buf, const sp_csr *A, sp_csc *C);
 
-/* C = A^T by a serial counting sort over the columns (C from sp_csc_view). */
+/* C = A^T by a serial counting sort over the columns (C from sp_csc_view;
+ * transpose_count.c). The float form moves val (A's values rounded to
+ * float) into cval alongside the pattern into colptr and rowidx. */
 void sp_transpose_count(const sp_csr *A, sp_csc *C);
+void sp_transpose_count_float(const sp_csr *A, const float *val, int32_t *colptr,
+                              int32_t *rowidx, float *cval);
 
 /* ---- CPU kernels (transpose_cpu.c) ----------------------------------------
  * The state owns the CSC and the kernel's scratch (work_bytes, sized by

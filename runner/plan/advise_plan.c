@@ -22,19 +22,6 @@
 #include "advise_plan.h"
 #include "load_guard.h"
 
-int sp_parse_advised(const char *v, int *k, sp_err *err)
-{
-    const char *p = strncmp(v, "advised:", 8) ? NULL : v + 8;
-    char *end;
-    long n = p && *p ? strtol(p, &end, 10) : 0;
-    if (!p || !*p || *end || n < 1 || n > 1000)
-        return sp_fail(err, "'kernels' in [sweep] takes advised:K (K = 1..1000: run the K "
-                       "configurations `spsweep advise` ranks first for each matrix, plus "
-                       "the vendor library's), not '%s'", v);
-    *k = (int)n;
-    return 0;
-}
-
 /* A vendor library's kernel (the view vendor_runs' backends): always runs. */
 static int vendor(const sp_kernel *k)
 {

@@ -23,8 +23,6 @@ typedef struct sp_advised {
     int dropped;                /* runs of the selection left out */
 } sp_advised;
 
-/* `advised:K` -> K (1..1000); anything else is refused, naming the key. */
-int sp_parse_advised(const char *v, int *k, sp_err *err);
 /* With cfg->advised_k set: advise on every matrix of wl and keep only its
  * advised combinations, the vendor libraries' and those not advised on
  * (another precision; a matrix with nothing close: all); wl->advised holds

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise_plan.h"
 #include "charts.h"
 #include "nearest.h"
 #include "../../fetch/fetch.h"
@@ -252,6 +251,20 @@ static int prescan(parse_ctx *c, const char *path, const char *text, sp_err *err
             return -1;
         s = nl ? nl + 1 : end;
     }
+    return 0;
+}
+
+/* `kernels = advised:K` -> K (plan.h). */
+int sp_parse_advised(const char *v, int *k, sp_err *err)
+{
+    const char *p = strncmp(v, "advised:", 8) ? NULL : v + 8;
+    char *end;
+    long n = p && *p ? strtol(p, &end, 10) : 0;
+    if (!p || !*p || *end || n < 1 || n > 1000)
+        return sp_fail(err, "'kernels' in [sweep] takes advised:K (K = 1..1000: run the K "
+                       "configurations `spsweep advise` ranks first for each matrix, plus "
+                       "the vendor library's), not '%s'", v);
+    *k = (int)n;
     return 0;
 }
 

@@ -149,6 +149,9 @@ double sp_config_min_sample(const sp_config *cfg, const sp_kernel *k);
 /* How the sweep loads cfg's matrices: its cache directory, complex policy
  * and Matrix Market read threads (lo is overwritten). */
 void sp_config_load_opts(const sp_config *cfg, sp_load_opts *lo);
+/* `kernels = advised:K` -> K (1..1000); anything else is refused, naming
+ * the key (config.c; runner/plan/advise_plan.c keeps the advised runs). */
+int sp_parse_advised(const char *v, int *k, sp_err *err);
 
 /* Kernels to look up beside the registry (tests inject deliberately wrong
  * kernels this way); NULL-terminated, may be NULL. */
