@@ -261,6 +261,10 @@ Test(config, values_a_kernel_does_not_take_are_refused_with_the_line)
               "hack = 65537\n", 4, "hack = 65537 is not among the values it takes, 1..65536");
     parse_err("[matrices]\nsource = keys:uniform?n=100\n[kernel sort_qsort_study8]\n"
               "window = 1025\n", 4, "window = 1025");
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_bsr_omp]\n"
+              "block = 3,17\n", 4, "block = 17 is not among the values it takes, 1..16");
+    parse_err("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_hll_avx512]\n"
+              "hack = 16\nsigma = 0\n", 5, "sigma");
     sp_config cfg;
     parse_ok("[matrices]\nsource = gen:laplace2d?n=10\n[kernel spmv_csr_cuda_scalar]\n"
              "blocksize = 1,7,100,1024\n[kernel spmv_csr_cuda_vector]\n", &cfg);

@@ -230,7 +230,9 @@ const sp_kernel sp_spmv_hll_avx512 = {
     .summary = "SELL-C-sigma, C = 16: HLL column-major aligned, AVX-512 across rows (a lane a "
                "row), rows sorted in windows of sigma (AVX-512F CPUs)",
     .naxes = 3,
-    .axes = {{"threads", "1..nproc:*2,nproc"}, {"hack", "16"}, {"sigma", "1,512,4096"}},
+    .axes = {{"threads", "1..nproc:*2,nproc"},
+             {"hack", "16", "1..65536"},
+             {"sigma", "1,512,4096", "1..1073741824"}},
     .prepare = avx512_prepare,
     .launch = avx512_launch,
     .result = avx512_result,
