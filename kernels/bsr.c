@@ -58,8 +58,9 @@ static void rows_of(const sp_csr *A, int32_t b, int32_t I, int32_t *r0, int32_t 
     *r1 = (int32_t)(hi < A->rows ? hi : A->rows);
 }
 
-/* Blocks of block row I; tag[bc] becomes I + 1 for each block column. */
-static int64_t count_row(const sp_csr *A, int32_t b, int32_t I, int32_t *tag)
+/* The block columns of block row I, in order of first appearance, into
+ * out (when not NULL); their count. tag[bc] becomes I + 1 for each. */
+static int64_t collect_row(const sp_csr *A, int32_t b, int32_t I, int32_t *tag, int32_t *out)
 {
     int32_t r0, r1;
     int64_t n = 0;
@@ -69,6 +70,8 @@ static int64_t count_row(const sp_csr *A, int32_t b, int32_t I, int32_t *tag)
             int32_t bc = A->colidx[k] / b;
             if (tag[bc] != I + 1) {
                 tag[bc] = I + 1;
+                if (out)
+                    out[n] = bc;
                 n++;
             }
         }
@@ -86,7 +89,7 @@ int sp_bsr_plan(const sp_csr *A, int32_t b, int32_t *nblocks, int64_t *stored,
         return sp_fail(err, "BSR: out of memory for %d block-column tags", bcols);
     int64_t nb = 0;
     for (int32_t I = 0; I < brows; I++)
-        nb += count_row(A, b, I, tag);
+        nb += collect_row(A, b, I, tag, NULL);
     free(tag);
     return size_of(A, b, nb, nblocks, stored, bytes, err);
 }
@@ -109,16 +112,8 @@ static void fill_row(sp_bsr *B, const sp_csr *A, int32_t I, int32_t *tag, int32_
 {
     const int32_t b = B->b;
     const int64_t bb = (int64_t)b * b, base = B->browptr[I];
-    int32_t r0, r1, n = 0;
+    int32_t r0, r1, n = (int32_t)collect_row(A, b, I, tag, B->bcol + base);
     rows_of(A, b, I, &r0, &r1);
-    for (int32_t r = r0; r < r1; r++)
-        for (int32_t k = A->rowptr[r]; k < A->rowptr[r + 1]; k++) {
-            int32_t bc = A->colidx[k] / b;
-            if (tag[bc] != I + 1) {
-                tag[bc] = I + 1;
-                B->bcol[base + n++] = bc;
-            }
-        }
     qsort(B->bcol + base, (size_t)n, sizeof(int32_t), cmp_i32);
     for (int32_t j = 0; j < n; j++)
         pos[B->bcol[base + j]] = j;
@@ -151,7 +146,7 @@ int sp_bsr_from_csr(sp_bsr *B, const sp_csr *A, int32_t b, int threads, sp_err *
             failed = !tag;
 #pragma omp for schedule(dynamic, 64)
             for (int32_t I = 0; I < B->brows; I++)
-                count[I] = tag ? count_row(A, b, I, tag) : 0;
+                count[I] = tag ? collect_row(A, b, I, tag, NULL) : 0;
             free(tag);
         }
     }

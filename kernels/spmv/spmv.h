@@ -37,6 +37,24 @@ static inline double sp_spmv_csr_row(const sp_csr *A, const double *x, int32_t i
     return sum;
 }
 
+/* Row entries [k, end) in four partial sums (k, k+1, k+2, k+3 of each
+ * group of four), the remainder into the first, added pairwise at the end:
+ * four independent chains instead of one (spmv_csr_omp_split.c says why). */
+static inline double sp_spmv_csr_row4(const int32_t *col, const double *val, const double *x,
+                                      int32_t k, int32_t end)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; k + 4 <= end; k += 4) {
+        s0 += val[k] * x[col[k]];
+        s1 += val[k + 1] * x[col[k + 1]];
+        s2 += val[k + 2] * x[col[k + 2]];
+        s3 += val[k + 3] * x[col[k + 3]];
+    }
+    for (; k < end; k++)
+        s0 += val[k] * x[col[k]];
+    return (s0 + s1) + (s2 + s3);
+}
+
 int sp_spmv_cpu_prepare(const sp_problem *pb, const sp_params *p, void **state, sp_err *err);
 int sp_spmv_cpu_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_spmv_cpu_release(void *state);

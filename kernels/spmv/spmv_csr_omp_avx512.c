@@ -45,22 +45,6 @@ static int avx512_usable(sp_err *err)
 }
 
 #if SP_AVX512_BUILT
-/* Row [k, end): scalar, four partial sums (the short-row path). */
-static inline double row_short(const int32_t *restrict col, const double *restrict val,
-                               const double *restrict x, int32_t k, int32_t end)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (; k + 4 <= end; k += 4) {
-        s0 += val[k] * x[col[k]];
-        s1 += val[k + 1] * x[col[k + 1]];
-        s2 += val[k + 2] * x[col[k + 2]];
-        s3 += val[k + 3] * x[col[k + 3]];
-    }
-    for (; k < end; k++)
-        s0 += val[k] * x[col[k]];
-    return (s0 + s1) + (s2 + s3);
-}
-
 /* Row [k, end) of at least 8 nonzeros: two 8-wide sums, a masked tail. */
 __attribute__((target("avx512f"))) static inline double
 row_avx512(const int32_t *restrict col, const double *restrict val, const double *restrict x,
@@ -98,7 +82,7 @@ __attribute__((target("avx512f"))) static void rows_avx512(const sp_csr *A,
     const double *restrict val = A->val;
     for (int32_t i = i0; i < i1; i++) {
         int32_t k = rp[i], end = rp[i + 1];
-        y[i] = end - k >= 8 ? row_avx512(col, val, x, k, end) : row_short(col, val, x, k, end);
+        y[i] = end - k >= 8 ? row_avx512(col, val, x, k, end) : sp_spmv_csr_row4(col, val, x, k, end);
     }
 }
 #endif

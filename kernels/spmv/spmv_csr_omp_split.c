@@ -31,23 +31,6 @@ static void csr_rows(const sp_csr *A, const double *restrict x, double *restrict
         y[i] = sp_spmv_csr_row(A, x, i);
 }
 
-/* Row i in four partial sums (k, k+1, k+2, k+3 of each group of four),
- * the remainder into the first, added pairwise at the end. */
-static inline double csr_row_ilp(const int32_t *restrict col, const double *restrict val,
-                                 const double *restrict x, int32_t k, int32_t end)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (; k + 4 <= end; k += 4) {
-        s0 += val[k] * x[col[k]];
-        s1 += val[k + 1] * x[col[k + 1]];
-        s2 += val[k + 2] * x[col[k + 2]];
-        s3 += val[k + 3] * x[col[k + 3]];
-    }
-    for (; k < end; k++)
-        s0 += val[k] * x[col[k]];
-    return (s0 + s1) + (s2 + s3);
-}
-
 static int csr_nnz_ilp_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     (void)ex;
@@ -60,7 +43,7 @@ static int csr_nnz_ilp_launch(void *state, const sp_exec *ex, sp_err *err)
     double *restrict y = s->y;
     if (s->threads == 1) {      /* no parallel region (spmv_csr_omp_avx512.c) */
         for (int32_t i = 0; i < A->rows; i++)
-            y[i] = csr_row_ilp(A->colidx, A->val, x, rp[i], rp[i + 1]);
+            y[i] = sp_spmv_csr_row4(A->colidx, A->val, x, rp[i], rp[i + 1]);
         return 0;
     }
 #pragma omp parallel num_threads(s->threads)
@@ -68,7 +51,7 @@ static int csr_nnz_ilp_launch(void *state, const sp_exec *ex, sp_err *err)
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         int32_t i1 = sp_split_prefix(rp, A->rows, nt, t + 1);
         for (int32_t i = sp_split_prefix(rp, A->rows, nt, t); i < i1; i++)
-            y[i] = csr_row_ilp(A->colidx, A->val, x, rp[i], rp[i + 1]);
+            y[i] = sp_spmv_csr_row4(A->colidx, A->val, x, rp[i], rp[i + 1]);
     }
     return 0;
 }

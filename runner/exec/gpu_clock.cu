@@ -106,7 +106,7 @@ extern "C" int sp_gpu_spin(void *stream, double seconds, sp_err *err)
  * load in its convert_s and the others did not: study 001's mode 1 of
  * cusparseCsr2cscEx2 on an H100 (2026-12-07) came out 0.57 on one matrix
  * and 4.36 with setup left out. One handle made and destroyed, untimed,
- * when the first GPU clock of the process opens: every run's conversion
+ * when the first GPU clock of the process has its stream: every run's conversion
  * then holds the steady-state creation. A failure here is left for the
  * kernel's own cusparseCreate to report. */
 static void warm_cusparse_once(void)
@@ -123,7 +123,6 @@ static void warm_cusparse_once(void)
 extern "C" int sp_gpu_clock_open(sp_gpu_clock **out, int flush_l2, sp_err *err)
 {
     *out = NULL;
-    warm_cusparse_once();
     sp_gpu_clock *c = (sp_gpu_clock *)calloc(1, sizeof *c);
     if (!c)
         return sp_fail(err, "GPU clock: out of memory");
@@ -137,6 +136,7 @@ extern "C" int sp_gpu_clock_open(sp_gpu_clock **out, int flush_l2, sp_err *err)
         sp_gpu_clock_close(c);
         return -1;
     }
+    warm_cusparse_once();       /* a usable device only: cuSPARSE prints its failures */
     if (flush_l2 && l2 > 0) {
         c->flush_bytes = (size_t)l2;
         if (cuda_ok(cudaMalloc(&c->flush, c->flush_bytes), "GPU clock: the L2 flush buffer",
