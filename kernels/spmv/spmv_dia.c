@@ -9,8 +9,20 @@
  * matrix, so the padding outside it is never read. Diagonals go in
  * ascending offset, i.e. column, order: each y[i] sums its row's entries
  * in CSR order (plus zeros), as the serial reference does.
+ *
+ * The CPU kernels keep the values strip-major (a copy made in the
+ * conversion, dia.h's diagonal-major array freed after it): strip q's
+ * diagonal d at sval[(q·ndiags + d)·SP_DIA_STRIP], so a strip's values
+ * are one contiguous run and a thread reads one stream, not one per
+ * diagonal. Diagonal-major, a 27-point stencil is 27 streams a core,
+ * more than the hardware prefetchers follow. On the 2-core development
+ * VM (bench/RESULTS.md, 2026-12-07) one thread ran laplace3d n = 120 in
+ * 21-26 ms instead of 36, the 2M-row band of width 16 in 30-34 instead of
+ * 49.5; not yet timed on the 16-core host. The GPU kernel keeps dia.h's
+ * layout (its threads read down a diagonal together).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../dia.h"
 #include "../partition.h"
@@ -19,26 +31,61 @@
 #define SP_DIA_STRIP 1024
 
 typedef struct sp_spmv_dia {
-    sp_dia D;
+    sp_dia D;           /* offsets; D.val freed once sval holds the values */
+    double *sval;       /* strips · ndiags · SP_DIA_STRIP values, strip-major */
+    int64_t strips;
     const double *x;
     double *y;          /* rows entries */
     int threads;        /* the `threads` axis, 1 when absent */
 } sp_spmv_dia;
 
-/* Rows [i0, i1) of y = D·x. */
-static void dia_rows(const sp_dia *D, int64_t i0, int64_t i1, const double *restrict x,
-                     double *restrict y)
+static int64_t strips_of(const sp_csr *A)
 {
+    return ((int64_t)A->rows + SP_DIA_STRIP - 1) / SP_DIA_STRIP;
+}
+
+/* Strip q of y = D·x (its values at sval). */
+static void dia_strip(const sp_spmv_dia *s, int64_t q, const double *restrict x,
+                      double *restrict y)
+{
+    const sp_dia *D = &s->D;
+    const int64_t i0 = q * SP_DIA_STRIP, i1 = i0 + SP_DIA_STRIP < D->rows ? i0 + SP_DIA_STRIP
+                                                                          : D->rows;
     for (int64_t i = i0; i < i1; i++)
         y[i] = 0.0;
     for (int32_t d = 0; d < D->ndiags; d++) {
         const int64_t off = D->offset[d];
         const int64_t lo = i0 > -off ? i0 : -off, hi = i1 < D->cols - off ? i1 : D->cols - off;
-        const double *restrict v = D->val + (int64_t)d * D->rows;
+        const double *restrict v = s->sval + (q * D->ndiags + d) * SP_DIA_STRIP - i0;
 #pragma omp simd
         for (int64_t i = lo; i < hi; i++)
             y[i] += v[i] * x[i + off];
     }
+}
+
+/* sval from D.val (strip q's diagonal d: rows q·STRIP .. of diagonal d,
+ * zeros past the last row), then D.val freed. */
+static int dia_restripe(sp_spmv_dia *s, int threads, sp_err *err)
+{
+    sp_dia *D = &s->D;
+    const int64_t strips = s->strips, nd = D->ndiags;
+    const int64_t blocks = strips * nd > 0 ? strips * nd : 1;
+    s->sval = sp_alloc_large((size_t)blocks * SP_DIA_STRIP * sizeof(double));
+    if (!s->sval)
+        return sp_fail(err, "spmv_dia: out of memory for the strip-major values (%.1f MB)",
+                       (double)strips * nd * SP_DIA_STRIP * 8 / 1e6);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t q = 0; q < strips; q++)
+        for (int64_t d = 0; d < nd; d++) {
+            const int64_t i0 = q * SP_DIA_STRIP;
+            const int64_t n = D->rows - i0 < SP_DIA_STRIP ? D->rows - i0 : SP_DIA_STRIP;
+            double *to = s->sval + (q * nd + d) * SP_DIA_STRIP;
+            memcpy(to, D->val + d * D->rows + i0, (size_t)n * sizeof(double));
+            memset(to + n, 0, (size_t)(SP_DIA_STRIP - n) * sizeof(double));
+        }
+    free(D->val);
+    D->val = NULL;
+    return 0;
 }
 
 static int dia_check_problem(const char *name, const sp_problem *pb, sp_err *err)
@@ -60,7 +107,9 @@ static int dia_cpu_need(const sp_problem *pb, const sp_params *p, sp_need *need,
         return -1;
     if (sp_dia_plan(pb->A, &nd, &stored, &bytes, err))
         return sp_fail_prefix(err, "spmv_dia");
+    /* the strip-major copy is made while dia.h's layout still exists */
     need->host_bytes = bytes + sp_dia_work_bytes(pb->A) +
+                       (uint64_t)strips_of(pb->A) * (uint64_t)nd * SP_DIA_STRIP * sizeof(double) +
                        ((uint64_t)pb->A->rows + 1) * sizeof(double) + sizeof(sp_spmv_dia);
     need->device_bytes = 0;
     need->stored = (uint64_t)stored;
@@ -72,6 +121,7 @@ static void dia_release(void *state)
     sp_spmv_dia *s = state;
     if (s) {
         sp_dia_free(&s->D);
+        free(s->sval);
         free(s->y);
     }
     free(s);
@@ -95,6 +145,11 @@ static int dia_prepare(const sp_problem *pb, const sp_params *p, void **state, s
         dia_release(s);
         return sp_fail_prefix(err, "spmv_dia");
     }
+    s->strips = strips_of(pb->A);
+    if (dia_restripe(s, threads, err)) {
+        dia_release(s);
+        return -1;
+    }
     s->x = pb->x, s->threads = threads;
     *state = s;
     return 0;
@@ -106,9 +161,8 @@ static int dia_serial_launch(void *state, const sp_exec *ex, sp_err *err)
     const sp_spmv_dia *s = state;
     if (!s)
         return sp_fail(err, "spmv_dia_serial: launch without a state");
-    for (int64_t i = 0; i < s->D.rows; i += SP_DIA_STRIP)
-        dia_rows(&s->D, i, i + SP_DIA_STRIP < s->D.rows ? i + SP_DIA_STRIP : s->D.rows, s->x,
-                 s->y);
+    for (int64_t q = 0; q < s->strips; q++)
+        dia_strip(s, q, s->x, s->y);
     return 0;
 }
 
@@ -119,12 +173,14 @@ static int dia_omp_launch(void *state, const sp_exec *ex, sp_err *err)
     const sp_spmv_dia *s = state;
     if (!s)
         return sp_fail(err, "spmv_dia_omp: launch without a state");
-    const int64_t rows = s->D.rows, strips = (rows + SP_DIA_STRIP - 1) / SP_DIA_STRIP;
-#pragma omp parallel for schedule(static) num_threads(s->threads)
-    for (int64_t q = 0; q < strips; q++) {
-        int64_t i = q * SP_DIA_STRIP;
-        dia_rows(&s->D, i, i + SP_DIA_STRIP < rows ? i + SP_DIA_STRIP : rows, s->x, s->y);
+    if (s->threads == 1) {
+        for (int64_t q = 0; q < s->strips; q++)
+            dia_strip(s, q, s->x, s->y);
+        return 0;
     }
+#pragma omp parallel for schedule(static) num_threads(s->threads)
+    for (int64_t q = 0; q < s->strips; q++)
+        dia_strip(s, q, s->x, s->y);
     return 0;
 }
 
