@@ -248,6 +248,9 @@ gpu-test: ## on a GPU machine: build, run the GPU tests, compute-sanitizer, a GP
 	@bash tests/gpu/run.sh
 
 asan: ## build CPU-only with AddressSanitizer + UBSan and run the unit tests
+	@# the install test (tests/test_cli.c) runs `make install`, which wants the
+	@# plain binary: built first, so that test does not build it inside its timeout
+	$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory BUILD=build-asan CUDA=0 OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  build-asan/tests/unit build-asan/spsweep
