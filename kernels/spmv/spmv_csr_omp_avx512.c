@@ -12,9 +12,10 @@
  *
  * Why: on the GPU host's 16-core Sapphire Rapids MKL's SpMV ran 2x faster
  * than every other CSR kernel here on the real matrices that fit in cache
- * (bcsstk16 12 us against 26, goodwin 18 against 32; bench/RESULTS.md):
- * those kernels scale with the threads as they should, so it is the work
- * per core, and gcc at -march=sapphirerapids keeps `omp simd` at 256-bit
+ * (bcsstk16 12 us against 26, goodwin 18 against 32 at 16 threads, the
+ * first device call of 2026-12-07; bench/RESULTS.md has the later ones):
+ * most of it was the work per core (one thread: MKL 166 us, our best CSR
+ * 243), and gcc at -march=sapphirerapids keeps `omp simd` at 256-bit
  * vectors (its prefer-vector-width default there).
  *
  * The intrinsics are compiled for AVX-512F only (a target attribute, so
