@@ -164,11 +164,7 @@ static int bsr_launch(void *state, const sp_exec *ex, sp_err *err)
     if (!s)
         return sp_fail(err, WHO ": launch without a state");
     const sp_bsr *B = &s->B;
-    if (s->threads == 1) {
-        bsr_range(B, 0, B->brows, s->x, s->y);
-        return 0;
-    }
-#pragma omp parallel num_threads(s->threads)
+#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         bsr_range(B, sp_split_prefix(B->browptr, B->brows, nt, t),

@@ -83,7 +83,8 @@ __attribute__((target("avx512f"))) static void rows_avx512(const sp_csr *A,
     const double *restrict val = A->val;
     for (int32_t i = i0; i < i1; i++) {
         int32_t k = rp[i], end = rp[i + 1];
-        y[i] = end - k >= 8 ? row_avx512(col, val, x, k, end) : sp_spmv_csr_row4(col, val, x, k, end);
+        y[i] = end - k >= 8 ? row_avx512(col, val, x, k, end)
+                            : sp_spmv_csr_row4(col, val, x, k, end);
     }
 }
 #endif
@@ -111,11 +112,7 @@ static int avx512_launch(void *state, const sp_exec *ex, sp_err *err)
         return sp_fail(err, WHO ": launch without a state");
 #if SP_AVX512_BUILT
     const sp_csr *A = s->A;
-    if (s->threads == 1) {      /* one thread: the caller runs it, no team */
-        rows_avx512(A, s->x, s->y, 0, A->rows);
-        return 0;
-    }
-#pragma omp parallel num_threads(s->threads)
+#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         rows_avx512(A, s->x, s->y, sp_split_prefix(A->rowptr, A->rows, nt, t),

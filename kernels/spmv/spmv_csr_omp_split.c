@@ -41,12 +41,7 @@ static int csr_nnz_ilp_launch(void *state, const sp_exec *ex, sp_err *err)
     const int32_t *restrict rp = A->rowptr;
     const double *restrict x = s->x;
     double *restrict y = s->y;
-    if (s->threads == 1) {      /* no parallel region (spmv_csr_omp_avx512.c) */
-        for (int32_t i = 0; i < A->rows; i++)
-            y[i] = sp_spmv_csr_row4(A->colidx, A->val, x, rp[i], rp[i + 1]);
-        return 0;
-    }
-#pragma omp parallel num_threads(s->threads)
+#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         int32_t i1 = sp_split_prefix(rp, A->rows, nt, t + 1);

@@ -173,12 +173,7 @@ static int dia_omp_launch(void *state, const sp_exec *ex, sp_err *err)
     const sp_spmv_dia *s = state;
     if (!s)
         return sp_fail(err, "spmv_dia_omp: launch without a state");
-    if (s->threads == 1) {
-        for (int64_t q = 0; q < s->strips; q++)
-            dia_strip(s, q, s->x, s->y);
-        return 0;
-    }
-#pragma omp parallel for schedule(static) num_threads(s->threads)
+#pragma omp parallel for schedule(static) num_threads(s->threads) if (s->threads > 1)
     for (int64_t q = 0; q < s->strips; q++)
         dia_strip(s, q, s->x, s->y);
     return 0;

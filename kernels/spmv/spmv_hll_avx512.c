@@ -47,6 +47,18 @@ typedef struct avx512_state {
 #include <immintrin.h>
 #define SP_AVX512_BUILT 1
 
+/* One column of a block of 16 rows: 16 indices, two gathers of x, two
+ * multiply-adds into *lo (rows 0-7) and *hi (rows 8-15). */
+__attribute__((target("avx512f"))) static inline void
+column16(const int32_t *c, const double *v, const double *restrict x, __m512d *lo, __m512d *hi)
+{
+    __m512i ci = _mm512_loadu_si512((const void *)c);
+    *lo = _mm512_fmadd_pd(_mm512_loadu_pd(v), _mm512_i32gather_pd(_mm512_castsi512_si256(ci), x, 8),
+                          *lo);
+    *hi = _mm512_fmadd_pd(_mm512_loadu_pd(v + 8),
+                          _mm512_i32gather_pd(_mm512_extracti64x4_epi64(ci, 1), x, 8), *hi);
+}
+
 /* Hacks [h0, h1) of H into y (through perm when not NULL). */
 __attribute__((target("avx512f"))) static void hacks_avx512(const sp_hll *H, int32_t h0,
                                                             int32_t h1,
@@ -67,27 +79,11 @@ __attribute__((target("avx512f"))) static void hacks_avx512(const sp_hll *H, int
             __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
             int32_t k = 0;
             for (; k + 2 <= w; k += 2) {
-                __m512i ca = _mm512_loadu_si512((const void *)(c + k * ld));
-                __m512i cb = _mm512_loadu_si512((const void *)(c + (k + 1) * ld));
-                a0 = _mm512_fmadd_pd(_mm512_loadu_pd(v + k * ld),
-                                     _mm512_i32gather_pd(_mm512_castsi512_si256(ca), x, 8), a0);
-                a1 = _mm512_fmadd_pd(_mm512_loadu_pd(v + k * ld + 8),
-                                     _mm512_i32gather_pd(_mm512_extracti64x4_epi64(ca, 1), x, 8),
-                                     a1);
-                a2 = _mm512_fmadd_pd(_mm512_loadu_pd(v + (k + 1) * ld),
-                                     _mm512_i32gather_pd(_mm512_castsi512_si256(cb), x, 8), a2);
-                a3 = _mm512_fmadd_pd(_mm512_loadu_pd(v + (k + 1) * ld + 8),
-                                     _mm512_i32gather_pd(_mm512_extracti64x4_epi64(cb, 1), x, 8),
-                                     a3);
+                column16(c + k * ld, v + k * ld, x, &a0, &a1);
+                column16(c + (k + 1) * ld, v + (k + 1) * ld, x, &a2, &a3);
             }
-            if (k < w) {
-                __m512i ca = _mm512_loadu_si512((const void *)(c + k * ld));
-                a0 = _mm512_fmadd_pd(_mm512_loadu_pd(v + k * ld),
-                                     _mm512_i32gather_pd(_mm512_castsi512_si256(ca), x, 8), a0);
-                a1 = _mm512_fmadd_pd(_mm512_loadu_pd(v + k * ld + 8),
-                                     _mm512_i32gather_pd(_mm512_extracti64x4_epi64(ca, 1), x, 8),
-                                     a1);
-            }
+            if (k < w)
+                column16(c + k * ld, v + k * ld, x, &a0, &a1);
             __m512d lo = _mm512_add_pd(a0, a2), hi = _mm512_add_pd(a1, a3);
             int32_t left = n - b;       /* real rows of this block; the rest is padding */
             if (perm) {
@@ -151,8 +147,6 @@ static int avx512_prepare(const sp_problem *pb, const sp_params *p, void **state
     int rc = sp_spmv_hll_aligned_prepare(&sorted, p, &inner, err);
     s->hll = inner;
     sp_csr_free(&P);            /* the layout holds its own copy */
-    if (!rc && s->hll->H.ld % 16)
-        rc = sp_fail(err, WHO ": layout with ld = %d, not a multiple of 16 rows", s->hll->H.ld);
     if (rc) {                   /* a failed prepare leaves no state */
         avx512_release(s);
         return -1;
@@ -198,11 +192,7 @@ static int avx512_launch(void *state, const sp_exec *ex, sp_err *err)
     const sp_hll *H = &s->hll->H;
     const double *x = s->hll->x;
     double *y = s->hll->y;
-    if (s->hll->threads == 1) {
-        hacks_avx512(H, 0, H->nhacks, x, y, s->perm);
-        return 0;
-    }
-#pragma omp parallel num_threads(s->hll->threads)
+#pragma omp parallel num_threads(s->hll->threads) if (s->hll->threads > 1)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         hacks_avx512(H, sp_split_prefix(H->off, H->nhacks, nt, t),
