@@ -116,6 +116,9 @@ int sp_spmv_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void *
                                 sp_err *err);
 int sp_spmv_hll_aligned_need(const sp_problem *pb, const sp_params *p, sp_need *need,
                              sp_err *err);
+/* The aligned (column-major) kernels' layout options from p's `hack` axis
+ * (its default when absent), as their prepare builds it. */
+int sp_spmv_hll_aligned_layout(const sp_params *p, sp_hll_opts *o, sp_err *err);
 int sp_spmv_hll_result(void *state, void *out, const sp_exec *ex, sp_err *err);
 void sp_spmv_hll_release(void *state);
 

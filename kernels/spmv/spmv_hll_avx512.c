@@ -168,11 +168,13 @@ static int avx512_need(const sp_problem *pb, const sp_params *p, sp_need *need, 
     if (sigma == 1)
         return 0;
     const sp_csr *A = pb->A;
-    long hack = sp_param(p, "hack", 32);     /* the layout's default (spmv_hll_cpu.c) */
-    int64_t ld = (hack + SP_HLL_ALIGN_ROWS - 1) / SP_HLL_ALIGN_ROWS * SP_HLL_ALIGN_ROWS, stored;
-    if (sp_sell_sigma_plan(A, sigma, (int32_t)hack, &stored, err))
+    sp_hll_opts o;
+    int64_t stored;
+    if (sp_spmv_hll_aligned_layout(p, &o, err) ||
+        sp_sell_sigma_plan(A, sigma, o.hack, &stored, err))
         return sp_fail_prefix(err, WHO);
-    stored = stored / hack * ld;        /* every hack holds ld rows of its width */
+    const int64_t ld = ((int64_t)o.hack + o.align - 1) / o.align * o.align;
+    stored = stored / o.hack * ld;      /* every hack holds ld rows of its width */
     uint64_t unsorted = need->stored;
     need->stored = (uint64_t)stored;
     need->host_bytes += ((uint64_t)stored - unsorted) * (sizeof(double) + sizeof(int32_t)) +

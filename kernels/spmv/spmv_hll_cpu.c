@@ -107,6 +107,11 @@ int sp_spmv_hll_aligned_prepare(const sp_problem *pb, const sp_params *p, void *
     return hll_prepare(&kind_aligned, pb, p, state, err);
 }
 
+int sp_spmv_hll_aligned_layout(const sp_params *p, sp_hll_opts *o, sp_err *err)
+{
+    return layout_param(&kind_aligned, p, o, err);
+}
+
 int sp_spmv_hll_aligned_need(const sp_problem *pb, const sp_params *p, sp_need *need,
                              sp_err *err)
 {
