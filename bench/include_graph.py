@@ -83,6 +83,7 @@ DEF_START = re.compile(r"^(?!static\b|extern\b|typedef\b|return\b|struct\s+\w+\s
                        r"enum\b|union\b|#)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*"
                        r"(\(|=|;|\[)", re.M)
 WORD = re.compile(r"[A-Za-z_]\w*")
+ATTRIBUTE = re.compile(r"\b__(?:launch_bounds|attribute)__\s*\((?:[^()]|\([^()]*\))*\)")
 
 
 def calls(root):
@@ -104,6 +105,9 @@ def calls(root):
         for rel in fs:
             with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
                 text = strip_c(f.read())
+            # CUDA's __launch_bounds__(N) and GCC's __attribute__((...)) sit
+            # before a function's name: out, or they read as the name
+            text = ATTRIBUTE.sub(" ", text)
             body = re.sub(r"\{[^{}]*\}", "{}", text)
             while True:     # bodies out, innermost first: file scope is left
                 shorter = re.sub(r"\{[^{}]*\}", "{}", body)

@@ -14,6 +14,26 @@
 
 #define KERNEL "transpose_cuda_scantrans"
 
+/* The kernel's own count (`chunks`): one unit per SP_SCANTRANS_CHUNK
+ * nonzeros, at most 65536, as many as (units + 1) x cols counts allow. */
+int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_err *err)
+{
+    uint64_t want = ((uint64_t)A->nnz + SP_SCANTRANS_CHUNK - 1) / SP_SCANTRANS_CHUNK;
+    if (want < 1)
+        want = 1;
+    if (want > 65536)
+        want = 65536;
+    uint64_t row = (uint64_t)(A->cols ? A->cols : 1) * 4;
+    uint64_t fit = budget / row;    /* units + 1 rows of counts */
+    if (fit < 2)
+        return sp_fail(err, "transpose_cuda_scantrans: per-unit column counts need (units + 1) "
+                       "x cols x 4 bytes; with cols = %d even one unit takes %llu bytes, above "
+                       "the budget of %llu", A->cols, (unsigned long long)(2 * row),
+                       (unsigned long long)budget);
+    *units = (int32_t)(want < fit - 1 ? want : fit - 1);
+    return 0;
+}
+
 /* Refuse `units` chunks whose (units + 1) x cols counts pass the budget. */
 static int fits(const sp_csr *A, int64_t units, uint64_t budget, const char *what,
                 sp_err *err)

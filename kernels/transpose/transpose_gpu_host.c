@@ -1,8 +1,8 @@
 /*
  * transpose_gpu_host.c — the GPU transposition kernels' descriptors, their
- * `blocksize` axis, ScanTrans's unit count and the memory each kernel
- * needs (transpose_gpu.h). Pure arithmetic: need() runs in the runner's
- * parent, which never touches CUDA.
+ * `blocksize` axis and the memory each kernel needs (transpose_gpu.h;
+ * ScanTrans's unit count: transpose_cuda_scantrans_host.c). Pure
+ * arithmetic: need() runs in the runner's parent, which never touches CUDA.
  */
 #include "../prim/prim.h"
 #include "../kernel.h"
@@ -23,24 +23,6 @@ int sp_trans_gpu_vb(const char *kernel, const sp_params *p, uint64_t *vb, sp_err
     if (sp_precision_param(p, kernel, &prec, err))
         return -1;
     *vb = sp_trans_val_bytes(prec);
-    return 0;
-}
-
-int sp_scantrans_gpu_units(const sp_csr *A, uint64_t budget, int32_t *units, sp_err *err)
-{
-    uint64_t want = ((uint64_t)A->nnz + SP_SCANTRANS_CHUNK - 1) / SP_SCANTRANS_CHUNK;
-    if (want < 1)
-        want = 1;
-    if (want > 65536)
-        want = 65536;
-    uint64_t row = (uint64_t)(A->cols ? A->cols : 1) * 4;
-    uint64_t fit = budget / row;    /* units + 1 rows of counts */
-    if (fit < 2)
-        return sp_fail(err, "transpose_cuda_scantrans: per-unit column counts need (units + 1) "
-                       "x cols x 4 bytes; with cols = %d even one unit takes %llu bytes, above "
-                       "the budget of %llu", A->cols, (unsigned long long)(2 * row),
-                       (unsigned long long)budget);
-    *units = (int32_t)(want < fit - 1 ? want : fit - 1);
     return 0;
 }
 
