@@ -19,6 +19,13 @@ int sp_cpu_has_avx512f(void);
 /* 0 when sp_cpu_has_avx512f(); else -1 with the reason, naming `who`. */
 int sp_require_avx512f(const char *who, sp_err *err);
 
+/* 1 when this CPU has the instruction set a kernel's descriptor names
+ * (sp_kernel.isa: NULL, or "avx512f"), else 0 (an unknown name too). */
+int sp_cpu_has_isa(const char *isa);
+
+/* The set's name as a user reads it ("AVX-512F"), or isa itself. */
+const char *sp_isa_label(const char *isa);
+
 #ifdef __cplusplus
 }
 #endif

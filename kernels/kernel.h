@@ -256,6 +256,11 @@ typedef struct sp_kernel {
     const char *backend;    /* "serial" | "openmp" | "cuda" | "cusparse" */
     const char *summary;    /* one line for `spsweep list` */
     int needs_gpu;
+    /* CPU kernels in one instruction set's intrinsics: the set they need
+     * ("avx512f", kernels/cpu_isa.h), asked of the CPU at run time; `list`
+     * says "no AVX-512F" where it is missing, and the kernel refuses there.
+     * NULL: any CPU. */
+    const char *isa;
     int naxes;
     sp_axis axes[SP_MAX_AXES];
     /* NULL function pointers mean "not built" (e.g. a CUDA kernel in a

@@ -333,5 +333,5 @@ int spmv_check_kernel_all(const sp_kernel *k, const long *threads, int nthreads,
 
 int spmv_cpu_lacks_isa(const sp_kernel *k)
 {
-    return strstr(k->name, "_avx512") && !sp_cpu_has_avx512f();
+    return !sp_cpu_has_isa(k->isa);
 }

@@ -41,9 +41,9 @@ typedef struct spmv_axis_override {
 int spmv_kernel_params_with(const sp_kernel *k, const spmv_axis_override *o, int no,
                             sp_params **out);
 
-/* 1 for a kernel written for an instruction set this CPU lacks (its name
- * holds the set, "_avx512", and kernels/cpu_isa.h says the CPU has none):
- * such a kernel refuses every matrix, with that reason. */
+/* 1 for a kernel written for an instruction set this CPU lacks (its
+ * descriptor's isa, which kernels/cpu_isa.h says the CPU has not): such a
+ * kernel refuses every matrix, with that reason. */
 int spmv_cpu_lacks_isa(const sp_kernel *k);
 
 /* The memory the tests treat as free, host and device alike. The runner

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../db/store.h"
+#include "../kernels/cpu_isa.h"
 #include "../kernels/kernel.h"
 #include "../fetch/matrix.h"
 #include "testutil.h"
@@ -472,6 +473,46 @@ Test(cli, list_marks_gpu_kernels_that_cannot_run_here, .timeout = 60)
     else
         cr_assert_null(strstr(out, "\n# "), "%s", out);
     free(out);
+}
+
+/* A CPU kernel in one instruction set's intrinsics (sp_kernel.isa) is "no
+ * ISA" where the CPU lacks the set, here made to by SPSWEEP_CPU_WITHOUT on
+ * any CPU, and a closing line names each with its set; every other CPU
+ * kernel stays "yes". Without the override, what this CPU has decides. */
+Test(cli, list_marks_kernels_whose_instruction_set_this_cpu_lacks, .timeout = 60)
+{
+    char *out;
+    int with_isa = 0;
+    for (int i = 0; sp_kernels[i]; i++)
+        with_isa += sp_kernels[i]->isa != NULL;
+    cr_assert_geq(with_isa, 2, "the AVX-512 kernels declare their instruction set");
+    for (int masked = 0; masked < 2; masked++) {
+        if (masked)
+            setenv("SPSWEEP_CPU_WITHOUT", "avx512f", 1);
+        cr_assert_eq(spsweep_stdout("list cpu", &out), 0, "%s", out);
+        int lacks = masked || !sp_cpu_has_isa("avx512f"), no_isa = 0;
+        for (int i = 0; sp_kernels[i]; i++) {
+            const sp_kernel *k = sp_kernels[i];
+            if (k->needs_gpu || !k->prepare)
+                continue;
+            char head[96];
+            snprintf(head, sizeof head, "\n%s ", k->name);
+            const char *line = strstr(out, head);
+            cr_assert_not_null(line, "%s not listed:\n%s", k->name, out);
+            const char *mark = k->isa && lacks ? " no ISA " : " yes ";
+            cr_assert(in_line(line + 1, mark), "%s: want '%s':\n%s", k->name, mark, out);
+            no_isa += k->isa && lacks;
+        }
+        const char *closing = strstr(out, "\n# no ISA: ");
+        if (no_isa) {
+            cr_assert_not_null(closing, "%s", out);
+            cr_assert(strstr(closing, "spmv_csr_omp_avx512 (AVX-512F)") &&
+                      strstr(closing, "spmv_hll_avx512 (AVX-512F)"), "%s", closing);
+        } else {
+            cr_assert_null(closing, "%s", out);
+        }
+        free(out);
+    }
 }
 
 /* The estimated total of a plan's closing line. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/cpu_isa.h"
 #include "spmv_cases.h"
 #include "../fetch/matrix.h"
 #include "testutil.h"
@@ -309,6 +310,50 @@ static void avx512_case(sp_csr *A, int decreasing)
     }
     A->rowptr[rows] = at;
     cr_assert_eq(sp_csr_validate(A, &err), 0, "%s", err.msg);
+}
+
+/* Every kernel that declares an instruction set refuses, in need and in
+ * prepare and with the reason, a CPU without it (SPSWEEP_CPU_WITHOUT makes
+ * any CPU one), and accepts the same problem once the CPU has it: the
+ * descriptor's isa and the kernel's own check agree, whatever CPU runs the
+ * tests. */
+Test(spmv, kernels_with_an_instruction_set_refuse_a_cpu_without_it)
+{
+    sp_csr A;
+    avx512_case(&A, 0);
+    const sp_operation *op = spmv_op();
+    sp_problem pb;
+    sp_err err = {{0}};
+    cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&A), &err), 0, "%s", err.msg);
+    int n = 0;
+    for (int i = 0; sp_kernels[i]; i++) {
+        const sp_kernel *k = sp_kernels[i];
+        if (!k->isa)
+            continue;
+        n++;
+        cr_assert_eq(k->needs_gpu, 0, "%s: isa is for CPU kernels", k->name);
+        setenv("SPSWEEP_CPU_WITHOUT", k->isa, 1);
+        cr_assert_eq(sp_cpu_has_isa(k->isa), 0);
+        sp_need need = {0};
+        void *state = NULL;
+        err.msg[0] = 0;
+        cr_assert_eq(k->need(&pb, NULL, &need, &err), -1, "%s: need accepted the CPU", k->name);
+        cr_assert(strstr(err.msg, sp_isa_label(k->isa)) && strstr(err.msg, "SPSWEEP_CPU_WITHOUT"),
+                  "%s: reason %s", k->name, err.msg);
+        err.msg[0] = 0;
+        cr_assert_eq(k->prepare(&pb, NULL, &state, &err), -1, "%s: prepare ran", k->name);
+        cr_assert_null(state);
+        cr_assert_not_null(strstr(err.msg, sp_isa_label(k->isa)), "%s: %s", k->name, err.msg);
+        unsetenv("SPSWEEP_CPU_WITHOUT");
+        if (!sp_cpu_has_isa(k->isa))
+            continue;           /* this CPU lacks it anyway: refused as above */
+        cr_assert_eq(k->need(&pb, NULL, &need, &err), 0, "%s: %s", k->name, err.msg);
+        cr_assert_eq(k->prepare(&pb, NULL, &state, &err), 0, "%s: %s", k->name, err.msg);
+        k->release(state);
+    }
+    cr_assert_geq(n, 2, "the AVX-512 kernels declare their instruction set");
+    op->teardown(&pb);
+    sp_csr_free(&A);
 }
 
 Test(spmv, avx512_kernels_on_every_row_length_or_refused_with_the_reason)

@@ -130,6 +130,7 @@ const sp_kernel sp_spmv_csr_omp_avx512 = {
     .format = "csr",
     .backend = "openmp",
     .summary = "CSR, equal nonzero shares, AVX-512 gathers, 16 nonzeros a step (AVX-512F CPUs)",
+    .isa = "avx512f",
     .naxes = 1,
     .axes = {{"threads", "1..nproc:*2,nproc"}},
     .prepare = avx512_prepare,

@@ -221,6 +221,7 @@ const sp_kernel sp_spmv_hll_avx512 = {
     .backend = "openmp",
     .summary = "SELL-C-sigma, C = 16: HLL column-major aligned, AVX-512 across rows (a lane a "
                "row), rows sorted in windows of sigma (AVX-512F CPUs)",
+    .isa = "avx512f",
     .naxes = 3,
     .axes = {{"threads", "1..nproc:*2,nproc"},
              {"hack", "16", "1..65536"},

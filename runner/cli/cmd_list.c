@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../kernels/cpu_isa.h"
 #include "cli.h"
 #include "../exec/sweep.h"
 #include "commands.h"
@@ -33,8 +34,10 @@ const sp_cli_cmd sp_cli_list = {
              "`list gpu transpose` lists the GPU transpositions and `list spmv_csr_serial "
              "spmv_csr_omp` both kernels. A GPU "
              "kernel cannot run here when this build has no CUDA ('not built') or no "
-             "usable GPU is found ('no GPU'); a closing line says why, and a sweep skips "
-             "such kernels with that reason.",
+             "usable GPU is found ('no GPU'); a CPU kernel written in one instruction "
+             "set's intrinsics cannot where this CPU lacks the set ('no ISA', e.g. the "
+             "*_avx512 kernels without AVX-512F); a closing line says why, and a sweep "
+             "skips such kernels with that reason.",
     .opts = list_opts,
     .exits = "0 listed; "
              "1 no kernel matches the filters; "
@@ -107,7 +110,7 @@ static const char *runs_here(const sp_kernel *k, int *probed, int *gpu, char *re
     if (!k->prepare)
         return "not built";
     if (!k->needs_gpu)
-        return "yes";
+        return sp_cpu_has_isa(k->isa) ? "yes" : "no ISA";
     if (!*probed) {
         sp_gpu_info info;
         *gpu = sp_gpu_probe(&info, reason, len) == 1;
@@ -140,7 +143,8 @@ int sp_cmd_list(int argc, char **argv)
             say_no_match(filters[i]);
             return 1;
         }
-    int no_gpu = 0, not_built = 0, not_built_gpu = 0;
+    int no_gpu = 0, not_built = 0, not_built_gpu = 0, no_isa = 0;
+    char isa_kernels[512] = "";
     char reason[512] = "";
     for (int i = 0; sp_kernels[i]; i++)
         if (wanted(sp_kernels[i], filters, fields, nfilters) && (int)strlen(sp_kernels[i]->name) > wname)
@@ -158,6 +162,12 @@ int sp_cmd_list(int argc, char **argv)
                           k->axes[a].name, k->axes[a].defaults);
         const char *here = runs_here(k, &probed, &gpu, reason, sizeof reason);
         no_gpu += !strcmp(here, "no GPU");
+        if (!strcmp(here, "no ISA")) {
+            size_t n = strlen(isa_kernels);
+            snprintf(isa_kernels + n, sizeof isa_kernels - n, "%s%s (%s)", no_isa ? ", " : "",
+                     k->name, sp_isa_label(k->isa));
+            no_isa++;
+        }
         not_built += !strcmp(here, "not built");
         not_built_gpu += !strcmp(here, "not built") && k->needs_gpu;
         printf("%-*s  %-9s  %-6s  %-8s  %-6s  %-9s  %s\n", wname, k->name, k->operation,
@@ -181,6 +191,10 @@ int sp_cmd_list(int argc, char **argv)
     if (no_gpu)
         printf("# no GPU: %d GPU kernel%s cannot run here: %s\n", no_gpu,
                no_gpu == 1 ? "" : "s", reason);
+    if (no_isa)
+        printf("# no ISA: %d CPU kernel%s the instruction set named after %s, which this "
+               "CPU lacks: %s\n", no_isa, no_isa == 1 ? " needs" : "s need",
+               no_isa == 1 ? "it" : "each", isa_kernels);
     if (not_built_gpu)
         printf("# not built: %d GPU kernel%s not in this build (built without CUDA: nvcc "
                "was not found, or CUDA=0; `spsweep --version` says)\n", not_built_gpu,
