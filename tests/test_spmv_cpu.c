@@ -14,6 +14,8 @@
 #include "../fetch/matrix.h"
 #include "../kernels/hll.h"
 #include "../kernels/partition.h"
+#include "../kernels/spmv/spmv_gpu_host.h"
+#include "../kernels/spmv/spmv_hll.h"
 
 /* The awkward case called `name`. */
 static void case_named(const char *name, spmv_case *c)
@@ -404,4 +406,69 @@ Test(librsb, tuned_runs_state_their_threads_and_blocks, .timeout = 60)
     }
     op->teardown(&pb);
     spmv_case_free(&c);
+}
+
+/* spmv_hll_avx512's need at sigma > 1 states the layout's size from the
+ * row lengths sorted in windows, without sorting (sp_sell_sigma_plan, in
+ * the runner's parent): it must be the size of the layout prepare then
+ * builds, the aligned HLL of the sorted copy, entry for entry, at hacks
+ * that divide the alignment and that do not, on every awkward matrix and
+ * on irregular generated ones (where sorting moves most rows). */
+Test(spmv_cpu, sorted_hll_need_states_the_layout_prepare_builds, .timeout = 120)
+{
+    const sp_kernel *k = sp_kernel_find("spmv_hll_avx512");
+    cr_assert_not_null(k);
+    const sp_operation *op = sp_operation_find("spmv");
+    static const char *const gen[] = {"rmat?scale=12&ef=8&seed=3",
+                                      "denserow?rows=3000&cols=2000&per_row=3&dense=1500&seed=2",
+                                      "random?rows=5000&cols=700&nnz=30000&seed=5"};
+    static const long sigmas[] = {2, 3, 512, 4096}, hacks[] = {16, 7, 32, 1};
+    int ncase = spmv_case_count(), checked = 0;
+    for (int m = 0; m < ncase + 3; m++) {
+        spmv_case c = {0};
+        sp_csr G = {0};
+        sp_err err = {{0}};
+        const sp_csr *A;
+        if (m < ncase) {
+            spmv_case_build(m, &c);
+            A = &c.A;
+        } else {
+            cr_assert_eq(sp_generate(gen[m - ncase], &G, &err), 0, "%s", err.msg);
+            A = &G;
+        }
+        sp_problem pb;
+        cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(A), &err), 0, "%s", err.msg);
+        for (int si = 0; si < 4; si++)
+            for (int hi = 0; hi < 4; hi++) {
+                sp_params p = {3, {"threads", "hack", "sigma"}, {1, hacks[hi], sigmas[si]}};
+                sp_need need = {0};
+                if (k->need(&pb, &p, &need, &err)) {
+                    cr_assert(spmv_cpu_lacks_isa(k), "%s: %s", k->name, err.msg);
+                    continue;
+                }
+                int32_t *perm = NULL;
+                sp_csr P = {0};
+                sp_hll_opts o;
+                sp_hll H = {0};
+                cr_assert_eq(sp_sell_sigma(A, (int32_t)sigmas[si], &perm, &P, &err), 0, "%s",
+                             err.msg);
+                cr_assert_eq(sp_spmv_hll_aligned_layout(&p, &o, &err), 0, "%s", err.msg);
+                cr_assert_eq(sp_hll_from_csr(&H, &P, &o, &err), 0, "%s", err.msg);
+                cr_assert_eq((int64_t)need.stored, H.stored,
+                             "%s, hack %ld, sigma %ld: need states %llu entries, the layout "
+                             "holds %lld", m < ncase ? c.name : gen[m - ncase], hacks[hi],
+                             sigmas[si], (unsigned long long)need.stored, (long long)H.stored);
+                sp_hll_free(&H);
+                sp_csr_free(&P);
+                free(perm);
+                checked++;
+            }
+        op->teardown(&pb);
+        if (m < ncase)
+            spmv_case_free(&c);
+        else
+            sp_csr_free(&G);
+    }
+    if (!checked)
+        cr_log_info("this CPU has no AVX-512F: spmv_hll_avx512 refused every need");
 }
