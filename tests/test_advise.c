@@ -35,6 +35,12 @@ static sp_features features_of(int32_t rows, int32_t cols, int32_t nnz, const in
     cr_assert(fabs((got) - (want)) < 1e-12, "%s: %.17g, want %.17g", what, (double)(got), \
               (double)(want))
 
+/* Within 1e-3 of want, relatively: a DIA share scaled by the fills of two
+ * bands, which differ by their short diagonals at the ends (1e-4 here). */
+#define near_fill(got, want, what) \
+    cr_assert(fabs((got) / (want) - 1) < 1e-3, "%s: %.17g, want %.17g", what, \
+              (double)(got), (double)(want))
+
 /* 4 x 20: row 0 {0, 5, 9}, row 1 empty, row 2 {2}, row 3 {0, 16, 17, 18}.
  * diagonals j - i: 0 5 9 | 0 | -3 13 14 15 -> 7 distinct; longest row 4:
  * ELL 4 * 4 / 8 = 2, one slice of 4 rows at 8 and at 32: 16 / 8 = 2; the
@@ -223,7 +229,7 @@ Test(advise, advice_follows_the_rule)
         cr_assert_str_eq(set.kernel[adv.choices[1].config], i ? "spmv_librsb" : want[1],
                          "runner-up");
         cr_assert_eq(adv.nrefused, i, "DIA refused on the scattered matrix only");
-        near(adv.choices[0].score, 1.0, "best on every neighbour");
+        near_fill(adv.choices[0].score, 1.0, "best on every neighbour");
         near(adv.choices[1].score, i ? 0.25 : 0.5, "the runner-up's share on every "
              "neighbour");
         cr_assert(adv.choices[0].lo <= adv.choices[0].expected &&
@@ -299,6 +305,54 @@ Test(advise, a_layout_the_sweep_would_refuse_is_not_advised)
             cr_assert(strstr(buf, "not advised, their layout too padded") &&
                       strstr(buf, "spmv_dia_serial"), "%s", buf);
             free(buf);
+        }
+        sp_advice_free(&adv);
+    }
+    sp_adv_set_free(&set);
+}
+
+/* DIA wins 2x over CSR on every banded neighbour, at a fill of about 1.
+ * On a matrix like them whose DIA layout would store 3 times its nonzeros
+ * (its f_dia raised, the other features the same), DIA's share counts a
+ * third: 0.33 against CSR's 0.5, so CSR is advised; at a fill of 1.5 DIA
+ * still is (0.67), and its expected rate is the neighbours' scaled by the
+ * same factor. */
+Test(advise, a_padded_layout_is_scaled_by_its_fill_on_the_matrix)
+{
+    sp_adv_set set;
+    sp_adv_opts o;
+    rule_set(&set, &o);
+    double base[SP_ADV_NFEAT];
+    query("gen:banded?n=6000&bw=4", base);
+    const double fills[] = {3, 1.5};
+    const char *const want[] = {"spmv_csr_serial", "spmv_dia_serial"};
+    double expected_at_1 = 0;
+    for (int i = -1; i < 2; i++) {
+        double f[SP_ADV_NFEAT];
+        memcpy(f, base, sizeof f);
+        if (i >= 0)
+            f[7] = log(fills[i] * exp(base[7]));
+        sp_advice adv;
+        sp_err err = {{0}};
+        cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+        cr_assert(adv.close, "%s", adv.why);
+        for (int n = 0; n < adv.nnb; n++)
+            cr_assert(strstr(set.cases[adv.nb[n]].source, "banded"), "neighbour %s",
+                      set.cases[adv.nb[n]].source);
+        const sp_adv_choice *dia = NULL;
+        for (int c = 0; c < adv.nchoices; c++)
+            if (!strcmp(set.kernel[adv.choices[c].config], "spmv_dia_serial"))
+                dia = &adv.choices[c];
+        cr_assert_not_null(dia);
+        if (i < 0) {
+            cr_assert_str_eq(set.kernel[adv.choices[0].config], "spmv_dia_serial");
+            expected_at_1 = dia->expected;
+        } else {
+            cr_assert_str_eq(set.kernel[adv.choices[0].config], want[i], "fill %g",
+                             fills[i]);
+            near_fill(dia->score, 1 / fills[i], "DIA's share at this fill");
+            near_fill(dia->expected / expected_at_1, 1 / fills[i], "its expected rate");
+            cr_assert(dia->lo <= dia->expected && dia->expected <= dia->hi);
         }
         sp_advice_free(&adv);
     }

@@ -378,7 +378,13 @@ static int by_score(const void *a, const void *b)
 /* Score every configuration the neighbours measured: the weighted geomean
  * of its rel over the neighbours (weights 1 / (d + 0.05)), so that a
  * configuration 10x slower on one neighbour pays for it as regret does,
- * instead of being averaged away. */
+ * instead of being averaged away. A padded layout's rel (and rate) on a
+ * neighbour is first scaled by its fill there over its fill on the matrix
+ * advised for (sp_adv_fill_bound, known from the features): its time grows
+ * with the entries it stores, so DIA measured at fill 1 on a neighbour
+ * counts a third at fill 3 here. On bench/advise_cpu.ini (2026-12-07, two
+ * sweeps) this took the leave-one-out regret from 1.068 and 1.053 to 1.040
+ * and 1.028. */
 static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
                  sp_advice *adv)
 {
@@ -399,6 +405,7 @@ static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
         }
         sp_adv_choice ch = {.config = cfg, .lo = INFINITY, .hi = 0};
         double s = 0, lw = 0, lsum = 0;
+        double here = sp_adv_fill_bound(set->kernel[cfg], set->axes[cfg], f);
         for (int i = 0; i < adv->nnb; i++) {
             const sp_adv_rate *r = sp_adv_rate_of(set, adv->nb[i], cfg);
             double w = 1 / (adv->dist[i] + 0.05);
@@ -406,10 +413,14 @@ static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
                 s += w * log(MISSING_REL);
                 continue;
             }
-            s += w * log(r->rel > MISSING_REL ? r->rel : MISSING_REL);
-            lw += w, lsum += w * log(r->rate);
-            ch.lo = r->rate < ch.lo ? r->rate : ch.lo;
-            ch.hi = r->rate > ch.hi ? r->rate : ch.hi;
+            double there = here > 0 ? sp_adv_fill_bound(set->kernel[cfg], set->axes[cfg],
+                                                         set->cases[adv->nb[i]].f) : 0;
+            double scale = there > 0 ? there / here : 1;
+            double rel = r->rel * scale, rate = r->rate * scale;
+            s += w * log(rel > MISSING_REL ? rel : MISSING_REL);
+            lw += w, lsum += w * log(rate);
+            ch.lo = rate < ch.lo ? rate : ch.lo;
+            ch.hi = rate > ch.hi ? rate : ch.hi;
             ch.support++;
         }
         if (!ch.support)
