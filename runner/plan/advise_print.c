@@ -68,7 +68,8 @@ static void print_explain(const sp_adv_set *set, const sp_advice *adv, const dou
                 (f[j] - adv->mean[j]) / adv->sd[j], adv->use >> j & 1 ? "" : "  (not used)");
     fprintf(out, "why: each configuration scores the weighted geomean of its rate over "
                  "the best on each neighbour (weight 1 / (d + 0.05); 0.1 where it did not "
-                 "run ok); the highest score is advised.\nscores:\n");
+                 "run ok; a padded layout's scaled by its fill there over its fill here); "
+                 "the highest score is advised.\nscores:\n");
     for (int i = 0; i < adv->nchoices; i++) {
         char cfg[400];
         config_text(set, adv->choices[i].config, cfg, sizeof cfg);
