@@ -258,7 +258,7 @@ typedef struct sp_kernel {
     int needs_gpu;
     /* CPU kernels in one instruction set's intrinsics: the set they need
      * ("avx512f", kernels/cpu_isa.h), asked of the CPU at run time; `list`
-     * says "no AVX-512F" where it is missing, and the kernel refuses there.
+     * says "no ISA" where it is missing, and the kernel refuses there.
      * NULL: any CPU. */
     const char *isa;
     int naxes;
