@@ -265,6 +265,10 @@ Test(advise, fill_bound_from_the_features)
     near(sp_adv_fill_bound("spmv_csr_serial", "{}", f), 0, "csr pads nothing");
     near(sp_adv_fill_bound("spmv_sell_cuda", "{\"hack\":32,\"sigma\":256}", f), 0,
          "SELL sorts its rows");
+    near(sp_adv_fill_bound("spmv_hll_avx512", "{\"threads\":2,\"hack\":16,\"sigma\":1}", f), 2,
+         "HLL in row order at hack 16: at 8");
+    near(sp_adv_fill_bound("spmv_hll_avx512", "{\"threads\":2,\"hack\":16,\"sigma\":512}", f),
+         0, "HLL sorted in windows (sigma > 1) pads less: unknown");
     near(sp_adv_fill_bound("no_such_kernel", "{}", f), 0, "unknown kernel");
 }
 

@@ -12,6 +12,7 @@
  * so neighbours of different sizes vote on the same scale.
  */
 #include <math.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,30 +45,39 @@ void sp_adv_opts_default(sp_adv_opts *o)
     o->max_fill = SP_MAX_FILL_DEFAULT;
 }
 
-/* The integer after "\"hack\":" in an axes JSON object; 0 when absent. */
-static long axes_hack(const char *axes)
+/* The integer of axis `name` in an axes JSON object ({"hack":32}); 0 when
+ * absent. */
+static long axes_long(const char *axes, const char *name)
 {
-    const char *h = axes ? strstr(axes, "\"hack\":") : NULL;
-    return h ? strtol(h + 7, NULL, 10) : 0;
+    char key[40];
+    snprintf(key, sizeof key, "\"%s\":", name);
+    const char *h = axes ? strstr(axes, key) : NULL;
+    return h ? strtol(h + strlen(key), NULL, 10) : 0;
+}
+
+int sp_adv_fill_feature(const char *kernel, const char *axes)
+{
+    const sp_kernel *k = sp_kernel_find(kernel);
+    if (!k || !k->format)
+        return -1;
+    if (!strcmp(k->format, "dia"))
+        return 7;                               /* f_dia */
+    if (!strcmp(k->format, "ell"))
+        return 8;                               /* f_ell */
+    if (strcmp(k->format, "hll") || strstr(kernel, "sell") || axes_long(axes, "sigma") > 1)
+        return -1;                              /* rows sorted: pads less */
+    long hack = axes_long(axes, "hack");
+    if (hack > 0 && hack % 32 == 0)
+        return 10;                              /* f_sell32 */
+    if (hack > 0 && hack % 8 == 0)
+        return 9;                               /* f_sell8 */
+    return -1;
 }
 
 double sp_adv_fill_bound(const char *kernel, const char *axes, const double f[SP_ADV_NFEAT])
 {
-    const sp_kernel *k = sp_kernel_find(kernel);
-    if (!k || !k->format)
-        return 0;
-    if (!strcmp(k->format, "dia"))
-        return exp(f[7]);                       /* f_dia */
-    if (!strcmp(k->format, "ell"))
-        return exp(f[8]);                       /* f_ell */
-    if (strcmp(k->format, "hll") || strstr(kernel, "sell"))
-        return 0;
-    long hack = axes_hack(axes);
-    if (hack > 0 && hack % 32 == 0)
-        return exp(f[10]);                      /* f_sell32 */
-    if (hack > 0 && hack % 8 == 0)
-        return exp(f[9]);                       /* f_sell8 */
-    return 0;
+    int j = sp_adv_fill_feature(kernel, axes);
+    return j < 0 ? 0 : exp(f[j]);
 }
 
 void sp_adv_set_free(sp_adv_set *set)
@@ -395,17 +405,16 @@ static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
     for (int i = 0; i < adv->nnb; i++)
         wsum += 1 / (adv->dist[i] + 0.05);
     for (int cfg = 0; cfg < set->nconfigs; cfg++) {
-        double fill = o->max_fill > 0 ? sp_adv_fill_bound(set->kernel[cfg], set->axes[cfg], f)
-                                      : 0;
-        if (fill > o->max_fill && o->max_fill > 0) {
+        int j = sp_adv_fill_feature(set->kernel[cfg], set->axes[cfg]);
+        double here = j < 0 ? 0 : exp(f[j]);    /* its fill on this matrix; 0 unknown */
+        if (here > o->max_fill && o->max_fill > 0) {
             if (adv->nrefused < SP_ADV_MAX_REFUSED)
-                adv->refused[adv->nrefused] = cfg, adv->refused_fill[adv->nrefused] = fill;
+                adv->refused[adv->nrefused] = cfg, adv->refused_fill[adv->nrefused] = here;
             adv->nrefused++;
             continue;
         }
         sp_adv_choice ch = {.config = cfg, .lo = INFINITY, .hi = 0};
         double s = 0, lw = 0, lsum = 0;
-        double here = sp_adv_fill_bound(set->kernel[cfg], set->axes[cfg], f);
         for (int i = 0; i < adv->nnb; i++) {
             const sp_adv_rate *r = sp_adv_rate_of(set, adv->nb[i], cfg);
             double w = 1 / (adv->dist[i] + 0.05);
@@ -413,9 +422,7 @@ static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
                 s += w * log(MISSING_REL);
                 continue;
             }
-            double there = here > 0 ? sp_adv_fill_bound(set->kernel[cfg], set->axes[cfg],
-                                                         set->cases[adv->nb[i]].f) : 0;
-            double scale = there > 0 ? there / here : 1;
+            double scale = j < 0 ? 1 : exp(set->cases[adv->nb[i]].f[j]) / here;
             double rel = r->rel * scale, rate = r->rate * scale;
             s += w * log(rel > MISSING_REL ? rel : MISSING_REL);
             lw += w, lsum += w * log(rate);

@@ -90,9 +90,13 @@ void sp_adv_opts_default(sp_adv_opts *o);
  * (the kernels' own sp_need.stored); HLL at a hack that is a multiple of
  * 32 at least the sliced-ELL fill at 32, a multiple of 8 at least the fill
  * at 8 (a taller slice is a union of shorter ones, so it pads no less);
- * 0 (nothing known) for every other kernel, and for SELL, whose row
- * sorting pads less. */
+ * 0 (nothing known) for every other kernel, and for SELL and an HLL at
+ * `sigma` above 1, whose row sorting pads less. */
 double sp_adv_fill_bound(const char *kernel, const char *axes, const double f[SP_ADV_NFEAT]);
+/* The feature whose exp is that fill (7 f_dia, 8 f_ell, 9 f_sell8, 10
+ * f_sell32), or -1 when nothing is known; a kernel sorting its rows (SELL,
+ * or a `sigma` axis above 1) is -1. */
+int sp_adv_fill_feature(const char *kernel, const char *axes);
 
 /* A configuration in the order advised. */
 typedef struct sp_adv_choice {
