@@ -15,8 +15,7 @@ static int32_t hack_rows_of(const sp_csr *A, int32_t hack)
     return hack ? hack : (A->rows > 0 ? A->rows : 1);
 }
 
-/* Rows stored per hack: the hack rounded up to a multiple of align. */
-static int64_t ld_of(int32_t hack, int32_t align)
+int64_t sp_hll_ld(int32_t hack, int32_t align)
 {
     return ((int64_t)hack + align - 1) / align * align;
 }
@@ -57,7 +56,7 @@ int sp_hll_plan(const sp_csr *A, const sp_hll_opts *o, int64_t *stored, uint64_t
     if (check_opts(A, o, err))
         return -1;
     int32_t hr = hack_rows_of(A, o->hack), longest = 0;
-    int64_t ld = ld_of(hr, o->align), nh = ((int64_t)A->rows + hr - 1) / hr, total = 0;
+    int64_t ld = sp_hll_ld(hr, o->align), nh = ((int64_t)A->rows + hr - 1) / hr, total = 0;
     for (int64_t h = 0; h < nh; h++) {
         int32_t w = longest_row(A, h * hr, hr);
         longest = w > longest ? w : longest;
@@ -124,7 +123,7 @@ int sp_hll_from_csr(sp_hll *H, const sp_csr *A, const sp_hll_opts *o, sp_err *er
     H->rows = A->rows, H->cols = A->cols, H->nnz = A->nnz;
     H->colmajor = o->colmajor, H->pad = o->pad, H->stored = stored;
     H->hack = hack_rows_of(A, o->hack);
-    H->ld = (int32_t)ld_of(H->hack, o->align);
+    H->ld = (int32_t)sp_hll_ld(H->hack, o->align);
     H->nhacks = (int32_t)(((int64_t)A->rows + H->hack - 1) / H->hack);
     H->width = malloc(((size_t)H->nhacks + 1) * sizeof *H->width);
     H->off = malloc(((size_t)H->nhacks + 1) * sizeof *H->off);

@@ -92,6 +92,9 @@ typedef struct sp_hll {
     double *val;
 } sp_hll;
 
+/* Rows stored per hack: the hack rounded up to a multiple of align. */
+int64_t sp_hll_ld(int32_t hack, int32_t align);
+
 /* Size of the layout without building it (pure arithmetic, serial: the
  * runner's parent calls it through `need`): *stored entries and *bytes of
  * every host array. -1 with the reason for bad options or a layout past

@@ -173,8 +173,7 @@ static int avx512_need(const sp_problem *pb, const sp_params *p, sp_need *need, 
     if (sp_spmv_hll_aligned_layout(p, &o, err) ||
         sp_sell_sigma_plan(A, sigma, o.hack, &stored, err))
         return sp_fail_prefix(err, WHO);
-    const int64_t ld = ((int64_t)o.hack + o.align - 1) / o.align * o.align;
-    stored = stored / o.hack * ld;      /* every hack holds ld rows of its width */
+    stored = stored / o.hack * sp_hll_ld(o.hack, o.align);  /* a hack holds ld rows */
     uint64_t unsorted = need->stored;
     need->stored = (uint64_t)stored;
     need->host_bytes += ((uint64_t)stored - unsorted) * (sizeof(double) + sizeof(int32_t)) +
