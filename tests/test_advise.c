@@ -386,6 +386,123 @@ Test(advise, nothing_close_is_said_not_guessed)
     sp_adv_set_free(&set);
 }
 
+/* ---- the safest configuration: a set built in memory. Configuration 0
+ * is the best on the 6 matrices of one cluster and 5x off (rel 0.2) on the
+ * 4 of another, the last of which lies far from everything; configuration
+ * 1 runs at 0.95 of the best on the first cluster and is the best on the
+ * second. 0 is best most often; 1 is the safest (geomean 0.95^0.6 against
+ * 0.2^0.4 over all ten). */
+#define SAFE_N 10
+static sp_adv_case safe_cases[SAFE_N];
+static sp_adv_rate safe_rates[2 * SAFE_N];
+static char *safe_kernel[] = {"spmv_csr_serial", "spmv_csr_omp_simd"};
+static char *safe_axes[] = {"{}", "{\"threads\":1}"};
+static char safe_names[SAFE_N][16];
+
+static void safe_set(sp_adv_set *set, sp_adv_opts *o)
+{
+    memset(set, 0, sizeof *set);
+    snprintf(set->operation, sizeof set->operation, "spmv");
+    snprintf(set->device, sizeof set->device, "cpu");
+    snprintf(set->precision, sizeof set->precision, "double");
+    snprintf(set->rate_unit, sizeof set->rate_unit, "GFLOPS");
+    for (int c = 0; c < SAFE_N; c++) {
+        sp_adv_case *x = &safe_cases[c];
+        int second = c >= 6;    /* 6..9: configuration 1 the best */
+        memset(x, 0, sizeof *x);
+        snprintf(safe_names[c], sizeof safe_names[c], "m%d", c);
+        x->name = x->source = safe_names[c];
+        snprintf(x->checksum, sizeof x->checksum, "%016d", c);
+        for (int j = 0; j < SP_ADV_NFEAT; j++)
+            x->f[j] = (c == 9 ? 10 : second ? 0.5 : 0) + 0.01 * c;
+        x->first = 2 * c, x->n = 2, x->best_rate = 10, x->vendor_rate = NAN, x->vendor_at = -1;
+        double rel[2] = {second ? 0.2 : 1, second ? 1 : 0.95};
+        int best = second;      /* rows come best first */
+        for (int i = 0; i < 2; i++) {
+            int cfg = i == 0 ? best : !best;
+            safe_rates[2 * c + i] = (sp_adv_rate){.config = cfg, .rate = 10 * rel[cfg],
+                                                  .rate_lo = NAN, .rate_hi = NAN,
+                                                  .rel = rel[cfg], .near_best = rel[cfg] >= 0.9};
+        }
+    }
+    set->cases = safe_cases, set->ncases = SAFE_N;
+    set->rates = safe_rates, set->nrates = 2 * SAFE_N;
+    set->kernel = safe_kernel, set->axes = safe_axes, set->nconfigs = 2;
+    sp_adv_opts_default(o);
+    o->device = "cpu";
+    o->k = 2;
+    o->all_features = 1;
+}
+
+/* Nothing close: no advice, but the safest configuration named, with its
+ * geomean and worst share over everything measured; `spsweep advise`
+ * prints it as what to measure first, not as a prediction. */
+Test(advise, nothing_close_names_the_safest_configuration)
+{
+    sp_adv_set set;
+    sp_adv_opts o;
+    safe_set(&set, &o);
+    cr_assert_eq(sp_adv_most_often_best(&set, NULL), 0);
+    double f[SP_ADV_NFEAT];
+    for (int j = 0; j < SP_ADV_NFEAT; j++)
+        f[j] = -30;
+    sp_advice adv;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+    cr_assert_not(adv.close, "%s", adv.why);
+    cr_assert_eq(adv.safest.config, 1);
+    cr_assert_eq(adv.safest_over, SAFE_N);
+    near(adv.safest.score, pow(0.95, 0.6), "its geomean share");
+    near(adv.safest.worst, 0.95, "its worst share");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    sp_advice_print(&set, &adv, f, 0, out);
+    fclose(out);
+    cr_assert(strstr(text, "no advice: "), "%s", text);
+    cr_assert(strstr(text, "safest to measure first: spmv_csr_omp_simd threads=1\n"), "%s",
+              text);
+    cr_assert(strstr(text, "over all 10 measured matrices it ran at 97 % of the best "
+                           "(geomean; worst 95 %)"), "%s", text);
+    free(text);
+    sp_advice_free(&adv);
+}
+
+/* Leave-one-matrix-out on that set (k = 2): each cluster's matrices are
+ * advised their cluster's winner; the far one (m9) has nothing close and
+ * gets the safest, configuration 1, its best, where the most often best
+ * (0) ran at 0.2: the advised are all within, regret 1. The safest as a
+ * baseline is 1 in every fold: 0.95 on six, regret 0.95^-0.6; the most
+ * often best is 0 in every fold: 5x off on four, regret 5^0.4. */
+Test(advise, evaluate_stands_the_safest_in_where_nothing_is_close)
+{
+    sp_adv_set set;
+    sp_adv_opts o;
+    safe_set(&set, &o);
+    sp_adv_eval ev;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ev.matrices, SAFE_N);
+    cr_assert_eq(ev.not_close, 1);
+    cr_assert_eq(ev.advised.within, SAFE_N);
+    near(ev.advised.regret, 1.0, "advised regret");
+    cr_assert_eq(ev.safest.within, SAFE_N);
+    near(ev.safest.regret, pow(0.95, -0.6), "the safest's regret");
+    near(ev.safest.worst, 1 / 0.95, "the safest's worst");
+    cr_assert_eq(ev.most_often.within, 6);
+    near(ev.most_often.regret, pow(5, 0.4), "the most often best's regret");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    sp_adv_eval_print(&set, &o, &ev, out);
+    fclose(out);
+    cr_assert(strstr(text, "| the safest over the others (best geomean of rate / best) | 10 | "
+                           "10 (100 %) | 1.031 |"), "%s", text);
+    cr_assert(strstr(text, "nothing close was known for 1 of the 10 matrices: the safest "
+                           "configuration stood in"), "%s", text);
+    free(text);
+}
+
 Test(advise, an_empty_database_knows_nothing)
 {
     char dir[256], db[400];
@@ -462,6 +579,8 @@ Test(advise, the_command)
     snprintf(args, sizeof args, "advise 'gen:laplace2d?n=3' --db %s", db);
     cr_assert_eq(tu_run_spsweep(args, &out), 3, "%s", out);
     cr_assert(strstr(out, "no advice: "), "%s", out);
+    cr_assert(strstr(out, "safest to measure first: spmv_"), "%s", out);
+    cr_assert(strstr(out, "not a prediction for this matrix"), "%s", out);
     free(out);
     char page[400];
     tu_path(page, sizeof page, dir, "eval.md");
@@ -473,7 +592,7 @@ Test(advise, the_command)
     cr_assert(strstr(text, "| advised (kNN) | 12 | 12 (100 %)"), "%s", text);
     cr_assert(strstr(text, "## Each matrix"), "%s", text);
     cr_assert(strstr(text, "| banded_n2000_bw2 | spmv_dia_serial {} | spmv_dia_serial {} | "
-                           "1.000 | 0.500 | 0.250 |"), "%s", text);
+                           "1.000 | 1.000 | 0.500 | 0.250 |"), "%s", text);
     free(text);
     snprintf(args, sizeof args, "advise 'gen:laplace2d?n=3' --db %s --k 0", db);
     cr_assert_eq(tu_run_spsweep(args, &out), 1, "%s", out);

@@ -2,8 +2,8 @@
  * cmd_advise.c — `spsweep advise SOURCE`: which kernel configuration for
  * this matrix, learnt from the sweeps stored in the databases (advise.h);
  * `spsweep advise --evaluate`: how good that advice is, leave-one-matrix-
- * out, against always the most-often-best configuration and always the
- * vendor library. The databases are opened read-only.
+ * out, against the safest configuration, always the most-often-best one
+ * and always the vendor library. The databases are opened read-only.
  */
 #include <errno.h>
 #include <math.h>
@@ -43,8 +43,8 @@ static const sp_cli_opt advise_opts[] = {
      "configuration's score; with --evaluate, one row per matrix"},
     {"evaluate", NULL, A_EVALUATE, "no SOURCE: leave each measured matrix out in turn, "
      "advise on it from the others and judge the advice against what was measured, beside "
-     "two baselines (always the most-often-best configuration, always the vendor "
-     "library); a Markdown table"},
+     "three baselines (the safest configuration, always the most-often-best one, "
+     "always the vendor library); a Markdown table"},
     {"out", "FILE", A_OUT, "with --evaluate: also write the evaluation as a Markdown page "
      "to FILE (the databases, the table, one row per matrix)"},
     {"cache-dir", "DIR", A_CACHE, "matrix cache for suitesparse: sources (default "
@@ -68,11 +68,14 @@ const sp_cli_cmd sp_cli_advise = {
              "leave-one-matrix-out regret on the databases (backward elimination; "
              "--all-features: all of them). When the nearest measured matrix is farther "
              "than --max-distance, or fewer than 3 matrices were measured, it says that "
-             "nothing close is known instead of guessing.\n"
+             "nothing close is known instead of guessing, and names the safest configuration "
+             "(the best geomean of rate over the best across every measured matrix) as what "
+             "to measure first.\n"
              "--evaluate: leave-one-matrix-out over the stored sweeps: the share of "
              "matrices whose advised configuration is within 10 % of the measured best "
              "(or within the noise), and the regret (geomean of best / advised), beside "
-             "always the most-often-best configuration and always the vendor library.",
+             "the safest configuration (which also stands in where nothing close is known), "
+             "always the most-often-best one and always the vendor library.",
     .opts = advise_opts,
     .exits = "0 advice printed (or the evaluation); 3 nothing close is known (no advice); "
              "1 the source or a database cannot be read; 2 a command line that cannot be "

@@ -385,58 +385,115 @@ static int by_score(const void *a, const void *b)
 
 #define MISSING_REL SP_ADV_MISSING_REL
 
-/* Score every configuration the neighbours measured: the weighted geomean
- * of its rel over the neighbours (weights 1 / (d + 0.05)), so that a
- * configuration 10x slower on one neighbour pays for it as regret does,
+/* One configuration's score over n cases of weights w: the weighted
+ * geomean of its rel over them (MISSING_REL where it did not run ok), so
+ * that a configuration 10x slower on one case pays for it as regret does,
  * instead of being averaged away. A padded layout's rel (and rate) on a
- * neighbour is first scaled by its fill there over its fill on the matrix
- * advised for (sp_adv_fill_bound, known from the features): its time grows
+ * case is first scaled by its fill there over its fill on the matrix
+ * advised for (here, from feature j; sp_adv_fill_bound): its time grows
  * with the entries it stores, so DIA measured at fill 1 on a neighbour
  * counts a third at fill 3 here. On bench/advise_cpu.ini (2026-12-07, two
  * sweeps) this took the leave-one-out regret from 1.068 and 1.053 to 1.040
- * and 1.028. */
+ * and 1.028. ch->worst: the least scaled rel (MISSING_REL counted). */
+static void config_score(const sp_adv_set *set, int cfg, int j, double here, const int *cases,
+                         const double *w, int n, sp_adv_choice *ch)
+{
+    *ch = (sp_adv_choice){.config = cfg, .lo = INFINITY, .hi = 0, .worst = 1};
+    double s = 0, wsum = 0, lw = 0, lsum = 0;
+    for (int i = 0; i < n; i++) {
+        const sp_adv_rate *r = sp_adv_rate_of(set, cases[i], cfg);
+        wsum += w[i];
+        if (!r) {
+            s += w[i] * log(MISSING_REL);
+            ch->worst = MISSING_REL < ch->worst ? MISSING_REL : ch->worst;
+            continue;
+        }
+        double scale = j < 0 ? 1 : exp(set->cases[cases[i]].f[j]) / here;
+        double rel = r->rel * scale, rate = r->rate * scale;
+        rel = rel > MISSING_REL ? rel : MISSING_REL;
+        s += w[i] * log(rel);
+        ch->worst = rel < ch->worst ? rel : ch->worst;
+        lw += w[i], lsum += w[i] * log(rate);
+        ch->lo = rate < ch->lo ? rate : ch->lo;
+        ch->hi = rate > ch->hi ? rate : ch->hi;
+        ch->support++;
+    }
+    ch->score = wsum > 0 ? exp(s / wsum) : 0;
+    ch->expected = lw > 0 ? exp(lsum / lw) : NAN;
+}
+
+/* Its fill on the matrix of features f (0: unknown), or -1 when above
+ * max_fill: a layout the sweep would refuse there is not advised. */
+static double fill_here(const sp_adv_set *set, int cfg, const double *f, const sp_adv_opts *o,
+                        int *j)
+{
+    *j = sp_adv_fill_feature(set->kernel[cfg], set->axes[cfg]);
+    double here = *j < 0 ? 0 : exp(f[*j]);
+    return here > o->max_fill && o->max_fill > 0 ? -1 : here;
+}
+
+/* Score every configuration the neighbours measured (weights 1 / (d +
+ * 0.05)), best first; those refused by max_fill listed apart. */
 static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
                  sp_advice *adv)
 {
     adv->choices = calloc((size_t)(set->nconfigs ? set->nconfigs : 1), sizeof *adv->choices);
     if (!adv->choices)
         return -1;
-    double wsum = 0;
+    double w[SP_ADV_MAX_K];
     for (int i = 0; i < adv->nnb; i++)
-        wsum += 1 / (adv->dist[i] + 0.05);
+        w[i] = 1 / (adv->dist[i] + 0.05);
     for (int cfg = 0; cfg < set->nconfigs; cfg++) {
-        int j = sp_adv_fill_feature(set->kernel[cfg], set->axes[cfg]);
-        double here = j < 0 ? 0 : exp(f[j]);    /* its fill on this matrix; 0 unknown */
-        if (here > o->max_fill && o->max_fill > 0) {
+        int j;
+        double here = fill_here(set, cfg, f, o, &j);
+        if (here < 0) {
             if (adv->nrefused < SP_ADV_MAX_REFUSED)
-                adv->refused[adv->nrefused] = cfg, adv->refused_fill[adv->nrefused] = here;
+                adv->refused[adv->nrefused] = cfg,
+                adv->refused_fill[adv->nrefused] = exp(f[j]);
             adv->nrefused++;
             continue;
         }
-        sp_adv_choice ch = {.config = cfg, .lo = INFINITY, .hi = 0};
-        double s = 0, lw = 0, lsum = 0;
-        for (int i = 0; i < adv->nnb; i++) {
-            const sp_adv_rate *r = sp_adv_rate_of(set, adv->nb[i], cfg);
-            double w = 1 / (adv->dist[i] + 0.05);
-            if (!r) {
-                s += w * log(MISSING_REL);
-                continue;
-            }
-            double scale = j < 0 ? 1 : exp(set->cases[adv->nb[i]].f[j]) / here;
-            double rel = r->rel * scale, rate = r->rate * scale;
-            s += w * log(rel > MISSING_REL ? rel : MISSING_REL);
-            lw += w, lsum += w * log(rate);
-            ch.lo = rate < ch.lo ? rate : ch.lo;
-            ch.hi = rate > ch.hi ? rate : ch.hi;
-            ch.support++;
-        }
-        if (!ch.support)
-            continue;
-        ch.score = exp(s / wsum);
-        ch.expected = exp(lsum / lw);
-        adv->choices[adv->nchoices++] = ch;
+        sp_adv_choice ch;
+        config_score(set, cfg, j, here, adv->nb, w, adv->nnb, &ch);
+        if (ch.support)
+            adv->choices[adv->nchoices++] = ch;
     }
     qsort(adv->choices, (size_t)adv->nchoices, sizeof *adv->choices, by_score);
+    return 0;
+}
+
+/* The safest configuration: the best score over every kept case, each of
+ * weight 1 (the geomean of its fill-scaled rel over all measured matrices,
+ * MISSING_REL where it did not run) — the one configuration of least
+ * regret over what the database holds. What stands in where nothing close
+ * is known, instead of the one best most often, which can be far off on
+ * the matrices it does not win (a warp-per-row kernel 28x off on a matrix
+ * with one dense row, H100 2026-12-06). */
+static int safest(const sp_adv_set *set, const double *f, const unsigned char *skip,
+                  const sp_adv_opts *o, sp_advice *adv)
+{
+    int *cases = malloc((size_t)(set->ncases ? set->ncases : 1) * sizeof *cases), n = 0;
+    double *w = malloc((size_t)(set->ncases ? set->ncases : 1) * sizeof *w);
+    if (!cases || !w) {
+        free(cases), free(w);
+        return -1;
+    }
+    for (int c = 0; c < set->ncases; c++)
+        if (!(skip && skip[c]))
+            cases[n] = c, w[n++] = 1;
+    adv->safest = (sp_adv_choice){.config = -1};
+    adv->safest_over = n;
+    for (int cfg = 0; cfg < set->nconfigs && n; cfg++) {
+        int j;
+        double here = fill_here(set, cfg, f, o, &j);
+        if (here < 0)
+            continue;
+        sp_adv_choice ch;
+        config_score(set, cfg, j, here, cases, w, n, &ch);
+        if (ch.support && (adv->safest.config < 0 || by_score(&ch, &adv->safest) < 0))
+            adv->safest = ch;
+    }
+    free(cases), free(w);
     return 0;
 }
 
@@ -445,6 +502,7 @@ int sp_adv_predict_skip(const sp_adv_set *set, const double f[SP_ADV_NFEAT],
                         sp_advice *adv, sp_err *err)
 {
     memset(adv, 0, sizeof *adv);
+    adv->safest.config = -1;
     int k = o->k > 0 ? (o->k < SP_ADV_MAX_K ? o->k : SP_ADV_MAX_K) : SP_ADV_K;
     int n = zscoring(set, skip, adv->mean, adv->sd);
     adv->use = use ? use : SP_ADV_ALL;
@@ -457,7 +515,7 @@ int sp_adv_predict_skip(const sp_adv_set *set, const double f[SP_ADV_NFEAT],
     }
     nearest(set, f, skip, adv->use, k, adv);
     adv->nearest = adv->dist[0];
-    if (score(set, f, o, adv))
+    if (score(set, f, o, adv) || safest(set, f, skip, o, adv))
         return sp_fail(err, "advise: out of memory scoring configurations");
     if (adv->nearest > o->max_distance) {
         snprintf(adv->why, sizeof adv->why, "the nearest measured matrix (%s) is %.2f "

@@ -105,6 +105,8 @@ typedef struct sp_adv_choice {
                                    configuration did not run ok) */
     int support;                /* neighbours that measured it */
     double expected, lo, hi;    /* weighted geomean of its neighbours' rates, their range */
+    double worst;               /* its least rel over them (fill-scaled; MISSING_REL
+                                   where it did not run) */
 } sp_adv_choice;
 
 typedef struct sp_advice {
@@ -122,6 +124,10 @@ typedef struct sp_advice {
                                    matrix is above max_fill (sp_adv_fill_bound) */
     int refused[SP_ADV_MAX_REFUSED];    /* the first of them (config indexes) */
     double refused_fill[SP_ADV_MAX_REFUSED];
+    sp_adv_choice safest;       /* the best score over every measured matrix kept, each
+                                   of weight 1 (config -1: none): what stands in, and is
+                                   named, where nothing close is known */
+    int safest_over;            /* the cases it was scored over */
 } sp_advice;
 
 /* Load the learning set: every matrix with features and ok runs of the
@@ -185,8 +191,8 @@ typedef struct sp_adv_method {
 
 typedef struct sp_adv_eval {
     int matrices, not_close;    /* matrices judged; those with nothing close (advised
-                                   by the most-often-best fallback) */
-    sp_adv_method advised, most_often, vendor;
+                                   the safest configuration, sp_advice.safest) */
+    sp_adv_method advised, safest, most_often, vendor;
     char most_often_config[256];   /* over the whole set, for the report */
     int kept[SP_ADV_NFEAT];     /* folds whose learnt distance used feature j */
 } sp_adv_eval;

@@ -3,9 +3,11 @@
  * the stored sweeps. Each measured matrix in turn is advised on from all
  * the others (its own runs, in every sweep and database, left out: the
  * same checksum), and the configuration advised is looked up in what was
- * measured on it. Two baselines are judged the same way: always the
- * configuration that is best most often (over the others), and always the
- * vendor library (its fastest run on the matrix: the strongest form of it).
+ * measured on it. Three baselines are judged the same way: the safest
+ * configuration (the best geomean over the others, what stands in for the
+ * advice where nothing close is known), always the configuration that is
+ * best most often (over the others), and always the vendor library (its
+ * fastest run on the matrix: the strongest form of it).
  *
  * Judged: "within" = the choice's run is advise_rates.near_best (within
  * 10 % of the measured best, or its interval reaches the best's); regret =
@@ -60,6 +62,7 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
 {
     memset(ev, 0, sizeof *ev);
     method_init(&ev->advised, "advised");
+    method_init(&ev->safest, "safest");
     method_init(&ev->most_often, "most often best");
     method_init(&ev->vendor, "vendor library");
     int all = sp_adv_most_often_best(set, NULL);
@@ -67,9 +70,9 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
         snprintf(ev->most_often_config, sizeof ev->most_often_config, "%s %s",
                  set->kernel[all], set->axes[all]);
     if (per_matrix)
-        fprintf(per_matrix, "| matrix | best measured | advised | advised / best | most "
-                            "often best / best | vendor / best | nearest d |\n"
-                            "| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+        fprintf(per_matrix, "| matrix | best measured | advised | advised / best | safest "
+                            "/ best | most often best / best | vendor / best | nearest d |\n"
+                            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
     for (int c = 0; c < set->ncases; c++) {
         const sp_adv_case *x = &set->cases[c];
         sp_advice adv;
@@ -86,30 +89,35 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
         for (int j = 0; j < SP_ADV_NFEAT; j++)
             ev->kept[j] += use >> j & 1;
         int mob = sp_adv_most_often_best(set, x->checksum);
-        int cfg = adv.close ? adv.choices[0].config : mob;
+        int safe = adv.safest.config;
+        int cfg = adv.close ? adv.choices[0].config : safe;
         ev->not_close += !adv.close;
         const sp_adv_rate *a = cfg >= 0 ? sp_adv_rate_of(set, c, cfg) : NULL;
+        const sp_adv_rate *sf = safe >= 0 ? sp_adv_rate_of(set, c, safe) : NULL;
         const sp_adv_rate *m = mob >= 0 ? sp_adv_rate_of(set, c, mob) : NULL;
         judge(&ev->advised, x, a);
+        judge(&ev->safest, x, sf);
         judge(&ev->most_often, x, m);
         if (x->vendor_at >= 0)
             judge(&ev->vendor, x, &set->rates[x->vendor_at]);
         ev->matrices++;
         if (per_matrix) {
             const sp_adv_rate *v = x->vendor_at >= 0 ? &set->rates[x->vendor_at] : NULL;
-            char ra[32], rm[32], rv[32];
+            char ra[32], rs[32], rm[32], rv[32];
             share(a, "not run", ra, sizeof ra);
+            share(sf, "not run", rs, sizeof rs);
             share(m, "not run", rm, sizeof rm);
             share(v, "none", rv, sizeof rv);
-            fprintf(per_matrix, "| %s | %s %s | %s %s%s | %s | %s | %s | %.2f |\n", x->name,
+            fprintf(per_matrix, "| %s | %s %s | %s %s%s | %s | %s | %s | %s | %.2f |\n", x->name,
                     set->kernel[set->rates[x->first].config],
                     set->axes[set->rates[x->first].config], cfg >= 0 ? set->kernel[cfg] : "-",
-                    cfg >= 0 ? set->axes[cfg] : "", adv.close ? "" : " (nothing close)", ra,
-                    rm, rv, adv.nnb ? adv.nearest : NAN);
+                    cfg >= 0 ? set->axes[cfg] : "", adv.close ? "" : " (nothing close: the "
+                    "safest)", ra, rs, rm, rv, adv.nnb ? adv.nearest : NAN);
         }
         sp_advice_free(&adv);
     }
     method_done(&ev->advised);
+    method_done(&ev->safest);
     method_done(&ev->most_often);
     method_done(&ev->vendor);
     return 0;
@@ -143,6 +151,7 @@ void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv
     snprintf(label, sizeof label, "advised (kNN)%s",
              ev->not_close ? " ¹" : "");
     method_row(&ev->advised, label, out);
+    method_row(&ev->safest, "the safest over the others (best geomean of rate / best)", out);
     snprintf(label, sizeof label, "always the most often best (%s)",
              ev->most_often_config[0] ? ev->most_often_config : "none");
     method_row(&ev->most_often, label, out);
@@ -157,8 +166,9 @@ void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv
         }
     fprintf(out, "\n");
     if (ev->not_close)
-        fprintf(out, "\n¹ nothing close was known for %d of the %d matrices: the most often "
-                     "best stood in for the advice there.\n", ev->not_close, ev->matrices);
+        fprintf(out, "\n¹ nothing close was known for %d of the %d matrices: the safest "
+                     "configuration stood in for the advice there.\n", ev->not_close,
+                ev->matrices);
     fprintf(out, "\nregret counts the matrices where the choice ran; \"never ran\": it failed, "
                  "was refused (max_fill) or was not in the sweep.\n");
 }

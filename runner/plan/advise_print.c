@@ -3,7 +3,8 @@
  * advised, its expected rate with the neighbours' range, the runner-up, and
  * the measured matrices it rests on; with --explain the features, how far
  * each neighbour is and the score of every configuration. Nothing close:
- * one plain sentence instead of a guess.
+ * one plain sentence instead of a guess, and the safest configuration
+ * over everything measured, named as what to measure first.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,9 +39,14 @@ static void print_choice(const sp_adv_set *set, const sp_adv_choice *c, const ch
             100 * c->score, c->support, nnb);
 }
 
-/* The neighbours and what won on each. */
-static void print_neighbours(const sp_adv_set *set, const sp_advice *adv, FILE *out)
+/* The neighbours and what won on each; for a padded layout advised, its
+ * share there also scaled to this matrix's fill (what its score used). */
+static void print_neighbours(const sp_adv_set *set, const sp_advice *adv, const double *f,
+                             FILE *out)
 {
+    int j = adv->nchoices ? sp_adv_fill_feature(set->kernel[adv->choices[0].config],
+                                                set->axes[adv->choices[0].config])
+                          : -1;
     fprintf(out, "rests on the %d nearest measured matrices (distance: RMS of the "
                  "z-scored feature differences):\n", adv->nnb);
     for (int i = 0; i < adv->nnb; i++) {
@@ -52,7 +58,11 @@ static void print_neighbours(const sp_adv_set *set, const sp_advice *adv, FILE *
                                       : NULL;
         fprintf(out, "  %-28s d=%.2f  best: %s %.4g; advised: ", c->name, adv->dist[i], best,
                 c->best_rate);
-        if (mine)
+        if (mine && j >= 0 && f)
+            fprintf(out, "%.4g (%.0f %% of the best at fill %.3g there; %.0f %% scaled to "
+                         "fill %.3g here)\n", mine->rate, 100 * mine->rel, exp(c->f[j]),
+                    100 * mine->rel * exp(c->f[j] - f[j]), exp(f[j]));
+        else if (mine)
             fprintf(out, "%.4g (%.0f %% of the best)\n", mine->rate, 100 * mine->rel);
         else
             fprintf(out, "did not run\n");
@@ -88,6 +98,21 @@ static void print_explain(const sp_adv_set *set, const sp_advice *adv, const dou
         fprintf(out, "  and %d more\n", adv->nrefused - SP_ADV_MAX_REFUSED);
 }
 
+/* Where nothing close is known: no prediction, but the one configuration
+ * of least regret over everything measured, as what to measure first. */
+static void print_safest(const sp_adv_set *set, const sp_advice *adv, FILE *out)
+{
+    if (adv->safest.config < 0)
+        return;
+    char cfg[400];
+    config_text(set, adv->safest.config, cfg, sizeof cfg);
+    fprintf(out, "safest to measure first: %s\n  not a prediction for this matrix: over "
+                 "all %d measured matrices it ran at %.0f %% of the best (geomean; worst "
+                 "%.0f %%), the most of any configuration; a sweep of this matrix is the "
+                 "answer\n", cfg, adv->safest_over, 100 * adv->safest.score,
+            100 * adv->safest.worst);
+}
+
 void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *f,
                      int explain, FILE *out)
 {
@@ -102,8 +127,9 @@ void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *
     fprintf(out, "\n");
     if (!adv->close) {
         fprintf(out, "no advice: %s\n", adv->why);
+        print_safest(set, adv, out);
         if (adv->nnb && explain)
-            print_neighbours(set, adv, out);
+            print_neighbours(set, adv, f, out);
         if (explain && adv->nnb)
             print_explain(set, adv, f, out);
         return;
@@ -111,7 +137,7 @@ void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *
     print_choice(set, &adv->choices[0], "advised", adv->nnb, out);
     if (adv->nchoices > 1)
         print_choice(set, &adv->choices[1], "runner-up", adv->nnb, out);
-    print_neighbours(set, adv, out);
+    print_neighbours(set, adv, f, out);
     if (explain)
         print_explain(set, adv, f, out);
 }
