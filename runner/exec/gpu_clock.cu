@@ -3,7 +3,6 @@
  * stream, two events, an L2-sized flush buffer.
  */
 #include <cuda_runtime.h>
-#include <cusparse.h>
 #include <stdlib.h>
 
 #include "gpu_clock.h"
@@ -99,27 +98,6 @@ extern "C" int sp_gpu_spin(void *stream, double seconds, sp_err *err)
     return cuda_ok(cudaGetLastError(), "GPU spin: launch", err);
 }
 
-/* cuSPARSE's first handle in a process loads the library (40-48 ms on
- * the H100, docs/studies.md); every later one costs microseconds. The
- * cuSPARSE kernels create theirs in analyse, timed as conversion, so
- * without this the first cuSPARSE run of each worker process held that
- * load in its convert_s and the others did not: study 001's mode 1 of
- * cusparseCsr2cscEx2 on an H100 (2026-12-07) came out 0.57 on one matrix
- * and 4.36 with setup left out. One handle made and destroyed, untimed,
- * when the first GPU clock of the process has its stream: every run's conversion
- * then holds the steady-state creation. A failure here is left for the
- * kernel's own cusparseCreate to report. */
-static void warm_cusparse_once(void)
-{
-    static int done;
-    if (done)
-        return;
-    done = 1;
-    cusparseHandle_t h;
-    if (cusparseCreate(&h) == CUSPARSE_STATUS_SUCCESS)
-        cusparseDestroy(h);
-}
-
 extern "C" int sp_gpu_clock_open(sp_gpu_clock **out, int flush_l2, sp_err *err)
 {
     *out = NULL;
@@ -136,7 +114,6 @@ extern "C" int sp_gpu_clock_open(sp_gpu_clock **out, int flush_l2, sp_err *err)
         sp_gpu_clock_close(c);
         return -1;
     }
-    warm_cusparse_once();       /* a usable device only: cuSPARSE prints its failures */
     if (flush_l2 && l2 > 0) {
         c->flush_bytes = (size_t)l2;
         if (cuda_ok(cudaMalloc(&c->flush, c->flush_bytes), "GPU clock: the L2 flush buffer",

@@ -281,14 +281,16 @@ Test(gpu_transpose, phases_of_every_kernel, .timeout = 300)
     }
 }
 
-/* cuSPARSE's first handle in a process loads the library (40-48 ms on the
- * H100); the GPU clock makes and drops one, untimed, when it opens
- * (runner/exec/gpu_clock.cu), so the first cuSPARSE run of a worker holds
- * no more conversion time than the next: its analyse creates a handle in
- * microseconds. Without that warm-up the first run's convert_s here was
- * the library load (study 001's mode 1 of cusparseCsr2cscEx2 came out
- * 0.57 instead of 4.36 on the matrices where it ran first). Criterion runs
- * this test in a process of its own, where no handle was made before. */
+/* A GPU kernel's first use in a process costs more than the next: the
+ * library's first handle, the kernel modules CUDA loads lazily (0.09-0.13 s
+ * for transpose_cusparse's first conversion on the H100, 2026-12-07, with
+ * a cuSPARSE handle made beforehand). The harness runs a GPU kernel once,
+ * untimed, the first time it is prepared in a process
+ * (runner/exec/harness.c warm_run), so the first run's conversion holds no
+ * more than the next one's. Without it study 001's mode 1 of
+ * cusparseCsr2cscEx2 came out 0.57 instead of 4.36 on the matrices where it
+ * ran first. Criterion runs this test in a process of its own, where no
+ * cuSPARSE kernel ran before. */
 Test(gpu_transpose, the_first_cusparse_run_of_a_process_holds_no_library_load, .timeout = 60)
 {
     const sp_kernel *k = sp_kernel_find("transpose_cusparse");
