@@ -53,7 +53,13 @@ nvcc --version | tail -2 || echo "nvcc not found"
 
 step build make -j16 CUDA=1 all build/tests/gpu
 if [ -x build/tests/gpu ]; then
-  step gpu-tests build/tests/gpu
+  # gpu_harness times spins of known length against the clock: another
+  # process on the GPU (a test beside it, under --jobs) time-slices the
+  # device and delays its start event, so those tests run alone, one at a
+  # time, after the others (on the H100, 2026-12-07, --jobs 4 over that suite
+  # measured a host-bound launch at 4.8 us instead of its 40 us once)
+  step gpu-tests build/tests/gpu --filter '!(gpu_harness)/*'
+  step gpu-timing build/tests/gpu --jobs 1 --filter 'gpu_harness/*'
   if command -v compute-sanitizer >/dev/null; then
     # --target-processes all: Criterion runs each test in a child process.
     # SPSWEEP_GPU_TEST_QUICK: fewer block sizes and a dense row of 10^5
@@ -86,6 +92,7 @@ if [ -x build/tests/gpu ]; then
   fi
 else
   skip gpu-tests "build/tests/gpu was not built"
+  skip gpu-timing "build/tests/gpu was not built"
 fi
 
 if [ -f configs/gpu.ini ] && [ -x bin/spsweep ]; then
