@@ -163,13 +163,15 @@ static const sp_kernel *warmed[256];
 static int nwarmed;
 
 /* A GPU kernel's first prepare in a process pays for what only a first
- * use costs: its library's first handle, and the modules of its kernels
- * and its library's, which CUDA loads when a kernel first runs (lazy
- * loading, the default since CUDA 12.2). A library loads hundreds of
- * them: on the H100 (2026-12-07) the first transpose_cusparse conversion
- * of a process took 0.09-0.13 s and the next 3-5e-5 s, one cuSPARSE
- * handle made beforehand notwithstanding; whichever run of a worker came
- * first held it (study 001's mode 1, issue 20). So the first time a GPU
+ * use costs: its library's first handle, and (most likely: not traced)
+ * the modules of its kernels and its library's, which CUDA loads when a
+ * kernel first runs (lazy loading, the default since CUDA 12.2). On the
+ * H100 (2026-12-07) the first transpose_cusparse conversion of a process
+ * took 0.09-0.13 s in the GPU test and 27-42 ms in the study 001 sweep
+ * (14 of 23 matrices), the next 3-5e-5 s, one cuSPARSE handle made
+ * beforehand notwithstanding; whichever run of a worker came first held
+ * it (study 001's mode 1, issue 20). With this warm run: 0.18-0.37 ms on
+ * every matrix and cache state of a probe sweep. So the first time a GPU
  * kernel is prepared in a process it runs once on the same problem,
  * untimed: prepare, upload, analyse, a launch, release. Nothing of it is
  * stored; a failure is left for the timed prepare to meet and report. */
