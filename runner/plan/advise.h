@@ -107,6 +107,8 @@ typedef struct sp_adv_choice {
     double expected, lo, hi;    /* weighted geomean of its neighbours' rates, their range */
     double worst;               /* its least rel over them (fill-scaled; MISSING_REL
                                    where it did not run) */
+    double tail;                /* the geomean of its rel on its worst tenth of them
+                                   (sp_advice.safest only) */
 } sp_adv_choice;
 
 typedef struct sp_advice {
@@ -124,9 +126,9 @@ typedef struct sp_advice {
                                    matrix is above max_fill (sp_adv_fill_bound) */
     int refused[SP_ADV_MAX_REFUSED];    /* the first of them (config indexes) */
     double refused_fill[SP_ADV_MAX_REFUSED];
-    sp_adv_choice safest;       /* the best score over every measured matrix kept, each
-                                   of weight 1 (config -1: none): what stands in, and is
-                                   named, where nothing close is known */
+    sp_adv_choice safest;       /* the best on its worst tenth of every measured matrix
+                                   kept (config -1: none): what stands in, and is named,
+                                   where nothing close is known */
     int safest_over;            /* the cases it was scored over */
 } sp_advice;
 

@@ -151,7 +151,7 @@ void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv
     snprintf(label, sizeof label, "advised (kNN)%s",
              ev->not_close ? " ¹" : "");
     method_row(&ev->advised, label, out);
-    method_row(&ev->safest, "the safest over the others (best geomean of rate / best)", out);
+    method_row(&ev->safest, "the safest over the others (the best on its worst tenth of them)", out);
     snprintf(label, sizeof label, "always the most often best (%s)",
              ev->most_often_config[0] ? ev->most_often_config : "none");
     method_row(&ev->most_often, label, out);

@@ -107,9 +107,10 @@ static void print_safest(const sp_adv_set *set, const sp_advice *adv, FILE *out)
     char cfg[400];
     config_text(set, adv->safest.config, cfg, sizeof cfg);
     fprintf(out, "safest to measure first: %s\n  not a prediction for this matrix: over "
-                 "all %d measured matrices it ran at %.0f %% of the best (geomean; worst "
-                 "%.0f %%), the most of any configuration; a sweep of this matrix is the "
-                 "answer\n", cfg, adv->safest_over, 100 * adv->safest.score,
+                 "all %d measured matrices it ran at %.0f %% of the best on their worst "
+                 "tenth for it (geomean), the most of any configuration; %.0f %% over all of "
+                 "them, %.0f %% at worst; a sweep of this matrix is the answer\n", cfg,
+            adv->safest_over, 100 * adv->safest.tail, 100 * adv->safest.score,
             100 * adv->safest.worst);
 }
 
