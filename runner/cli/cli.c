@@ -332,3 +332,24 @@ void sp_cli_completion(const sp_cli_cmd *const *cmds, const struct sp_kernel *co
           "    COMPREPLY=($(compgen -f -- \"$cur\"))\n}\ncomplete -o filenames -F _spsweep "
           "spsweep\n", out);
 }
+
+const sp_cli_cmd *sp_cli_find(const sp_cli_cmd *const *cmds, const char *name)
+{
+    for (int i = 0; cmds[i]; i++)
+        if (!strcmp(cmds[i]->name, name))
+            return cmds[i];
+    return NULL;
+}
+
+int sp_cli_unknown(const sp_cli_cmd *const *cmds, const char *name)
+{
+    const char *names[64];
+    int n = 0;
+    for (; cmds[n] && n < (int)(sizeof names / sizeof *names); n++)
+        names[n] = cmds[n]->name;
+    const char *near = sp_cli_nearest(name, names, n);
+    fprintf(stderr, "spsweep: unknown %s '%s'%s%s%s; see `spsweep --help`\n",
+            name[0] == '-' ? "option" : "command", name, near ? " (did you mean " : "",
+            near ? near : "", near ? "?)" : "");
+    return SP_EXIT_USAGE;
+}

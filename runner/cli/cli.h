@@ -91,6 +91,12 @@ void sp_cli_overview(const sp_cli_cmd *const *cmds, FILE *out);
  * command's help, as Markdown. */
 void sp_cli_markdown(const sp_cli_cmd *const *cmds, FILE *out);
 
+/* The command of cmds (NULL-terminated) called name, or NULL. */
+const sp_cli_cmd *sp_cli_find(const sp_cli_cmd *const *cmds, const char *name);
+/* One line on stderr for a name that is none of cmds, with "did you mean";
+ * returns SP_EXIT_USAGE. */
+int sp_cli_unknown(const sp_cli_cmd *const *cmds, const char *name);
+
 /* "did you mean" (sp_cli_nearest) lives in runner/plan/nearest.h, where the
  * config's checks use it too. */
 

@@ -2,7 +2,8 @@
  * cmd_help.c — `spsweep help [COMMAND]` and `spsweep help --markdown |
  * --man | --completion`: every command's help printed from the command
  * table (commands.c), as a list, one command's, docs/cli.md, the man page
- * or the bash completion.
+ * or the bash completion. It prints from the tables it is handed
+ * (sp_cmd_help, commands.c) and calls nothing in commands.c.
  */
 #include <stdio.h>
 
@@ -36,11 +37,9 @@ const sp_cli_cmd sp_cli_help_cmd = {
                 "--completion > ~/.local/share/bash-completion/completions/spsweep",
 };
 
-int sp_cmd_help(int argc, char **argv)
+int sp_help_run(const sp_cli_cmd *const *tables, int argc, char **argv)
 {
     cli c;
-    const sp_cli_cmd *tables[sp_ncommands + 1];
-    sp_command_tables(tables);
     int rc = sp_args_parse(&sp_cli_help_cmd, argc, argv, &c);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -63,9 +62,9 @@ int sp_cmd_help(int argc, char **argv)
         sp_cli_overview(tables, stdout);
         return 0;
     }
-    const sp_command *cmd = sp_command_find(c.args[0]);
+    const sp_cli_cmd *cmd = sp_cli_find(tables, c.args[0]);
     if (!cmd)
-        return sp_command_unknown(c.args[0]);
-    sp_cli_help(cmd->cli, stdout);
+        return sp_cli_unknown(tables, c.args[0]);
+    sp_cli_help(cmd, stdout);
     return 0;
 }

@@ -22,7 +22,7 @@ const sp_command sp_commands[] = {
     {&sp_cli_merge, sp_cmd_merge},          /* cmd_merge.c */
     {&sp_cli_slurm, sp_cmd_slurm},          /* cmd_slurm.c */
     {&sp_cli_advise, sp_cmd_advise},        /* cmd_advise.c */
-    {&sp_cli_help_cmd, sp_cmd_help},        /* cmd_help.c */
+    {&sp_cli_help_cmd, sp_cmd_help},        /* cmd_help.c, below */
 };
 #define NCOMMANDS ((int)(sizeof sp_commands / sizeof *sp_commands))
 const int sp_ncommands = NCOMMANDS;
@@ -47,12 +47,16 @@ void sp_command_tables(const sp_cli_cmd **out)
 /* One line for a command that is none of ours; SP_EXIT_USAGE. */
 int sp_command_unknown(const char *name)
 {
-    const char *names[SP_MAX_COMMANDS];
-    for (int i = 0; i < NCOMMANDS; i++)
-        names[i] = sp_commands[i].cli->name;
-    const char *near = sp_cli_nearest(name, names, NCOMMANDS);
-    fprintf(stderr, "spsweep: unknown %s '%s'%s%s%s; see `spsweep --help`\n",
-            name[0] == '-' ? "option" : "command", name, near ? " (did you mean " : "",
-            near ? near : "", near ? "?)" : "");
-    return SP_EXIT_USAGE;
+    const sp_cli_cmd *tables[SP_MAX_COMMANDS + 1];
+    sp_command_tables(tables);
+    return sp_cli_unknown(tables, name);
+}
+
+/* `spsweep help`: the printing is cmd_help.c's, over the tables handed to
+ * it, so that it calls nothing back in this file. */
+int sp_cmd_help(int argc, char **argv)
+{
+    const sp_cli_cmd *tables[SP_MAX_COMMANDS + 1];
+    sp_command_tables(tables);
+    return sp_help_run(tables, argc, argv);
 }

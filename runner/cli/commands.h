@@ -29,13 +29,17 @@ void sp_command_tables(const sp_cli_cmd **out);
 int sp_command_unknown(const char *name);
 
 /* The handlers. sweep and plan (cmd_sweep.c; `sweep --gpus` then goes to
- * sp_cmd_sweep_gpus, runner/scale/gpus.c), info, report, export, help. */
+ * sp_cmd_sweep_gpus, runner/scale/gpus.c), info, report, export, help
+ * (commands.c). */
 int sp_cmd_sweep(int argc, char **argv);
 int sp_cmd_plan(int argc, char **argv);
 int sp_cmd_info(int argc, char **argv);
 int sp_cmd_report(int argc, char **argv);
 int sp_cmd_export(int argc, char **argv);
 int sp_cmd_help(int argc, char **argv);
+/* `spsweep help` over the commands' tables (NULL-terminated), as
+ * sp_cmd_help (commands.c) hands them over (cmd_help.c). */
+int sp_help_run(const sp_cli_cmd *const *tables, int argc, char **argv);
 /* list, fetch, cache (cmd_list.c, cmd_fetch.c, cmd_cache.c). */
 int sp_cmd_list(int argc, char **argv);
 int sp_cmd_fetch(int argc, char **argv);
