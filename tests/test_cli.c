@@ -526,15 +526,16 @@ static double plan_estimate(const char *out)
 
 /* plan: a header naming the columns, and an estimate that counts loading
  * and conversion, so a format that stores far more than nnz (DIA on a
- * power-law graph: every diagonal) shows in it. */
+ * power-law graph: every diagonal) shows in it when max_fill lets it run
+ * (max_fill = none here; see the next test for the default). */
 Test(cli, plan_has_a_header_and_counts_conversion, .timeout = 60)
 {
     char dir[256], csr[300], dia[300], args[800];
     tu_tempdir(dir, sizeof dir);
     tu_path(csr, sizeof csr, dir, "csr.ini");
     tu_path(dia, sizeof dia, dir, "dia.ini");
-    const char *head = "[sweep]\nrepetitions = 5\n[matrices]\nsource = gen:rmat?scale=12&ef=8\n"
-                       "[kernel spmv_csr_serial]\n";
+    const char *head = "[sweep]\nrepetitions = 5\nmax_fill = none\n[matrices]\n"
+                       "source = gen:rmat?scale=12&ef=8\n[kernel spmv_csr_serial]\n";
     char text[512];
     tu_write_file(csr, head);
     snprintf(text, sizeof text, "%s[kernel spmv_dia_serial]\n", head);
@@ -558,6 +559,69 @@ Test(cli, plan_has_a_header_and_counts_conversion, .timeout = 60)
     cr_assert_gt(stored_dia, 100 * stored_csr, "%s", b);
     free(a);
     free(b);
+}
+
+/* Seconds the plan estimates for kernel on the matrix whose line starts
+ * with source. */
+static double plan_seconds(const char *out, const char *source, const char *kernel)
+{
+    char head[512];
+    snprintf(head, sizeof head, "\n%s\t%s\t-\t", source, kernel);
+    const char *l = strstr(out, head);
+    double stored = -1, s = -1;
+    cr_assert(l && sscanf(l + strlen(head), "%lf\t%lf", &stored, &s) == 2, "%s\n%s", head,
+              out);
+    return s;
+}
+
+/* Under the default max_fill (10) the plan counts as refused what the
+ * sweep will refuse before converting: DIA on R-MAT and on uniform rows
+ * (every diagonal), ELL on R-MAT (its longest row far past 10x the mean):
+ * their process only, said in the closing line. A band (fill ~1) and ELL
+ * on uniform rows (fill 1) are counted as run. So is DIA on a matrix read
+ * from a file, whose structure is unknown before loading and estimated as
+ * scattered (above max_fill), here a diagonal one that DIA stores at fill
+ * 1: an estimate of unknown structure refuses nothing. */
+Test(cli, plan_counts_a_layout_max_fill_will_refuse_as_refused, .timeout = 60)
+{
+    char dir[256], ini[300], mtx[300], args[800], text[4096];
+    tu_tempdir(dir, sizeof dir);
+    tu_path(ini, sizeof ini, dir, "fill.ini");
+    tu_path(mtx, sizeof mtx, dir, "diag.mtx");
+    int n = snprintf(text, sizeof text, "%%%%MatrixMarket matrix coordinate real general\n"
+                     "200 200 200\n");
+    for (int i = 1; i <= 200; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%d %d 1\n", i, i);
+    tu_write_file(mtx, text);
+    snprintf(text, sizeof text,
+             "[sweep]\nrepetitions = 5\n[matrices]\nsource = gen:rmat?scale=12&ef=8\n"
+             "source = gen:banded?n=4096&bw=3\nsource = gen:uniform?rows=4096&per_row=8\n"
+             "source = file:%s\n[kernel spmv_dia_serial]\n[kernel spmv_ell_serial]\n", mtx);
+    tu_write_file(ini, text);
+    char *out, file_src[400];
+    snprintf(args, sizeof args, "plan %s", ini);
+    cr_assert_eq(spsweep_stdout(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "; 3 runs of DIA or ELL on generated matrices counted as refused"),
+              "%s", out);
+    double refused = plan_seconds(out, "gen:rmat?scale=12&ef=8", "spmv_dia_serial");
+    cr_assert_eq(plan_seconds(out, "gen:rmat?scale=12&ef=8", "spmv_ell_serial"), refused);
+    cr_assert_eq(plan_seconds(out, "gen:uniform?rows=4096&per_row=8", "spmv_dia_serial"),
+                 refused);
+    cr_assert_gt(plan_seconds(out, "gen:banded?n=4096&bw=3", "spmv_dia_serial"), refused);
+    cr_assert_gt(plan_seconds(out, "gen:uniform?rows=4096&per_row=8", "spmv_ell_serial"),
+                 refused);
+    snprintf(file_src, sizeof file_src, "file:%s", mtx);
+    cr_assert_gt(plan_seconds(out, file_src, "spmv_dia_serial"), refused, "%s", out);
+    cr_assert(strstr(out, "of padded formats on file: or suitesparse: matrices"), "%s", out);
+    cr_assert(strstr(out, "\n# 8 of 8 runs (4 matrices x 2 combinations)"), "%s", out);
+    free(out);
+    /* two rounds: every run twice, out of as many (it said "16 of 8") */
+    snprintf(text, sizeof text, "[sweep]\nrounds = 2\n[matrices]\nsource = file:%s\n"
+             "[kernel spmv_dia_serial]\n", mtx);
+    tu_write_file(ini, text);
+    cr_assert_eq(spsweep_stdout(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "\n# 2 of 2 runs (1 matrices x 1 combinations)"), "%s", out);
+    free(out);
 }
 
 /* `help --man`: a roff page groff reads without a warning (where groff

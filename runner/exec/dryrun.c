@@ -19,6 +19,7 @@
 typedef struct plan_sum {
     double run, convert, transfer, timed, total;
     int capped;                 /* runs estimated at their timeout */
+    int refused;                /* runs estimated refused by max_fill */
     int guessed;                /* padded-format runs on matrices of unknown structure */
 } plan_sum;
 
@@ -50,10 +51,11 @@ int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_work
         const sp_combo *cb = &plan->combos[w->combo];
         char axes[256];
         sp_run_cost c;
-        sp_estimate_run(&sh[w->matrix], cfg, cb->kernel, &cb->params, &c);
+        sp_estimate_run(&sh[w->matrix], cfg, cb->kernel, &cb->params, cb->max_fill, &c);
         sum.run += c.run, sum.convert += c.convert, sum.transfer += c.transfer;
         sum.timed += c.timed, sum.total += c.total;
         sum.capped += c.capped;
+        sum.refused += c.refused;
         sum.guessed += padded(cb->kernel) && !sh[w->matrix].known;
         sp_params_text(&cb->params, axes, sizeof axes);
         fprintf(out, "%s\t%s\t%s\t%.3g\t%.3g\n", cfg->matrices[w->matrix].text,
@@ -66,7 +68,7 @@ int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_work
     snprintf(reps, sizeof reps, cfg->auto_reps ? "auto (>= %d)" : "%d", cfg->repetitions);
     sp_duration_text(sum.total + load, took, sizeof took);
     fprintf(out, "# %d of %d runs (%d matrices x %d combinations), %s repetitions + %d "
-            "warm-up each, %d round%s\n", wl->n, cfg->nmatrices * plan->ncombos,
+            "warm-up each, %d round%s\n", wl->n, cfg->nmatrices * plan->ncombos * cfg->rounds,
             cfg->nmatrices, plan->ncombos, reps, cfg->warmup, cfg->rounds,
             cfg->rounds == 1 ? "" : "s");
     fprintf(out, "# estimated %.3g s%s%s%s: loading matrices %.3g s (%d load%s), converting "
@@ -81,6 +83,11 @@ int sp_sweep_print_plan(const sp_config *cfg, const sp_plan *plan, const sp_work
     if (sum.capped)
         fprintf(out, "; %d run%s counted at %s timeout of %g s", sum.capped,
                 sum.capped == 1 ? "" : "s", sum.capped == 1 ? "its" : "their", cfg->timeout_s);
+    if (sum.refused)
+        fprintf(out, "; %d run%s of DIA or ELL on generated matrices counted as refused: "
+                "%s layout would store more than max_fill times the nonzeros, and the sweep "
+                "skips %s before converting", sum.refused, sum.refused == 1 ? "" : "s",
+                sum.refused == 1 ? "its" : "their", sum.refused == 1 ? "it" : "them");
     if (sum.guessed)
         fprintf(out, "; %d run%s of padded formats on file: or suitesparse: matrices, whose "
                 "structure is unknown before loading, estimated as if their nonzeros were "

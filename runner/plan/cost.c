@@ -30,7 +30,9 @@
  *     downloaded;
  *   its warm-up and timed repetitions, over the stored entries, at a rough
  *     rate per entry;
- * and at most its timeout (then it is killed). A matrix costs loading it
+ * and at most its timeout (then it is killed); a DIA or ELL layout the
+ * sweep's max_fill will refuse on a generated matrix costs its process
+ * alone. A matrix costs loading it
  * (generating or reading, features, reference; starting its GPU worker)
  * once in every process and round that runs any of its pairs.
  *
@@ -257,7 +259,7 @@ static double output_bytes(const sp_shape *sh, const sp_kernel *k)
 }
 
 void sp_estimate_run(const sp_shape *sh, const sp_config *cfg, const sp_kernel *k,
-                     const sp_params *p, sp_run_cost *c)
+                     const sp_params *p, double max_fill, sp_run_cost *c)
 {
     const char *f = k->format ? k->format : "";
     int reps = cfg->repetitions + cfg->warmup;
@@ -268,6 +270,15 @@ void sp_estimate_run(const sp_shape *sh, const sp_config *cfg, const sp_kernel *
     c->convert = padded ? stored * CONVERT_S_PER_ENTRY
                  : !strcmp(f, "coo") ? sh->nnz * COO_S_PER_NNZ
                  : !strcmp(f, "rsb") ? sh->nnz * RSB_S_PER_NNZ : 0;
+    if (sh->known && max_fill > 0 && (!strcmp(f, "dia") || !strcmp(f, "ell")) &&
+        stored > max_fill * fmax(sh->nnz, 1)) {
+        /* skipped before any conversion (sweep_combo.c over_fill) */
+        c->refused = 1;
+        c->convert = 0;
+        c->run = k->needs_gpu ? RUN_FIXED_GPU_S : RUN_FIXED_CPU_S;
+        c->total = c->run;
+        return;
+    }
     if (k->needs_gpu) {
         /* values and column indices (DIA: values alone) and the rows' offsets */
         double up = stored * (!strcmp(f, "dia") ? 8 : 12) + 4 * sh->rows;

@@ -90,7 +90,7 @@ int sp_select(const sp_config *cfg, const sp_plan *plan, const sp_sweep_opts *o,
             sp_run_cost rc;
             if (!wanted(o, &cfg->matrices[m], cb->kernel))
                 continue;
-            sp_estimate_run(&sh[m], cfg, cb->kernel, &cb->params, &rc);
+            sp_estimate_run(&sh[m], cfg, cb->kernel, &cb->params, cb->max_fill, &rc);
             wl->w[wl->n++] = (sp_work){m, c, m * plan->ncombos + c, rc.total, 0};
         }
     }

@@ -76,11 +76,18 @@ typedef struct sp_run_cost {
     double timed;               /* warm-up and timed repetitions */
     double total;               /* their sum, at most the timeout + run */
     int capped;                 /* 1: the sum exceeded the timeout */
+    int refused;                /* 1: its layout would be above max_fill (the sweep skips
+                                   it before converting): the run costs its process */
 } sp_run_cost;
 /* The cost of one run of k with p on a matrix of shape sh under cfg's
- * repetitions, warm-up, timeout and isolation. */
+ * repetitions, warm-up, timeout and isolation, and the combination's
+ * max_fill (0: none). A DIA or ELL layout on a generated matrix (its shape
+ * known) storing more than max_fill times the nonzeros is counted as
+ * refused, as the sweep will refuse it; HLL and SELL, whose padding the
+ * estimate only brackets, and matrices of unknown structure are counted
+ * as run. */
 void sp_estimate_run(const sp_shape *sh, const sp_config *cfg, const sp_kernel *k,
-                     const sp_params *p, sp_run_cost *c);
+                     const sp_params *p, double max_fill, sp_run_cost *c);
 /* Estimated seconds of loading a matrix of nnz nonzeros; and of every
  * load the list makes (a matrix once per process and round, its GPU
  * worker started with its first GPU pair), their count in *nloads. */
