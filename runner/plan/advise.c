@@ -496,8 +496,8 @@ static double worst_tenth(double *rel, int n)
  * from everything measured may lie anywhere, so the choice guards the
  * tail rather than the bulk: the configuration best on average, or best
  * most often, can be far off where it does not win. On the H100 sweep of
- * 2026-12-06 (bench/advise_gpu.ini) the warp-per-row CSR kernel was both
- * (geomean 0.84 over the other 75 matrices, worst tenth 0.20) and ran 28x
+ * 2026-12-07 (bench/advise_gpu.ini) the warp-per-row CSR kernel was both
+ * (geomean 0.84 over the other 75 matrices, worst tenth 0.30) and ran 28x
  * below the best on the one matrix with nothing close, whose dense row it
  * gives to one warp; the adaptive CSR kernel (0.81, worst tenth 0.58) was
  * the best there. That one matrix is what this rule was drawn from: it is
