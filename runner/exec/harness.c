@@ -181,20 +181,21 @@ static void warm_run(sp_harness *h, const sp_problem *pb, const sp_params *p)
     for (int i = 0; i < nwarmed; i++)
         if (warmed[i] == k)
             return;
-    if (nwarmed < (int)(sizeof warmed / sizeof *warmed))
-        warmed[nwarmed++] = k;
     stage(h, "warm-up run");
     sp_err ignored;
     void *state = NULL;
     if (k->prepare(pb, p, &state, &ignored))
         return;
-    if ((!k->upload || !k->upload(state, &h->ex, &ignored)) &&
-        (!k->analyse || !k->analyse(state, &h->ex, &ignored)) && k->launch &&
-        !reset(h, state, &ignored))
-        k->launch(state, &h->ex, &ignored);
-    settle(h, &ignored);
+    int ran = (!k->upload || !k->upload(state, &h->ex, &ignored)) &&
+              (!k->analyse || !k->analyse(state, &h->ex, &ignored)) && k->launch &&
+              !reset(h, state, &ignored) && !k->launch(state, &h->ex, &ignored);
+    ran = !settle(h, &ignored) && ran;
     k->release(state);
     settle(h, &ignored);
+    /* warmed once it ran through: a combination refused in its prepare or
+     * failing leaves the next one of the kernel to warm it */
+    if (ran && nwarmed < (int)(sizeof warmed / sizeof *warmed))
+        warmed[nwarmed++] = k;
 }
 
 int sp_harness_prepare(sp_harness *h, const sp_problem *pb, const sp_params *p, void **state,
