@@ -3,11 +3,17 @@
 # unpack the real matrices of bench/advise_gpu.ini (bench/advise_mtx.sh:
 # the shared mirror's tarballs and ../shared/real's files, carried as
 # MIRROR and REAL), sweep it, and run `spsweep advise --evaluate` on the
-# result (leave-one-matrix-out, beside always the most-often-best
-# configuration and always cuSPARSE). Output in $OUT/advise-gpu (or
-# results/advise-gpu): the database, the sweep's log, evaluate.md.
+# result (leave-one-matrix-out, beside the safest configuration, always the
+# most-often-best configuration and always cuSPARSE). Output in
+# $OUT/advise-gpu (or results/advise-gpu): the database, the sweep's log,
+# evaluate.md.
 #
-#   [MIRROR=.mirror/MM] [REAL=.real] bash bench/advise_gpu.sh
+# HOLDOUT=1 also sweeps bench/advise_gpu_holdout.ini (28 generated matrices
+# advise has not learnt from; no files needed) into advise_gpu_holdout.db
+# and evaluates it alone and pooled with the first (evaluate-holdout.md,
+# evaluate-pooled.md): a second sweep to test rules drawn from the first.
+#
+#   [MIRROR=.mirror/MM] [REAL=.real] [HOLDOUT=1] bash bench/advise_gpu.sh
 #
 # Carry: mkdir -p .mirror && cp -r ../shared/suitesparse/MM .mirror/ (6 MB)
 # and .real (bench/gpu_real_rounds.ini), with .gpu-deps.tar.xz.
@@ -19,13 +25,34 @@ mkdir -p "$out"
 [ -x bin/spsweep ] || make -j16 CUDA=1 all >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }
 bash bench/advise_mtx.sh "${MIRROR:-.mirror/MM}" "${REAL:-.real}" >/dev/null
+
+# sweep CONFIG DB LOG: a fresh database of CONFIG's runs
+sweep() {
+  rm -f "$2" "$2-wal" "$2-shm"
+  local t0=$SECONDS
+  bin/spsweep sweep "$1" --db "$2" >"$3" 2>&1 ||
+    echo "spsweep sweep $1 exited with $? (refused padded layouts are recorded skips)"
+  echo "$1: sweep took $((SECONDS - t0)) s"
+  tail -4 "$3"
+}
+
+# evaluate NAME DB...: the leave-one-out evaluation of the databases
+evaluate() {
+  local name=$1 args=()
+  shift
+  for d in "$@"; do args+=(--db "$d"); done
+  bin/spsweep advise --evaluate --device gpu "${args[@]}" --out "$out/$name.md" \
+    >"$out/$name.txt" 2>&1
+  echo "== $name"
+  cat "$out/$name.txt"
+}
+
 db=$out/advise_gpu.db
-rm -f "$db" "$db-wal" "$db-shm"
-t0=$SECONDS
-bin/spsweep sweep bench/advise_gpu.ini --db "$db" >"$out/sweep.log" 2>&1 ||
-  echo "spsweep sweep exited with $? (refused padded layouts are recorded skips)"
-echo "sweep took $((SECONDS - t0)) s"
-tail -4 "$out/sweep.log"
-bin/spsweep advise --evaluate --device gpu --db "$db" --out "$out/evaluate.md" \
-  >"$out/evaluate.txt" 2>&1
-cat "$out/evaluate.txt"
+sweep bench/advise_gpu.ini "$db" "$out/sweep.log"
+evaluate evaluate "$db"
+if [ -n "${HOLDOUT:-}" ]; then
+  held=$out/advise_gpu_holdout.db
+  sweep bench/advise_gpu_holdout.ini "$held" "$out/sweep-holdout.log"
+  evaluate evaluate-holdout "$held"
+  evaluate evaluate-pooled "$db" "$held"
+fi
