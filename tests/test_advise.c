@@ -529,6 +529,64 @@ Test(advise, evaluate_stands_the_safest_in_where_nothing_is_close)
     free(text);
 }
 
+/* A scaled share is capped at 1. Four neighbours at equal distances: on
+ * three DIA is the best at fill 4 (CSR at 0.9), on one the best at fill 1
+ * (CSR at 0.95); the matrix advised for has DIA fill 2. Scaled, DIA is
+ * 2x the best on the three and 0.5 on the one: uncapped its geomean is
+ * 4^(1/4) = 1.41, ahead of CSR's (0.9^3 0.95)^(1/4) = 0.91; capped at 1 it
+ * is 0.5^(1/4) = 0.84, and CSR is advised. */
+static sp_adv_case cap_cases[4];
+static sp_adv_rate cap_rates[8];
+static char *cap_kernel[] = {"spmv_dia_serial", "spmv_csr_serial"};
+static char *cap_axes[] = {"{}", "{}"};
+static char cap_names[4][8];
+
+Test(advise, a_scaled_share_counts_at_most_level_with_the_best)
+{
+    sp_adv_set set;
+    memset(&set, 0, sizeof set);
+    snprintf(set.operation, sizeof set.operation, "spmv");
+    snprintf(set.device, sizeof set.device, "cpu");
+    snprintf(set.precision, sizeof set.precision, "double");
+    int jdia = sp_adv_fill_feature("spmv_dia_serial", "{}");
+    cr_assert_geq(jdia, 0);
+    for (int c = 0; c < 4; c++) {
+        sp_adv_case *x = &cap_cases[c];
+        memset(x, 0, sizeof *x);
+        snprintf(cap_names[c], sizeof cap_names[c], "n%d", c);
+        x->name = x->source = cap_names[c];
+        snprintf(x->checksum, sizeof x->checksum, "%016d", c);
+        x->f[jdia] = log(c < 3 ? 4 : 1);
+        x->first = 2 * c, x->n = 2, x->best_rate = 10, x->vendor_rate = NAN, x->vendor_at = -1;
+        double csr = c < 3 ? 0.9 : 0.95;
+        cap_rates[2 * c] = (sp_adv_rate){.config = 0, .rate = 10, .rate_lo = NAN,
+                                         .rate_hi = NAN, .rel = 1, .near_best = 1};
+        cap_rates[2 * c + 1] = (sp_adv_rate){.config = 1, .rate = 10 * csr, .rate_lo = NAN,
+                                             .rate_hi = NAN, .rel = csr, .near_best = 1};
+    }
+    set.cases = cap_cases, set.ncases = 4, set.rates = cap_rates, set.nrates = 8;
+    set.kernel = cap_kernel, set.axes = cap_axes, set.nconfigs = 2;
+    sp_adv_opts o;
+    sp_adv_opts_default(&o);
+    o.device = "cpu";
+    o.k = 4;
+    o.max_distance = 1e9;
+    double f[SP_ADV_NFEAT] = {0};
+    f[jdia] = log(2);
+    sp_advice adv;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
+    cr_assert(adv.close, "%s", adv.why);
+    cr_assert_eq(adv.nchoices, 2);
+    near(adv.dist[0], adv.dist[3], "the neighbours are equally far");
+    const sp_adv_choice *csr = &adv.choices[0], *dia = &adv.choices[1];
+    cr_assert_str_eq(set.kernel[csr->config], "spmv_csr_serial");
+    near(csr->score, pow(0.9 * 0.9 * 0.9 * 0.95, 0.25), "CSR's score");
+    near(dia->score, pow(0.5, 0.25), "DIA's, capped");
+    near(dia->raw, pow(4, 0.25), "DIA's, uncapped");
+    sp_advice_free(&adv);
+}
+
 Test(advise, an_empty_database_knows_nothing)
 {
     char dir[256], db[400];

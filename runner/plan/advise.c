@@ -380,6 +380,8 @@ static int by_score(const void *a, const void *b)
     const sp_adv_choice *x = a, *y = b;
     if (x->score != y->score)
         return x->score < y->score ? 1 : -1;
+    if (x->raw != y->raw)       /* both at the cap: the one scaled higher */
+        return x->raw < y->raw ? 1 : -1;
     return x->config - y->config;
 }
 
@@ -394,23 +396,32 @@ static int by_score(const void *a, const void *b)
  * with the entries it stores, so DIA measured at fill 1 on a neighbour
  * counts a third at fill 3 here. On bench/advise_cpu.ini (2026-12-07, two
  * sweeps) this took the leave-one-out regret from 1.068 and 1.053 to 1.040
- * and 1.028. ch->worst: the least scaled rel (MISSING_REL counted). */
+ * and 1.028. A scaled rel is capped at 1: scaling extrapolates (a layout's
+ * time is not all in the entries it stores: x, y and the launch are not),
+ * so a padded layout scaled past the best on a neighbour counts as level
+ * with it, not ahead (ties: the higher uncapped score, ch->raw). On the
+ * sweeps of the fourth session of 2026-12-07 the cap took the regret from
+ * 1.044 / 1.064 (CPU A / B) and 1.035 (H100) to 1.024 / 1.044 and 1.024.
+ * ch->worst: the least scaled rel (MISSING_REL counted). */
 static void config_score(const sp_adv_set *set, int cfg, int j, double here, const int *cases,
                          const double *w, int n, sp_adv_choice *ch)
 {
     *ch = (sp_adv_choice){.config = cfg, .lo = INFINITY, .hi = 0, .worst = 1};
-    double s = 0, wsum = 0, lw = 0, lsum = 0;
+    double s = 0, raw = 0, wsum = 0, lw = 0, lsum = 0;
     for (int i = 0; i < n; i++) {
         const sp_adv_rate *r = sp_adv_rate_of(set, cases[i], cfg);
         wsum += w[i];
         if (!r) {
             s += w[i] * log(MISSING_REL);
+            raw += w[i] * log(MISSING_REL);
             ch->worst = MISSING_REL < ch->worst ? MISSING_REL : ch->worst;
             continue;
         }
         double scale = j < 0 ? 1 : exp(set->cases[cases[i]].f[j]) / here;
         double rel = r->rel * scale, rate = r->rate * scale;
         rel = rel > MISSING_REL ? rel : MISSING_REL;
+        raw += w[i] * log(rel);
+        rel = rel < 1 ? rel : 1;
         s += w[i] * log(rel);
         ch->worst = rel < ch->worst ? rel : ch->worst;
         lw += w[i], lsum += w[i] * log(rate);
@@ -419,6 +430,7 @@ static void config_score(const sp_adv_set *set, int cfg, int j, double here, con
         ch->support++;
     }
     ch->score = wsum > 0 ? exp(s / wsum) : 0;
+    ch->raw = wsum > 0 ? exp(raw / wsum) : 0;
     ch->expected = lw > 0 ? exp(lsum / lw) : NAN;
 }
 
@@ -468,7 +480,7 @@ static double scaled_rel(const sp_adv_set *set, int c, int cfg, int j, double he
 {
     const sp_adv_rate *r = sp_adv_rate_of(set, c, cfg);
     double rel = !r ? MISSING_REL : j < 0 ? r->rel : r->rel * exp(set->cases[c].f[j]) / here;
-    return rel > MISSING_REL ? rel : MISSING_REL;
+    return rel > MISSING_REL ? rel < 1 ? rel : 1 : MISSING_REL;
 }
 
 static int by_value(const void *a, const void *b)

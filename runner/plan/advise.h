@@ -107,6 +107,8 @@ typedef struct sp_adv_choice {
     double expected, lo, hi;    /* weighted geomean of its neighbours' rates, their range */
     double worst;               /* its least rel over them (fill-scaled; MISSING_REL
                                    where it did not run) */
+    double raw;                 /* the score with the scaled rels not capped at 1 (the
+                                   tie-break between configurations at the cap) */
     double tail;                /* the geomean of its rel on its worst tenth of them
                                    (sp_advice.safest only) */
 } sp_adv_choice;
