@@ -58,10 +58,11 @@ static void print_neighbours(const sp_adv_set *set, const sp_advice *adv, const 
                                       : NULL;
         fprintf(out, "  %-28s d=%.2f  best: %s %.4g; advised: ", c->name, adv->dist[i], best,
                 c->best_rate);
+        double scaled = mine && j >= 0 && f ? mine->rel * exp(c->f[j] - f[j]) : 0;
         if (mine && j >= 0 && f)
             fprintf(out, "%.4g (%.0f %% of the best at fill %.3g there; %.0f %% scaled to "
-                         "fill %.3g here)\n", mine->rate, 100 * mine->rel, exp(c->f[j]),
-                    100 * mine->rel * exp(c->f[j] - f[j]), exp(f[j]));
+                         "fill %.3g here%s)\n", mine->rate, 100 * mine->rel, exp(c->f[j]),
+                    100 * scaled, exp(f[j]), scaled > 1 ? ", counted as 100 %" : "");
         else if (mine)
             fprintf(out, "%.4g (%.0f %% of the best)\n", mine->rate, 100 * mine->rel);
         else
@@ -78,8 +79,8 @@ static void print_explain(const sp_adv_set *set, const sp_advice *adv, const dou
                 (f[j] - adv->mean[j]) / adv->sd[j], adv->use >> j & 1 ? "" : "  (not used)");
     fprintf(out, "why: each configuration scores the weighted geomean of its rate over "
                  "the best on each neighbour (weight 1 / (d + 0.05); 0.1 where it did not "
-                 "run ok; a padded layout's scaled by its fill there over its fill here); "
-                 "the highest score is advised.\nscores:\n");
+                 "run ok; a padded layout's scaled by its fill there over its fill here, "
+                 "at most 1); the highest score is advised.\nscores:\n");
     for (int i = 0; i < adv->nchoices; i++) {
         char cfg[400];
         config_text(set, adv->choices[i].config, cfg, sizeof cfg);
