@@ -539,7 +539,7 @@ static sp_adv_case cap_cases[4];
 static sp_adv_rate cap_rates[8];
 static char *cap_kernel[] = {"spmv_dia_serial", "spmv_csr_serial"};
 static char *cap_axes[] = {"{}", "{}"};
-static char cap_names[4][8];
+static char cap_names[4][16];
 
 Test(advise, a_scaled_share_counts_at_most_level_with_the_best)
 {
