@@ -156,11 +156,25 @@ static int timed_step(sp_harness *h, const char *name, state_step fn, void *stat
     return 0;
 }
 
-static int reset(sp_harness *h, void *state, sp_err *err);
-
 /* The GPU kernels of this process that have had their warm run. */
 static const sp_kernel *warmed[256];
 static int nwarmed;
+
+/* prepare, upload and analyse, each timed into ph. */
+static int prepare_steps(sp_harness *h, const sp_problem *pb, const sp_params *p, void **state,
+                         sp_phases *ph, sp_err *err)
+{
+    const sp_kernel *k = h->k;
+    stage(h, "prepare");
+    double t0 = sp_seconds();
+    if (k->prepare(pb, p, state, err))
+        return sp_fail_prefix(err, "prepare");
+    ph->convert_s += sp_seconds() - t0;
+    return timed_step(h, "upload", k->upload, *state, &ph->h2d_s, err) ||
+                   timed_step(h, "analyse", k->analyse, *state, &ph->convert_s, err)
+               ? -1
+               : 0;
+}
 
 /* A GPU kernel's first prepare in a process pays for what only a first
  * use costs: its library's first handle, and (most likely: not traced)
@@ -172,30 +186,26 @@ static int nwarmed;
  * beforehand notwithstanding; whichever run of a worker came first held
  * it (study 001's mode 1, issue 20). With this warm run: 0.18-0.37 ms on
  * every matrix and cache state of a probe sweep. So the first time a GPU
- * kernel is prepared in a process it runs once on the same problem,
- * untimed: prepare, upload, analyse, a launch, release. Nothing of it is
- * stored; a failure is left for the timed prepare to meet and report. */
+ * kernel is prepared in a process it runs once on the same problem
+ * through the same steps, its phases thrown away: prepare, upload,
+ * analyse, a launch, release. A failure is left for the timed prepare to
+ * meet and report; a kernel counts as warmed once its warm run went
+ * through, so a combination refused in its prepare or failing leaves the
+ * next one of the kernel to warm it. */
 static void warm_run(sp_harness *h, const sp_problem *pb, const sp_params *p)
 {
-    const sp_kernel *k = h->k;
     for (int i = 0; i < nwarmed; i++)
-        if (warmed[i] == k)
+        if (warmed[i] == h->k)
             return;
-    stage(h, "warm-up run");
+    sp_phases thrown = {0, 0, 0, 0};
     sp_err ignored;
     void *state = NULL;
-    if (k->prepare(pb, p, &state, &ignored))
-        return;
-    int ran = (!k->upload || !k->upload(state, &h->ex, &ignored)) &&
-              (!k->analyse || !k->analyse(state, &h->ex, &ignored)) && k->launch &&
-              !reset(h, state, &ignored) && !k->launch(state, &h->ex, &ignored);
-    ran = !settle(h, &ignored) && ran;
-    k->release(state);
-    settle(h, &ignored);
-    /* warmed once it ran through: a combination refused in its prepare or
-     * failing leaves the next one of the kernel to warm it */
+    int ran = !prepare_steps(h, pb, p, &state, &thrown, &ignored) &&
+              !sp_harness_launch(h, state, &ignored);
+    if (state)
+        sp_harness_release(h, state, &thrown);
     if (ran && nwarmed < (int)(sizeof warmed / sizeof *warmed))
-        warmed[nwarmed++] = k;
+        warmed[nwarmed++] = h->k;
 }
 
 int sp_harness_prepare(sp_harness *h, const sp_problem *pb, const sp_params *p, void **state,
@@ -208,15 +218,7 @@ int sp_harness_prepare(sp_harness *h, const sp_problem *pb, const sp_params *p, 
                        k->prepare ? "upload" : "prepare");
     if (h->gpu)
         warm_run(h, pb, p);
-    stage(h, "prepare");
-    double t0 = sp_seconds();
-    if (k->prepare(pb, p, state, err))
-        return sp_fail_prefix(err, "prepare");
-    ph->convert_s += sp_seconds() - t0;
-    return timed_step(h, "upload", k->upload, *state, &ph->h2d_s, err) ||
-                   timed_step(h, "analyse", k->analyse, *state, &ph->convert_s, err)
-               ? -1
-               : 0;
+    return prepare_steps(h, pb, p, state, ph, err);
 }
 
 int sp_harness_result(sp_harness *h, void *state, void *out, sp_phases *ph, sp_err *err)
