@@ -402,32 +402,32 @@ static int by_score(const void *a, const void *b)
  * with it, not ahead (ties: the higher uncapped score, ch->raw). On the
  * sweeps of the fourth session of 2026-12-07 the cap took the regret from
  * 1.044 / 1.064 (CPU A / B) and 1.035 (H100) to 1.024 / 1.044 and 1.024.
- * ch->worst: the least scaled rel (MISSING_REL counted). */
+ * ch->worst: the least capped rel (MISSING_REL counted); rels, when not
+ * NULL, gets each case's capped rel (the safest's worst tenth). */
 static void config_score(const sp_adv_set *set, int cfg, int j, double here, const int *cases,
-                         const double *w, int n, sp_adv_choice *ch)
+                         const double *w, int n, sp_adv_choice *ch, double *rels)
 {
     *ch = (sp_adv_choice){.config = cfg, .lo = INFINITY, .hi = 0, .worst = 1};
     double s = 0, raw = 0, wsum = 0, lw = 0, lsum = 0;
     for (int i = 0; i < n; i++) {
         const sp_adv_rate *r = sp_adv_rate_of(set, cases[i], cfg);
-        wsum += w[i];
-        if (!r) {
-            s += w[i] * log(MISSING_REL);
-            raw += w[i] * log(MISSING_REL);
-            ch->worst = MISSING_REL < ch->worst ? MISSING_REL : ch->worst;
-            continue;
+        double rel = MISSING_REL;
+        if (r) {
+            double scale = j < 0 ? 1 : exp(set->cases[cases[i]].f[j]) / here;
+            double rate = r->rate * scale;
+            rel = r->rel * scale > MISSING_REL ? r->rel * scale : MISSING_REL;
+            lw += w[i], lsum += w[i] * log(rate);
+            ch->lo = rate < ch->lo ? rate : ch->lo;
+            ch->hi = rate > ch->hi ? rate : ch->hi;
+            ch->support++;
         }
-        double scale = j < 0 ? 1 : exp(set->cases[cases[i]].f[j]) / here;
-        double rel = r->rel * scale, rate = r->rate * scale;
-        rel = rel > MISSING_REL ? rel : MISSING_REL;
+        wsum += w[i];
         raw += w[i] * log(rel);
         rel = rel < 1 ? rel : 1;
         s += w[i] * log(rel);
         ch->worst = rel < ch->worst ? rel : ch->worst;
-        lw += w[i], lsum += w[i] * log(rate);
-        ch->lo = rate < ch->lo ? rate : ch->lo;
-        ch->hi = rate > ch->hi ? rate : ch->hi;
-        ch->support++;
+        if (rels)
+            rels[i] = rel;
     }
     ch->score = wsum > 0 ? exp(s / wsum) : 0;
     ch->raw = wsum > 0 ? exp(raw / wsum) : 0;
@@ -466,21 +466,12 @@ static int score(const sp_adv_set *set, const double *f, const sp_adv_opts *o,
             continue;
         }
         sp_adv_choice ch;
-        config_score(set, cfg, j, here, adv->nb, w, adv->nnb, &ch);
+        config_score(set, cfg, j, here, adv->nb, w, adv->nnb, &ch, NULL);
         if (ch.support)
             adv->choices[adv->nchoices++] = ch;
     }
     qsort(adv->choices, (size_t)adv->nchoices, sizeof *adv->choices, by_score);
     return 0;
-}
-
-/* Configuration cfg's rel on case c, scaled as config_score scales it and
- * floored at MISSING_REL (which it also is where it did not run). */
-static double scaled_rel(const sp_adv_set *set, int c, int cfg, int j, double here)
-{
-    const sp_adv_rate *r = sp_adv_rate_of(set, c, cfg);
-    double rel = !r ? MISSING_REL : j < 0 ? r->rel : r->rel * exp(set->cases[c].f[j]) / here;
-    return rel > MISSING_REL ? rel < 1 ? rel : 1 : MISSING_REL;
 }
 
 static int by_value(const void *a, const void *b)
@@ -535,11 +526,9 @@ static int safest(const sp_adv_set *set, const double *f, const unsigned char *s
         if (here < 0)
             continue;
         sp_adv_choice ch;
-        config_score(set, cfg, j, here, cases, w, n, &ch);
+        config_score(set, cfg, j, here, cases, w, n, &ch, rel);
         if (!ch.support)
             continue;
-        for (int i = 0; i < n; i++)
-            rel[i] = scaled_rel(set, cases[i], cfg, j, here);
         ch.tail = worst_tenth(rel, n);
         const sp_adv_choice *b = &adv->safest;
         if (b->config < 0 || ch.tail > b->tail ||
