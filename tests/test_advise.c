@@ -435,6 +435,18 @@ static void safe_set(sp_adv_set *set, sp_adv_opts *o, double rel0, double rel1)
     o->all_features = 1;
 }
 
+/* Advice for a matrix far from every one of set (all features -30):
+ * nothing close, the safest named. */
+static void predict_far(const sp_adv_set *set, const sp_adv_opts *o, double f[SP_ADV_NFEAT],
+                        sp_advice *adv)
+{
+    for (int j = 0; j < SP_ADV_NFEAT; j++)
+        f[j] = -30;
+    sp_err err = {{0}};
+    cr_assert_eq(sp_adv_predict(set, f, NULL, o, adv, &err), 0, "%s", err.msg);
+    cr_assert_not(adv->close, "%s", adv->why);
+}
+
 /* Nothing close: no advice, but the safest configuration named, with its
  * geomean and worst share over everything measured; `spsweep advise`
  * prints it as what to measure first, not as a prediction. */
@@ -445,12 +457,8 @@ Test(advise, nothing_close_names_the_safest_configuration)
     safe_set(&set, &o, 0.2, 0.95);
     cr_assert_eq(sp_adv_most_often_best(&set, NULL), 0);
     double f[SP_ADV_NFEAT];
-    for (int j = 0; j < SP_ADV_NFEAT; j++)
-        f[j] = -30;
     sp_advice adv;
-    sp_err err = {{0}};
-    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
-    cr_assert_not(adv.close, "%s", adv.why);
+    predict_far(&set, &o, f, &adv);
     cr_assert_eq(adv.safest.config, 1);
     cr_assert_eq(adv.safest_over, SAFE_N);
     near(adv.safest.score, pow(0.95, 0.6), "its geomean share");
@@ -481,12 +489,8 @@ Test(advise, the_safest_is_the_best_on_its_worst_tenth_not_on_average)
     sp_adv_opts o;
     safe_set(&set, &o, 0.6, 0.7);
     double f[SP_ADV_NFEAT];
-    for (int j = 0; j < SP_ADV_NFEAT; j++)
-        f[j] = -30;
     sp_advice adv;
-    sp_err err = {{0}};
-    cr_assert_eq(sp_adv_predict(&set, f, NULL, &o, &adv, &err), 0, "%s", err.msg);
-    cr_assert_not(adv.close);
+    predict_far(&set, &o, f, &adv);
     cr_assert_eq(adv.safest.config, 1);
     near(adv.safest.tail, 0.7, "its worst tenth");
     near(adv.safest.score, pow(0.7, 0.6), "its geomean, below configuration 0's");
