@@ -201,7 +201,7 @@ static void warm_run(sp_harness *h, const sp_problem *pb, const sp_params *p)
     sp_err ignored;
     void *state = NULL;
     int ran = !prepare_steps(h, pb, p, &state, &thrown, &ignored) &&
-              !sp_harness_launch(h, state, &ignored);
+              (stage(h, "warm-up launch"), !sp_harness_launch(h, state, &ignored));
     if (state)
         sp_harness_release(h, state, &thrown);
     if (ran && nwarmed < (int)(sizeof warmed / sizeof *warmed))
