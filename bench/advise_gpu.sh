@@ -10,8 +10,10 @@
 #
 # HOLDOUT=1 also sweeps bench/advise_gpu_holdout.ini (28 generated matrices
 # advise has not learnt from; no files needed) into advise_gpu_holdout.db
-# and evaluates it alone and pooled with the first (evaluate-holdout.md,
-# evaluate-pooled.md): a second sweep to test rules drawn from the first.
+# and judges it held out, advised from the first sweep alone
+# (evaluate-heldout.md: `--test`), then leave-one-out alone and pooled with
+# the first (evaluate-holdout.md, evaluate-pooled.md): a second sweep to
+# test rules drawn from the first.
 #
 #   [MIRROR=.mirror/MM] [REAL=.real] [HOLDOUT=1] bash bench/advise_gpu.sh
 #
@@ -36,12 +38,12 @@ sweep() {
   tail -4 "$3"
 }
 
-# evaluate NAME DB...: the leave-one-out evaluation of the databases
+# evaluate NAME ARGS...: the evaluation of the databases ARGS names
+# (--db DB to learn from and judge leave-one-out, --test DB held out)
 evaluate() {
-  local name=$1 args=()
+  local name=$1
   shift
-  for d in "$@"; do args+=(--db "$d"); done
-  bin/spsweep advise --evaluate --device gpu "${args[@]}" --out "$out/$name.md" \
+  bin/spsweep advise --evaluate --device gpu "$@" --out "$out/$name.md" \
     >"$out/$name.txt" 2>&1
   echo "== $name"
   cat "$out/$name.txt"
@@ -49,10 +51,11 @@ evaluate() {
 
 db=$out/advise_gpu.db
 sweep bench/advise_gpu.ini "$db" "$out/sweep.log"
-evaluate evaluate "$db"
+evaluate evaluate --db "$db"
 if [ -n "${HOLDOUT:-}" ]; then
   held=$out/advise_gpu_holdout.db
   sweep bench/advise_gpu_holdout.ini "$held" "$out/sweep-holdout.log"
-  evaluate evaluate-holdout "$held"
-  evaluate evaluate-pooled "$db" "$held"
+  evaluate evaluate-heldout --db "$db" --test "$held"
+  evaluate evaluate-holdout --db "$held"
+  evaluate evaluate-pooled --db "$db" --db "$held"
 fi

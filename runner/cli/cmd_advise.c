@@ -18,7 +18,7 @@
 #include "commands.h"
 
 enum { A_DB = 1, A_OP, A_DEVICE, A_PRECISION, A_K, A_MAXD, A_EXPLAIN, A_EVALUATE, A_CACHE,
-       A_ALL, A_OUT, A_FILL };
+       A_ALL, A_OUT, A_FILL, A_TEST };
 
 #define MAX_DBS 64
 
@@ -45,6 +45,10 @@ static const sp_cli_opt advise_opts[] = {
      "advise on it from the others and judge the advice against what was measured, beside "
      "three baselines (the safest configuration, always the most-often-best one, "
      "always the vendor library); a Markdown table"},
+    {"test", "PATH", A_TEST, "with --evaluate: a database held out, repeatable: only its "
+     "matrices are judged, each advised from the --db databases alone (features, "
+     "neighbours and baselines learnt without it), to test advice on sweeps it was not "
+     "tuned on"},
     {"out", "FILE", A_OUT, "with --evaluate: also write the evaluation as a Markdown page "
      "to FILE (the databases, the table, one row per matrix)"},
     {"cache-dir", "DIR", A_CACHE, "matrix cache for suitesparse: sources (default "
@@ -75,19 +79,22 @@ const sp_cli_cmd sp_cli_advise = {
              "matrices whose advised configuration is within 10 % of the measured best "
              "(or within the noise), and the regret (geomean of best / advised), beside "
              "the safest configuration (which also stands in where nothing close is known), "
-             "always the most-often-best one and always the vendor library.",
+             "always the most-often-best one and always the vendor library. With --test: "
+             "held out instead, the matrices of the --test databases judged on advice "
+             "learnt from the --db ones alone.",
     .opts = advise_opts,
     .exits = "0 advice printed (or the evaluation); 3 nothing close is known (no advice); "
              "1 the source or a database cannot be read; 2 a command line that cannot be "
              "parsed",
     .examples = "'gen:laplace2d?n=500' --db results/advise_cpu.db\n"
                 "results/my.mtx --db a.db --db b.db --explain\n"
-                "--evaluate --db results/advise_cpu.db",
+                "--evaluate --db results/advise_cpu.db\n"
+                "--evaluate --db results/advise_cpu.db --test results/advise_cpu_holdout.db",
 };
 
 typedef struct advise_cli {
-    const char *db[MAX_DBS];
-    int ndb;
+    const char *db[MAX_DBS], *test[MAX_DBS];
+    int ndb, ntest;
     sp_adv_opts o;
     int explain, evaluate;
     const char *cache_dir, *out;
@@ -108,6 +115,11 @@ static int take(advise_cli *c, int opt, const char *v)
         if (c->ndb == MAX_DBS)
             return bad_value("db", v, "at most 64 databases");
         c->db[c->ndb++] = v;
+        return 0;
+    case A_TEST:
+        if (c->ntest == MAX_DBS)
+            return bad_value("test", v, "at most 64 databases");
+        c->test[c->ntest++] = v;
         return 0;
     case A_OP: c->o.operation = v; return 0;
     case A_DEVICE: c->o.device = v; return 0;   /* checked after --help had its turn */
@@ -163,6 +175,9 @@ static int parse_advise(int argc, char **argv, advise_cli *c)
     }
     if (c->out && !c->evaluate)
         return bad_value("out", c->out, "--evaluate beside it (advice itself goes to stdout)");
+    if (c->ntest && !c->evaluate)
+        return bad_value("test", c->test[0], "--evaluate beside it (a held-out database is "
+                         "judged, not learnt from)");
     if (c->o.device && strcmp(c->o.device, "cpu") && strcmp(c->o.device, "gpu"))
         return bad_value("device", c->o.device, "cpu or gpu");
     int want = c->evaluate ? 0 : 1;
@@ -175,6 +190,14 @@ static int parse_advise(int argc, char **argv, advise_cli *c)
     }
     if (!c->ndb)
         c->db[c->ndb++] = "results/results.db";
+    if (c->ndb + c->ntest > MAX_DBS)
+        return bad_value("test", c->test[0], "at most 64 databases with --db's");
+    /* the held-out databases load after the others: their cases are those
+     * of a db index from test_db on */
+    if (c->ntest)
+        c->o.test_db = c->ndb;
+    for (int i = 0; i < c->ntest; i++)
+        c->db[c->ndb + i] = c->test[i];
     return 0;
 }
 
@@ -231,10 +254,10 @@ static int write_page(const advise_cli *c, const sp_adv_set *set, sp_err *err)
     FILE *f = fopen(c->out, "w");
     if (!f)
         return sp_fail(err, "%s: cannot write: %s", c->out, strerror(errno));
-    fprintf(f, "# Which kernel for my matrix: advice judged leave-one-matrix-out\n\n"
-               "`spsweep advise --evaluate");
-    for (int i = 0; i < c->ndb; i++)
-        fprintf(f, " --db %s", c->db[i]);
+    fprintf(f, "# Which kernel for my matrix: advice judged %s\n\n`spsweep advise --evaluate",
+            c->ntest ? "on held-out sweeps" : "leave-one-matrix-out");
+    for (int i = 0; i < c->ndb + c->ntest; i++)
+        fprintf(f, " --%s %s", i < c->ndb ? "db" : "test", c->db[i]);
     fprintf(f, "` (docs/advise.md)\n\n");
     sp_adv_eval ev;
     int rc = sp_adv_evaluate(set, &c->o, &ev, NULL, err);
@@ -256,7 +279,7 @@ int sp_cmd_advise(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     sp_adv_set set;
     sp_err err = {{0}};
-    if (sp_adv_load(c.db, c.ndb, &c.o, &set, &err)) {
+    if (sp_adv_load(c.db, c.ndb + c.ntest, &c.o, &set, &err)) {
         fprintf(stderr, "spsweep advise: %s\n", err.msg);
         return 1;
     }

@@ -596,14 +596,14 @@ void sp_advice_free(sp_advice *adv)
     adv->choices = NULL;
 }
 
-int sp_adv_most_often_best(const sp_adv_set *set, const char *exclude)
+int sp_adv_most_often_best(const sp_adv_set *set, const unsigned char *skip)
 {
     int *wins = calloc((size_t)(set->nconfigs ? set->nconfigs : 1), sizeof *wins), best = -1;
     if (!wins)
         return -1;
     for (int c = 0; c < set->ncases; c++) {
         const sp_adv_case *x = &set->cases[c];
-        if (x->n && !(exclude && !strcmp(x->checksum, exclude)))
+        if (x->n && !(skip && skip[c]))
             wins[set->rates[x->first].config]++;    /* rows come best first */
     }
     for (int i = 0; i < set->nconfigs; i++)

@@ -69,6 +69,11 @@ typedef struct sp_adv_opts {
                                    would store more than this many times the matrix's
                                    nonzeros is not advised, as a sweep would refuse it
                                    (default SP_MAX_FILL_DEFAULT, the sweep's; 0: none) */
+    int test_db;                /* with sp_adv_evaluate: the databases from this index of
+                                   the list on are held out: only their matrices are
+                                   judged, each advised from the databases before it
+                                   alone (a matrix also among those, without its own
+                                   runs); 0: leave-one-matrix-out over all of them */
 } sp_adv_opts;
 
 /* A configuration that did not run ok on a matrix (it failed, was refused
@@ -170,8 +175,8 @@ int sp_adv_learn_features(const sp_adv_set *set, const unsigned char *skip,
                           const sp_adv_opts *o, unsigned *use, sp_err *err);
 
 /* The configuration most often the best (place 1) over the cases, leaving
- * out `exclude`'s; -1 when there are none. */
-int sp_adv_most_often_best(const sp_adv_set *set, const char *exclude);
+ * out those with skip[c] set (NULL: none); -1 when there are none. */
+int sp_adv_most_often_best(const sp_adv_set *set, const unsigned char *skip);
 /* Distinct matrices (checksums) among the cases: a matrix swept twice is
  * one matrix, two cases. */
 int sp_adv_distinct_matrices(const sp_adv_set *set);
@@ -196,12 +201,16 @@ typedef struct sp_adv_method {
 typedef struct sp_adv_eval {
     int matrices, not_close;    /* matrices judged; those with nothing close (advised
                                    the safest configuration, sp_advice.safest) */
+    int learnt_from;            /* held out (sp_adv_opts.test_db): the distinct matrices
+                                   of the databases advice was learnt from; 0 otherwise */
     sp_adv_method advised, safest, most_often, vendor;
     char most_often_config[256];   /* over the whole set, for the report */
     int kept[SP_ADV_NFEAT];     /* folds whose learnt distance used feature j */
 } sp_adv_eval;
 
-/* Evaluate advice over set; with per_matrix, one line per matrix on out. */
+/* Evaluate advice over set (leave-one-matrix-out, or held out: o->test_db);
+ * with per_matrix, one line per matrix on out. An error where the held-out
+ * databases hold no measured matrix. */
 int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev,
                     FILE *per_matrix, sp_err *err);
 /* The evaluation as a Markdown table. */

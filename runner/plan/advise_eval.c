@@ -14,6 +14,13 @@
  * the geomean of best rate / the choice's rate; a choice that never ran on
  * the matrix (failed, refused, or not in that sweep) counts as not within
  * and is left out of the regret (counted in `unmeasured`).
+ *
+ * Held out (sp_adv_opts.test_db): only the matrices of the held-out
+ * databases are judged, each advised from the others alone: the feature
+ * selection, the neighbours, the safest and the most often best learnt
+ * without any held-out run (and without the judged matrix's own runs where
+ * it was also swept in a database learnt from). That tests rules chosen
+ * on one sweep against one they were not chosen on.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -48,6 +55,31 @@ static void method_done(sp_adv_method *m)
     m->regret = n > 0 ? exp(m->regret / n) : NAN;
 }
 
+/* The cases not learnt from when case c is judged (-1: none judged): its
+ * matrix, every case of the same checksum, and, held out, every case of a
+ * held-out database. calloc'd; NULL out of memory. */
+static unsigned char *fold_skip(const sp_adv_set *set, const sp_adv_opts *o, int c)
+{
+    unsigned char *skip = sp_adv_skip_matrix(set, c >= 0 ? set->cases[c].checksum : NULL);
+    if (skip && o->test_db > 0)
+        for (int d = 0; d < set->ncases; d++)
+            skip[d] |= set->cases[d].db >= o->test_db;
+    return skip;
+}
+
+/* Distinct matrices among the cases learnt from (skip[c] clear). */
+static int distinct_kept(const sp_adv_set *set, const unsigned char *skip)
+{
+    int n = 0;
+    for (int c = 0; c < set->ncases; c++) {
+        int seen = skip[c];
+        for (int d = 0; d < c && !seen; d++)
+            seen = !skip[d] && !strcmp(set->cases[d].checksum, set->cases[c].checksum);
+        n += !seen;
+    }
+    return n;
+}
+
 /* A choice's share of the best as table text, or what stands for none. */
 static void share(const sp_adv_rate *r, const char *none, char *buf, size_t len)
 {
@@ -65,7 +97,17 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
     method_init(&ev->safest, "safest");
     method_init(&ev->most_often, "most often best");
     method_init(&ev->vendor, "vendor library");
-    int all = sp_adv_most_often_best(set, NULL);
+    unsigned char *learnt = fold_skip(set, o, -1);
+    if (!learnt)
+        return sp_fail(err, "advise: out of memory evaluating");
+    int all = sp_adv_most_often_best(set, learnt);
+    if (o->test_db > 0)
+        ev->learnt_from = distinct_kept(set, learnt);
+    free(learnt);
+    if (o->test_db > 0 && !ev->learnt_from)
+        return sp_fail(err, "advise: the databases to learn from (before the held-out ones) "
+                            "hold no measured matrix of %s on the %s (%s precision)",
+                       set->operation, set->device, set->precision);
     if (all >= 0)
         snprintf(ev->most_often_config, sizeof ev->most_often_config, "%s %s",
                  set->kernel[all], set->axes[all]);
@@ -75,8 +117,10 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
                             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
     for (int c = 0; c < set->ncases; c++) {
         const sp_adv_case *x = &set->cases[c];
+        if (o->test_db > 0 && x->db < o->test_db)
+            continue;           /* held out: only the held-out matrices are judged */
         sp_advice adv;
-        unsigned char *skip = sp_adv_skip_matrix(set, x->checksum);
+        unsigned char *skip = fold_skip(set, o, c);
         unsigned use = SP_ADV_ALL;
         if (!skip)
             return sp_fail(err, "advise: out of memory evaluating");
@@ -85,10 +129,10 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
             free(skip);
             return -1;
         }
+        int mob = sp_adv_most_often_best(set, skip);
         free(skip);
         for (int j = 0; j < SP_ADV_NFEAT; j++)
             ev->kept[j] += use >> j & 1;
-        int mob = sp_adv_most_often_best(set, x->checksum);
         int safe = adv.safest.config;
         int cfg = adv.close ? adv.choices[0].config : safe;
         ev->not_close += !adv.close;
@@ -116,6 +160,10 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
         }
         sp_advice_free(&adv);
     }
+    if (o->test_db > 0 && !ev->matrices)
+        return sp_fail(err, "advise: the held-out databases hold no measured matrix of %s on "
+                            "the %s (%s precision)", set->operation, set->device,
+                       set->precision);
     method_done(&ev->advised);
     method_done(&ev->safest);
     method_done(&ev->most_often);
@@ -136,11 +184,28 @@ static void method_row(const sp_adv_method *m, const char *label, FILE *out)
 void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv_eval *ev,
                        FILE *out)
 {
-    int distinct = sp_adv_distinct_matrices(set);
-    fprintf(out, "leave-one-matrix-out over %d measured matrices", distinct);
-    if (distinct != ev->matrices)
-        fprintf(out, " (%d sweeps of them, each judged with every sweep of its matrix left "
-                     "out)", ev->matrices);
+    if (o->test_db > 0) {
+        unsigned char *train = calloc((size_t)(set->ncases ? set->ncases : 1), 1);
+        int judged = ev->matrices;
+        if (train) {
+            for (int c = 0; c < set->ncases; c++)
+                train[c] = set->cases[c].db < o->test_db;
+            judged = distinct_kept(set, train);
+            free(train);
+        }
+        fprintf(out, "held out: the %d measured matrices of the held-out databases judged",
+                judged);
+        if (judged != ev->matrices)
+            fprintf(out, " (%d sweeps of them)", ev->matrices);
+        fprintf(out, ", each advised from the %d of the databases learnt from alone (a "
+                     "matrix swept in both without its own runs)", ev->learnt_from);
+    } else {
+        int distinct = sp_adv_distinct_matrices(set);
+        fprintf(out, "leave-one-matrix-out over %d measured matrices", distinct);
+        if (distinct != ev->matrices)
+            fprintf(out, " (%d sweeps of them, each judged with every sweep of its matrix "
+                         "left out)", ev->matrices);
+    }
     fprintf(out, ", %d configurations (%s on the %s, %s precision, rates in %s); k = %d, "
                  "nothing close beyond %.2f\n\n", set->nconfigs, set->operation, set->device,
             set->precision, set->rate_unit[0] ? set->rate_unit : "-", o->k, o->max_distance);
@@ -157,8 +222,10 @@ void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv
     method_row(&ev->most_often, label, out);
     method_row(&ev->vendor, "always the vendor library (its best run)", out);
     fprintf(out, "\nfeatures the distance used (%s), in how many of the %d folds: ",
-            o->all_features ? "all, --all-features" : "learnt in each fold, the matrix judged "
-            "left out", ev->matrices);
+            o->all_features ? "all, --all-features"
+            : o->test_db > 0 ? "learnt in each fold without the held-out databases"
+                             : "learnt in each fold, the matrix judged left out",
+            ev->matrices);
     for (int j = 0, first = 1; j < SP_ADV_NFEAT; j++)
         if (ev->kept[j]) {
             fprintf(out, "%s%s %d", first ? "" : ", ", sp_adv_feature_names[j], ev->kept[j]);
