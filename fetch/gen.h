@@ -78,6 +78,9 @@ void gen_note_size(const gen_params *p, int64_t rows, int64_t cols, int64_t nnz,
 /* Note the structure the generator gives (longest row, distinct
  * diagonals) in p->size, if set; after gen_check_size / gen_note_size. */
 void gen_note_structure(const gen_params *p, double row_max, double ndiags);
+/* What a sliced ELLPACK pads beyond that (sp_gen_shape.long_rows,
+ * slice_growth). */
+void gen_note_slices(const gen_params *p, double long_rows, double slice_growth);
 
 /* Fail with "gen:<spec>: out of memory ...". */
 int gen_fail_oom(const gen_params *p, sp_err *err);

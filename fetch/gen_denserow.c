@@ -26,6 +26,7 @@ int gen_denserow(const gen_params *p, sp_csr *A, sp_err *err)
         return -1;
     gen_note_structure(p, (double)(dense > k ? dense : k),
                        sp_scattered_diagonals(rows, cols, nnz));
+    gen_note_slices(p, dense > k && rows > 1 ? 1 : 0, 0);
     if (!A)
         return 0;
     if (sp_csr_alloc(A, (int32_t)rows, (int32_t)cols, (int32_t)nnz, err))

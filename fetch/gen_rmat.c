@@ -208,6 +208,12 @@ int gen_rmat(const gen_params *p, sp_csr *A, sp_err *err)
                   (uint64_t)(cfg.edges + 1) * 4 + (uint64_t)(2 * rows + 1) * 4);
     gen_note_structure(p, fmax((double)ef, rmat_first_row(scale, cfg.edges, a, b)),
                        sp_scattered_diagonals(rows, rows, cfg.edges));
+    /* A row's expected length is edges (a + b)^zeros (c + d)^ones over the
+     * bits of its index: in each aligned slice of 2^s rows the longest is
+     * the one whose low s bits are all the likelier bit, and the slices'
+     * longest rows sum to edges max(a + b, c + d)^s, each stored 2^s times:
+     * edges (2 max(a + b, c + d))^s in all. */
+    gen_note_slices(p, 0, 2 * fmax(a + b, 1 - a - b));
     if (!A)
         return 0;
     cfg.ta = (uint64_t)(a * 4294967296.0);

@@ -152,6 +152,12 @@ void gen_note_structure(const gen_params *p, double row_max, double ndiags)
         p->size->row_max = row_max, p->size->ndiags = ndiags;
 }
 
+void gen_note_slices(const gen_params *p, double long_rows, double slice_growth)
+{
+    if (p->size)
+        p->size->long_rows = long_rows, p->size->slice_growth = slice_growth;
+}
+
 /* Each position holds an entry with probability p = nnz / (rows cols), so
  * a diagonal of L positions is touched with probability 1 - q^L (q =
  * 1 - p). The lengths run 1, 2, ..., m - 1 up, m for |rows - cols| + 1

@@ -91,6 +91,13 @@ typedef struct sp_gen_shape {
     int64_t rows, cols, nnz;
     uint64_t scratch_bytes;
     double row_max, ndiags;
+    /* What a sliced ELLPACK (HLL) of rows in order pads, where the kind
+     * knows more than its longest row (0: nothing more known): */
+    double long_rows;           /* rows of row_max entries among far shorter ones
+                                   (denserow's dense row): each pads its slice */
+    double slice_growth;        /* the factor the stored entries grow by each time the
+                                   slice height doubles (R-MAT: 2 max(a + b, c + d), its
+                                   heavy rows in aligned runs of the row order) */
 } sp_gen_shape;
 
 /* -1 with the generator's message for a bad spec. */

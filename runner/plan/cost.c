@@ -4,8 +4,9 @@
  * shard must compute the same numbers):
  *   gen:    from the generator's own parameter parsing (sp_generate_shape:
  *           exact for laplace2d, laplace3d, banded, uniform, denserow; edges
- *           before deduplication for rmat), and the longest row and the
- *           diagonals the generator expects (fetch/gen_*.c);
+ *           before deduplication for rmat), and the longest row, the
+ *           diagonals and how sliced rows pad (denserow's long row, R-MAT's
+ *           growth a slice doubling) the generator expects (fetch/gen_*.c);
  *   file:   the file's size over 24 bytes per coordinate line ("i j value"
  *           with a 17-digit value), times 4 for gzip;
  *   suitesparse: the nnz column of the collection's index (ssstats.csv)
@@ -121,6 +122,7 @@ static void shape_structure(sp_shape *sh, const sp_gen_shape *g)
     sh->known = g && g->row_max > 0;
     if (sh->known) {
         sh->row_max = g->row_max, sh->ndiags = g->ndiags;
+        sh->long_rows = g->long_rows, sh->slice_growth = g->slice_growth;
     } else {
         sh->row_max = fmin(sh->cols, ceil(UNKNOWN_ROW_SKEW * sh->nnz / sh->rows));
         sh->ndiags = sp_scattered_diagonals((int64_t)sh->rows, (int64_t)sh->cols,
@@ -225,11 +227,33 @@ void sp_estimate_config_nnz(const sp_config *cfg, double *nnz)
     index_nnz(cfg, nnz);
 }
 
+/* The entries a sliced ELLPACK of `hack` rows a slice pads beyond nnz
+ * (each slice as long as its longest row), at most ELL's (ell - nnz):
+ * where the generator says how (a few long rows, each padding its slice;
+ * or a growth a doubling of the slice, as R-MAT's), from that; else
+ * between CSR's nothing at hack 1 and ELL's at one slice of all rows, on
+ * a log scale. */
+static double slice_padding(const sp_shape *sh, double hack, double ell)
+{
+    double pad, h = fmax(hack, 1);
+    if (sh->long_rows > 0) {
+        double rest = fmax(sh->rows - sh->long_rows, 1);
+        double typical = fmax(sh->nnz - sh->long_rows * sh->row_max, 0) / rest;
+        pad = sh->long_rows * (h - 1) * fmax(sh->row_max - typical, 0);
+    } else if (sh->slice_growth > 1) {
+        pad = sh->nnz * (pow(sh->slice_growth, log2(h)) - 1);
+    } else {
+        double lr = log(fmax(sh->rows, 2));
+        pad = (ell - sh->nnz) * (hack <= 0 ? 1 : fmin(1, fmax(0, log(h) / lr)));
+    }
+    return fmin(fmax(pad, 0), ell - sh->nnz);
+}
+
 /* Entries the kernel's format stores for a matrix of shape sh: nnz, or
  * with the padding of ELL (every row as long as the longest), DIA (a full
  * column per diagonal) and HLL / SELL (each hack as long as its longest
- * row: between CSR's nnz at hack 1 and ELL's at one hack of all rows, on
- * a log scale; sorting windows of sigma rows take most of it back). */
+ * row, slice_padding; sorting windows of sigma rows take most of it
+ * back). */
 static double stored_entries(const sp_shape *sh, const sp_kernel *k, const sp_params *p)
 {
     const char *f = k->format ? k->format : "";
@@ -240,9 +264,8 @@ static double stored_entries(const sp_shape *sh, const sp_kernel *k, const sp_pa
         return ell;
     if (!strcmp(f, "hll")) {
         double hack = (double)sp_param(p, "hack", 32), sigma = (double)sp_param(p, "sigma", 1);
-        double share = hack <= 0 ? 1 : fmin(1, fmax(0, log(hack) / lr));
-        share *= 1 - fmin(1, fmax(0, log(fmax(sigma, 1)) / lr));
-        return sh->nnz + (ell - sh->nnz) * share;
+        double sorted = 1 - fmin(1, fmax(0, log(fmax(sigma, 1)) / lr));
+        return sh->nnz + slice_padding(sh, hack, ell) * sorted;
     }
     return sh->nnz;
 }

@@ -62,6 +62,8 @@ typedef struct sp_shape {
     double rows, cols, nnz;
     double row_max;             /* entries of the longest row */
     double ndiags;              /* distinct diagonals (col - row offsets) */
+    double long_rows;           /* the generator's: rows of row_max among far shorter ones */
+    double slice_growth;        /* the generator's: a sliced ELL's growth a slice doubling */
     int known;                  /* 1: from the generator; 0: unknown, taken as scattered */
 } sp_shape;
 /* The shape of every matrix of cfg, into sh[cfg->nmatrices]. */
