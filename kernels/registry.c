@@ -98,6 +98,7 @@
     X(sp_merge_cuda)                                                          \
     X(sp_hist_idx2ptr_cuda_loop)                                              \
     X(sp_hist_idx2ptr_cuda_transpose)                                         \
+    X(sp_hist_idx2ptr_cuda_owners)                                            \
     X(sp_prim_serial_scan)                                                    \
     X(sp_prim_serial_histogram)                                               \
     X(sp_prim_serial_idx2ptr)                                                 \

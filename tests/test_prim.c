@@ -460,9 +460,51 @@ Test(prim, gpu_kernels_prepare_on_key_arrays_at_odd_axis_values)
             op->teardown(&pb);
     }
 #ifdef SP_HAVE_CUDA
-    cr_assert_eq(built, 8 * 5, "8 primitive kernels, 5 block sizes each");
+    cr_assert_eq(built, 9 * 5, "9 primitive kernels, 5 block sizes each");
 #endif
     sp_keys_free(&K);
+}
+
+/* Section VIII's count (hist_idx2ptr_cuda_owners) reads each index once
+ * per pass over the bins, by every thread of the block: n x ceil(bins /
+ * (bs x 8)) x bs reads. Its need takes study 000's histogram array (10^6
+ * keys in 5 x 10^4 bins: 6.3e9-7.2e9 reads) at every block size and
+ * refuses 4 x 10^6 keys in 10^6 bins (about n bins / 8 = 5e11 reads at any
+ * block size), saying why and what to change. */
+Test(prim, owners_count_refuses_what_would_read_for_minutes)
+{
+    cr_assert_float_eq(sp_hist_owner_reads(1000, 17, 1), 1000.0 * 3, 1e-9, "3 passes of 8");
+    cr_assert_float_eq(sp_hist_owner_reads(1000, 8192, 1024), 1000.0 * 1024, 1e-9, "one pass");
+    cr_assert_float_eq(sp_hist_owner_reads(1000, 8193, 1024), 2000.0 * 1024, 1e-9);
+    const sp_kernel *k = sp_kernel_find("hist_idx2ptr_cuda_owners");
+    cr_assert(k && k->need, "registered, with a need");
+    const sp_operation *op = sp_operation_find(k->operation);
+    static const char *const src[] = {"keys:uniform?n=1000000&seed=1&bins=50000",
+                                      "keys:uniform?n=4000000&seed=1&bins=1000000"};
+    for (int w = 0; w < 2; w++) {
+        sp_keys K;
+        us_keys(src[w], &K);
+        sp_problem pb;
+        sp_err err = {{0}};
+        cr_assert_eq(op->setup(&pb, SP_KEYS_WORKLOAD(&K), &err), 0, "%s", err.msg);
+        static const long bs[] = {1, 32, 256, 1024};
+        for (int b = 0; b < 4; b++) {
+            sp_params p = {.n = 2, .name = {"blocksize", "segment"}, .value = {bs[b], 65536}};
+            sp_need need = {0};
+            int rc = k->need(&pb, &p, &need, &err);
+            if (w == 0) {
+                cr_assert_eq(rc, 0, "bs %ld: %s", bs[b], err.msg);
+                continue;
+            }
+            cr_assert_eq(rc, -1, "bs %ld", bs[b]);
+            cr_assert(strstr(err.msg, "hist_idx2ptr_cuda_owners:") &&
+                      strstr(err.msg, "4000000 indices in 1000000 bins") &&
+                      strstr(err.msg, "a larger blocksize or fewer bins"), "%s", err.msg);
+        }
+        if (op->teardown)
+            op->teardown(&pb);
+        sp_keys_free(&K);
+    }
 }
 
 /* The serial kernels through the runner's life cycle on every awkward

@@ -47,7 +47,7 @@ static const study STUDY_LIST[] = {
      {"transpose_serial", "transpose_cuda_scantrans", "transpose_cuda_mergetrans",
       "transpose_cusparse", "transpose_cub_carry", "transpose_cuda_radix", "scan_cuda",
       "segsort_cuda", "merge_cuda", "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose",
-      "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda", "scan_serial", "histogram_serial",
+      "hist_idx2ptr_cuda_owners", "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda", "scan_serial", "histogram_serial",
       "idx2ptr_serial", "ptr2idx_serial", "segsort_serial", "merge_serial",
       "hist_idx2ptr_serial", NULL}},
     {"001-scantrans.ini", "transpose_serial", "results/study-001.db", 24, SP_SRC_SUITESPARSE, 0,
@@ -243,8 +243,9 @@ Test(studies, the_study_axis_values_are_kept)
     static const long bs_prim[] = {1, 16, 32, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
     const char *prims[] = {"scan_cuda",      "segsort_cuda", "merge_cuda",
                            "histogram_cuda", "idx2ptr_cuda", "ptr2idx_cuda",
-                           "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose"};
-    for (int i = 0; i < 8; i++)
+                           "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose",
+                           "hist_idx2ptr_cuda_owners"};
+    for (int i = 0; i < 9; i++)
         assert_values(&cfg, prims[i], "blocksize", bs_prim, 12);
     static const long seg[] = {128, 256, 512, 1024, 2048}, runs[] = {256, 1024},
                       dist[] = {32, 128, 512, 2048}, parts[] = {4096, 16384, 65536};
@@ -253,6 +254,7 @@ Test(studies, the_study_axis_values_are_kept)
     assert_values(&cfg, "merge_cuda", "sp_dist", dist, 4);     /* its SP_DIST = 128 best */
     assert_values(&cfg, "hist_idx2ptr_cuda_loop", "segment", parts, 3);
     assert_values(&cfg, "hist_idx2ptr_cuda_transpose", "segment", parts, 3);
+    assert_values(&cfg, "hist_idx2ptr_cuda_owners", "segment", parts, 3);
     cr_assert(strstr(cfg.matrices[0].text, "gen:random?") &&
                   strstr(cfg.matrices[0].text, "rows=500000") &&
                   strstr(cfg.matrices[0].text, "nnz=10000000"),

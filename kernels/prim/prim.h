@@ -84,8 +84,23 @@ extern const sp_operation sp_op_scan, sp_op_histogram, sp_op_idx2ptr, sp_op_ptr2
 
 /* The vertical step of hist_idx2ptr (the seed's two ways): a thread per
  * bin walks its column of partial counts, or the partial histograms are
- * transposed and each bin's row scanned by a block. */
-enum { SP_VERTICAL_LOOP = 0, SP_VERTICAL_TRANSPOSE = 1 };
+ * transposed and each bin's row scanned by a block. SP_HIST_OWNERS: the
+ * partial histograms counted the way the seed's section VIII proposes (a
+ * thread per few bins reading its block's whole segment from shared
+ * memory, no atomics), then the loop. */
+enum { SP_VERTICAL_LOOP = 0, SP_VERTICAL_TRANSPOSE = 1, SP_HIST_OWNERS = 2 };
+/* Bins a thread of SP_HIST_OWNERS counts in one pass over its segment. */
+#define SP_HIST_OWN_BINS 8
+/* SP_HIST_OWNERS reads each index once per pass, by every thread of its
+ * block: n x ceil(bins / (blocksize x SP_HIST_OWN_BINS)) x blocksize
+ * shared-memory reads, about n x bins / 8 once the bins outnumber a
+ * pass's. More than this is refused by its need: study 000's histogram
+ * array (10^6 indices in 5 x 10^4 bins, 6.3e9-7.2e9 reads) runs, its
+ * 2 x 10^7 one (10^5 bins, 2.5e11) and the transposition instance's
+ * columns (10^7 in 5 x 10^5, 6e11) do not. */
+#define SP_HIST_OWN_MAX_READS (1LL << 36)
+/* Those reads for n indices, bins bins, block size bs. */
+double sp_hist_owner_reads(int64_t n, int32_t bins, int bs);
 
 /* ---- serial versions (prim_serial.c) ---------------------------------- */
 /* out[0..n]: out[i] = in[0] + ... + in[i-1]; out may equal in (in place). */
@@ -215,6 +230,8 @@ int sp_hist_idx2ptr_cuda_loop_prepare(const sp_problem *pb, const sp_params *p, 
                                       sp_err *err);
 int sp_hist_idx2ptr_cuda_transpose_prepare(const sp_problem *pb, const sp_params *p,
                                            void **state, sp_err *err);
+int sp_hist_idx2ptr_cuda_owners_prepare(const sp_problem *pb, const sp_params *p,
+                                        void **state, sp_err *err);
 
 #ifdef __cplusplus
 }

@@ -288,6 +288,7 @@ PRIM_PREPARE(segsort_cuda, segsort, 0)
 PRIM_PREPARE(merge_cuda, merge, 0)
 PRIM_PREPARE(hist_idx2ptr_cuda_loop, hist_idx2ptr, SP_VERTICAL_LOOP)
 PRIM_PREPARE(hist_idx2ptr_cuda_transpose, hist_idx2ptr, SP_VERTICAL_TRANSPOSE)
+PRIM_PREPARE(hist_idx2ptr_cuda_owners, hist_idx2ptr, SP_HIST_OWNERS)
 
 /* ---- host wrappers for the tests: upload, run, download ---------------- */
 
@@ -309,7 +310,7 @@ static int copy_offsets(const prim_state *s, int32_t *offsets)
 {
     int64_t parts = sp_prim_nparts(s->n, s->segment);
     size_t bytes = parts_bytes(s);
-    if (s->vertical == SP_VERTICAL_LOOP)
+    if (s->vertical != SP_VERTICAL_TRANSPOSE)
         return cudaMemcpy(offsets, s->parts, bytes, cudaMemcpyDeviceToHost) != cudaSuccess;
     int32_t *t = (int32_t *)malloc(bytes ? bytes : 1);
     int rc = !t || cudaMemcpy(t, s->parts_t, bytes, cudaMemcpyDeviceToHost) != cudaSuccess;

@@ -5,6 +5,7 @@
  * memory each needs. In a CPU-only build their entry points are NULL and
  * the runner skips them with the reason.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,12 @@ int sp_prim_axis(const char *kernel, const sp_params *p, const char *axis, long 
         return sp_fail(err, "%s: %s = %ld is outside 1..%ld", kernel, axis, x, max);
     *v = x;
     return 0;
+}
+
+double sp_hist_owner_reads(int64_t n, int32_t bins, int bs)
+{
+    double span = (double)bs * SP_HIST_OWN_BINS;
+    return (double)n * ceil((double)bins / span) * bs;
 }
 
 size_t sp_gpu_scan_temp_bytes(int64_t n, int bs)
@@ -140,3 +147,42 @@ PRIM_KERNEL(hist_idx2ptr_cuda_loop, hist_idx2ptr,
 PRIM_KERNEL(hist_idx2ptr_cuda_transpose, hist_idx2ptr,
             "index-to-pointers of unsorted indices: partial histograms transposed, a scan a bin",
             2, (PRIM_BS, HIST_SEG))
+
+/* Study 000's section VIII: its need also refuses a count whose passes
+ * over the bins would read more than SP_HIST_OWN_MAX_READS indices. */
+static int hist_idx2ptr_cuda_owners_need(const sp_problem *pb, const sp_params *p,
+                                         sp_need *need, sp_err *err)
+{
+    const char *name = "hist_idx2ptr_cuda_owners";
+    int bs = 0;
+    sp_prim_shape sh = {0};
+    if (prim_need("hist_idx2ptr", name, pb, p, need, err) ||
+        sp_prim_blocksize(name, p, &bs, err) || sp_prim_shape_of(pb, &sh, err))
+        return -1;
+    double reads = sp_hist_owner_reads(sh.n, sh.bins, bs);
+    if (reads > (double)SP_HIST_OWN_MAX_READS)
+        return sp_fail(err, "%s: each of its %d threads a block reads every index once per "
+                            "%d bins: %lld indices in %d bins take %.3g reads (at most %.3g); "
+                            "a larger blocksize or fewer bins",
+                       name, bs, bs * SP_HIST_OWN_BINS, (long long)sh.n, sh.bins, reads,
+                       (double)SP_HIST_OWN_MAX_READS);
+    return 0;
+}
+
+const sp_kernel sp_hist_idx2ptr_cuda_owners = {
+    .name = "hist_idx2ptr_cuda_owners",
+    .operation = "hist_idx2ptr",
+    .format = "array",
+    .backend = "cuda",
+    .summary = "index-to-pointers of unsorted indices: partial histograms counted by bin "
+               "owners reading the whole segment (study 000 sec. VIII), a thread a column",
+    .needs_gpu = 1,
+    .naxes = 2,
+    .axes = {PRIM_BS, HIST_SEG},
+    .prepare = SP_GPU_FN(sp_hist_idx2ptr_cuda_owners_prepare),
+    .upload = SP_GPU_FN(sp_prim_gpu_upload),
+    .launch = SP_GPU_FN(sp_prim_gpu_launch),
+    .result = SP_GPU_FN(sp_prim_gpu_result),
+    .release = SP_GPU_FN(sp_prim_gpu_release),
+    .need = hist_idx2ptr_cuda_owners_need,
+};

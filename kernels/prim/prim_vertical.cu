@@ -19,6 +19,11 @@
  *                   sum N times"; the variant its code did not have);
  *   3. ptr = the exclusive scan of the totals (sp_gpu_scan).
  *
+ * owners (SP_HIST_OWNERS) counts step 1 as the seed's section VIII
+ * proposes instead: a thread per few bins reads the block's whole segment,
+ * staged in shared memory a chunk at a time, and counts only its own bins,
+ * without atomics; then the loop.
+ *
  * The scanned partial histograms are each segment's offset per bin, what
  * ScanTrans's write back reads; the operation checks ptr, the GPU tests
  * every offset too.
@@ -44,6 +49,48 @@ __global__ static void part_hist_smem(const int32_t *idx, int64_t n, int64_t seg
     int32_t *row = parts + (int64_t)blockIdx.x * bins;
     for (int b = threadIdx.x; b < bins; b += blockDim.x)
         row[b] = c[b];
+}
+
+/* Indices of a segment staged in shared memory at a time (16 KiB). */
+#define OWN_CHUNK 4096
+
+/* owners: in each pass every thread owns SP_HIST_OWN_BINS consecutive bins
+ * and reads every staged index of the block's segment (the same address
+ * across the block: a broadcast), counting its own bins' in registers; the
+ * passes cover the bins blockDim.x * SP_HIST_OWN_BINS at a time, and the
+ * row is written whole. Every thread runs every pass and every chunk, so
+ * the barriers are reached by all. */
+__global__ static void part_hist_owners(const int32_t *idx, int64_t n, int64_t seg,
+                                        int32_t *parts, int32_t bins)
+{
+    __shared__ int32_t chunk[OWN_CHUNK];
+    int64_t lo = (int64_t)blockIdx.x * seg, hi = lo + seg < n ? lo + seg : n;
+    int32_t *row = parts + (int64_t)blockIdx.x * bins;
+    const int64_t span = (int64_t)blockDim.x * SP_HIST_OWN_BINS;
+    for (int64_t pass = 0; pass < bins; pass += span) {
+        int64_t first = pass + (int64_t)threadIdx.x * SP_HIST_OWN_BINS;
+        int32_t cnt[SP_HIST_OWN_BINS];
+#pragma unroll
+        for (int r = 0; r < SP_HIST_OWN_BINS; r++)
+            cnt[r] = 0;
+        for (int64_t c0 = lo; c0 < hi; c0 += OWN_CHUNK) {
+            int len = (int)(hi - c0 < OWN_CHUNK ? hi - c0 : OWN_CHUNK);
+            __syncthreads();            /* the chunk before read by every thread */
+            for (int i = threadIdx.x; i < len; i += blockDim.x)
+                chunk[i] = idx[c0 + i];
+            __syncthreads();
+            for (int i = 0; i < len; i++) {
+                int64_t d = (int64_t)chunk[i] - first;
+#pragma unroll
+                for (int r = 0; r < SP_HIST_OWN_BINS; r++)
+                    cnt[r] += d == r;
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < SP_HIST_OWN_BINS; r++)
+            if (first + r < bins)
+                row[first + r] = cnt[r];
+    }
 }
 
 /* Into rows zeroed beforehand. */
@@ -145,7 +192,14 @@ extern "C" int sp_gpu_hist_idx2ptr(const int32_t *d_idx, int64_t n, int32_t bins
     if (parts > INT32_MAX)
         return sp_fail(err, "hist_idx2ptr: %lld segments (at most 2^31-1 blocks)",
                        (long long)parts);
-    if (bins <= PART_SMEM_BINS) {
+    if (vertical == SP_HIST_OWNERS) {
+        if (sp_hist_owner_reads(n, bins, bs) > (double)SP_HIST_OWN_MAX_READS)
+            return sp_fail(err, "hist_idx2ptr: %.3g shared-memory reads for %d bins at "
+                                "blocksize = %d (at most %.3g)",
+                           sp_hist_owner_reads(n, bins, bs), bins, bs,
+                           (double)SP_HIST_OWN_MAX_READS);
+        part_hist_owners<<<(unsigned)parts, bs, 0, stream>>>(d_idx, n, segment, d_parts, bins);
+    } else if (bins <= PART_SMEM_BINS) {
         part_hist_smem<<<(unsigned)parts, bs, (size_t)bins * sizeof(int32_t), stream>>>(
             d_idx, n, segment, d_parts, bins);
     } else {
@@ -154,7 +208,7 @@ extern "C" int sp_gpu_hist_idx2ptr(const int32_t *d_idx, int64_t n, int32_t bins
         part_hist_global<<<(unsigned)parts, bs, 0, stream>>>(d_idx, n, segment, d_parts, bins);
     }
     SP_LAUNCHED("part_hist", err);
-    if (vertical == SP_VERTICAL_LOOP) {
+    if (vertical != SP_VERTICAL_TRANSPOSE) {
         vertical_loop<<<sp_grid(bins, bs), bs, 0, stream>>>(d_parts, parts, bins, d_totals);
         SP_LAUNCHED("vertical_loop", err);
     } else {

@@ -171,7 +171,8 @@ Test(gpu_prim, segsort_and_merge_at_many_lengths, .timeout = 600)
 /* Every primitive kernel. */
 static const char *const KERNELS[] = {"scan_cuda",    "histogram_cuda", "idx2ptr_cuda",
                                       "ptr2idx_cuda", "segsort_cuda",   "merge_cuda",
-                                      "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose"};
+                                      "hist_idx2ptr_cuda_loop", "hist_idx2ptr_cuda_transpose",
+                                      "hist_idx2ptr_cuda_owners"};
 #define NKERNELS (sizeof KERNELS / sizeof *KERNELS)
 
 /* Each primitive operation's kernel through the life cycle (exact check
@@ -380,9 +381,11 @@ Test(gpu_prim, merge_at_any_block_size_splitter_distance_and_run, .timeout = 300
     }
 }
 
-/* hist_idx2ptr, both vertical steps, at every block size: the pointers and
- * every segment's offset per bin against the serial version, with bins
- * on both sides of the shared-memory limit (12288) and segments 1..4096. */
+/* hist_idx2ptr, both vertical steps and the owners' count, at every block
+ * size: the pointers and every segment's offset per bin against the serial
+ * version, with bins on both sides of the shared-memory limit (12288) and
+ * of one owners' pass (block size x 8), and segments 1..4096 (the owners'
+ * chunk is 4096). */
 Test(gpu_prim, hist_idx2ptr_both_vertical_steps_at_any_block_size, .timeout = 300)
 {
     static const int64_t segs[] = {1, 3, 32, 33, 1000, 4096};
@@ -390,7 +393,7 @@ Test(gpu_prim, hist_idx2ptr_both_vertical_steps_at_any_block_size, .timeout = 30
     static const int64_t lens[] = {0, 1, 33, 1000, 70001};
     uint64_t s = 14;
     for (int b = 0; b < nbs(); b++)
-        for (int v = 0; v < 2; v++)
+        for (int v = 0; v < 3; v++)
             for (int g = 0; g < 6; g++) {
                 int bs = bs_at(b);
                 int64_t seg = segs[g], n = lens[(b + g + v) % 5];
@@ -414,7 +417,9 @@ Test(gpu_prim, hist_idx2ptr_both_vertical_steps_at_any_block_size, .timeout = 30
                 cr_assert_eq(sp_gpu_hist_idx2ptr_host(idx, n, bins, seg, v, bs, got, got_off,
                                                       &err),
                              0, "%s", err.msg);
-                const char *how = v == SP_VERTICAL_LOOP ? "loop" : "transpose";
+                const char *how = v == SP_VERTICAL_LOOP        ? "loop"
+                                  : v == SP_VERTICAL_TRANSPOSE ? "transpose"
+                                                               : "owners";
                 cr_assert_eq(memcmp(got, ptr, ((size_t)bins + 1) * 4), 0,
                              "%s: pointers n = %lld bins = %d segment = %lld bs = %d", how,
                              (long long)n, bins, (long long)seg, bs);
