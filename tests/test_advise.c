@@ -138,18 +138,24 @@ static void learn(sp_store *st, int64_t sweep, const char *text, int banded)
     sp_matrix_free(&M);
 }
 
+/* A new database at path with one sweep begun: into *st and *sweep. */
+static void begin_db(const char *path, sp_store **st, int64_t *sweep)
+{
+    sp_err err = {{0}};
+    cr_assert_eq(sp_store_open(path, st, &err), 0, "%s", err.msg);
+    sp_sweep_meta m;
+    sp_sweep_meta_init(&m);
+    m.config_text = "[sweep]\n";
+    cr_assert_eq(sp_store_begin_sweep(*st, &m, sweep, &err), 0, "%s", err.msg);
+}
+
 /* The synthetic database in dir; its path into path. */
 static void make_rule_db(const char *dir, char *path, size_t len)
 {
     tu_path(path, len, dir, "rule.db");
     sp_store *st;
-    sp_err err = {{0}};
-    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
-    sp_sweep_meta m;
-    sp_sweep_meta_init(&m);
-    m.config_text = "[sweep]\n";
     int64_t sweep;
-    cr_assert_eq(sp_store_begin_sweep(st, &m, &sweep, &err), 0, "%s", err.msg);
+    begin_db(path, &st, &sweep);
     for (int i = 0; i < NLEARN; i++) {
         learn(st, sweep, learn_banded[i], 1);
         learn(st, sweep, learn_scattered[i], 0);
@@ -498,6 +504,18 @@ Test(advise, the_safest_is_the_best_on_its_worst_tenth_not_on_average)
     sp_advice_free(&adv);
 }
 
+/* sp_adv_eval_print's table, malloc'd. */
+static char *eval_table(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv_eval *ev)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    sp_adv_eval_print(set, o, ev, out);
+    fclose(out);
+    return text;
+}
+
 /* Leave-one-matrix-out on that set (k = 2): each cluster's matrices are
  * advised their cluster's winner; the far one (m9) has nothing close and
  * gets the safest, configuration 1, its best, where the most often best
@@ -521,11 +539,7 @@ Test(advise, evaluate_stands_the_safest_in_where_nothing_is_close)
     near(ev.safest.worst, 1 / 0.95, "the safest's worst");
     cr_assert_eq(ev.most_often.within, 6);
     near(ev.most_often.regret, pow(5, 0.4), "the most often best's regret");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    sp_adv_eval_print(&set, &o, &ev, out);
-    fclose(out);
+    char *text = eval_table(&set, &o, &ev);
     cr_assert(strstr(text, "| the safest over the others (the best on its worst tenth of them) | 10 | "
                            "10 (100 %) | 1.031 |"), "%s", text);
     cr_assert(strstr(text, "nothing close was known for 1 of the 10 matrices: the safest "
@@ -637,11 +651,7 @@ Test(advise, evaluate_on_the_rule)
     cr_assert_eq(ev.vendor.within, 0);
     cr_assert_eq(ev.vendor.cases, 2 * NLEARN);
     cr_assert(fabs(ev.vendor.regret - 4) < 1e-9, "%g", ev.vendor.regret);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    sp_adv_eval_print(&set, &o, &ev, out);
-    fclose(out);
+    char *text = eval_table(&set, &o, &ev);
     cr_assert(strstr(text, "| advised (kNN) | 12 | 12 (100 %) | 1.000 |"), "%s", text);
     cr_assert(strstr(text, "| always the vendor library (its best run) | 12 | 0 (0 %) | 4.000"),
               "%s", text);
@@ -672,21 +682,16 @@ static void make_held_db(const char *dir, const char *name, int reversed, char *
     int n = reversed ? 8 : 4;
     tu_path(path, len, dir, name);
     sp_store *st;
-    sp_err err = {{0}};
-    cr_assert_eq(sp_store_open(path, &st, &err), 0, "%s", err.msg);
-    sp_sweep_meta m;
-    sp_sweep_meta_init(&m);
-    m.config_text = "[sweep]\n";
     int64_t sweep;
-    cr_assert_eq(sp_store_begin_sweep(st, &m, &sweep, &err), 0, "%s", err.msg);
+    begin_db(path, &st, &sweep);
     for (int i = 0; i < n; i++)
         learn(st, sweep, src[i], (i < n / 2) != reversed);
     sp_store_close(st);
 }
 
 /* The rule's database and a held-out one, loaded with the held-out one
- * last (test_db = 1). */
-static void held_set(int reversed, sp_adv_set *set, sp_adv_opts *o)
+ * last (test_db = 1), and judged held out into ev. */
+static void held_eval(int reversed, sp_adv_set *set, sp_adv_opts *o, sp_adv_eval *ev)
 {
     char dir[256], dbs[2][400];
     tu_tempdir(dir, sizeof dir);
@@ -698,6 +703,8 @@ static void held_set(int reversed, sp_adv_set *set, sp_adv_opts *o)
     cr_assert_eq(sp_adv_load(list, 2, o, set, &err), 0, "%s", err.msg);
     cr_assert_eq(set->ncases, 2 * NLEARN + (reversed ? 8 : 4));
     o->test_db = 1;
+    cr_assert_eq(sp_adv_evaluate(set, o, ev, NULL, &err), 0, "%s", err.msg);
+    cr_assert_eq(ev->matrices, reversed ? 8 : 4, "only the held-out matrices judged");
 }
 
 /* Held out on a database that follows the rule: only its four matrices are
@@ -708,21 +715,14 @@ Test(advise, held_out_judges_only_the_held_out_matrices)
 {
     sp_adv_set set;
     sp_adv_opts o;
-    held_set(0, &set, &o);
     sp_adv_eval ev;
-    sp_err err = {{0}};
-    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(ev.matrices, 4);
+    held_eval(0, &set, &o, &ev);
     cr_assert_eq(ev.learnt_from, 2 * NLEARN);
     cr_assert_eq(ev.advised.within, 4);
     near(ev.advised.regret, 1.0, "advised regret");
     cr_assert_eq(ev.most_often.within, 2);
     near(ev.most_often.regret, sqrt(2), "the most often best's regret");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    sp_adv_eval_print(&set, &o, &ev, out);
-    fclose(out);
+    char *text = eval_table(&set, &o, &ev);
     cr_assert(strstr(text, "held out: the 4 measured matrices of the held-out databases "
                            "judged, each advised from the 12 of the databases learnt from "
                            "alone"), "%s", text);
@@ -741,11 +741,9 @@ Test(advise, held_out_advice_does_not_learn_from_the_held_out_runs)
 {
     sp_adv_set set;
     sp_adv_opts o;
-    held_set(1, &set, &o);
     sp_adv_eval ev;
+    held_eval(1, &set, &o, &ev);
     sp_err err = {{0}};
-    cr_assert_eq(sp_adv_evaluate(&set, &o, &ev, NULL, &err), 0, "%s", err.msg);
-    cr_assert_eq(ev.matrices, 8);
     cr_assert_eq(ev.advised.within, 0);
     near(ev.advised.regret, 2.0, "advised regret");
     o.test_db = 0;

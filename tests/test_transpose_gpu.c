@@ -126,7 +126,7 @@ Test(transpose_gpu, prepare_is_host_only)
         n++;
     }
 #ifdef SP_HAVE_CUDA
-    cr_assert_eq(n, 17, "9 transposition and 8 primitive kernels");
+    cr_assert_eq(n, 18, "9 transposition and 9 primitive kernels");
 #else
     cr_assert_eq(n, 0);
 #endif
