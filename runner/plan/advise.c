@@ -613,13 +613,14 @@ int sp_adv_most_often_best(const sp_adv_set *set, const unsigned char *skip)
     return best;
 }
 
-int sp_adv_distinct_matrices(const sp_adv_set *set)
+int sp_adv_distinct_matrices(const sp_adv_set *set, const unsigned char *skip)
 {
     int n = 0;
     for (int c = 0; c < set->ncases; c++) {
-        int seen = 0;
+        int seen = skip && skip[c];
         for (int d = 0; d < c && !seen; d++)
-            seen = !strcmp(set->cases[d].checksum, set->cases[c].checksum);
+            seen = !(skip && skip[d]) &&
+                   !strcmp(set->cases[d].checksum, set->cases[c].checksum);
         n += !seen;
     }
     return n;

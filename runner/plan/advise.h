@@ -177,9 +177,10 @@ int sp_adv_learn_features(const sp_adv_set *set, const unsigned char *skip,
 /* The configuration most often the best (place 1) over the cases, leaving
  * out those with skip[c] set (NULL: none); -1 when there are none. */
 int sp_adv_most_often_best(const sp_adv_set *set, const unsigned char *skip);
-/* Distinct matrices (checksums) among the cases: a matrix swept twice is
- * one matrix, two cases. */
-int sp_adv_distinct_matrices(const sp_adv_set *set);
+/* Distinct matrices (checksums) among the cases, leaving out those with
+ * skip[c] set (NULL: none): a matrix swept twice is one matrix, two
+ * cases. */
+int sp_adv_distinct_matrices(const sp_adv_set *set, const unsigned char *skip);
 /* The rate record of configuration `config` on case c, or NULL. */
 const sp_adv_rate *sp_adv_rate_of(const sp_adv_set *set, int c, int config);
 
@@ -201,8 +202,9 @@ typedef struct sp_adv_method {
 typedef struct sp_adv_eval {
     int matrices, not_close;    /* matrices judged; those with nothing close (advised
                                    the safest configuration, sp_advice.safest) */
-    int learnt_from;            /* held out (sp_adv_opts.test_db): the distinct matrices
-                                   of the databases advice was learnt from; 0 otherwise */
+    int learnt_from, held_out;  /* held out (sp_adv_opts.test_db): the distinct matrices
+                                   of the databases advice was learnt from, and of the
+                                   held-out ones; 0 otherwise */
     sp_adv_method advised, safest, most_often, vendor;
     char most_often_config[256];   /* over the whole set, for the report */
     int kept[SP_ADV_NFEAT];     /* folds whose learnt distance used feature j */

@@ -67,19 +67,6 @@ static unsigned char *fold_skip(const sp_adv_set *set, const sp_adv_opts *o, int
     return skip;
 }
 
-/* Distinct matrices among the cases learnt from (skip[c] clear). */
-static int distinct_kept(const sp_adv_set *set, const unsigned char *skip)
-{
-    int n = 0;
-    for (int c = 0; c < set->ncases; c++) {
-        int seen = skip[c];
-        for (int d = 0; d < c && !seen; d++)
-            seen = !skip[d] && !strcmp(set->cases[d].checksum, set->cases[c].checksum);
-        n += !seen;
-    }
-    return n;
-}
-
 /* A choice's share of the best as table text, or what stands for none. */
 static void share(const sp_adv_rate *r, const char *none, char *buf, size_t len)
 {
@@ -101,8 +88,12 @@ int sp_adv_evaluate(const sp_adv_set *set, const sp_adv_opts *o, sp_adv_eval *ev
     if (!learnt)
         return sp_fail(err, "advise: out of memory evaluating");
     int all = sp_adv_most_often_best(set, learnt);
-    if (o->test_db > 0)
-        ev->learnt_from = distinct_kept(set, learnt);
+    if (o->test_db > 0) {
+        ev->learnt_from = sp_adv_distinct_matrices(set, learnt);
+        for (int c = 0; c < set->ncases; c++)   /* now the learnt-from cases skipped */
+            learnt[c] = !learnt[c];
+        ev->held_out = sp_adv_distinct_matrices(set, learnt);
+    }
     free(learnt);
     if (o->test_db > 0 && !ev->learnt_from)
         return sp_fail(err, "advise: the databases to learn from (before the held-out ones) "
@@ -185,22 +176,14 @@ void sp_adv_eval_print(const sp_adv_set *set, const sp_adv_opts *o, const sp_adv
                        FILE *out)
 {
     if (o->test_db > 0) {
-        unsigned char *train = calloc((size_t)(set->ncases ? set->ncases : 1), 1);
-        int judged = ev->matrices;
-        if (train) {
-            for (int c = 0; c < set->ncases; c++)
-                train[c] = set->cases[c].db < o->test_db;
-            judged = distinct_kept(set, train);
-            free(train);
-        }
         fprintf(out, "held out: the %d measured matrices of the held-out databases judged",
-                judged);
-        if (judged != ev->matrices)
+                ev->held_out);
+        if (ev->held_out != ev->matrices)
             fprintf(out, " (%d sweeps of them)", ev->matrices);
         fprintf(out, ", each advised from the %d of the databases learnt from alone (a "
                      "matrix swept in both without its own runs)", ev->learnt_from);
     } else {
-        int distinct = sp_adv_distinct_matrices(set);
+        int distinct = sp_adv_distinct_matrices(set, NULL);
         fprintf(out, "leave-one-matrix-out over %d measured matrices", distinct);
         if (distinct != ev->matrices)
             fprintf(out, " (%d sweeps of them, each judged with every sweep of its matrix "

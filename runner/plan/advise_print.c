@@ -119,8 +119,8 @@ void sp_advice_print(const sp_adv_set *set, const sp_advice *adv, const double *
                      int explain, FILE *out)
 {
     fprintf(out, "learnt from: %d measured matrices (%d sweeps of them), %d configurations "
-                 "(%s on the %s, %s precision)\n", sp_adv_distinct_matrices(set), set->ncases,
-            set->nconfigs, set->operation, set->device, set->precision);
+                 "(%s on the %s, %s precision)\n", sp_adv_distinct_matrices(set, NULL),
+            set->ncases, set->nconfigs, set->operation, set->device, set->precision);
     fprintf(out, "distance over %s:", adv->use == SP_ADV_ALL ? "every feature" : "the features "
                  "that predict best here");
     for (int j = 0; j < SP_ADV_NFEAT; j++)
