@@ -232,8 +232,8 @@ void sp_estimate_config_nnz(const sp_config *cfg, double *nnz)
  * where the generator says how (a few long rows, each padding its slice;
  * or a growth a doubling of the slice, as R-MAT's), from that; else
  * between CSR's nothing at hack 1 and ELL's at one slice of all rows, on
- * a log scale. */
-static double slice_padding(const sp_shape *sh, double hack, double ell)
+ * a log scale (lr: the log of the rows). */
+static double slice_padding(const sp_shape *sh, double hack, double ell, double lr)
 {
     double pad, h = fmax(hack, 1);
     if (sh->long_rows > 0) {
@@ -243,7 +243,6 @@ static double slice_padding(const sp_shape *sh, double hack, double ell)
     } else if (sh->slice_growth > 1) {
         pad = sh->nnz * (pow(sh->slice_growth, log2(h)) - 1);
     } else {
-        double lr = log(fmax(sh->rows, 2));
         pad = (ell - sh->nnz) * (hack <= 0 ? 1 : fmin(1, fmax(0, log(h) / lr)));
     }
     return fmin(fmax(pad, 0), ell - sh->nnz);
@@ -265,7 +264,7 @@ static double stored_entries(const sp_shape *sh, const sp_kernel *k, const sp_pa
     if (!strcmp(f, "hll")) {
         double hack = (double)sp_param(p, "hack", 32), sigma = (double)sp_param(p, "sigma", 1);
         double sorted = 1 - fmin(1, fmax(0, log(fmax(sigma, 1)) / lr));
-        return sh->nnz + slice_padding(sh, hack, ell) * sorted;
+        return sh->nnz + slice_padding(sh, hack, ell, lr) * sorted;
     }
     return sh->nnz;
 }
