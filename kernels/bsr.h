@@ -1,6 +1,6 @@
 /*
  * bsr.h — block sparse rows (BSR, MKL's and cuSPARSE's bsrmv format) built
- * from CSR, behind spmv_bsr_omp.
+ * from CSR, behind spmv_bsr_omp and spmv_bsr_avx512.
  *
  * The matrix is cut into b x b tiles on a grid aligned at (0, 0); every
  * tile holding at least one nonzero is stored whole, its b·b values row-

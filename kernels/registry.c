@@ -36,6 +36,7 @@
     X(sp_spmv_dia_serial)                                                     \
     X(sp_spmv_dia_omp)                                                        \
     X(sp_spmv_bsr_omp)                                                        \
+    X(sp_spmv_bsr_avx512)                                                     \
     X(sp_transpose_serial)                                                    \
     X(sp_transpose_scantrans)                                                 \
     X(sp_transpose_mergetrans)                                                \

@@ -2,9 +2,10 @@
  * CSR it came from (every entry in its slot, every other slot zero, block
  * columns ascending, nothing stored that A lacks), the plan against the
  * built layout, duplicates summed, the `block` axis checked, and
- * spmv_bsr_omp at every block size on every awkward matrix (shapes not a
- * multiple of the block included: x is never read past its end, which
- * `make asan` checks). (The kernel also runs in the generic checks of
+ * spmv_bsr_omp and spmv_bsr_avx512 at every block size on every awkward
+ * matrix (shapes not a multiple of the block included: x is never read
+ * past its end, which `make asan` checks; the AVX-512 kernel's masked
+ * loads are what keeps it so). (The kernel also runs in the generic checks of
  * test_spmv.c at its default axes.) */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -112,16 +113,33 @@ Test(bsr, duplicates_are_summed_into_one_slot)
     sp_csr_free(&A);
 }
 
+/* Both kernels refuse block sizes outside their range with the axis's
+ * name (the AVX-512 one past 8: x's b entries in one register; on a CPU
+ * without AVX-512F it refuses every size, for that reason). */
 Test(bsr, bad_block_sizes_are_refused_by_name)
 {
     spmv_case c;
     spmv_case_build(1, &c);
     const sp_kernel *k = sp_kernel_find("spmv_bsr_omp");
+    const sp_kernel *kv = sp_kernel_find("spmv_bsr_avx512");
     cr_assert_not_null(k);
+    cr_assert_not_null(kv);
     const sp_operation *op = sp_operation_find("spmv");
     sp_problem pb;
     sp_err err = {{0}};
     cr_assert_eq(op->setup(&pb, SP_MATRIX_WORKLOAD(&c.A), &err), 0, "%s", err.msg);
+    long bad_avx[] = {0, -1, 9, SP_BSR_MAX_BLOCK};
+    for (int i = 0; i < 4; i++) {
+        sp_params p = {.n = 1, .name = {"block"}, .value = {bad_avx[i]}};
+        sp_need need = {0};
+        void *state = NULL;
+        err.msg[0] = 0;
+        cr_assert_eq(kv->need(&pb, &p, &need, &err), -1, "block = %ld", bad_avx[i]);
+        cr_assert(strstr(err.msg, spmv_cpu_lacks_isa(kv) ? "AVX-512F" : "block = "), "%s",
+                  err.msg);
+        cr_assert_eq(kv->prepare(&pb, &p, &state, &err), -1, "block = %ld", bad_avx[i]);
+        cr_assert_null(state);
+    }
     long bad[] = {0, -2, SP_BSR_MAX_BLOCK + 1};
     for (int i = 0; i < 3; i++) {
         sp_params p = {.n = 1, .name = {"block"}, .value = {bad[i]}};
@@ -139,15 +157,23 @@ Test(bsr, bad_block_sizes_are_refused_by_name)
     spmv_case_free(&c);
 }
 
-/* Every awkward matrix: the layout at b = 1..5, 8 and 16, and the kernel
- * at b = 1, 2, 3, 4, 5, 6, 8, 16 (the unrolled sizes and the generic one)
- * on 1, 2 and 7 threads. */
+/* Every awkward matrix: the layout at b = 1..5, 8 and 16, spmv_bsr_omp at
+ * b = 1, 2, 3, 4, 5, 6, 8, 16 (the unrolled sizes and the generic one) and
+ * spmv_bsr_avx512 at b = 1..8 (each compiled size: one to eight vector
+ * registers a block, b·b = 8q + 1 with its scalar lane, b <= 4 with its
+ * permuted row sums) on 1, 2 and 7 threads. */
 Test(bsr, every_block_size_on_the_awkward_matrices, .timeout = 120)
 {
     static const long blocks[] = {1, 2, 3, 4, 5, 6, 8, 16}, threads[] = {1, 2, 7};
     const spmv_axis_override o[] = {{"block", blocks, 8}, {"threads", threads, 3}};
+    static const long avx_blocks[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const spmv_axis_override ov[] = {{"block", avx_blocks, 8}, {"threads", threads, 3}};
     const sp_kernel *k = sp_kernel_find("spmv_bsr_omp");
+    const sp_kernel *kv = sp_kernel_find("spmv_bsr_avx512");
     cr_assert_not_null(k);
+    cr_assert_not_null(kv);
+    if (spmv_cpu_lacks_isa(kv))
+        cr_log_info("this CPU has no AVX-512F: spmv_bsr_avx512 checked for its refusal only");
     for (int i = 0; i < spmv_case_count(); i++) {
         spmv_case c;
         spmv_case_build(i, &c);
@@ -166,6 +192,9 @@ Test(bsr, every_block_size_on_the_awkward_matrices, .timeout = 120)
             sp_bsr_free(&B);
         }
         cr_assert_eq(spmv_check_kernel_with(k, o, 2, &c.A, c.name), 0, "%s refused", c.name);
+        if (!spmv_cpu_lacks_isa(kv))
+            cr_assert_eq(spmv_check_kernel_with(kv, ov, 2, &c.A, c.name), 0, "%s refused by %s",
+                         c.name, kv->name);
         spmv_case_free(&c);
     }
 }
