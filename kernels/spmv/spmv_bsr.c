@@ -182,20 +182,27 @@ static int bsr_prepare(const sp_problem *pb, const sp_params *p, void **state, s
     return prepare_as(pb, p, state, WHO, SP_BSR_MAX_BLOCK, err);
 }
 
-static int bsr_launch(void *state, const sp_exec *ex, sp_err *err)
+typedef void bsr_range_fn(const sp_bsr *B, int32_t I0, int32_t I1, const double *x, double *y);
+
+/* y = B·x with range over the threads' equal shares of blocks. */
+static int launch_with(const sp_spmv_bsr *s, bsr_range_fn *range, const char *who, sp_err *err)
 {
-    (void)ex;
-    const sp_spmv_bsr *s = state;
     if (!s)
-        return sp_fail(err, WHO ": launch without a state");
+        return sp_fail(err, "%s: launch without a state", who);
     const sp_bsr *B = &s->B;
 #pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        bsr_range(B, sp_split_prefix(B->browptr, B->brows, nt, t),
-                  sp_split_prefix(B->browptr, B->brows, nt, t + 1), s->x, s->y);
+        range(B, sp_split_prefix(B->browptr, B->brows, nt, t),
+              sp_split_prefix(B->browptr, B->brows, nt, t + 1), s->x, s->y);
     }
     return 0;
+}
+
+static int bsr_launch(void *state, const sp_exec *ex, sp_err *err)
+{
+    (void)ex;
+    return launch_with(state, bsr_range, WHO, err);
 }
 
 static int bsr_result(void *state, void *out, const sp_exec *ex, sp_err *err)
@@ -392,19 +399,10 @@ static int avx_prepare(const sp_problem *pb, const sp_params *p, void **state, s
 static int avx_launch(void *state, const sp_exec *ex, sp_err *err)
 {
     (void)ex;
-    const sp_spmv_bsr *s = state;
-    if (!s)
-        return sp_fail(err, WHO_AVX ": launch without a state");
 #if SP_AVX512_BUILT
-    const sp_bsr *B = &s->B;
-#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
-    {
-        int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        bsr_range_avx512(B, sp_split_prefix(B->browptr, B->brows, nt, t),
-                         sp_split_prefix(B->browptr, B->brows, nt, t + 1), s->x, s->y);
-    }
-    return 0;
+    return launch_with(state, bsr_range_avx512, WHO_AVX, err);
 #else
+    (void)state;
     return sp_require_avx512f(WHO_AVX, err);
 #endif
 }
