@@ -509,6 +509,71 @@ Test(mm_read, number_parser_rounds_like_strtod)
         check_number(edge[i]);
 }
 
+/* m · 10^e through mm_fast_scale against strtod of "mE" e; 1 when it
+ * declined (strtod then decides, which is always right). */
+static int check_scale(uint64_t m, int e)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%lluE%d", (unsigned long long)m, e);
+    double ref = strtod(buf, NULL), v;
+    if (!mm_fast_scale(m, e, &v))
+        return 1;
+    cr_assert(memcmp(&v, &ref, sizeof ref) == 0, "%s: fast %a, strtod %a", buf, v, ref);
+    return 0;
+}
+
+/* The 17-digit values files hold go through Eisel-Lemire (mm_fast.h):
+ * bit-identical to strtod on random significands of every length and
+ * exponents across its table, at exact midpoints between two doubles
+ * (round half to even) and one unit either side of them, and it declines
+ * nothing inside its table. */
+Test(mm_read, eisel_lemire_rounds_like_strtod_at_midpoints)
+{
+    uint64_t s = 2026;
+    int declined = 0;
+    for (int i = 0; i < 400000; i++) {
+        uint64_t lim = 1;
+        for (int d = (int)(rng(&s) % 19); d >= 0; d--)
+            lim *= 10;
+        uint64_t m = rng(&s) % lim;
+        declined += check_scale(m ? m : 1, (int)(rng(&s) % 129) - 64);
+    }
+    cr_assert_eq(declined, 0, "%d of 400000 in the table's range declined", declined);
+    /* midpoints m · 10^e = y · 5^e · 2^e, e >= 0: y odd with y · 5^e of 54 bits */
+    int ties = 0;
+    for (int e = 0; e <= 23; e++) {
+        uint64_t p5 = 1;
+        for (int k = 0; k < e; k++)
+            p5 *= 5;
+        uint64_t lo = ((1ull << 53) + p5 - 1) / p5, hi = ((1ull << 54) - 1) / p5;
+        for (int t = 0; t < 2000 && lo <= hi; t++) {
+            uint64_t y = (lo + rng(&s) % (hi - lo + 1)) | 1;
+            if (y > hi)
+                y -= 2;
+            if (y < lo)
+                continue;
+            for (int d = -1; d <= 1; d++)
+                declined += check_scale(y + (uint64_t)d, e);
+            declined += check_scale(y * 100, e - 2);
+            ties++;
+        }
+    }
+    /* midpoints x · 2^-k, x odd of 54 bits: m = x · 5^k, e = -k */
+    for (int k = 1; k <= 4; k++) {
+        uint64_t p5 = 1;
+        for (int j = 0; j < k; j++)
+            p5 *= 5;
+        for (int t = 0; t < 2000; t++) {
+            uint64_t x = (1ull << 53) | (rng(&s) & ((1ull << 53) - 1)) | 1;
+            for (int d = -1; d <= 1; d++)
+                declined += check_scale(x * p5 + (uint64_t)d, -k);
+            ties++;
+        }
+    }
+    cr_assert_gt(ties, 40000);
+    cr_assert_eq(declined, 0, "%d midpoint cases declined", declined);
+}
+
 Test(mm_read, write_then_read_round_trips)
 {
     char dir[256], path[300];
