@@ -26,7 +26,7 @@ int sp_cpu_has_avx512f(void)
 {
     if (masked("avx512f"))
         return 0;
-#if defined(__x86_64__) && defined(__GNUC__)
+#if SP_AVX512_BUILT
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") != 0;
 #else
@@ -52,7 +52,7 @@ int sp_require_avx512f(const char *who, sp_err *err)
 {
     if (sp_cpu_has_avx512f())
         return 0;
-#if defined(__x86_64__) && defined(__GNUC__)
+#if SP_AVX512_BUILT
     return sp_fail(err, "%s: this CPU has no AVX-512F (the kernel's vector instructions%s); "
                         "the kernels without _avx512 in their name run here", who,
                    masked("avx512f") ? "; SPSWEEP_CPU_WITHOUT names it" : "");

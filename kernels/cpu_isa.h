@@ -9,6 +9,17 @@
 
 #include "kernel.h"
 
+/* Where the compiler takes target attributes on x86-64 (gcc, clang), the
+ * AVX-512 kernels are compiled in their intrinsics whatever the build's
+ * -march, and SP_AVX512_BUILT is 1; elsewhere it is 0 and they refuse at
+ * prepare. sp_cpu_has_avx512f() is 0 there too (cpu_isa.c). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SP_AVX512_BUILT 1
+#else
+#define SP_AVX512_BUILT 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -26,13 +26,6 @@
 #include "../partition.h"
 #include "spmv.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SP_AVX512_BUILT 1
-#else
-#define SP_AVX512_BUILT 0
-#endif
-
 #define WHO "spmv_bsr_omp"
 #define WHO_AVX "spmv_bsr_avx512"
 /* x's b entries of one block in one 8-wide register */

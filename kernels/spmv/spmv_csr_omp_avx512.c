@@ -31,13 +31,6 @@
 #include "../partition.h"
 #include "spmv.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SP_AVX512_BUILT 1
-#else
-#define SP_AVX512_BUILT 0
-#endif
-
 #define WHO "spmv_csr_omp_avx512"
 
 static int avx512_usable(sp_err *err)

@@ -43,10 +43,7 @@ typedef struct avx512_state {
     int32_t *perm;
 } avx512_state;
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SP_AVX512_BUILT 1
-
+#if SP_AVX512_BUILT
 /* One column of a block of 16 rows: 16 indices, two gathers of x, two
  * multiply-adds into *lo (rows 0-7) and *hi (rows 8-15). */
 __attribute__((target("avx512f"))) static inline void
@@ -103,8 +100,6 @@ __attribute__((target("avx512f"))) static void hacks_avx512(const sp_hll *H, int
         }
     }
 }
-#else
-#define SP_AVX512_BUILT 0
 #endif
 
 /* The layout's every block of 16 rows lies inside ld (hll.h: ld is a
